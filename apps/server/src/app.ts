@@ -1,0 +1,148 @@
+/** The Hono app: global middleware, every module's router under /api, and the built web app. */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Deps } from './deps';
+import { AppError } from './lib/errors';
+import type { AppEnv } from './lib/context';
+import { adminBalancesRoutes } from './modules/admin-balances/routes';
+import { adminReleasesRoutes } from './modules/admin-releases/routes';
+import { adminUsersRoutes } from './modules/admin-users/routes';
+import { adminWithdrawalsRoutes } from './modules/admin-withdrawals/routes';
+import { analyticsRoutes } from './modules/analytics/routes';
+import { authRoutes, meRoutes } from './modules/auth/routes';
+import { billingRoutes } from './modules/billing/routes';
+import { builderRoutes } from './modules/builder/routes';
+import { healthRoutes } from './modules/health/routes';
+import { releasesRoutes } from './modules/releases/routes';
+import { siteRoutes } from './modules/site/routes';
+import { walletRoutes } from './modules/wallet/routes';
+
+/** Marks middleware that applies to every route, so the access-listing test can tell it apart. */
+export const GLOBAL_MIDDLEWARE = Symbol.for('tunedrop.globalMiddleware');
+const global = (handler: MiddlewareHandler<AppEnv>) => Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true });
+
+export const webDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  const { logger } = deps;
+
+  app.use(
+    '*',
+    global(async (c, next) => {
+      const started = performance.now();
+      c.set('deps', deps);
+      c.set('requestId', c.req.header('x-request-id') ?? randomUUID());
+      await next();
+      if (c.req.path.startsWith('/api/')) {
+        logger.info(
+          {
+            reqId: c.get('requestId'),
+            method: c.req.method,
+            path: c.req.path,
+            status: c.res.status,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        );
+      }
+    }),
+  );
+  app.use(
+    '*',
+    global(
+      secureHeaders({
+        contentSecurityPolicy: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https://i.scdn.co'],
+          mediaSrc: ["'self'", 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+        crossOriginEmbedderPolicy: false,
+      }) as MiddlewareHandler<AppEnv>,
+    ),
+  );
+  // Cross-site request forgery: a browser always sends Origin on cross-site writes; it must be ours.
+  app.use(
+    '/api/*',
+    global(async (c, next) => {
+      const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
+      const origin = c.req.header('origin');
+      if (isWrite && origin && origin !== deps.config.appUrl && !c.req.path.startsWith('/api/payments/webhook')) {
+        throw new AppError('bad_origin', 'This request came from another site and was refused.', 403);
+      }
+      await next();
+    }),
+  );
+
+  app.route('/api/health', healthRoutes);
+  app.route('/api/auth', authRoutes);
+  app.route('/api/me', meRoutes);
+  for (const routes of [
+    siteRoutes,
+    billingRoutes,
+    builderRoutes,
+    releasesRoutes,
+    walletRoutes,
+    analyticsRoutes,
+    adminReleasesRoutes,
+    adminUsersRoutes,
+    adminWithdrawalsRoutes,
+    adminBalancesRoutes,
+  ]) {
+    app.route('/api', routes);
+  }
+  app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
+
+  if (fs.existsSync(path.join(webDistDir, 'index.html'))) {
+    const indexHtml = fs.readFileSync(path.join(webDistDir, 'index.html'), 'utf8');
+    app.use(
+      '/assets/*',
+      serveStatic({
+        root: path.relative(process.cwd(), webDistDir),
+        onFound: (_path, c) => {
+          c.header('Cache-Control', 'public, max-age=31536000, immutable');
+        },
+      }),
+    );
+    app.use(
+      '*',
+      serveStatic({
+        root: path.relative(process.cwd(), webDistDir),
+        onFound: (_path, c) => {
+          c.header('Cache-Control', 'no-cache');
+        },
+      }),
+    );
+    app.get('*', (c) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.html(indexHtml);
+    });
+  }
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      return c.json(
+        { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+        error.status,
+      );
+    }
+    if (error instanceof HTTPException) {
+      return c.json({ error: { code: 'http_error', message: error.message || 'Request failed' } }, error.status);
+    }
+    logger.error({ err: error, reqId: c.get('requestId'), path: c.req.path }, 'unhandled error');
+    return c.json({ error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' } }, 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

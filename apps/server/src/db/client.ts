@@ -1,0 +1,67 @@
+/** Opens the database: PGlite in DATA_DIR/db by default, a node-postgres pool when DATABASE_URL is set. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The common Postgres database type both drivers satisfy; queries take this (or a transaction). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type DbOrTx = Db | Tx;
+
+/** Callback for LISTEN; returns a function that stops listening. */
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  listen: Listen;
+  close: () => Promise<void>;
+};
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(path.join(options.dataDir, 'db'));
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries in flight report their own errors.
+  });
+  // Fail early with a clear error when the server cannot be reached.
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const listen: Listen = async (channel, onPayload) => {
+    const client = await pool.connect();
+    const handler = (message: pg.Notification) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    };
+    client.on('notification', handler);
+    await client.query(`listen "${channel.replace(/"/g, '')}"`);
+    return async () => {
+      client.off('notification', handler);
+      await client.query(`unlisten "${channel.replace(/"/g, '')}"`).catch(() => undefined);
+      client.release();
+    };
+  };
+  return { db, kind: 'postgres', listen, close: () => pool.end() };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const listen: Listen = async (channel, onPayload) => {
+    const unsubscribe = await client.listen(channel, onPayload);
+    return async () => unsubscribe();
+  };
+  return { db, kind: 'pglite', listen, close: () => client.close() };
+}

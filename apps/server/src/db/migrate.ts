@@ -1,0 +1,35 @@
+/** Applies the committed SQL migrations under an advisory lock, so instances starting together do not race. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { Database } from './client';
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+const MIGRATION_LOCK_ID = 7_412_001;
+
+export async function runMigrations(database: Database): Promise<void> {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  await database.db.transaction(async (tx) => {
+    // Held until the transaction ends; a second instance waits here, then finds nothing left to apply.
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (
+      id serial primary key, hash text not null, created_at bigint)`);
+    const result = (await tx.execute(
+      sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+    )) as unknown as { rows: { created_at: string | number }[] };
+    const rows = result.rows;
+    const lastApplied = rows[0] ? Number(rows[0].created_at) : 0;
+    for (const migration of migrations) {
+      if (migration.folderMillis <= lastApplied) continue;
+      for (const statement of migration.sql) {
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
+      );
+    }
+  });
+}

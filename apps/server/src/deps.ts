@@ -1,0 +1,19 @@
+/** What every module receives: configuration, database, auth, infrastructure. Built once in main.ts. */
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import type { MailTransport } from './infra/mail/mail';
+import type { Storage } from './infra/storage/storage';
+import type { Logger } from './lib/logger';
+import type { Auth } from './modules/auth/auth';
+
+export type Deps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  auth: Auth;
+  storage: Storage;
+  mailTransport: MailTransport;
+  logger: Logger;
+  /** Asks the mail worker to deliver now (a no-op when no worker runs, as in some tests). */
+  wakeMail: () => void;
+};

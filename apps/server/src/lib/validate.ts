@@ -1,0 +1,28 @@
+/** zod validation for request parts; failures become 422 with the first message per field. */
+import type { ValidationTargets } from 'hono';
+import { validator } from 'hono/validator';
+import type { z } from 'zod';
+import { validationError } from './errors';
+
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}
+
+export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
+  target: Target,
+  schema: Schema,
+) {
+  return validator(target, async (value): Promise<z.output<Schema>> => {
+    const result = await schema.safeParseAsync(value);
+    if (!result.success) {
+      const fields = fieldErrors(result.error);
+      throw validationError(Object.values(fields)[0] ?? 'Invalid request', fields);
+    }
+    return result.data;
+  });
+}
