@@ -14,6 +14,7 @@ import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
 import { adminUsersRoutes } from './modules/admin-users/routes';
 import { adminWithdrawalsRoutes } from './modules/admin-withdrawals/routes';
+import { appConfigRoutes } from './modules/app-config/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
@@ -86,6 +87,7 @@ export function createApp(deps: Deps) {
   app.route('/api/health', healthRoutes);
   app.route('/api/auth', authRoutes);
   app.route('/api/me', meRoutes);
+  app.route('/api/config', appConfigRoutes);
   for (const routes of [
     siteRoutes,
     billingRoutes,

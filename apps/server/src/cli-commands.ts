@@ -1,0 +1,122 @@
+/** The CLI's commands. Each takes the running system, positionals and flags, and returns what it prints. */
+import { type Plan, PLANS, parseAmountToCents, type Role, ROLES, formatCents } from '@tunedrop/shared';
+import { eq } from 'drizzle-orm';
+import { profiles } from './db/schema';
+import { AppError } from './lib/errors';
+import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
+import { setBalanceByCli } from './modules/wallet/balance';
+import type { System } from './server';
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+type FlagValue = string | boolean | (string | boolean)[] | undefined;
+type Command = {
+  usage: string;
+  options?: Record<string, { type: 'string' | 'boolean' }>;
+  run: (system: System, positionals: string[], flags: Record<string, FlagValue>) => Promise<string>;
+};
+
+const requireString = (flags: Record<string, FlagValue>, name: string): string => {
+  const value = flags[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`--${name} is required`, 2);
+  return value;
+};
+
+async function requireUser(system: System, email: string | undefined): Promise<string> {
+  if (!email) throw new CliError('an email is required', 2);
+  const userId = await findUserIdByEmail(system.db, email);
+  if (!userId) throw new CliError(`no user with email ${email}`);
+  return userId;
+}
+
+function parseRole(value: string | undefined): Role {
+  if (!value || !(ROLES as readonly string[]).includes(value)) {
+    throw new CliError(`role must be one of ${ROLES.join(', ')}`, 2);
+  }
+  return value as Role;
+}
+
+export const cliCommands: Record<string, Command> = {
+  'user:create': {
+    usage: '--email E --password P --name "Full Name" --artist "Artist" [--plan basic|pro] [--verified] [--active]',
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      artist: { type: 'string' },
+      plan: { type: 'string' },
+      verified: { type: 'boolean' },
+      active: { type: 'boolean' },
+    },
+    async run(system, _positionals, flags) {
+      const email = requireString(flags, 'email');
+      const password = requireString(flags, 'password');
+      const fullName = requireString(flags, 'name');
+      const artistName = requireString(flags, 'artist');
+      const plan = (flags.plan ?? 'basic') as string;
+      if (!(PLANS as readonly string[]).includes(plan)) throw new CliError('--plan must be basic or pro', 2);
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError('--email is not a valid email address', 2);
+      if (password.length < 8) throw new CliError('--password must be at least 8 characters', 2);
+      let userId: string;
+      try {
+        ({ userId } = await createAccount(system.db, {
+          email,
+          password,
+          fullName,
+          artistName,
+          plan: plan as Plan,
+          isEmailVerified: flags.verified === true,
+        }));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'email_taken') throw new CliError(`${email} is already registered`);
+        throw error;
+      }
+      if (flags.active === true) {
+        const end = new Date();
+        end.setMonth(end.getMonth() + 1);
+        await system.db
+          .update(profiles)
+          .set({ subscriptionStatus: 'active', subscriptionEnd: end, updatedAt: new Date() })
+          .where(eq(profiles.id, userId));
+      }
+      return `Created user ${email} (${userId}), plan ${plan}${flags.verified ? ', email verified' : ''}${
+        flags.active ? ', subscription active for a month' : ''
+      }`;
+    },
+  },
+  'role:grant': {
+    usage: 'EMAIL admin|moderator|free_access',
+    async run(system, [email, roleName]) {
+      const role = parseRole(roleName);
+      const userId = await requireUser(system, email);
+      await grantRole(system.db, userId, role);
+      return `Granted ${role} to ${email}`;
+    },
+  },
+  'role:revoke': {
+    usage: 'EMAIL admin|moderator|free_access',
+    async run(system, [email, roleName]) {
+      const role = parseRole(roleName);
+      const userId = await requireUser(system, email);
+      const isRevoked = await revokeRole(system.db, userId, role);
+      return isRevoked ? `Revoked ${role} from ${email}` : `${email} did not have ${role}; nothing changed`;
+    },
+  },
+  'balance:set': {
+    usage: 'EMAIL AMOUNT   (for example 123.45)',
+    async run(system, [email, amount]) {
+      const userId = await requireUser(system, email);
+      const cents = amount === undefined ? null : parseAmountToCents(amount);
+      if (cents === null || cents < 0) throw new CliError('AMOUNT must be a non-negative number with at most 2 decimals', 2);
+      const result = await setBalanceByCli(system.db, userId, cents);
+      return `Balance of ${email}: ${formatCents(result.oldBalanceCents)} -> ${formatCents(result.newBalanceCents)}`;
+    },
+  },
+};

@@ -1,0 +1,98 @@
+/** Admin chrome (spec 02 §2, §6): role badge, Back to Dashboard, Sign Out; staff only, behind the gate. */
+import { GATE_MESSAGE } from '@tunedrop/shared';
+import { ArrowLeft, LogOut, Shield } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { buttonClass } from '../../components/ui/button';
+import { PageLoader } from '../../components/ui/card';
+import { cn } from '../../components/ui/cn';
+import { notify } from '../../components/ui/toast';
+import { paths } from '../../config/paths';
+import { useViewer, viewerFacts } from '../../lib/viewer';
+import { useSignOut } from './use-sign-out';
+
+const ADMIN_ONLY = [paths.adminUsers, paths.adminWithdrawals, paths.adminBulkBalance, paths.adminMessages, paths.adminAudit];
+
+export function AdminLayout() {
+  const { data: viewer, isPending, isError } = useViewer();
+  const location = useLocation();
+  const signOut = useSignOut();
+  const facts = viewer ? viewerFacts(viewer) : null;
+  const isDenied = Boolean(viewer && facts && !facts.isStaff);
+
+  useEffect(() => {
+    if (isDenied) notify.error("You don't have admin or moderator privileges.", 'Access denied');
+  }, [isDenied]);
+
+  if (isPending) return <PageLoader />;
+  if (isError || !viewer || !facts) return <Navigate to={paths.login} replace />;
+  if (!facts.passesGate) return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
+  if (isDenied) return <Navigate to={paths.dashboard} replace />;
+
+  const isAdminOnlyPage = ADMIN_ONLY.some((path) => location.pathname.startsWith(path));
+  const tabs = [
+    { to: paths.adminReleases, label: 'Releases' },
+    ...(facts.isAdmin
+      ? [
+          { to: paths.adminUsers, label: 'Users' },
+          { to: paths.adminWithdrawals, label: 'Withdrawals' },
+          { to: paths.adminBulkBalance, label: 'Bulk Balance' },
+          { to: paths.adminMessages, label: 'Messages' },
+          { to: paths.adminAudit, label: 'Audit Log' },
+        ]
+      : []),
+  ];
+
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-ink-800 bg-ink-900">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
+          <div className="flex items-center gap-3">
+            <Shield aria-hidden className="size-6 text-brand-400" />
+            <div>
+              <p className="font-semibold text-white" data-testid="admin-role">
+                {facts.isAdmin ? 'Administrator' : 'Moderator'}
+              </p>
+              <p className="text-xs text-zinc-400">
+                {facts.isAdmin ? 'Full system access' : 'Release management access'}
+              </p>
+            </div>
+          </div>
+          <div className="flex gap-2">
+            <Link to={paths.dashboard} className={buttonClass('outline', 'sm')}>
+              <ArrowLeft aria-hidden className="size-4" /> Back to Dashboard
+            </Link>
+            <button type="button" onClick={signOut} className={buttonClass('ghost', 'sm')}>
+              <LogOut aria-hidden className="size-4" /> Sign Out
+            </button>
+          </div>
+        </div>
+        <nav aria-label="Admin" className="mx-auto flex max-w-7xl gap-1 overflow-x-auto px-4 sm:px-6">
+          {tabs.map((tab) => (
+            <NavLink
+              key={tab.to}
+              to={tab.to}
+              className={({ isActive }) =>
+                cn(
+                  'border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
+                  isActive ? 'border-brand-400 text-white' : 'border-transparent text-zinc-400 hover:text-white',
+                )
+              }
+            >
+              {tab.label}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+        {isAdminOnlyPage && !facts.isAdmin ? (
+          <p role="alert" className="rounded-lg border border-red-500/40 bg-red-500/10 p-4 text-red-200">
+            You need admin privileges to access this page.
+          </p>
+        ) : (
+          <Outlet />
+        )}
+      </main>
+    </div>
+  );
+}

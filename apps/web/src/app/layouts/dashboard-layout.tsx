@@ -1,0 +1,112 @@
+/** Dashboard chrome (spec 01 §2): sidebar, plan and price, upgrade button, sign out, mobile menu; the gate. */
+import { GATE_MESSAGE, PLAN_DETAILS } from '@tunedrop/shared';
+import { BarChart3, Home, LogOut, Menu, Music2, Shield, Upload, User, Wallet, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { buttonClass } from '../../components/ui/button';
+import { Badge, PageLoader } from '../../components/ui/card';
+import { cn } from '../../components/ui/cn';
+import { paths } from '../../config/paths';
+import { useViewer, viewerFacts } from '../../lib/viewer';
+import { useSignOut } from './use-sign-out';
+
+export function DashboardLayout() {
+  const { data: viewer, isPending, isError } = useViewer();
+  const location = useLocation();
+  const [isMenuOpen, setIsMenuOpen] = useState(false);
+  const signOut = useSignOut();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the page changes
+  useEffect(() => setIsMenuOpen(false), [location.pathname]);
+
+  if (isPending) return <PageLoader />;
+  if (isError || !viewer) return <Navigate to={paths.login} replace />;
+  const facts = viewerFacts(viewer);
+  if (!facts.passesGate && location.pathname !== paths.account) {
+    return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
+  }
+  const plan = PLAN_DETAILS[viewer.profile.plan] ?? PLAN_DETAILS.basic;
+
+  const items = [
+    { to: paths.dashboard, label: 'Home', icon: Home, end: true },
+    { to: paths.upload, label: 'Upload Music', icon: Upload },
+    { to: paths.songs, label: 'My Songs', icon: Music2 },
+    { to: paths.royalties, label: 'Royalties', icon: Wallet },
+    ...(facts.isPro ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
+    { to: paths.account, label: 'Account', icon: User },
+    ...(facts.isStaff
+      ? [{ to: paths.adminReleases, label: facts.isAdmin ? 'Admin' : 'Moderator', icon: Shield }]
+      : []),
+  ];
+
+  const sidebar = (
+    <div className="flex h-full flex-col gap-6 p-4">
+      <Link to={paths.dashboard} className="flex items-center gap-2 px-2 text-lg font-bold text-white">
+        <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
+      </Link>
+      <nav aria-label="Dashboard" className="flex flex-col gap-1">
+        {items.map((item) => (
+          <NavLink
+            key={item.to}
+            to={item.to}
+            end={item.end ?? false}
+            className={({ isActive }) =>
+              cn(
+                'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium',
+                isActive ? 'bg-brand-600/20 text-brand-300' : 'text-zinc-300 hover:bg-ink-800 hover:text-white',
+              )
+            }
+          >
+            <item.icon aria-hidden className="size-4" /> {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mt-auto space-y-3 rounded-xl border border-ink-700 bg-ink-800/60 p-4">
+        <p className="text-xs text-zinc-400">Current plan</p>
+        <p className="flex items-center gap-2 font-semibold text-white" data-testid="sidebar-plan">
+          {plan.name} <span className="text-sm font-normal text-zinc-400">{plan.priceLabel}/month</span>
+        </p>
+        {facts.hasFreeAccess ? <Badge tone="brand">Free Access</Badge> : null}
+        {viewer.profile.plan === 'basic' && !facts.hasFreeAccess ? (
+          <Link to={paths.account} className={cn(buttonClass('primary', 'sm'), 'w-full')}>
+            Upgrade to Pro
+          </Link>
+        ) : null}
+      </div>
+      <button type="button" onClick={signOut} className={cn(buttonClass('ghost', 'md'), 'justify-start')}>
+        <LogOut aria-hidden className="size-4" /> Sign Out
+      </button>
+    </div>
+  );
+
+  return (
+    <div className="min-h-screen md:flex">
+      <aside className="hidden w-64 shrink-0 border-r border-ink-800 bg-ink-900 md:block">{sidebar}</aside>
+      <div className="flex items-center justify-between border-b border-ink-800 bg-ink-900 px-4 py-3 md:hidden">
+        <Link to={paths.dashboard} className="font-bold text-white">
+          Tunedrop
+        </Link>
+        <button
+          type="button"
+          aria-label={isMenuOpen ? 'Close menu' : 'Open menu'}
+          aria-expanded={isMenuOpen}
+          aria-controls="dashboard-mobile-menu"
+          className="rounded-md p-2 text-zinc-200"
+          onClick={() => setIsMenuOpen((open) => !open)}
+        >
+          {isMenuOpen ? <X aria-hidden /> : <Menu aria-hidden />}
+        </button>
+      </div>
+      {isMenuOpen ? (
+        <div id="dashboard-mobile-menu" className="border-b border-ink-800 bg-ink-900 md:hidden">
+          {sidebar}
+        </div>
+      ) : null}
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-10">
+        <div className="mx-auto max-w-6xl">
+          <Outlet />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+/** Routes of the whole app. Every page is a lazy route, so public pages never load dashboard or admin code. */
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PublicLayout } from './layouts/public-layout';
+import { RouteError } from './route-error';
+
+type PageModule = { default: React.ComponentType };
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, ...page(() => import('../features/site/routes/home-page')) },
+          { path: 'pricing', ...page(() => import('../features/site/routes/pricing-page')) },
+          { path: 'terms', ...page(() => import('../features/site/routes/terms-page')) },
+          { path: 'privacy', ...page(() => import('../features/site/routes/privacy-page')) },
+        ],
+      },
+      { path: 'signup', ...page(() => import('../features/auth/routes/signup-page')) },
+      { path: 'login', ...page(() => import('../features/auth/routes/login-page')) },
+      { path: 'forgot-password', ...page(() => import('../features/auth/routes/forgot-password-page')) },
+      { path: 'reset-password', ...page(() => import('../features/auth/routes/reset-password-page')) },
+      { path: 'checkout', ...page(() => import('../features/billing/routes/checkout-page')) },
+      { path: 'sandbox/checkout/:id', ...page(() => import('../features/billing/routes/sandbox-checkout-page')) },
+      { path: 'sandbox/portal', ...page(() => import('../features/billing/routes/sandbox-portal-page')) },
+      {
+        path: 'dashboard',
+        lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
+        children: [
+          { index: true, ...page(() => import('../features/auth/routes/dashboard-home-page')) },
+          { path: 'account', ...page(() => import('./pages/account-page')) },
+          { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
+          { path: 'release-builder', ...page(() => import('../features/builder/routes/release-builder-page')) },
+          { path: 'songs', ...page(() => import('../features/releases/routes/songs-page')) },
+          { path: 'edit-release/:id', ...page(() => import('../features/releases/routes/edit-release-page')) },
+          { path: 'royalties', ...page(() => import('../features/wallet/routes/royalties-page')) },
+          { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
+        ],
+      },
+      {
+        path: 'admin',
+        lazy: async () => ({ Component: (await import('./layouts/admin-layout')).AdminLayout }),
+        children: [
+          { index: true, element: <Navigate to="/admin/releases" replace /> },
+          { path: 'releases', ...page(() => import('../features/admin-releases/routes/admin-releases-page')) },
+          { path: 'audit', ...page(() => import('../features/admin-releases/routes/admin-audit-page')) },
+          { path: 'users', ...page(() => import('../features/admin-users/routes/admin-users-page')) },
+          { path: 'withdrawals', ...page(() => import('../features/admin-withdrawals/routes/admin-withdrawals-page')) },
+          { path: 'bulk-balance', ...page(() => import('../features/admin-balances/routes/bulk-balance-page')) },
+          { path: 'messages', ...page(() => import('../features/site/routes/admin-messages-page')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
