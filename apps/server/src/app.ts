@@ -8,25 +8,23 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Deps } from './deps';
-import { AppError } from './lib/errors';
+import { globalMiddleware } from './lib/access';
 import type { AppEnv } from './lib/context';
+import { AppError } from './lib/errors';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
 import { adminUsersRoutes } from './modules/admin-users/routes';
 import { adminWithdrawalsRoutes } from './modules/admin-withdrawals/routes';
-import { appConfigRoutes } from './modules/app-config/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
+import { appConfigRoutes } from './modules/app-config/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
 import { healthRoutes } from './modules/health/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { siteRoutes } from './modules/site/routes';
+import { testFixturesRoutes } from './modules/test-fixtures/routes';
 import { walletRoutes } from './modules/wallet/routes';
-
-/** Marks middleware that applies to every route, so the access-listing test can tell it apart. */
-export const GLOBAL_MIDDLEWARE = Symbol.for('tunedrop.globalMiddleware');
-const global = (handler: MiddlewareHandler<AppEnv>) => Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true });
 
 export const webDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -36,7 +34,7 @@ export function createApp(deps: Deps) {
 
   app.use(
     '*',
-    global(async (c, next) => {
+    globalMiddleware(async (c, next) => {
       const started = performance.now();
       c.set('deps', deps);
       c.set('requestId', c.req.header('x-request-id') ?? randomUUID());
@@ -57,7 +55,7 @@ export function createApp(deps: Deps) {
   );
   app.use(
     '*',
-    global(
+    globalMiddleware(
       secureHeaders({
         contentSecurityPolicy: {
           defaultSrc: ["'self'"],
@@ -74,10 +72,15 @@ export function createApp(deps: Deps) {
   // Cross-site request forgery: a browser always sends Origin on cross-site writes; it must be ours.
   app.use(
     '/api/*',
-    global(async (c, next) => {
+    globalMiddleware(async (c, next) => {
       const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
       const origin = c.req.header('origin');
-      if (isWrite && origin && origin !== deps.config.appUrl && !c.req.path.startsWith('/api/payments/webhook')) {
+      if (
+        isWrite &&
+        origin &&
+        origin !== deps.config.appUrl &&
+        !c.req.path.startsWith('/api/payments/webhook')
+      ) {
         throw new AppError('bad_origin', 'This request came from another site and was refused.', 403);
       }
       await next();
@@ -101,6 +104,9 @@ export function createApp(deps: Deps) {
     adminBalancesRoutes,
   ]) {
     app.route('/api', routes);
+  }
+  if (deps.config.E2E_FIXTURES_TOKEN && deps.config.NODE_ENV !== 'production') {
+    app.route('/api/test-fixtures', testFixturesRoutes);
   }
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
 
@@ -133,15 +139,27 @@ export function createApp(deps: Deps) {
   app.onError((error, c) => {
     if (error instanceof AppError) {
       return c.json(
-        { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+        {
+          error: {
+            code: error.code,
+            message: error.message,
+            ...(error.fields ? { fields: error.fields } : {}),
+          },
+        },
         error.status,
       );
     }
     if (error instanceof HTTPException) {
-      return c.json({ error: { code: 'http_error', message: error.message || 'Request failed' } }, error.status);
+      return c.json(
+        { error: { code: 'http_error', message: error.message || 'Request failed' } },
+        error.status,
+      );
     }
     logger.error({ err: error, reqId: c.get('requestId'), path: c.req.path }, 'unhandled error');
-    return c.json({ error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' } }, 500);
+    return c.json(
+      { error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' } },
+      500,
+    );
   });
 
   return app;

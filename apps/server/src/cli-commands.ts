@@ -1,5 +1,5 @@
 /** The CLI's commands. Each takes the running system, positionals and flags, and returns what it prints. */
-import { type Plan, PLANS, parseAmountToCents, type Role, ROLES, formatCents } from '@tunedrop/shared';
+import { formatCents, PLANS, type Plan, parseAmountToCents, ROLES, type Role } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
 import { AppError } from './lib/errors';
@@ -45,7 +45,8 @@ function parseRole(value: string | undefined): Role {
 
 export const cliCommands: Record<string, Command> = {
   'user:create': {
-    usage: '--email E --password P --name "Full Name" --artist "Artist" [--plan basic|pro] [--verified] [--active]',
+    usage:
+      '--email E --password P --name "Full Name" --artist "Artist" [--plan basic|pro] [--verified] [--active]',
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
@@ -62,7 +63,8 @@ export const cliCommands: Record<string, Command> = {
       const artistName = requireString(flags, 'artist');
       const plan = (flags.plan ?? 'basic') as string;
       if (!(PLANS as readonly string[]).includes(plan)) throw new CliError('--plan must be basic or pro', 2);
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError('--email is not a valid email address', 2);
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        throw new CliError('--email is not a valid email address', 2);
       if (password.length < 8) throw new CliError('--password must be at least 8 characters', 2);
       let userId: string;
       try {
@@ -75,7 +77,8 @@ export const cliCommands: Record<string, Command> = {
           isEmailVerified: flags.verified === true,
         }));
       } catch (error) {
-        if (error instanceof AppError && error.code === 'email_taken') throw new CliError(`${email} is already registered`);
+        if (error instanceof AppError && error.code === 'email_taken')
+          throw new CliError(`${email} is already registered`);
         throw error;
       }
       if (flags.active === true) {
@@ -114,7 +117,8 @@ export const cliCommands: Record<string, Command> = {
     async run(system, [email, amount]) {
       const userId = await requireUser(system, email);
       const cents = amount === undefined ? null : parseAmountToCents(amount);
-      if (cents === null || cents < 0) throw new CliError('AMOUNT must be a non-negative number with at most 2 decimals', 2);
+      if (cents === null || cents < 0)
+        throw new CliError('AMOUNT must be a non-negative number with at most 2 decimals', 2);
       const result = await setBalanceByCli(system.db, userId, cents);
       return `Balance of ${email}: ${formatCents(result.oldBalanceCents)} -> ${formatCents(result.newBalanceCents)}`;
     },

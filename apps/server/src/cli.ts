@@ -5,10 +5,10 @@
  * Further commands are registered by their modules in cli-commands.ts.
  */
 import { parseArgs } from 'node:util';
+import { CliError, cliCommands } from './cli-commands';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './lib/logger';
 import { startSystem } from './server';
-import { CliError, cliCommands } from './cli-commands';
 
 async function main(argv: string[]) {
   const [name, ...rest] = argv;
@@ -24,7 +24,9 @@ async function main(argv: string[]) {
   try {
     parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run cli -- ${name} ${command.usage}`);
+    console.error(
+      `${error instanceof Error ? error.message : String(error)}\nUsage: npm run cli -- ${name} ${command.usage}`,
+    );
     return 2;
   }
   const config = loadConfig();
@@ -47,7 +49,11 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : `Error: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof ConfigError
+        ? error.message
+        : `Error: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   },
 );

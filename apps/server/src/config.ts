@@ -51,7 +51,11 @@ const configSchema = z.object({
   S3_REGION: optionalString,
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  UPLOAD_MAX_WAV_BYTES: z.coerce.number({ message: 'must be a number of bytes' }).int().positive().default(2 * 1024 ** 3),
+  UPLOAD_MAX_WAV_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
   UPLOAD_STALE_HOURS: z.coerce.number({ message: 'must be a number of hours' }).positive().default(24),
   DDEX_SENDER_PARTY_ID: z.string().default('PADPIDA0000000000T'),
   DDEX_SENDER_NAME: z.string().default('Tunedrop'),
@@ -59,6 +63,7 @@ const configSchema = z.object({
   DDEX_RECIPIENT_NAME: z.string().default('Distribution Partner'),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  E2E_FIXTURES_TOKEN: optionalString,
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -82,14 +87,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !values.APP_SECRET) {
     throw new ConfigError('Invalid configuration: APP_SECRET: required when NODE_ENV=production');
   }
+  if (isProduction && values.E2E_FIXTURES_TOKEN) {
+    throw new ConfigError(
+      'Invalid configuration: E2E_FIXTURES_TOKEN: must not be set when NODE_ENV=production',
+    );
+  }
   if (values.APP_SECRET && values.APP_SECRET.length < 32) {
     throw new ConfigError('Invalid configuration: APP_SECRET: must be at least 32 characters');
   }
-  const s3Keys = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const s3Keys = [
+    'S3_BUCKET',
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+  ] as const;
   const s3Set = s3Keys.filter((key) => values[key] !== undefined);
   if (s3Set.length > 0 && s3Set.length < s3Keys.length) {
     const missing = s3Keys.filter((key) => values[key] === undefined);
-    throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required when any S3_* variable is set`);
+    throw new ConfigError(
+      `Invalid configuration: ${missing.join(', ')}: required when any S3_* variable is set`,
+    );
   }
   return {
     ...values,

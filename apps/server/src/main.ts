@@ -22,13 +22,18 @@ async function main() {
   try {
     system = await startSystem(config, logger);
   } catch (error) {
-    const where = config.DATABASE_URL ? 'DATABASE_URL: cannot open the PostgreSQL database' : 'DATA_DIR: cannot open the embedded database';
+    const where = config.DATABASE_URL
+      ? 'DATABASE_URL: cannot open the PostgreSQL database'
+      : 'DATA_DIR: cannot open the embedded database';
     console.error(`${where}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
   const app = createApp(system);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-    logger.info({ url: config.appUrl, port: info.port, database: system.database.kind }, 'Tunedrop is listening');
+    logger.info(
+      { url: config.appUrl, port: info.port, database: system.database.kind },
+      'Tunedrop is listening',
+    );
   }) as Server;
 
   let isShuttingDown = false;

@@ -11,8 +11,13 @@ import { createAuth } from './modules/auth/auth';
 
 export type System = Deps & { stop: () => Promise<void> };
 
-export async function startSystem(config: Config, logger: Logger, options: { runWorkers?: boolean } = {}) {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+export type StartOptions = { runWorkers?: boolean; isDatabaseInMemory?: boolean };
+
+export async function startSystem(config: Config, logger: Logger, options: StartOptions = {}) {
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: options.isDatabaseInMemory && !config.DATABASE_URL ? 'memory://' : config.dataDir,
+  });
   try {
     await runMigrations(database);
   } catch (error) {

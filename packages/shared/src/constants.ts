@@ -4,8 +4,20 @@ export const PLANS = ['basic', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
 
 export const PLAN_DETAILS = {
-  basic: { name: 'Basic', priceCents: 999, priceLabel: '$9.99', reviewEstimate: '7-14 days', minWithdrawalCents: 5000 },
-  pro: { name: 'Pro', priceCents: 1999, priceLabel: '$19.99', reviewEstimate: '1-2 days', minWithdrawalCents: 2000 },
+  basic: {
+    name: 'Basic',
+    priceCents: 999,
+    priceLabel: '$9.99',
+    reviewEstimate: '7-14 days',
+    minWithdrawalCents: 5000,
+  },
+  pro: {
+    name: 'Pro',
+    priceCents: 1999,
+    priceLabel: '$19.99',
+    reviewEstimate: '1-2 days',
+    minWithdrawalCents: 2000,
+  },
 } as const satisfies Record<Plan, unknown>;
 
 export const ROLES = ['admin', 'moderator', 'free_access'] as const;
@@ -14,7 +26,15 @@ export type Role = (typeof ROLES)[number];
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'inactive'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export const RELEASE_STATUSES = ['pending', 'processing', 'approved', 'live', 'rejected', 'taken_down', 'deleted'] as const;
+export const RELEASE_STATUSES = [
+  'pending',
+  'processing',
+  'approved',
+  'live',
+  'rejected',
+  'taken_down',
+  'deleted',
+] as const;
 export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
 export const WITHDRAWAL_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] as const;

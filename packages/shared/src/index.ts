@@ -1,4 +1,4 @@
+export * from './access';
 export * from './constants';
 export * from './errors';
 export * from './money';
-export * from './access';

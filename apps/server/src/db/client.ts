@@ -26,6 +26,8 @@ export type Database = {
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  // `memory://` keeps the embedded database in memory (unit and API tests).
+  if (options.dataDir === 'memory://') return openPglite(null);
   return openPglite(path.join(options.dataDir, 'db'));
 }
 
@@ -54,10 +56,10 @@ async function openPostgres(url: string): Promise<Database> {
   return { db, kind: 'postgres', listen, close: () => pool.end() };
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string | null): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  const client = dir ? await PGlite.create(dir) : await PGlite.create();
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const listen: Listen = async (channel, onPayload) => {
     const unsubscribe = await client.listen(channel, onPayload);

@@ -154,7 +154,10 @@ export const profiles = pgTable(
       'profiles_subscription_status_check',
       inList('subscription_status', ['active', 'canceled', 'past_due', 'inactive']),
     ),
-    check('profiles_payment_method_check', sql`payment_method is null or payment_method in ('bank', 'paypal')`),
+    check(
+      'profiles_payment_method_check',
+      sql`payment_method is null or payment_method in ('bank', 'paypal')`,
+    ),
     check('profiles_balance_non_negative', sql`balance_cents >= 0`),
     check('profiles_total_earnings_non_negative', sql`total_earnings_cents >= 0`),
     check('profiles_pending_balance_non_negative', sql`pending_balance_cents >= 0`),
@@ -229,9 +232,7 @@ export const releases = pgTable(
     check('releases_upc_check', sql`upc is null or upc ~ '^[0-9]{12,13}$'`),
     index('releases_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('releases_status_created_idx').on(t.status, t.createdAt.desc()),
-    index('releases_takedown_idx')
-      .on(t.createdAt.desc())
-      .where(sql`takedown_requested`),
+    index('releases_takedown_idx').on(t.createdAt.desc()).where(sql`takedown_requested`),
     uniqueIndex('releases_user_idempotency_key').on(t.userId, t.idempotencyKey),
   ],
 );
@@ -362,7 +363,10 @@ export const withdrawalRequests = pgTable(
   (t) => [
     check('withdrawal_requests_amount_positive', sql`amount_cents > 0`),
     check('withdrawal_requests_method_check', inList('payment_method', ['bank', 'paypal'])),
-    check('withdrawal_requests_status_check', inList('status', ['pending', 'completed', 'rejected', 'cancelled'])),
+    check(
+      'withdrawal_requests_status_check',
+      inList('status', ['pending', 'completed', 'rejected', 'cancelled']),
+    ),
     index('withdrawal_requests_user_status_idx').on(t.userId, t.status, t.requestedAt.desc()),
     index('withdrawal_requests_status_idx').on(t.status, t.requestedAt.desc()),
   ],
@@ -430,7 +434,7 @@ export const sandboxCheckouts = pgTable(
     status: text('status').notNull().default('open'),
     createdAt: createdAt(),
   },
-  (t) => [
+  () => [
     check('sandbox_checkouts_plan_check', inList('plan', ['basic', 'pro'])),
     check('sandbox_checkouts_status_check', inList('status', ['open', 'paid', 'canceled'])),
   ],
@@ -472,9 +476,7 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     check('mail_outbox_status_check', inList('status', ['pending', 'sent', 'failed'])),
-    index('mail_outbox_pending_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
+    index('mail_outbox_pending_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
   ],
 );
 

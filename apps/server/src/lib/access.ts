@@ -13,6 +13,11 @@ export const ACCESS_RULES = ['public', 'user', 'subscriber', 'moderator', 'admin
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export const ACCESS_RULE = Symbol.for('tunedrop.accessRule');
+
+/** Marks middleware that runs before every route of a router, so the access-listing test can tell it apart. */
+export const GLOBAL_MIDDLEWARE = Symbol.for('tunedrop.globalMiddleware');
+export const globalMiddleware = (handler: MiddlewareHandler<AppEnv>) =>
+  Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true as const });
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { [ACCESS_RULE]: AccessRule };
 
 export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {

@@ -14,7 +14,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (message = 'Not found') => new AppError('not_found', message, 404);
-export const forbidden = (message = 'You do not have access to this.') => new AppError('forbidden', message, 403);
+export const forbidden = (message = 'You do not have access to this.') =>
+  new AppError('forbidden', message, 403);
 export const unauthorized = (message = 'Please sign in.') => new AppError('unauthorized', message, 401);
 export const conflict = (message: string) => new AppError('conflict', message, 409);
 export const validationError = (message: string, fields?: Record<string, string>) =>

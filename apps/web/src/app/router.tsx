@@ -26,7 +26,10 @@ export const routes: RouteObject[] = [
       { path: 'forgot-password', ...page(() => import('../features/auth/routes/forgot-password-page')) },
       { path: 'reset-password', ...page(() => import('../features/auth/routes/reset-password-page')) },
       { path: 'checkout', ...page(() => import('../features/billing/routes/checkout-page')) },
-      { path: 'sandbox/checkout/:id', ...page(() => import('../features/billing/routes/sandbox-checkout-page')) },
+      {
+        path: 'sandbox/checkout/:id',
+        ...page(() => import('../features/billing/routes/sandbox-checkout-page')),
+      },
       { path: 'sandbox/portal', ...page(() => import('../features/billing/routes/sandbox-portal-page')) },
       {
         path: 'dashboard',
@@ -35,9 +38,15 @@ export const routes: RouteObject[] = [
           { index: true, ...page(() => import('../features/auth/routes/dashboard-home-page')) },
           { path: 'account', ...page(() => import('./pages/account-page')) },
           { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
-          { path: 'release-builder', ...page(() => import('../features/builder/routes/release-builder-page')) },
+          {
+            path: 'release-builder',
+            ...page(() => import('../features/builder/routes/release-builder-page')),
+          },
           { path: 'songs', ...page(() => import('../features/releases/routes/songs-page')) },
-          { path: 'edit-release/:id', ...page(() => import('../features/releases/routes/edit-release-page')) },
+          {
+            path: 'edit-release/:id',
+            ...page(() => import('../features/releases/routes/edit-release-page')),
+          },
           { path: 'royalties', ...page(() => import('../features/wallet/routes/royalties-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
         ],
@@ -47,11 +56,20 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./layouts/admin-layout')).AdminLayout }),
         children: [
           { index: true, element: <Navigate to="/admin/releases" replace /> },
-          { path: 'releases', ...page(() => import('../features/admin-releases/routes/admin-releases-page')) },
+          {
+            path: 'releases',
+            ...page(() => import('../features/admin-releases/routes/admin-releases-page')),
+          },
           { path: 'audit', ...page(() => import('../features/admin-releases/routes/admin-audit-page')) },
           { path: 'users', ...page(() => import('../features/admin-users/routes/admin-users-page')) },
-          { path: 'withdrawals', ...page(() => import('../features/admin-withdrawals/routes/admin-withdrawals-page')) },
-          { path: 'bulk-balance', ...page(() => import('../features/admin-balances/routes/bulk-balance-page')) },
+          {
+            path: 'withdrawals',
+            ...page(() => import('../features/admin-withdrawals/routes/admin-withdrawals-page')),
+          },
+          {
+            path: 'bulk-balance',
+            ...page(() => import('../features/admin-balances/routes/bulk-balance-page')),
+          },
           { path: 'messages', ...page(() => import('../features/site/routes/admin-messages-page')) },
         ],
       },

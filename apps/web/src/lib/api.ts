@@ -13,14 +13,18 @@ export class ApiError extends Error {
   }
 }
 
-type Options = Omit<RequestInit, 'body'> & { body?: unknown; query?: Record<string, string | number | undefined> };
+type Options = Omit<RequestInit, 'body'> & {
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+};
 
 export async function api<T>(path: string, options: Options = {}): Promise<T> {
   const { body, query, headers, ...rest } = options;
   let url = path;
   if (query) {
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined && value !== '') params.set(key, String(value));
     const text = params.toString();
     if (text) url += `${url.includes('?') ? '&' : '?'}${text}`;
   }
@@ -34,7 +38,8 @@ export async function api<T>(path: string, options: Options = {}): Promise<T> {
   const text = await response.text();
   const data: unknown = text ? safeJson(text) : null;
   if (!response.ok) {
-    if (isApiErrorBody(data)) throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
+    if (isApiErrorBody(data))
+      throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
     throw new ApiError(response.status, 'http_error', `Request failed (${response.status})`);
   }
   return data as T;

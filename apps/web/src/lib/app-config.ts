@@ -11,5 +11,9 @@ export type AppConfig = {
 };
 
 export function useAppConfig() {
-  return useQuery({ queryKey: ['app-config'], queryFn: () => api<AppConfig>('/api/config'), staleTime: Infinity });
+  return useQuery({
+    queryKey: ['app-config'],
+    queryFn: () => api<AppConfig>('/api/config'),
+    staleTime: Infinity,
+  });
 }

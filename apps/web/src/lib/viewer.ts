@@ -1,14 +1,15 @@
 /** Who is signed in (GET /api/me): user, profile, roles. Shared by layouts, gates and features. */
+
+import { useQuery } from '@tanstack/react-query';
 import {
   hasProFeatures,
   hasRole,
   isStaff,
-  passesSubscriptionGate,
   type Plan,
+  passesSubscriptionGate,
   type Role,
   type SubscriptionStatus,
 } from '@tunedrop/shared';
-import { useQuery } from '@tanstack/react-query';
 import { ApiError, api } from './api';
 
 export type Viewer = {

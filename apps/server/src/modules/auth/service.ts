@@ -23,7 +23,10 @@ export async function createAccount(db: DbOrTx, input: NewAccount): Promise<{ us
   const userId = randomUUID();
   try {
     await db.transaction(async (tx) => {
-      const existing = await tx.select({ id: user.id }).from(user).where(eq(sql`lower(${user.email})`, email));
+      const existing = await tx
+        .select({ id: user.id })
+        .from(user)
+        .where(eq(sql`lower(${user.email})`, email));
       if (existing.length > 0) throw new AppError('email_taken', 'User already registered', 409);
       const now = new Date();
       await tx.insert(user).values({

@@ -50,7 +50,11 @@ export async function applyBalanceChange(db: DbOrTx, change: BalanceChange) {
       withdrawalRequestId: change.withdrawalRequestId ?? null,
       notes: change.notes ?? null,
     });
-    return { oldBalanceCents: profile.balanceCents, newBalanceCents: change.newBalanceCents, earningsDeltaCents: earningsDelta };
+    return {
+      oldBalanceCents: profile.balanceCents,
+      newBalanceCents: change.newBalanceCents,
+      earningsDeltaCents: earningsDelta,
+    };
   });
 }
 

@@ -11,7 +11,13 @@ import { paths } from '../../config/paths';
 import { useViewer, viewerFacts } from '../../lib/viewer';
 import { useSignOut } from './use-sign-out';
 
-const ADMIN_ONLY = [paths.adminUsers, paths.adminWithdrawals, paths.adminBulkBalance, paths.adminMessages, paths.adminAudit];
+const ADMIN_ONLY = [
+  paths.adminUsers,
+  paths.adminWithdrawals,
+  paths.adminBulkBalance,
+  paths.adminMessages,
+  paths.adminAudit,
+];
 
 export function AdminLayout() {
   const { data: viewer, isPending, isError } = useViewer();
@@ -75,7 +81,9 @@ export function AdminLayout() {
               className={({ isActive }) =>
                 cn(
                   'border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
-                  isActive ? 'border-brand-400 text-white' : 'border-transparent text-zinc-400 hover:text-white',
+                  isActive
+                    ? 'border-brand-400 text-white'
+                    : 'border-transparent text-zinc-400 hover:text-white',
                 )
               }
             >

@@ -53,7 +53,9 @@ export function DashboardLayout() {
             className={({ isActive }) =>
               cn(
                 'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium',
-                isActive ? 'bg-brand-600/20 text-brand-300' : 'text-zinc-300 hover:bg-ink-800 hover:text-white',
+                isActive
+                  ? 'bg-brand-600/20 text-brand-300'
+                  : 'text-zinc-300 hover:bg-ink-800 hover:text-white',
               )
             }
           >

@@ -43,7 +43,10 @@ export function PublicLayout() {
           isSolid || isMenuOpen ? 'bg-ink-950/95 shadow-lg backdrop-blur' : 'bg-transparent',
         )}
       >
-        <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
+        <nav
+          aria-label="Main"
+          className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6"
+        >
           <Link to={paths.home} className="flex items-center gap-2 text-lg font-bold text-white">
             <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
           </Link>
@@ -109,12 +112,19 @@ function Footer() {
           <p className="flex items-center gap-2 text-lg font-bold text-white">
             <Music2 aria-hidden className="size-5 text-brand-400" /> Tunedrop
           </p>
-          <p className="mt-2 text-sm text-zinc-400">Music distribution for independent artists, labels and companies.</p>
+          <p className="mt-2 text-sm text-zinc-400">
+            Music distribution for independent artists, labels and companies.
+          </p>
           {socials.length > 0 ? (
             <ul className="mt-4 flex gap-4 text-sm" aria-label="Social links">
               {socials.map(([label, url]) => (
                 <li key={label}>
-                  <a href={url} className="text-zinc-300 hover:text-white" rel="noopener noreferrer" target="_blank">
+                  <a
+                    href={url}
+                    className="text-zinc-300 hover:text-white"
+                    rel="noopener noreferrer"
+                    target="_blank"
+                  >
                     {label}
                   </a>
                 </li>

@@ -12,7 +12,10 @@ export default function AccountPage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-bold text-white">Account</h1>
       {message ? (
-        <div role="status" className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-amber-200">
+        <div
+          role="status"
+          className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-4 text-amber-200"
+        >
           <p>{message}</p>
           <p>Choose a plan below to get started.</p>
         </div>

@@ -20,7 +20,11 @@ export function Badge({
   } as const;
   return (
     <span
-      className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium', tones[tone], className)}
+      className={cn(
+        'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium',
+        tones[tone],
+        className,
+      )}
       {...props}
     />
   );
@@ -28,7 +32,14 @@ export function Badge({
 
 export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
   return (
-    <span role="status" aria-label={label} className={cn('inline-block size-5 animate-spin rounded-full border-2 border-current border-t-transparent', className)} />
+    <span
+      role="status"
+      aria-label={label}
+      className={cn(
+        'inline-block size-5 animate-spin rounded-full border-2 border-current border-t-transparent',
+        className,
+      )}
+    />
   );
 }
 

@@ -32,7 +32,9 @@ export function Dialog({
         >
           <DialogPrimitive.Title className="text-lg font-semibold text-white">{title}</DialogPrimitive.Title>
           {description ? (
-            <DialogPrimitive.Description className="mt-1 text-sm text-zinc-400">{description}</DialogPrimitive.Description>
+            <DialogPrimitive.Description className="mt-1 text-sm text-zinc-400">
+              {description}
+            </DialogPrimitive.Description>
           ) : null}
           <div className="mt-4">{children}</div>
           <DialogPrimitive.Close asChild>
@@ -78,7 +80,9 @@ export function ConfirmDialog({
         <AlertPrimitive.Overlay className="fixed inset-0 z-40 bg-black/70" />
         <AlertPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-ink-700 bg-ink-900 p-6 shadow-2xl">
           <AlertPrimitive.Title className="text-lg font-semibold text-white">{title}</AlertPrimitive.Title>
-          <AlertPrimitive.Description className="mt-2 text-sm text-zinc-300">{description}</AlertPrimitive.Description>
+          <AlertPrimitive.Description className="mt-2 text-sm text-zinc-300">
+            {description}
+          </AlertPrimitive.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertPrimitive.Cancel asChild>
               <Button variant="outline">{cancelLabel}</Button>

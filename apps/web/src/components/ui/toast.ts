@@ -2,7 +2,8 @@
 import { toast } from 'sonner';
 
 export const notify = {
-  success: (title: string, description?: string) => toast.success(title, description ? { description } : undefined),
+  success: (title: string, description?: string) =>
+    toast.success(title, description ? { description } : undefined),
   error: (description: string, title = 'Error') => toast.error(title, { description }),
   info: (title: string, description?: string) => toast(title, description ? { description } : undefined),
 };

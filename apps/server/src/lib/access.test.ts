@@ -1,0 +1,50 @@
+/** Every route declares who may call it: this lists them all and fails on any route without a rule. */
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import type { Deps } from '../deps';
+import { ACCESS_RULE, type AccessRule, GLOBAL_MIDDLEWARE } from './access';
+
+type RouteEntry = { method: string; path: string; handler: unknown };
+
+export function listRoutes(): { method: string; path: string; rule: AccessRule | null }[] {
+  const app = createApp({
+    config: { appUrl: 'http://localhost:3000', NODE_ENV: 'test', E2E_FIXTURES_TOKEN: 'listing' },
+  } as unknown as Deps);
+  const groups = new Map<string, unknown[]>();
+  for (const route of app.routes as RouteEntry[]) {
+    const key = `${route.method} ${route.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), route.handler]);
+  }
+  const listed: { method: string; path: string; rule: AccessRule | null }[] = [];
+  for (const [key, handlers] of groups) {
+    const isGlobalOnly = handlers.every(
+      (handler) => (handler as Record<symbol, unknown>)[GLOBAL_MIDDLEWARE] === true,
+    );
+    if (isGlobalOnly) continue;
+    const [method = '', path = ''] = key.split(' ');
+    if (!path.startsWith('/api/')) continue;
+    const marked = handlers.find(
+      (handler) => (handler as Record<symbol, unknown>)[ACCESS_RULE] !== undefined,
+    ) as Record<symbol, AccessRule> | undefined;
+    listed.push({ method, path, rule: marked?.[ACCESS_RULE] ?? null });
+  }
+  return listed;
+}
+
+describe('route access', () => {
+  it('every API route declares an access rule', () => {
+    const routes = listRoutes().filter((route) => route.path !== '/api/*');
+    expect(routes.length).toBeGreaterThan(0);
+    const missing = routes
+      .filter((route) => route.rule === null)
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('declares the rules we expect for the foundation routes', () => {
+    const byKey = new Map(listRoutes().map((route) => [`${route.method} ${route.path}`, route.rule]));
+    expect(byKey.get('GET /api/health')).toBe('public');
+    expect(byKey.get('GET /api/me')).toBe('user');
+    expect(byKey.get('GET /api/config')).toBe('public');
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * API test harness: a fresh database per test file (in-memory PGlite, or a new database on the
+ * PostgreSQL server named by DATABASE_URL), the Hono app called in-process, and request helpers.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createApp } from '../app';
+import { type Config, loadConfig } from '../config';
+import { createLogger } from '../lib/logger';
+import { type System, startSystem } from '../server';
+import { createTestUser, signInCookie, type TestUserOptions } from './fixtures';
+
+export type TestSystem = System & {
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  /** Calls the app in-process with our Origin (better-auth requires it) and an optional session cookie. */
+  request: (path: string, init?: RequestInit & { cookie?: string; json?: unknown }) => Promise<Response>;
+  /** Creates a user and signs them in; returns the user and their Cookie header. */
+  signedInUser: (
+    options?: TestUserOptions,
+  ) => Promise<{ userId: string; email: string; password: string; cookie: string }>;
+  close: () => Promise<void>;
+};
+
+async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `tunedrop_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** The parsed JSON body of an answer; tests read arbitrary shapes from it. */
+// biome-ignore lint/suspicious/noExplicitAny: tests assert on the JSON shapes they expect
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}
+
+export async function createTestSystem(env: Record<string, string> = {}): Promise<TestSystem> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-test-'));
+  const baseUrl = process.env.DATABASE_URL;
+  const postgres = baseUrl ? await createPostgresDatabase(baseUrl) : null;
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    APP_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    RATE_LIMITS: 'off',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
+  // In-memory PGlite keeps API tests fast; files and the mail outbox still go to the temp data directory.
+  const deps = await startSystem(config, createLogger('silent'), {
+    runWorkers: false,
+    isDatabaseInMemory: true,
+  });
+  const app = createApp(deps);
+
+  const request: TestSystem['request'] = (url, init = {}) => {
+    const { cookie, json, headers, ...rest } = init;
+    const merged = new Headers(headers);
+    if (!merged.has('origin')) merged.set('origin', config.appUrl);
+    if (cookie) merged.set('cookie', cookie);
+    if (json !== undefined) merged.set('content-type', 'application/json');
+    return Promise.resolve(
+      app.request(url, {
+        ...rest,
+        headers: merged,
+        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      }),
+    );
+  };
+
+  return {
+    ...deps,
+    app,
+    dataDir,
+    request,
+    async signedInUser(options = {}) {
+      const user = await createTestUser(deps, options);
+      const cookie = await signInCookie(deps, user.email, user.password);
+      return { ...user, cookie };
+    },
+    async close() {
+      await deps.stop();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/** Playwright drives Debian's Chromium against the built app on a free port with a fresh DATA_DIR. */
+import { defineConfig } from '@playwright/test';
+import { e2eEnv } from './support/env';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: e2eEnv.baseUrl,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: e2eEnv.chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx apps/server/src/main.ts',
+    cwd: '..',
+    url: `${e2eEnv.baseUrl}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: e2eEnv.serverEnv,
+  },
+});

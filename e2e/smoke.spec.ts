@@ -1,0 +1,23 @@
+import { expect, test } from './support/test';
+
+test('the home page renders', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('an unknown route shows the router error page', async ({ page }) => {
+  await page.goto('/this/page/does-not-exist');
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page.getByText('404 Not Found')).toBeVisible();
+});
+
+test('the API keeps JSON 404s while client routes fall back to the app', async ({ request }) => {
+  const api = await request.get('/api/does-not-exist');
+  expect(api.status()).toBe(404);
+  expect(await api.json()).toEqual({ error: { code: 'not_found', message: 'Not found' } });
+  const page = await request.get('/dashboard/songs');
+  expect(page.status()).toBe(200);
+  expect(page.headers()['cache-control']).toBe('no-cache');
+  expect(await page.text()).toContain('<div id="root">');
+});

@@ -1,0 +1,115 @@
+/**
+ * The journeys' `test`: seeds users and releases through the test-only fixtures route and signs a
+ * browser context in by writing its session cookie (no clicking through the sign-in form).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { e2eEnv } from './env';
+
+export type SeedUserOptions = {
+  email?: string;
+  password?: string;
+  fullName?: string;
+  artistName?: string;
+  plan?: 'basic' | 'pro';
+  roles?: ('admin' | 'moderator' | 'free_access')[];
+  subscription?: 'active' | 'canceled' | 'past_due' | 'inactive';
+  subscriptionEnd?: string | null;
+  isEmailVerified?: boolean;
+  banReason?: string;
+  balanceCents?: number;
+  totalEarningsCents?: number;
+  isSignedIn?: boolean;
+};
+
+export type SeededUser = {
+  userId: string;
+  email: string;
+  password: string;
+  artistName: string;
+  cookie: string | null;
+};
+
+async function fixture<T>(pathName: string, body: unknown): Promise<T> {
+  const response = await fetch(`${e2eEnv.baseUrl}/api/test-fixtures${pathName}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-fixtures-token': e2eEnv.fixturesToken },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`fixture ${pathName} failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export const seed = {
+  user: (options: SeedUserOptions = {}) => fixture<SeededUser>('/users', options),
+  release: (options: {
+    userId: string;
+    title?: string;
+    status?: string;
+    trackCount?: number;
+    takedownRequested?: boolean;
+    rejectionReason?: string | null;
+  }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
+};
+
+/** Adds the seeded user's session cookie to the context. */
+export async function signIn(context: BrowserContext, user: SeededUser): Promise<void> {
+  if (!user.cookie) throw new Error('the seeded user has no session (isSignedIn: false)');
+  const url = new URL(e2eEnv.baseUrl);
+  await context.addCookies(
+    user.cookie.split('; ').map((pair) => {
+      const index = pair.indexOf('=');
+      return {
+        name: pair.slice(0, index),
+        value: pair.slice(index + 1),
+        domain: url.hostname,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      };
+    }),
+  );
+}
+
+/** Seeds a user and returns a signed-in page of a fresh context. */
+export async function pageAs(
+  browser: import('@playwright/test').Browser,
+  options: SeedUserOptions = {},
+): Promise<{ page: Page; context: BrowserContext; user: SeededUser }> {
+  const user = await seed.user(options);
+  const context = await browser.newContext({ baseURL: e2eEnv.baseUrl });
+  await signIn(context, user);
+  const page = await context.newPage();
+  return { page, context, user };
+}
+
+/** Serious or critical accessibility violations on the page as it is now. */
+export async function seriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+}
+
+/** Mails written by the server's outbox (no SMTP_URL in e2e), newest last. */
+export async function outboxMails(recipient?: string): Promise<{ file: string; text: string }[]> {
+  const fs = await import('node:fs/promises');
+  const path = await import('node:path');
+  const dir = path.join(e2eEnv.dataDir, 'outbox');
+  const files = (await fs.readdir(dir).catch(() => [] as string[]))
+    .filter((file) => file.endsWith('.eml'))
+    .sort();
+  const mails = await Promise.all(
+    files.map(async (file) => ({ file, text: await fs.readFile(path.join(dir, file), 'utf8') })),
+  );
+  return recipient
+    ? mails.filter((mail) => mail.text.toLowerCase().includes(recipient.toLowerCase()))
+    : mails;
+}
+
+export const test = base;
+export { expect };
