@@ -11,12 +11,13 @@ import { createAuth } from './modules/auth/auth';
 
 export type System = Deps & { stop: () => Promise<void> };
 
-export type StartOptions = { runWorkers?: boolean; isDatabaseInMemory?: boolean };
+export type StartOptions = { runWorkers?: boolean; isDatabaseInMemory?: boolean; pgliteTemplate?: Blob };
 
 export async function startSystem(config: Config, logger: Logger, options: StartOptions = {}) {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: options.isDatabaseInMemory && !config.DATABASE_URL ? 'memory://' : config.dataDir,
+    pgliteTemplate: options.pgliteTemplate,
   });
   try {
     await runMigrations(database);

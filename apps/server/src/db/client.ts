@@ -24,11 +24,26 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+export type OpenOptions = {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** A dumped PGlite data directory to start from (tests reuse one migrated copy). */
+  pgliteTemplate?: Blob | undefined;
+};
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   // `memory://` keeps the embedded database in memory (unit and API tests).
-  if (options.dataDir === 'memory://') return openPglite(null);
+  if (options.dataDir === 'memory://') return openPglite(null, options.pgliteTemplate);
   return openPglite(path.join(options.dataDir, 'db'));
+}
+
+/** Dumps an in-memory PGlite database as an uncompressed tarball (used for test templates). */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  const client = (
+    database.db as unknown as { $client: { dumpDataDir: (compression: 'none') => Promise<Blob> } }
+  ).$client;
+  return client.dumpDataDir('none');
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -56,10 +71,12 @@ async function openPostgres(url: string): Promise<Database> {
   return { db, kind: 'postgres', listen, close: () => pool.end() };
 }
 
-async function openPglite(dir: string | null): Promise<Database> {
+async function openPglite(dir: string | null, template?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  const client = dir ? await PGlite.create(dir) : await PGlite.create();
+  const client = dir
+    ? await PGlite.create(dir)
+    : await PGlite.create(template ? { loadDataDir: template } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const listen: Listen = async (channel, onPayload) => {
     const unsubscribe = await client.listen(channel, onPayload);

@@ -2,7 +2,7 @@
  * API test harness: a fresh database per test file (in-memory PGlite, or a new database on the
  * PostgreSQL server named by DATABASE_URL), the Hono app called in-process, and request helpers.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +50,28 @@ export async function readJson(response: Response): Promise<any> {
   return response.json();
 }
 
+/**
+ * Creating a PGlite database runs initdb in WebAssembly (about 5 s); every test file instead starts
+ * from one migrated copy, dumped once per migration set into the temp directory.
+ */
+async function migratedPgliteTemplate(): Promise<Blob> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const { migrationsFolder, runMigrations } = await import('../db/migrate');
+  const { openDatabase, dumpPglite } = await import('../db/client');
+  const hashes = readMigrationFiles({ migrationsFolder }).map((migration) => migration.hash);
+  const key = createHash('sha256').update(hashes.join(',')).digest('hex').slice(0, 16);
+  const file = path.join(os.tmpdir(), `tunedrop-pglite-template-${key}.tar`);
+  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+  const database = await openDatabase({ dataDir: 'memory://' });
+  await runMigrations(database);
+  const blob = await dumpPglite(database);
+  await database.close();
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+  fs.renameSync(tmp, file);
+  return blob;
+}
+
 export async function createTestSystem(env: Record<string, string> = {}): Promise<TestSystem> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-test-'));
   const baseUrl = process.env.DATABASE_URL;
@@ -67,6 +89,7 @@ export async function createTestSystem(env: Record<string, string> = {}): Promis
   const deps = await startSystem(config, createLogger('silent'), {
     runWorkers: false,
     isDatabaseInMemory: true,
+    ...(postgres ? {} : { pgliteTemplate: await migratedPgliteTemplate() }),
   });
   const app = createApp(deps);
 

@@ -1,0 +1,20 @@
+import { PGlite } from '@electric-sql/pglite';
+
+let t = performance.now();
+const c = await PGlite.create();
+console.log('create', Math.round(performance.now() - t));
+t = performance.now();
+const { openDatabase } = await import('/work/main/apps/server/src/db/client.ts');
+const { runMigrations } = await import('/work/main/apps/server/src/db/migrate.ts');
+const d = await openDatabase({ dataDir: 'memory://' });
+console.log('open2', Math.round(performance.now() - t));
+t = performance.now();
+await runMigrations(d);
+console.log('migrate', Math.round(performance.now() - t));
+t = performance.now();
+const blob = await (d as any).db.$client.dumpDataDir('none');
+console.log('dump', Math.round(performance.now() - t), blob.size);
+t = performance.now();
+const c2 = await PGlite.create({ loadDataDir: blob });
+console.log('load', Math.round(performance.now() - t));
+t = performance.now();
