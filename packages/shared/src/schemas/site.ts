@@ -1,0 +1,114 @@
+/**
+ * The Contact Us request (spec 01 §2, §3, §5, §7) and the admin list of stored requests.
+ * The modal relies on the browser's own checks ('No custom messages'); the server applies these.
+ */
+import { z } from 'zod';
+import { LIMITS } from '../constants';
+
+export const CONTACT_LIMITS = {
+  nameMaxLength: 100,
+  companyNameMaxLength: 150,
+  emailMaxLength: 254,
+  linkMaxLength: 2048,
+  linksMax: LIMITS.contactLinksMax,
+  /** Raw entries accepted before empty ones are dropped; guards against huge arrays of blanks. */
+  rawLinksMax: 50,
+  /** Requests one client address may send per window. */
+  rateLimitCount: 5,
+  rateLimitWindowMinutes: 60,
+} as const;
+
+export const CONTACT_MESSAGES = {
+  nameRequired: 'Please enter your name.',
+  nameTooLong: `Name must be at most ${CONTACT_LIMITS.nameMaxLength} characters.`,
+  companyRequired: 'Please enter your artist, label or company name.',
+  companyTooLong: `Artist/Label/Company Name must be at most ${CONTACT_LIMITS.companyNameMaxLength} characters.`,
+  emailInvalid: 'Please enter a valid email address.',
+  emailTooLong: `Email Address must be at most ${CONTACT_LIMITS.emailMaxLength} characters.`,
+  singleLine: 'Please use a single line without control characters.',
+  tooManyLinks: `Please add at most ${CONTACT_LIMITS.linksMax} links.`,
+  linkInvalid: 'Each link must be a full web address starting with http:// or https://.',
+  linkTooLong: `Each link must be at most ${CONTACT_LIMITS.linkMaxLength} characters.`,
+  rateLimited: (minutes: number) =>
+    `You have sent several messages in a short time. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} before sending another one.`,
+} as const;
+
+// Names end up in a mail subject: no line breaks or other control characters.
+const hasNoControlCharacters = (value: string) => !/\p{Cc}/u.test(value);
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+export const contactLinkSchema = z
+  .string()
+  .max(CONTACT_LIMITS.linkMaxLength, CONTACT_MESSAGES.linkTooLong)
+  .refine(isHttpUrl, CONTACT_MESSAGES.linkInvalid);
+
+export const contactRequestSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, CONTACT_MESSAGES.nameRequired)
+    .max(CONTACT_LIMITS.nameMaxLength, CONTACT_MESSAGES.nameTooLong)
+    .refine(hasNoControlCharacters, CONTACT_MESSAGES.singleLine),
+  companyName: z
+    .string()
+    .trim()
+    .min(1, CONTACT_MESSAGES.companyRequired)
+    .max(CONTACT_LIMITS.companyNameMaxLength, CONTACT_MESSAGES.companyTooLong)
+    .refine(hasNoControlCharacters, CONTACT_MESSAGES.singleLine),
+  email: z
+    .string()
+    .trim()
+    .max(CONTACT_LIMITS.emailMaxLength, CONTACT_MESSAGES.emailTooLong)
+    .pipe(z.email(CONTACT_MESSAGES.emailInvalid)),
+  // Empty entries are dropped (spec 01 §3) before the count and URL checks.
+  links: z
+    .array(z.string().max(CONTACT_LIMITS.linkMaxLength, CONTACT_MESSAGES.linkTooLong))
+    .max(CONTACT_LIMITS.rawLinksMax, CONTACT_MESSAGES.tooManyLinks)
+    .default([])
+    .transform((links) => links.map((link) => link.trim()).filter((link) => link.length > 0))
+    .pipe(z.array(contactLinkSchema).max(CONTACT_LIMITS.linksMax, CONTACT_MESSAGES.tooManyLinks)),
+});
+
+export type ContactRequestInput = z.input<typeof contactRequestSchema>;
+export type ContactRequest = z.output<typeof contactRequestSchema>;
+
+export const CONTACT_REQUEST_FILTERS = ['open', 'handled', 'all'] as const;
+export type ContactRequestFilter = (typeof CONTACT_REQUEST_FILTERS)[number];
+
+export const contactRequestListQuerySchema = z.object({
+  status: z.enum(CONTACT_REQUEST_FILTERS).default('open'),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+
+export const CONTACT_REQUESTS_PAGE_SIZE = 25;
+
+export const contactRequestUpdateSchema = z.object({ isHandled: z.boolean() });
+export type ContactRequestUpdate = z.infer<typeof contactRequestUpdateSchema>;
+
+/** One stored request as the admin page shows it. */
+export type ContactRequestView = {
+  id: string;
+  name: string;
+  companyName: string;
+  email: string;
+  links: string[];
+  createdAt: string;
+  handledAt: string | null;
+  handledByName: string | null;
+};
+
+export type ContactRequestList = {
+  items: ContactRequestView[];
+  page: number;
+  pageSize: number;
+  total: number;
+  counts: { open: number; handled: number };
+};
