@@ -19,5 +19,11 @@ test('the API keeps JSON 404s while client routes fall back to the app', async (
   const page = await request.get('/dashboard/songs');
   expect(page.status()).toBe(200);
   expect(page.headers()['cache-control']).toBe('no-cache');
-  expect(await page.text()).toContain('<div id="root">');
+  const html = await page.text();
+  expect(html).toContain('<div id="root">');
+  const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+  expect(script).toBeTruthy();
+  const asset = await request.get(script ?? '');
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
 });
