@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
 import { AppError } from './lib/errors';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
+import { auditBalances, describeMismatch } from './modules/wallet/audit';
 import { setBalanceByCli } from './modules/wallet/balance';
 import type { System } from './server';
 
@@ -121,6 +122,17 @@ export const cliCommands: Record<string, Command> = {
         throw new CliError('AMOUNT must be a non-negative number with at most 2 decimals', 2);
       const result = await setBalanceByCli(system.db, userId, cents);
       return `Balance of ${email}: ${formatCents(result.oldBalanceCents)} -> ${formatCents(result.newBalanceCents)}`;
+    },
+  },
+  'audit:balances': {
+    usage:
+      '   (recomputes every balance from the balance log and pending withdrawals; exit 1 on any mismatch)',
+    async run(system) {
+      const { checked, mismatches } = await auditBalances(system.db);
+      if (mismatches.length === 0) return `Checked ${checked} profiles: every balance matches its records.`;
+      throw new CliError(
+        `${mismatches.length} mismatch(es) in ${checked} profiles:\n${mismatches.map(describeMismatch).join('\n')}`,
+      );
     },
   },
 };

@@ -1,0 +1,53 @@
+/**
+ * Payment details at rest: AES-256-GCM with a key derived from APP_SECRET by HKDF-SHA256. The owner's
+ * user id is bound as associated data, so a ciphertext copied onto another account does not decrypt.
+ * Format: `v1.<iv>.<tag>.<ciphertext>`, each part base64url.
+ */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import type { PaymentMethod } from '@tunedrop/shared';
+import type { PaymentDetails } from '@tunedrop/shared/schemas/wallet';
+
+const VERSION = 'v1';
+const keys = new Map<string, Buffer>();
+
+function keyFor(appSecret: string): Buffer {
+  let key = keys.get(appSecret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', appSecret, 'tunedrop-payment-details', 'aes-256-gcm v1', 32));
+    keys.set(appSecret, key);
+  }
+  return key;
+}
+
+export type StoredPaymentDetails = { method: PaymentMethod; details: PaymentDetails };
+
+export function encryptPaymentDetails(
+  appSecret: string,
+  userId: string,
+  value: StoredPaymentDetails,
+): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(appSecret), iv);
+  cipher.setAAD(Buffer.from(userId, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    tag.toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
+}
+
+/** Throws when the text was not made by encryptPaymentDetails for this user with this secret. */
+export function decryptPaymentDetails(appSecret: string, userId: string, text: string): StoredPaymentDetails {
+  const [version, iv, tag, ciphertext] = text.split('.');
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
+    throw new Error('payment details: unknown format');
+  }
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(appSecret), Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(userId, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+  return JSON.parse(plain.toString('utf8')) as StoredPaymentDetails;
+}

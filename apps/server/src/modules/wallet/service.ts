@@ -1,0 +1,335 @@
+/**
+ * The wallet's rules: payment settings (encrypted at rest, shown back masked) and the life of a
+ * withdrawal request. Each transition is one transaction; the status move is in the UPDATE's WHERE,
+ * rows are locked withdrawal first, then profile, so racing transitions serialise and one wins.
+ */
+import { formatCents, type PaymentMethod, PLAN_DETAILS, type WithdrawalStatus } from '@tunedrop/shared';
+import {
+  checkPaymentSettings,
+  checkWithdrawal,
+  type MaskedPaymentDetails,
+  maskPaymentDetails,
+  minimumWithdrawalCents,
+  type PaymentSettingsInput,
+  WALLET_TEXTS,
+  type WalletMessage,
+  type WalletSummary,
+  type WithdrawalSummary,
+} from '@tunedrop/shared/schemas/wallet';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { auditLog, profiles, userRoles, withdrawalRequests } from '../../db/schema';
+import { enqueueMail } from '../../infra/mail/mail';
+import { AppError, notFound } from '../../lib/errors';
+import { applyBalanceChange, lockProfile, releasePending } from './balance';
+import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
+
+export type Actor = { id: string; email: string };
+
+const walletError = (message: WalletMessage, status: 400 | 409 | 422 = 422) =>
+  new AppError(message.code, message.description, status);
+
+const withdrawalNotFound = () => notFound(WALLET_TEXTS.withdrawalNotFound);
+const notPending = () => new AppError('not_pending', WALLET_TEXTS.notPending, 409);
+
+/** Masked details for the owner; null (and a logged warning upstream) when they cannot be read. */
+function maskedOrNull(
+  appSecret: string,
+  userId: string,
+  encrypted: string | null,
+): MaskedPaymentDetails | null {
+  if (!encrypted) return null;
+  try {
+    const stored = decryptPaymentDetails(appSecret, userId, encrypted);
+    return maskPaymentDetails(stored.method, stored.details);
+  } catch {
+    return null;
+  }
+}
+
+type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
+
+export function toWithdrawalSummary(appSecret: string, row: WithdrawalRow): WithdrawalSummary {
+  return {
+    id: row.id,
+    amountCents: row.amountCents,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    paymentDetails: maskedOrNull(appSecret, row.userId, row.paymentDetailsEncrypted),
+    status: row.status as WithdrawalStatus,
+    requestedAt: row.requestedAt.toISOString(),
+    processedAt: row.processedAt?.toISOString() ?? null,
+    rejectionReason: row.rejectionReason,
+  };
+}
+
+async function rolesOf(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+  return rows.map((row) => row.role);
+}
+
+export async function getWalletSummary(db: Db, appSecret: string, userId: string): Promise<WalletSummary> {
+  const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
+  if (!profile) throw notFound('User not found');
+  const [roles, pending] = await Promise.all([
+    rolesOf(db, userId),
+    db
+      .select()
+      .from(withdrawalRequests)
+      .where(and(eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')))
+      .orderBy(desc(withdrawalRequests.requestedAt)),
+  ]);
+  const minimum = minimumWithdrawalCents(profile.plan, roles);
+  return {
+    balanceCents: profile.balanceCents,
+    totalEarningsCents: profile.totalEarningsCents,
+    pendingBalanceCents: profile.pendingBalanceCents,
+    minimumWithdrawalCents: minimum,
+    plan: profile.plan,
+    hasProMinimum: minimum === PLAN_DETAILS.pro.minWithdrawalCents,
+    paymentMethod: (profile.paymentMethod as PaymentMethod | null) ?? null,
+    paymentDetails: maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted),
+    pendingRequests: pending.map((row) => toWithdrawalSummary(appSecret, row)),
+  };
+}
+
+export async function savePaymentSettings(
+  db: Db,
+  appSecret: string,
+  userId: string,
+  input: PaymentSettingsInput,
+): Promise<MaskedPaymentDetails> {
+  const checked = checkPaymentSettings(input);
+  if (!checked.ok) throw walletError(checked.error);
+  const { payment_method: method, payment_details: details } = checked.settings;
+  const encrypted = encryptPaymentDetails(appSecret, userId, { method, details });
+  const updated = await db
+    .update(profiles)
+    .set({ paymentMethod: method, paymentDetailsEncrypted: encrypted, updatedAt: new Date() })
+    .where(eq(profiles.id, userId))
+    .returning({ id: profiles.id });
+  if (updated.length === 0) throw notFound('User not found');
+  return maskPaymentDetails(method, details);
+}
+
+/**
+ * One transaction: lock the profile, re-check payment info and every §5 rule against the locked
+ * balance, insert the pending request with a snapshot of the payment details, move the amount from
+ * available to pending, and log it. Concurrent requests queue on the lock and cannot overdraw.
+ */
+export async function requestWithdrawal(
+  db: Db,
+  userId: string,
+  amount: string | number | null | undefined,
+): Promise<WithdrawalSummary & { balanceCents: number; pendingBalanceCents: number }> {
+  return db.transaction(async (tx) => {
+    const profile = await lockProfile(tx, userId);
+    if (!profile) throw notFound('User not found');
+    const roles = await rolesOf(tx, userId);
+    const checked = checkWithdrawal({
+      hasPaymentInfo: Boolean(profile.paymentMethod && profile.paymentDetailsEncrypted),
+      balanceCents: profile.balanceCents,
+      minimumCents: minimumWithdrawalCents(profile.plan, roles),
+      amount,
+    });
+    if (!checked.ok) throw walletError(checked.error);
+    const [request] = await tx
+      .insert(withdrawalRequests)
+      .values({
+        userId,
+        amountCents: checked.amountCents,
+        paymentMethod: profile.paymentMethod as PaymentMethod,
+        paymentDetailsEncrypted: profile.paymentDetailsEncrypted as string,
+        status: 'pending',
+      })
+      .returning();
+    if (!request) throw new Error('withdrawal insert returned nothing');
+    const outcome = await applyBalanceChange(tx, {
+      userId,
+      balanceDeltaCents: -checked.amountCents,
+      pendingDeltaCents: checked.amountCents,
+      updateType: 'withdrawal_request',
+      withdrawalRequestId: request.id,
+      notes: `Withdrawal requested (${formatCents(checked.amountCents)})`,
+    });
+    return {
+      ...summaryWithoutDetails(request),
+      balanceCents: outcome.newBalanceCents,
+      pendingBalanceCents: outcome.newPendingBalanceCents,
+    };
+  });
+}
+
+function summaryWithoutDetails(row: WithdrawalRow): WithdrawalSummary {
+  return {
+    id: row.id,
+    amountCents: row.amountCents,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    paymentDetails: null,
+    status: row.status as WithdrawalStatus,
+    requestedAt: row.requestedAt.toISOString(),
+    processedAt: row.processedAt?.toISOString() ?? null,
+    rejectionReason: row.rejectionReason,
+  };
+}
+
+/** Moves a request out of pending in the UPDATE itself; tells not-found apart from already-decided. */
+async function leavePending(
+  tx: DbOrTx,
+  where: { id: string; userId?: string },
+  set: Partial<typeof withdrawalRequests.$inferInsert> & { status: WithdrawalStatus },
+): Promise<WithdrawalRow> {
+  const conditions = [eq(withdrawalRequests.id, where.id), eq(withdrawalRequests.status, 'pending')];
+  if (where.userId) conditions.push(eq(withdrawalRequests.userId, where.userId));
+  const [row] = await tx
+    .update(withdrawalRequests)
+    .set(set)
+    .where(and(...conditions))
+    .returning();
+  if (row) return row;
+  const ownership = where.userId ? [eq(withdrawalRequests.userId, where.userId)] : [];
+  const [existing] = await tx
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.id, where.id), ...ownership));
+  throw existing ? notPending() : withdrawalNotFound();
+}
+
+const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** The owner cancels while pending: cancelled, the amount back to available, in one transaction. */
+export async function cancelWithdrawal(db: Db, userId: string, requestId: string) {
+  if (!isUuid(requestId)) throw withdrawalNotFound();
+  return db.transaction(async (tx) => {
+    const row = await leavePending(
+      tx,
+      { id: requestId, userId },
+      { status: 'cancelled', processedAt: new Date(), processedBy: userId },
+    );
+    const outcome = await applyBalanceChange(tx, {
+      userId,
+      balanceDeltaCents: row.amountCents,
+      pendingDeltaCents: -row.amountCents,
+      updateType: 'withdrawal_cancel',
+      withdrawalRequestId: row.id,
+      notes: `Withdrawal cancelled (${formatCents(row.amountCents)} returned)`,
+    });
+    return {
+      ...summaryWithoutDetails(row),
+      balanceCents: outcome.newBalanceCents,
+      pendingBalanceCents: outcome.newPendingBalanceCents,
+    };
+  });
+}
+
+async function audit(
+  tx: DbOrTx,
+  admin: Actor,
+  action: string,
+  row: WithdrawalRow,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+) {
+  await tx.insert(auditLog).values({
+    actorId: admin.id,
+    actorEmail: admin.email,
+    action,
+    subjectUserId: row.userId,
+    withdrawalRequestId: row.id,
+    before,
+    after,
+  });
+}
+
+async function ownerEmail(tx: DbOrTx, userId: string): Promise<string | null> {
+  const [owner] = await tx.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, userId));
+  return owner?.email ?? null;
+}
+
+/** Admin approval: completed with processed_at and processed_by; the amount leaves pending. */
+export async function approveWithdrawal(db: Db, admin: Actor, requestId: string) {
+  if (!isUuid(requestId)) throw withdrawalNotFound();
+  return db.transaction(async (tx) => {
+    const row = await leavePending(
+      tx,
+      { id: requestId },
+      { status: 'completed', processedAt: new Date(), processedBy: admin.id },
+    );
+    await releasePending(tx, row.userId, row.amountCents);
+    await audit(tx, admin, 'withdrawal.approve', row, { status: 'pending' }, { status: 'completed' });
+    const email = await ownerEmail(tx, row.userId);
+    if (email) {
+      await enqueueMail(tx, {
+        to: email,
+        subject: `Your withdrawal of ${formatCents(row.amountCents)} has been sent`,
+        text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} has been approved and the payment is on its way to your ${row.paymentMethod === 'bank' ? 'bank account' : 'PayPal account'}.\n\nTunedrop`,
+      });
+    }
+    return summaryWithoutDetails(row);
+  });
+}
+
+/** Admin rejection (reason required): rejected, and the amount refunded to available in the same transaction. */
+export async function rejectWithdrawal(db: Db, admin: Actor, requestId: string, reason: string) {
+  if (!isUuid(requestId)) throw withdrawalNotFound();
+  const trimmed = reason.trim();
+  if (!trimmed) {
+    throw new AppError(
+      'rejection_reason_required',
+      'Please provide a reason for rejecting this request.',
+      422,
+    );
+  }
+  return db.transaction(async (tx) => {
+    const row = await leavePending(
+      tx,
+      { id: requestId },
+      { status: 'rejected', processedAt: new Date(), processedBy: admin.id, rejectionReason: trimmed },
+    );
+    const outcome = await applyBalanceChange(tx, {
+      userId: row.userId,
+      balanceDeltaCents: row.amountCents,
+      pendingDeltaCents: -row.amountCents,
+      updateType: 'withdrawal_refund',
+      admin,
+      withdrawalRequestId: row.id,
+      notes: `Withdrawal rejected: ${trimmed}`,
+    });
+    await audit(
+      tx,
+      admin,
+      'withdrawal.reject',
+      row,
+      { status: 'pending' },
+      { status: 'rejected', rejectionReason: trimmed },
+    );
+    await enqueueMail(tx, {
+      to: outcome.email,
+      subject: `Your withdrawal of ${formatCents(row.amountCents)} was not approved`,
+      text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} was rejected.\n\nReason: ${trimmed}\n\nThe amount has been returned to your available balance (now ${formatCents(outcome.newBalanceCents)}).\n\nTunedrop`,
+    });
+    return { ...summaryWithoutDetails(row), balanceCents: outcome.newBalanceCents };
+  });
+}
+
+/** For admins only: the payment details of a request, decrypted, to make the payment. */
+export function readPaymentDetails(
+  appSecret: string,
+  row: Pick<WithdrawalRow, 'userId' | 'paymentDetailsEncrypted'>,
+) {
+  try {
+    return decryptPaymentDetails(appSecret, row.userId, row.paymentDetailsEncrypted);
+  } catch {
+    return null;
+  }
+}
+
+/** The user's withdrawal history, newest first (analytics and exports). */
+export function listWithdrawals(db: DbOrTx, userId: string) {
+  return db
+    .select()
+    .from(withdrawalRequests)
+    .where(eq(withdrawalRequests.userId, userId))
+    .orderBy(desc(withdrawalRequests.requestedAt))
+    .limit(1000);
+}

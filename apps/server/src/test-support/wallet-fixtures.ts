@@ -1,0 +1,38 @@
+/** Wallet fixtures: money enters through the balance path (so the audit stays clean), payment details through the service. */
+import type { Deps } from '../deps';
+import { applyBalanceChange } from '../modules/wallet/balance';
+import { savePaymentSettings } from '../modules/wallet/service';
+
+/** Sets a user's available balance the way the CLI does: a logged change, a rise counted as earnings. */
+export function fundUser(deps: Pick<Deps, 'db'>, userId: string, balanceCents: number) {
+  return applyBalanceChange(deps.db, {
+    userId,
+    newBalanceCents: balanceCents,
+    addsPositiveDifferenceToEarnings: true,
+    updateType: 'cli',
+    notes: 'test funding',
+  });
+}
+
+export function savePaypal(
+  deps: Pick<Deps, 'db' | 'config'>,
+  userId: string,
+  email = 'artist.pay@example.com',
+) {
+  return savePaymentSettings(deps.db, deps.config.appSecret, userId, {
+    payment_method: 'paypal',
+    payment_details: { paypal_email: email },
+  });
+}
+
+export function saveBank(deps: Pick<Deps, 'db' | 'config'>, userId: string, accountNumber = '000123456789') {
+  return savePaymentSettings(deps.db, deps.config.appSecret, userId, {
+    payment_method: 'bank',
+    payment_details: {
+      account_name: 'Test Artist',
+      account_number: accountNumber,
+      routing_number: '021000021',
+      bank_name: 'First Test Bank',
+    },
+  });
+}

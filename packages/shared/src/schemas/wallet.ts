@@ -1,0 +1,262 @@
+/**
+ * Royalties and wallet (spec 02 §2, §5, §9): payment settings, the withdrawal checks in the spec's
+ * order, and the shapes of the wallet API. One copy of each rule for the page and the server.
+ */
+import { z } from 'zod';
+import { hasProFeatures } from '../access';
+import { PAYMENT_METHODS, type PaymentMethod, PLAN_DETAILS, type WithdrawalStatus } from '../constants';
+import { formatCents, parseAmountToCents } from '../money';
+
+/** A message of the spec shown as a toast: a title and a description. */
+export type WalletMessage = { code: string; title: string; description: string };
+
+export const WALLET_MESSAGES = {
+  paymentMethodRequired: {
+    code: 'payment_method_required',
+    title: 'Payment method required',
+    description: 'Please select a payment method',
+  },
+  bankFieldsRequired: {
+    code: 'bank_fields_required',
+    title: 'All fields required',
+    description: 'Please fill in all bank account details',
+  },
+  paypalEmailInvalid: {
+    code: 'paypal_email_invalid',
+    title: 'Valid email required',
+    description: 'Please enter a valid PayPal email address',
+  },
+  paymentInfoRequired: {
+    code: 'payment_info_required',
+    title: 'Payment info required',
+    description: 'Please add your payment information before requesting a withdrawal',
+  },
+  invalidAmount: {
+    code: 'invalid_amount',
+    title: 'Invalid amount',
+    description: 'Please enter a valid amount',
+  },
+} as const satisfies Record<string, WalletMessage>;
+
+export const walletMessage = {
+  balanceBelowMinimum: (minimumCents: number, balanceCents: number): WalletMessage => ({
+    code: 'balance_below_minimum',
+    title: 'Insufficient balance',
+    description: `Minimum withdrawal is ${formatCents(minimumCents)}. Your balance: ${formatCents(balanceCents)}`,
+  }),
+  amountTooLow: (minimumCents: number): WalletMessage => ({
+    code: 'amount_too_low',
+    title: 'Amount too low',
+    description: `Minimum withdrawal is ${formatCents(minimumCents)}`,
+  }),
+  insufficientBalance: (balanceCents: number): WalletMessage => ({
+    code: 'insufficient_balance',
+    title: 'Insufficient balance',
+    description: `You only have ${formatCents(balanceCents)} available`,
+  }),
+};
+
+/** The toast title for an error code the wallet API answered with (the description is its message). */
+export const WALLET_ERROR_TITLES: Record<string, string> = {
+  payment_method_required: WALLET_MESSAGES.paymentMethodRequired.title,
+  bank_fields_required: WALLET_MESSAGES.bankFieldsRequired.title,
+  paypal_email_invalid: WALLET_MESSAGES.paypalEmailInvalid.title,
+  payment_info_required: WALLET_MESSAGES.paymentInfoRequired.title,
+  invalid_amount: WALLET_MESSAGES.invalidAmount.title,
+  balance_below_minimum: 'Insufficient balance',
+  amount_too_low: 'Amount too low',
+  insufficient_balance: 'Insufficient balance',
+  not_found: 'Not found',
+};
+
+export const WALLET_TEXTS = {
+  proMinimumHint: 'Upgrade to Pro for a $20 minimum',
+  earningsNote:
+    'Earnings will appear here once your music starts generating revenue from streams and downloads.',
+  keepRequest: 'Keep Request',
+  confirmCancel: 'Yes, Cancel Request',
+  withdrawalNotFound: 'Withdrawal not found.',
+  notPending: 'This withdrawal request is no longer pending.',
+} as const;
+
+/** Minimum withdrawal by plan: $50 basic; $20 for Pro-level accounts (pro, free_access, admin). */
+export function minimumWithdrawalCents(plan: string | null | undefined, roles: readonly string[]): number {
+  return hasProFeatures(plan, roles)
+    ? PLAN_DETAILS.pro.minWithdrawalCents
+    : PLAN_DETAILS.basic.minWithdrawalCents;
+}
+
+// ---------------------------------------------------------------- payment settings
+
+const PAYMENT_FIELD_MAX = 200;
+
+export type BankDetails = {
+  account_name: string;
+  account_number: string;
+  routing_number: string;
+  bank_name: string;
+};
+export type PaypalDetails = { paypal_email: string };
+export type PaymentDetails = BankDetails | PaypalDetails;
+export type PaymentSettings =
+  | { payment_method: 'bank'; payment_details: BankDetails }
+  | { payment_method: 'paypal'; payment_details: PaypalDetails };
+
+/** What the settings form and the API accept before the spec's checks run. */
+export const paymentSettingsInputSchema = z.object({
+  payment_method: z.string().max(20).nullable().optional(),
+  payment_details: z
+    .object({
+      account_name: z.string().max(PAYMENT_FIELD_MAX).optional(),
+      account_number: z.string().max(PAYMENT_FIELD_MAX).optional(),
+      routing_number: z.string().max(PAYMENT_FIELD_MAX).optional(),
+      bank_name: z.string().max(PAYMENT_FIELD_MAX).optional(),
+      paypal_email: z.string().max(PAYMENT_FIELD_MAX).optional(),
+    })
+    .optional(),
+});
+export type PaymentSettingsInput = z.infer<typeof paymentSettingsInputSchema>;
+
+/** The §5 payment checks in order; the cleaned settings, or the message to show. */
+export function checkPaymentSettings(
+  input: PaymentSettingsInput,
+): { ok: true; settings: PaymentSettings } | { ok: false; error: WalletMessage } {
+  const method = input.payment_method;
+  if (!method || !(PAYMENT_METHODS as readonly string[]).includes(method)) {
+    return { ok: false, error: WALLET_MESSAGES.paymentMethodRequired };
+  }
+  const details = input.payment_details ?? {};
+  if (method === 'bank') {
+    const bank = {
+      account_name: (details.account_name ?? '').trim(),
+      account_number: (details.account_number ?? '').trim(),
+      routing_number: (details.routing_number ?? '').trim(),
+      bank_name: (details.bank_name ?? '').trim(),
+    };
+    if (Object.values(bank).some((value) => value === '')) {
+      return { ok: false, error: WALLET_MESSAGES.bankFieldsRequired };
+    }
+    return { ok: true, settings: { payment_method: 'bank', payment_details: bank } };
+  }
+  const email = (details.paypal_email ?? '').trim();
+  if (email === '' || !email.includes('@')) return { ok: false, error: WALLET_MESSAGES.paypalEmailInvalid };
+  return { ok: true, settings: { payment_method: 'paypal', payment_details: { paypal_email: email } } };
+}
+
+/** Saved details as shown back to their owner: never the full account number. */
+export type MaskedPaymentDetails =
+  | {
+      method: 'bank';
+      accountName: string;
+      bankName: string;
+      accountNumber: string;
+      routingNumber: string;
+    }
+  | { method: 'paypal'; paypalEmail: string };
+
+const MASK = '••••';
+
+/** '•••• 6789': the last four characters only (fewer when the value is short). */
+export function maskNumber(value: string): string {
+  const compact = value.replace(/\s+/g, '');
+  const visible = compact.length > 4 ? compact.slice(-4) : compact.slice(-Math.min(2, compact.length - 1));
+  return visible ? `${MASK} ${visible}` : MASK;
+}
+
+/** 'ja••••@example.com': enough for the owner to recognise their address. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return MASK;
+  const local = email.slice(0, at);
+  const shown = local.length <= 2 ? local.slice(0, 1) : local.slice(0, 2);
+  return `${shown}${MASK}${email.slice(at)}`;
+}
+
+export function maskPaymentDetails(method: PaymentMethod, details: PaymentDetails): MaskedPaymentDetails {
+  if (method === 'bank') {
+    const bank = details as BankDetails;
+    return {
+      method: 'bank',
+      accountName: bank.account_name,
+      bankName: bank.bank_name,
+      accountNumber: maskNumber(bank.account_number),
+      routingNumber: maskNumber(bank.routing_number),
+    };
+  }
+  return { method: 'paypal', paypalEmail: maskEmail((details as PaypalDetails).paypal_email) };
+}
+
+export function describeMaskedDetails(details: MaskedPaymentDetails | null): string {
+  if (!details) return 'No payment method saved';
+  return details.method === 'bank'
+    ? `Bank account ${details.accountNumber} (${details.bankName})`
+    : `PayPal ${details.paypalEmail}`;
+}
+
+// ---------------------------------------------------------------- withdrawals
+
+export const withdrawalRequestInputSchema = z.object({
+  amount: z
+    .union([z.string().max(40), z.number()])
+    .nullable()
+    .optional(),
+});
+export type WithdrawalRequestInput = z.infer<typeof withdrawalRequestInputSchema>;
+
+/**
+ * The §5 withdrawal checks in the spec's order: payment info, balance at least the minimum, a valid
+ * amount above 0 (at most 2 decimals), amount at least the minimum, amount not above the balance.
+ */
+export function checkWithdrawal(input: {
+  hasPaymentInfo: boolean;
+  balanceCents: number;
+  minimumCents: number;
+  amount?: string | number | null | undefined;
+}): { ok: true; amountCents: number } | { ok: false; error: WalletMessage } {
+  if (!input.hasPaymentInfo) return { ok: false, error: WALLET_MESSAGES.paymentInfoRequired };
+  if (input.balanceCents < input.minimumCents) {
+    return { ok: false, error: walletMessage.balanceBelowMinimum(input.minimumCents, input.balanceCents) };
+  }
+  const raw = input.amount;
+  const amountCents =
+    raw === null || raw === undefined || (typeof raw === 'number' && !Number.isFinite(raw))
+      ? null
+      : parseAmountToCents(typeof raw === 'number' ? raw.toFixed(10).replace(/\.?0+$/, '') : raw);
+  if (amountCents === null || amountCents <= 0) return { ok: false, error: WALLET_MESSAGES.invalidAmount };
+  if (amountCents < input.minimumCents)
+    return { ok: false, error: walletMessage.amountTooLow(input.minimumCents) };
+  if (amountCents > input.balanceCents) {
+    return { ok: false, error: walletMessage.insufficientBalance(input.balanceCents) };
+  }
+  return { ok: true, amountCents };
+}
+
+/** The amount input's starting value: the full balance with 2 decimals. */
+export function centsToInputValue(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+// ---------------------------------------------------------------- API shapes
+
+export type WithdrawalSummary = {
+  id: string;
+  amountCents: number;
+  paymentMethod: PaymentMethod;
+  paymentDetails: MaskedPaymentDetails | null;
+  status: WithdrawalStatus;
+  requestedAt: string;
+  processedAt: string | null;
+  rejectionReason: string | null;
+};
+
+export type WalletSummary = {
+  balanceCents: number;
+  totalEarningsCents: number;
+  pendingBalanceCents: number;
+  minimumWithdrawalCents: number;
+  plan: string;
+  hasProMinimum: boolean;
+  paymentMethod: PaymentMethod | null;
+  paymentDetails: MaskedPaymentDetails | null;
+  pendingRequests: WithdrawalSummary[];
+};
