@@ -3,35 +3,9 @@
  * The modal relies on the browser's own checks ('No custom messages'); the server applies these.
  */
 import { z } from 'zod';
-import { LIMITS } from '../constants';
+import { CONTACT_LIMITS, CONTACT_MESSAGES } from './site-limits';
 
-export const CONTACT_LIMITS = {
-  nameMaxLength: 100,
-  companyNameMaxLength: 150,
-  emailMaxLength: 254,
-  linkMaxLength: 2048,
-  linksMax: LIMITS.contactLinksMax,
-  /** Raw entries accepted before empty ones are dropped; guards against huge arrays of blanks. */
-  rawLinksMax: 50,
-  /** Requests one client address may send per window. */
-  rateLimitCount: 5,
-  rateLimitWindowMinutes: 60,
-} as const;
-
-export const CONTACT_MESSAGES = {
-  nameRequired: 'Please enter your name.',
-  nameTooLong: `Name must be at most ${CONTACT_LIMITS.nameMaxLength} characters.`,
-  companyRequired: 'Please enter your artist, label or company name.',
-  companyTooLong: `Artist/Label/Company Name must be at most ${CONTACT_LIMITS.companyNameMaxLength} characters.`,
-  emailInvalid: 'Please enter a valid email address.',
-  emailTooLong: `Email Address must be at most ${CONTACT_LIMITS.emailMaxLength} characters.`,
-  singleLine: 'Please use a single line without control characters.',
-  tooManyLinks: `Please add at most ${CONTACT_LIMITS.linksMax} links.`,
-  linkInvalid: 'Each link must be a full web address starting with http:// or https://.',
-  linkTooLong: `Each link must be at most ${CONTACT_LIMITS.linkMaxLength} characters.`,
-  rateLimited: (minutes: number) =>
-    `You have sent several messages in a short time. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} before sending another one.`,
-} as const;
+export { CONTACT_CLOSE_DELAY_MS, CONTACT_LIMITS, CONTACT_MESSAGES } from './site-limits';
 
 // Names end up in a mail subject: no line breaks or other control characters.
 const hasNoControlCharacters = (value: string) => !/\p{Cc}/u.test(value);
