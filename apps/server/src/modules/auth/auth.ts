@@ -4,19 +4,74 @@
  * our own route (modules/auth/service.ts) so the user and the profile are created in one transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { passwordError } from '@tunedrop/shared/schemas/auth';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { twoFactor } from 'better-auth/plugins';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
+import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
 
 export type AuthHooks = { onMailQueued?: () => void };
 
+/** Per-account limits on better-auth's own endpoints (its rateLimit below counts per address). */
+const PER_EMAIL_LIMITS: Record<string, { action: string; rule: LimitRule }> = {
+  '/sign-in/email': { action: 'sign-in', rule: ACCOUNT_LIMITS.signInPerEmail },
+  '/request-password-reset': { action: 'reset', rule: ACCOUNT_LIMITS.resetPerEmail },
+  '/send-verification-email': { action: 'resend', rule: ACCOUNT_LIMITS.resendPerEmail },
+};
+
 export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
   const isRateLimited = config.RATE_LIMITS === 'on';
-  return betterAuth({
+  // Bound once the instance exists: the hook below checks a code through the two-factor plugin's endpoints.
+  let verifySecondFactor: (code: string, headers: Headers) => Promise<void> = async () => {
+    throw new Error('auth is not ready');
+  };
+
+  const beforeHook = createAuthMiddleware(async (ctx) => {
+    const body = (ctx.body ?? {}) as Record<string, unknown>;
+    const perEmail = PER_EMAIL_LIMITS[ctx.path];
+    if (isRateLimited && perEmail && typeof body.email === 'string' && body.email.trim() !== '') {
+      const result = await consumeLimit(db, limitKey(perEmail.action, 'email', body.email), perEmail.rule);
+      if (!result.isAllowed) {
+        throw new APIError(
+          'TOO_MANY_REQUESTS',
+          { code: 'RATE_LIMITED', message: tooManyAttemptsMessage('email', result.retryAfterSeconds) },
+          { 'X-Retry-After': String(result.retryAfterSeconds) },
+        );
+      }
+    }
+    if (ctx.path === '/reset-password') {
+      // A new password obeys the sign-up rules, including the one about the address of its owner.
+      const token = typeof body.token === 'string' ? body.token : undefined;
+      const newPassword = typeof body.newPassword === 'string' ? body.newPassword : '';
+      const verification = token
+        ? await ctx.context.internalAdapter.findVerificationValue(`reset-password:${token}`)
+        : null;
+      const owner = verification ? await ctx.context.internalAdapter.findUserById(verification.value) : null;
+      const message = passwordError(newPassword, owner?.email);
+      if (message) throw new APIError('BAD_REQUEST', { code: 'PASSWORD_RULES', message });
+    }
+    if (ctx.path === '/two-factor/disable') {
+      // Turning two-factor off takes the password (better-auth) and a current code or a backup code.
+      const code = typeof body.code === 'string' ? body.code.trim() : '';
+      if (code === '')
+        throw new APIError('BAD_REQUEST', {
+          code: 'TWO_FACTOR_CODE_REQUIRED',
+          message: 'Please enter the code from your authenticator app.',
+        });
+      try {
+        await verifySecondFactor(code, ctx.headers ?? new Headers());
+      } catch {
+        throw new APIError('BAD_REQUEST', { code: 'INVALID_CODE', message: 'Invalid code' });
+      }
+    }
+  });
+
+  const auth = betterAuth({
     appName: 'Tunedrop',
     baseURL: config.appUrl,
     basePath: '/api/auth',
@@ -86,8 +141,14 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
         '/two-factor/*': { window: 60, max: 10 },
       },
     },
+    hooks: { before: beforeHook },
     plugins: [twoFactor({ issuer: 'Tunedrop' })],
   });
+  verifySecondFactor = async (code, headers) => {
+    if (/^\d{6}$/.test(code)) await auth.api.verifyTOTP({ body: { code }, headers });
+    else await auth.api.verifyBackupCode({ body: { code, disableSession: true }, headers });
+  };
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

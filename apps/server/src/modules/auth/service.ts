@@ -1,10 +1,18 @@
 /** Accounts: creating a user with its profile in one transaction, and reading who is signed in. */
 import { randomUUID } from 'node:crypto';
 import type { Plan, Role } from '@tunedrop/shared';
+import {
+  AUTH_MESSAGES,
+  checkoutCallbackPath,
+  type ProfileInput,
+  type SignupInput,
+} from '@tunedrop/shared/schemas/auth';
+import { isAPIError } from 'better-auth/api';
 import { hashPassword } from 'better-auth/crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { account, profiles, user, userRoles } from '../../db/schema';
+import { account, profiles, releases, user, userRoles } from '../../db/schema';
+import type { Deps } from '../../deps';
 import { AppError } from '../../lib/errors';
 
 export type NewAccount = {
@@ -83,4 +91,93 @@ export async function revokeRole(db: DbOrTx, userId: string, role: Role): Promis
     .where(and(eq(userRoles.userId, userId), eq(userRoles.role, role)))
     .returning();
   return deleted.length > 0;
+}
+
+/**
+ * Sign-up (spec 01 §4): the account is created unverified, then better-auth mails the verification
+ * link, whose target is the checkout of the chosen plan. A taken address answers 409 on the email field.
+ */
+export async function signUp(
+  deps: Pick<Deps, 'db' | 'auth'>,
+  input: SignupInput,
+): Promise<{ userId: string }> {
+  let created: { userId: string };
+  try {
+    created = await createAccount(deps.db, {
+      email: input.email,
+      password: input.password,
+      fullName: input.fullName,
+      artistName: input.artistName,
+      plan: input.plan,
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'email_taken') {
+      throw new AppError('email_taken', AUTH_MESSAGES.emailTaken, 409, { email: AUTH_MESSAGES.emailTaken });
+    }
+    throw error;
+  }
+  await sendVerificationMail(deps, input.email, input.plan);
+  return created;
+}
+
+/** Asks better-auth to mail a verification link that lands on /checkout?plan=<plan> once followed. */
+export async function sendVerificationMail(
+  deps: Pick<Deps, 'auth'>,
+  email: string,
+  plan: Plan,
+): Promise<void> {
+  try {
+    await deps.auth.api.sendVerificationEmail({
+      body: { email: email.trim().toLowerCase(), callbackURL: checkoutCallbackPath(plan) },
+    });
+  } catch (error) {
+    // The per-email limit of auth.ts answers here as better-auth's APIError.
+    if (isAPIError(error) && error.statusCode === 429) {
+      throw new AppError(
+        'rate_limited',
+        error.body?.message ?? 'Too many requests. Please try again later.',
+        429,
+      );
+    }
+    throw error;
+  }
+}
+
+/** Resend from the sign-in page: the same answer whether or not the address exists or is verified. */
+export async function resendVerification(deps: Pick<Deps, 'db' | 'auth'>, email: string): Promise<void> {
+  const [row] = await deps.db
+    .select({ plan: profiles.plan })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  await sendVerificationMail(deps, email, row?.plan === 'pro' ? 'pro' : 'basic');
+}
+
+/** Profile Information: full_name and artist_name (the user's display name follows the full name). */
+export async function updateProfile(db: DbOrTx, userId: string, input: ProfileInput) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(profiles)
+      .set({ fullName: input.fullName, artistName: input.artistName, updatedAt: new Date() })
+      .where(eq(profiles.id, userId))
+      .returning({ fullName: profiles.fullName, artistName: profiles.artistName });
+    if (!row) throw new AppError('not_found', 'Profile not found', 404);
+    await tx.update(user).set({ name: input.fullName, updatedAt: new Date() }).where(eq(user.id, userId));
+    return row;
+  });
+}
+
+/** Total Releases on the dashboard home: every release row of the user (spec 01 §7). */
+export async function countReleases(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(releases).where(eq(releases.userId, userId));
+  return Number(row?.total ?? 0);
+}
+
+export async function isTwoFactorEnabled(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ isEnabled: user.twoFactorEnabled })
+    .from(user)
+    .where(eq(user.id, userId))
+    .limit(1);
+  return row?.isEnabled === true;
 }
