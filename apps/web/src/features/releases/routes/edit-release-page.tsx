@@ -1,11 +1,254 @@
-/** Edit Release: placeholder until its issue is built. */
+/** Edit Release (spec 02 §2, §8): the owner edits a pending or processing release, or deletes it. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { GENRES } from '@tunedrop/shared';
+import {
+  type EditReleaseFormValues,
+  editReleaseFormSchema,
+  RELEASE_MESSAGES,
+  type ReleaseForEdit,
+} from '@tunedrop/shared/schemas/releases';
+import { ArrowLeft, Save, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { z } from 'zod';
+import { Button, buttonClass } from '../../../components/ui/button';
+import { Card, PageLoader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { Field, Input, Select } from '../../../components/ui/input';
+import { notify } from '../../../components/ui/toast';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useDeleteRelease } from '../api/delete-release';
+import { useReleaseForEdit } from '../api/get-release';
+import { useUpdateRelease } from '../api/update-release';
 
-export default function Page() {
+const isNotEditableError = (error: unknown) =>
+  error instanceof ApiError && error.code === 'release_not_editable';
+
+export default function EditReleasePage() {
   usePageTitle('Edit Release');
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const release = useReleaseForEdit(id);
+
+  useEffect(() => {
+    if (release.isError) {
+      notify.error(RELEASE_MESSAGES.loadFailed);
+      navigate(paths.songs, { replace: true });
+    } else if (release.data && !release.data.isEditable) {
+      notify.error(RELEASE_MESSAGES.cannotEdit, RELEASE_MESSAGES.cannotEditTitle);
+      navigate(paths.songs, { replace: true });
+    }
+  }, [release.isError, release.data, navigate]);
+
+  if (release.isPending || release.isError || !release.data.isEditable) return <PageLoader />;
+  return <EditReleaseForm release={release.data} />;
+}
+
+function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
+  const navigate = useNavigate();
+  const { data: viewer } = useViewer();
+  const isPro = viewer ? viewerFacts(viewer).isPro : false;
+  const update = useUpdateRelease(release.id);
+  const remove = useDeleteRelease(release.id);
+  const [isDeleteOpen, setIsDeleteOpen] = useState(false);
+
+  // Basic releases carry the artist name as both holders (spec 02 §1); the server enforces the same.
+  const lockedHolder = isPro ? null : (viewer?.profile.artistName ?? null);
+  const form = useForm<EditReleaseFormValues, unknown, z.output<typeof editReleaseFormSchema>>({
+    resolver: zodResolver(editReleaseFormSchema),
+    defaultValues: {
+      title: release.title,
+      primaryArtists: release.primaryArtists.join(', '),
+      featuredArtists: release.featuredArtists.join(', '),
+      genre: (GENRES as readonly string[]).includes(release.genre)
+        ? (release.genre as EditReleaseFormValues['genre'])
+        : ('' as EditReleaseFormValues['genre']),
+      labelName: release.labelName ?? '',
+      copyrightHolder: lockedHolder ?? release.copyrightHolder,
+      copyrightYear: String(release.copyrightYear),
+      publishingHolder: lockedHolder ?? release.publishingHolder,
+    },
+  });
+  const { errors } = form.formState;
+
+  const onCannotEdit = () => {
+    notify.error(RELEASE_MESSAGES.cannotEdit, RELEASE_MESSAGES.cannotEditTitle);
+    navigate(paths.songs, { replace: true });
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    update.mutate(
+      { ...values, labelName: values.labelName || null },
+      {
+        onSuccess: () => {
+          notify.success(RELEASE_MESSAGES.updated);
+          navigate(paths.songs);
+        },
+        onError: (error) => {
+          if (isNotEditableError(error)) return onCannotEdit();
+          if (error instanceof ApiError && error.fields) {
+            for (const [name, message] of Object.entries(error.fields)) {
+              if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });
+            }
+          }
+          notify.error(RELEASE_MESSAGES.updateFailed);
+        },
+      },
+    );
+  });
+
+  const onDelete = () => {
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        notify.success(RELEASE_MESSAGES.deleted);
+        navigate(paths.songs, { replace: true });
+      },
+      onError: (error) => {
+        setIsDeleteOpen(false);
+        if (isNotEditableError(error)) return onCannotEdit();
+        notify.error(RELEASE_MESSAGES.deleteFailed);
+      },
+    });
+  };
+
+  const lockedHint = isPro ? undefined : 'Locked on the Basic plan: your artist name and the submitted year.';
+  const fieldProps = (name: keyof EditReleaseFormValues) => ({
+    id: `edit-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `edit-${name}-error` : undefined,
+  });
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-bold text-white">Edit Release</h1>
-    </main>
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to={paths.songs} className={buttonClass('ghost', 'sm')}>
+          <ArrowLeft aria-hidden className="size-4" /> Back
+        </Link>
+      </div>
+      <div>
+        <h1 className="text-3xl font-bold text-white">Edit Release</h1>
+        <p className="mt-1 text-sm text-zinc-400">
+          You can change a release while it is pending or processing.
+        </p>
+      </div>
+      <Card>
+        <form onSubmit={onSubmit} noValidate className="grid gap-5 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <Field id="edit-title" label="Release Title" error={errors.title?.message}>
+              <Input {...fieldProps('title')} {...form.register('title')} />
+            </Field>
+          </div>
+          <Field
+            id="edit-primaryArtists"
+            label="Primary Artists"
+            error={errors.primaryArtists?.message}
+            hint={isPro ? 'Separate several artists with commas.' : 'One primary artist on the Basic plan.'}
+          >
+            <Input {...fieldProps('primaryArtists')} {...form.register('primaryArtists')} />
+          </Field>
+          <Field
+            id="edit-featuredArtists"
+            label="Featured Artists (optional)"
+            error={errors.featuredArtists?.message}
+            hint="Separate several artists with commas."
+          >
+            <Input {...fieldProps('featuredArtists')} {...form.register('featuredArtists')} />
+          </Field>
+          <Field id="edit-genre" label="Genre" error={errors.genre?.message}>
+            <Select {...fieldProps('genre')} {...form.register('genre')}>
+              <option value="">Select a genre</option>
+              {GENRES.map((genre) => (
+                <option key={genre} value={genre}>
+                  {genre}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field
+            id="edit-labelName"
+            label="Label Name"
+            error={errors.labelName?.message}
+            hint={isPro ? 'Optional.' : RELEASE_MESSAGES.proFeature}
+          >
+            <Input
+              {...fieldProps('labelName')}
+              {...form.register('labelName')}
+              disabled={!isPro}
+              placeholder={isPro ? 'Independent' : RELEASE_MESSAGES.proFeature}
+            />
+          </Field>
+          <Field
+            id="edit-copyrightHolder"
+            label="Copyright Holder"
+            error={errors.copyrightHolder?.message}
+            hint={lockedHint}
+          >
+            <Input
+              {...fieldProps('copyrightHolder')}
+              {...form.register('copyrightHolder')}
+              readOnly={!isPro}
+            />
+          </Field>
+          <Field
+            id="edit-copyrightYear"
+            label="Copyright Year"
+            error={errors.copyrightYear?.message}
+            hint={lockedHint}
+          >
+            <Input
+              {...fieldProps('copyrightYear')}
+              {...form.register('copyrightYear')}
+              inputMode="numeric"
+              readOnly={!isPro}
+            />
+          </Field>
+          <Field
+            id="edit-publishingHolder"
+            label="Publishing Holder"
+            error={errors.publishingHolder?.message}
+            hint={lockedHint}
+          >
+            <Input
+              {...fieldProps('publishingHolder')}
+              {...form.register('publishingHolder')}
+              readOnly={!isPro}
+            />
+          </Field>
+          <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-between">
+            <Button
+              variant="danger"
+              onClick={() => setIsDeleteOpen(true)}
+              disabled={update.isPending || remove.isPending}
+            >
+              <Trash2 aria-hidden className="size-4" /> Delete Release
+            </Button>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row">
+              <Link to={paths.songs} className={buttonClass('outline')}>
+                Cancel
+              </Link>
+              <Button type="submit" disabled={update.isPending || remove.isPending}>
+                <Save aria-hidden className="size-4" /> {update.isPending ? 'Saving...' : 'Save Changes'}
+              </Button>
+            </div>
+          </div>
+        </form>
+      </Card>
+      <ConfirmDialog
+        open={isDeleteOpen}
+        onOpenChange={(open) => {
+          if (!remove.isPending) setIsDeleteOpen(open);
+        }}
+        title="Delete Release"
+        description={RELEASE_MESSAGES.deleteConfirm}
+        confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
+        isDestructive
+        isPending={remove.isPending}
+        onConfirm={onDelete}
+      />
+    </div>
   );
 }

@@ -1,11 +1,106 @@
-/** My Songs: placeholder until its issue is built. */
+/** My Songs (spec 02 §2): the artist's releases, newest first, with edit and takedown actions. */
+import { type MySongItem, RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
+import { Music2, Upload } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClass } from '../../../components/ui/button';
+import { Card, PageLoader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { notify } from '../../../components/ui/toast';
+import { paths } from '../../../config/paths';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useMyReleases } from '../api/list-my-releases';
+import { useRequestTakedown } from '../api/request-takedown';
+import { SongCard } from '../components/song-card';
 
-export default function Page() {
+export default function SongsPage() {
   usePageTitle('My Songs');
+  const releases = useMyReleases();
+  const takedown = useRequestTakedown();
+  const [takedownTarget, setTakedownTarget] = useState<MySongItem | null>(null);
+
+  useEffect(() => {
+    if (releases.isError) notify.error(RELEASE_MESSAGES.fetchFailed);
+  }, [releases.isError]);
+
+  const items = releases.data?.pages.flatMap((page) => page.items) ?? [];
+
+  const confirmTakedown = () => {
+    if (!takedownTarget) return;
+    takedown.mutate(takedownTarget.id, {
+      onSuccess: (release) =>
+        notify.success(
+          RELEASE_MESSAGES.takedownRequested,
+          `A moderator will review the takedown of "${release.title}".`,
+        ),
+      onError: () => notify.error(RELEASE_MESSAGES.takedownFailed),
+      onSettled: () => setTakedownTarget(null),
+    });
+  };
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-bold text-white">My Songs</h1>
-    </main>
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-3xl font-bold text-white">My Songs</h1>
+          <p className="mt-1 text-sm text-zinc-400">Your releases and their review status.</p>
+        </div>
+        <Link to={paths.upload} className={buttonClass('primary')}>
+          <Upload aria-hidden className="size-4" /> Upload Music
+        </Link>
+      </div>
+
+      {releases.isPending ? (
+        <PageLoader />
+      ) : releases.isError && !releases.data ? (
+        <Card className="space-y-3 text-center">
+          <p className="text-zinc-300">{RELEASE_MESSAGES.fetchFailed}</p>
+          <Button variant="outline" onClick={() => releases.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      ) : items.length === 0 ? (
+        <Card className="flex flex-col items-center gap-3 py-12 text-center">
+          <Music2 aria-hidden className="size-10 text-brand-400" />
+          <h2 className="text-xl font-semibold text-white">{RELEASE_MESSAGES.noSongs}</h2>
+          <p className="text-sm text-zinc-400">Upload your first release to see it here.</p>
+          <Link to={paths.upload} className={buttonClass('primary')}>
+            <Upload aria-hidden className="size-4" /> Upload Music
+          </Link>
+        </Card>
+      ) : (
+        <>
+          <ul className="space-y-3" aria-label="Releases">
+            {items.map((release) => (
+              <SongCard key={release.id} release={release} onRequestTakedown={setTakedownTarget} />
+            ))}
+          </ul>
+          {releases.hasNextPage ? (
+            <div className="flex justify-center">
+              <Button
+                variant="outline"
+                onClick={() => releases.fetchNextPage()}
+                disabled={releases.isFetchingNextPage}
+              >
+                {releases.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+
+      <ConfirmDialog
+        open={takedownTarget !== null}
+        onOpenChange={(open) => {
+          if (!open && !takedown.isPending) setTakedownTarget(null);
+        }}
+        title="Request Takedown"
+        description={`Ask for "${takedownTarget?.title ?? ''}" to be removed from every platform? A moderator will review your request.`}
+        confirmLabel="Request Takedown"
+        isDestructive
+        isPending={takedown.isPending}
+        onConfirm={confirmTakedown}
+      />
+    </div>
   );
 }

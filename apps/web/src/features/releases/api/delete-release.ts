@@ -1,0 +1,13 @@
+/** DELETE /api/releases/:id: removes a release still pending or processing, with its files. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { releasesKeys } from './keys';
+
+export function useDeleteRelease(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ ok: true }>(`/api/releases/${id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.removeQueries({ queryKey: releasesKeys.detail(id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: releasesKeys.list() }),
+  });
+}

@@ -1,0 +1,6 @@
+/** Query keys of the releases feature. */
+export const releasesKeys = {
+  all: ['my-releases'] as const,
+  list: () => [...releasesKeys.all, 'list'] as const,
+  detail: (id: string) => [...releasesKeys.all, 'detail', id] as const,
+};

@@ -1,0 +1,189 @@
+/**
+ * The artist's own releases (spec 02 §2 My Songs and Edit Release, §4, §8): the edit rules and
+ * messages, the list and detail shapes, and which status allows which action. Used by both sides.
+ */
+import { z } from 'zod';
+import { GENRES, LIMITS, type ReleaseStatus } from '../constants';
+
+export const RELEASE_MESSAGES = {
+  noSongs: 'No Songs Yet',
+  takedownPending: 'Takedown Pending',
+  fetchFailed: 'Failed to fetch releases',
+  loadFailed: 'Failed to load release',
+  cannotEditTitle: 'Cannot edit',
+  cannotEdit: 'This release cannot be edited in its current status.',
+  updateFailed: 'Failed to update release',
+  deleteFailed: 'Failed to delete release',
+  updated: 'Release updated successfully',
+  deleted: 'Release deleted successfully',
+  takedownFailed: 'Failed to request takedown',
+  takedownRequested: 'Takedown requested',
+  deleteConfirm: 'Are you sure you want to delete this release? This action cannot be undone.',
+  titleRequired: 'Release title is required',
+  titleTooLong: `Release title must be at most 200 characters.`,
+  genreRequired: 'Please select a genre',
+  primaryArtistRequired: 'At least one primary artist is required',
+  copyrightHolderRequired: 'Copyright holder is required',
+  publishingHolderRequired: 'Publishing holder is required',
+  copyrightYearInvalid: 'Valid copyright year is required (1900 or later)',
+  basicOnePrimaryArtist: 'The Basic plan allows one primary artist per release. Upgrade to Pro to add more.',
+  tooManyPrimaryArtists: `A release can have at most ${LIMITS.primaryArtistsPerReleasePro} primary artists.`,
+  proFeature: 'Pro feature — upgrade to unlock',
+  notFound: 'Release not found.',
+} as const;
+
+export const RELEASE_FIELD_LIMITS = {
+  titleMaxLength: 200,
+  artistNameMaxLength: 100,
+  labelNameMaxLength: 200,
+  holderMaxLength: 200,
+  featuredArtistsMax: 50,
+} as const;
+
+export const RELEASE_STATUS_LABELS: Record<ReleaseStatus, string> = {
+  pending: 'Pending',
+  processing: 'Processing',
+  approved: 'Approved',
+  live: 'Live',
+  rejected: 'Rejected',
+  taken_down: 'Taken Down',
+  deleted: 'Deleted',
+};
+
+/** Statuses in which the owner may still edit or delete a release (spec 02 §4). */
+export const EDITABLE_STATUSES = ['pending', 'processing'] as const satisfies readonly ReleaseStatus[];
+/** Statuses from which the owner may ask for a takedown (spec 02 §4). */
+export const TAKEDOWN_STATUSES = ['approved', 'live'] as const satisfies readonly ReleaseStatus[];
+
+export function isReleaseEditable(status: string): boolean {
+  return (EDITABLE_STATUSES as readonly string[]).includes(status);
+}
+
+export function canRequestTakedown(status: string, isTakedownRequested: boolean): boolean {
+  return (TAKEDOWN_STATUSES as readonly string[]).includes(status) && !isTakedownRequested;
+}
+
+/** "A, B, , C" → ["A", "B", "C"]: trimmed, empty entries dropped, repeated names (any case) once. */
+export function splitArtistNames(text: string): string[] {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const part of text.split(',')) {
+    const name = part.trim();
+    if (!name || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    names.push(name);
+  }
+  return names;
+}
+
+const currentYear = () => new Date().getFullYear();
+
+const artistNameSchema = z.string().trim().min(1).max(RELEASE_FIELD_LIMITS.artistNameMaxLength);
+
+const primaryArtistsSchema = z
+  .array(artistNameSchema)
+  .min(1, RELEASE_MESSAGES.primaryArtistRequired)
+  .max(LIMITS.primaryArtistsPerReleasePro, RELEASE_MESSAGES.tooManyPrimaryArtists);
+
+const featuredArtistsSchema = z.array(artistNameSchema).max(RELEASE_FIELD_LIMITS.featuredArtistsMax);
+
+const copyrightYearSchema = z
+  .number({ message: RELEASE_MESSAGES.copyrightYearInvalid })
+  .int(RELEASE_MESSAGES.copyrightYearInvalid)
+  .min(LIMITS.minYear, RELEASE_MESSAGES.copyrightYearInvalid)
+  .refine((year) => year <= currentYear(), RELEASE_MESSAGES.copyrightYearInvalid);
+
+const editFields = {
+  title: z
+    .string()
+    .trim()
+    .min(1, RELEASE_MESSAGES.titleRequired)
+    .max(RELEASE_FIELD_LIMITS.titleMaxLength, RELEASE_MESSAGES.titleTooLong),
+  genre: z.enum(GENRES, { message: RELEASE_MESSAGES.genreRequired }),
+  labelName: z
+    .string()
+    .trim()
+    .max(RELEASE_FIELD_LIMITS.labelNameMaxLength)
+    .nullish()
+    .transform((value) => (value ? value : null)),
+  copyrightHolder: z
+    .string()
+    .trim()
+    .min(1, RELEASE_MESSAGES.copyrightHolderRequired)
+    .max(RELEASE_FIELD_LIMITS.holderMaxLength),
+  publishingHolder: z
+    .string()
+    .trim()
+    .min(1, RELEASE_MESSAGES.publishingHolderRequired)
+    .max(RELEASE_FIELD_LIMITS.holderMaxLength),
+};
+
+/** PATCH /api/releases/:id body. Plan rules (Basic: one artist, label and holders locked) are the server's. */
+export const editReleaseSchema = z.object({
+  ...editFields,
+  primaryArtists: z
+    .array(z.string())
+    .transform((names) => splitArtistNames(names.join(',')))
+    .pipe(primaryArtistsSchema),
+  featuredArtists: z
+    .array(z.string())
+    .default([])
+    .transform((names) => splitArtistNames(names.join(',')))
+    .pipe(featuredArtistsSchema),
+  copyrightYear: copyrightYearSchema,
+});
+export type EditReleaseInput = z.input<typeof editReleaseSchema>;
+export type EditRelease = z.output<typeof editReleaseSchema>;
+
+/** The Edit Release form: artists typed comma-separated, the year typed as text; parses to EditRelease. */
+export const editReleaseFormSchema = z.object({
+  ...editFields,
+  labelName: z.string().trim().max(RELEASE_FIELD_LIMITS.labelNameMaxLength),
+  primaryArtists: z.string().transform(splitArtistNames).pipe(primaryArtistsSchema),
+  featuredArtists: z.string().transform(splitArtistNames).pipe(featuredArtistsSchema),
+  copyrightYear: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, RELEASE_MESSAGES.copyrightYearInvalid)
+    .transform(Number)
+    .pipe(copyrightYearSchema),
+});
+export type EditReleaseFormValues = z.input<typeof editReleaseFormSchema>;
+
+export const mySongsQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+/** One row of My Songs: exactly what the list shows, nothing more. */
+export type MySongItem = {
+  id: string;
+  title: string;
+  primaryArtists: string[];
+  trackCount: number;
+  status: ReleaseStatus;
+  isTakedownPending: boolean;
+  rejectionReason: string | null;
+  /** A small thumbnail served by GET /api/releases/:id/cover/small; null shows a placeholder. */
+  coverUrl: string | null;
+};
+
+export type MySongsPage = { items: MySongItem[]; nextCursor: string | null };
+
+/** What the Edit Release page loads. */
+export type ReleaseForEdit = {
+  id: string;
+  title: string;
+  primaryArtists: string[];
+  featuredArtists: string[];
+  genre: string;
+  labelName: string | null;
+  copyrightHolder: string;
+  copyrightYear: number;
+  publishingHolder: string;
+  status: ReleaseStatus;
+  isEditable: boolean;
+};
+
+export const COVER_SIZES = ['small', 'medium'] as const;
+export type CoverSize = (typeof COVER_SIZES)[number];
