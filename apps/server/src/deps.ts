@@ -1,6 +1,7 @@
 /** What every module receives: configuration, database, auth, infrastructure. Built once in main.ts. */
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import type { ProfileEventHub } from './infra/events/profile-events';
 import type { MailTransport } from './infra/mail/mail';
 import type { Storage } from './infra/storage/storage';
 import type { Logger } from './lib/logger';
@@ -16,4 +17,6 @@ export type Deps = {
   logger: Logger;
   /** Asks the mail worker to deliver now (a no-op when no worker runs, as in some tests). */
   wakeMail: () => void;
+  /** Live updates: fans the database's profile_changes notifications out to open GET /api/events streams. */
+  events: ProfileEventHub;
 };

@@ -41,6 +41,8 @@ async function main() {
     if (isShuttingDown) return;
     isShuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
+    // Live-update streams never finish on their own; end them so the server can close.
+    void system.events.stop();
     const force = setTimeout(() => {
       logger.error('requests did not finish in 10 s; closing anyway');
       server.closeAllConnections();

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import type { Deps } from './deps';
+import { createProfileEventHub } from './infra/events/profile-events';
 import { createOutboxTransport, createSmtpTransport, startMailWorker } from './infra/mail/mail';
 import { createLocalStorage } from './infra/storage/local-storage';
 import type { Logger } from './lib/logger';
@@ -45,7 +46,9 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     mailTransport,
     logger,
     wakeMail,
+    events: createProfileEventHub(database, logger),
     async stop() {
+      await system.events.stop();
       await worker?.stop();
       await database.close();
     },

@@ -14,8 +14,16 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 export type DbOrTx = Db | Tx;
 
-/** Callback for LISTEN; returns a function that stops listening. */
-export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+/**
+ * Callback for LISTEN; returns a function that stops listening. On PostgreSQL a dropped listening
+ * connection is re-opened with backoff, and onReconnect runs once it listens again (notifications sent
+ * while it was down are lost, so callers re-read what they show).
+ */
+export type Listen = (
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReconnect?: () => void,
+) => Promise<() => Promise<void>>;
 
 export type Database = {
   db: Db;
@@ -55,17 +63,58 @@ async function openPostgres(url: string): Promise<Database> {
   const probe = await pool.connect();
   probe.release();
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-  const listen: Listen = async (channel, onPayload) => {
-    const client = await pool.connect();
+  const listen: Listen = async (channel, onPayload, onReconnect) => {
+    const quoted = `"${channel.replace(/"/g, '')}"`;
     const handler = (message: pg.Notification) => {
       if (message.channel === channel) onPayload(message.payload ?? '');
     };
-    client.on('notification', handler);
-    await client.query(`listen "${channel.replace(/"/g, '')}"`);
+    let client: pg.PoolClient | null = null;
+    let isStopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    // A checked-out pg client has no 'error' listener of the pool's: without this one a dropped
+    // connection (server restart, terminated backend) would crash the process.
+    const onError = (error: Error) => {
+      const broken = client;
+      client = null;
+      if (!broken) return;
+      broken.off('notification', handler);
+      broken.release(error);
+      scheduleReconnect(500);
+    };
+    const connect = async () => {
+      const next = await pool.connect();
+      next.on('error', onError);
+      next.on('notification', handler);
+      try {
+        await next.query(`listen ${quoted}`);
+      } catch (error) {
+        next.off('notification', handler);
+        next.release(error as Error);
+        throw error;
+      }
+      client = next;
+    };
+    const scheduleReconnect = (delayMs: number) => {
+      if (isStopped) return;
+      retry = setTimeout(() => {
+        connect().then(
+          () => onReconnect?.(),
+          () => scheduleReconnect(Math.min(delayMs * 2, 30_000)),
+        );
+      }, delayMs);
+      retry.unref();
+    };
+    await connect();
     return async () => {
-      client.off('notification', handler);
-      await client.query(`unlisten "${channel.replace(/"/g, '')}"`).catch(() => undefined);
-      client.release();
+      isStopped = true;
+      clearTimeout(retry);
+      const current = client;
+      client = null;
+      if (!current) return;
+      current.off('notification', handler);
+      await current.query(`unlisten ${quoted}`).catch(() => undefined);
+      current.off('error', onError);
+      current.release();
     };
   };
   return { db, kind: 'postgres', listen, close: () => pool.end() };

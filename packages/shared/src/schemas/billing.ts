@@ -1,0 +1,126 @@
+/** Subscriptions (spec 01 §4, §7, §8): request and answer shapes of the billing API, and the spec's texts. */
+import { z } from 'zod';
+import { PLANS, type Plan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../constants';
+
+export const BILLING_MESSAGES = {
+  checkoutFailed: 'Failed to start checkout',
+  checkoutFailedAccount: 'Failed to start checkout process.',
+  portalFailed: 'Failed to open customer portal.',
+  noActiveSession: 'No active session',
+  pastDue: 'Payment past due - please update payment method',
+  cancelAtPeriodEndUnknown: 'set to cancel at the period end',
+  paymentSuccessTitle: 'Payment successful!',
+  paymentSuccessDescription: 'Your subscription is now active. Welcome to Tunedrop!',
+  activating: 'Activating subscription...',
+  redirecting: 'Redirecting to checkout...',
+  urlNotOurs: 'Must be a page of this site.',
+  planOrPriceRequired: 'Choose a plan.',
+  unknownPrice: 'This price is not one of our plans.',
+} as const;
+
+/** The plan query parameter: only basic or pro; anything else is ignored (spec 01 §3). */
+export function parsePlanParam(value: string | null | undefined): Plan | null {
+  return value === 'basic' || value === 'pro' ? value : null;
+}
+
+const appUrlField = z
+  .string({ message: BILLING_MESSAGES.urlNotOurs })
+  .trim()
+  .min(1, BILLING_MESSAGES.urlNotOurs)
+  .max(2000, BILLING_MESSAGES.urlNotOurs);
+
+/** create-checkout: a plan (or a provider price id), and where the provider sends the browser back to. */
+export const createCheckoutSchema = z
+  .object({
+    plan: z.enum(PLANS).optional(),
+    priceId: z.string().trim().min(1).max(200).optional(),
+    successUrl: appUrlField,
+    cancelUrl: appUrlField,
+  })
+  .refine((value) => value.plan !== undefined || value.priceId !== undefined, {
+    message: BILLING_MESSAGES.planOrPriceRequired,
+    path: ['plan'],
+  });
+export type CreateCheckoutInput = z.infer<typeof createCheckoutSchema>;
+
+export type CreateCheckoutResult = {
+  url: string;
+  /** Set when the caller already had a subscription: the plan changes at the next billing cycle instead. */
+  planChange: { plan: Plan; effectiveAt: string | null } | null;
+};
+
+/** check-subscription: the spec's two fields, plus what the Current Plan section shows. */
+export type SubscriptionInfo = {
+  subscription_status: SubscriptionStatus;
+  subscription_end: string | null;
+  plan: Plan;
+  /** The plan that takes over at the next billing cycle (FAQ), if a change is scheduled. */
+  pending_plan: Plan | null;
+  cancel_at_period_end: boolean;
+  /** Whether a provider subscription exists that the customer portal can manage. */
+  has_subscription: boolean;
+};
+
+export const subscriptionInfoQueryKey = ['billing', 'subscription'] as const;
+
+export type PortalResult = { url: string };
+
+export const sandboxPortalActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('cancel') }),
+  z.object({ action: z.literal('resume') }),
+  z.object({ action: z.literal('switch_plan'), plan: z.enum(PLANS) }),
+]);
+export type SandboxPortalAction = z.infer<typeof sandboxPortalActionSchema>;
+
+export type SandboxCheckout = {
+  id: string;
+  plan: Plan;
+  planName: string;
+  priceLabel: string;
+  status: 'open' | 'paid' | 'canceled';
+  email: string;
+};
+
+export type SandboxRedirect = { redirectUrl: string };
+
+/** What GET /api/events sends with each `profile` event: the signed-in user's own account, as now. */
+export type LiveProfile = {
+  plan: Plan;
+  pendingPlan: Plan | null;
+  subscriptionStatus: SubscriptionStatus;
+  subscriptionEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  balanceCents: number;
+  pendingBalanceCents: number;
+  totalEarningsCents: number;
+  fullName: string;
+  artistName: string;
+  banned: boolean;
+  banReason: string | null;
+};
+
+export type LiveProfileEvent = {
+  /** Column groups that changed ('plan', 'subscription_status', 'balance_cents', 'roles', …); empty on connect. */
+  changed: string[];
+  profile: LiveProfile;
+  roles: string[];
+};
+
+export const liveProfileEventSchema = z.object({
+  changed: z.array(z.string()),
+  profile: z.object({
+    plan: z.enum(PLANS),
+    pendingPlan: z.enum(PLANS).nullable(),
+    subscriptionStatus: z.enum(SUBSCRIPTION_STATUSES),
+    subscriptionEnd: z.string().nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    balanceCents: z.number(),
+    pendingBalanceCents: z.number(),
+    totalEarningsCents: z.number(),
+    fullName: z.string(),
+    artistName: z.string(),
+    banned: z.boolean(),
+    banReason: z.string().nullable(),
+  }),
+  roles: z.array(z.string()),
+});
