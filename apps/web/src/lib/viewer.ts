@@ -13,7 +13,7 @@ import {
 import { ApiError, api } from './api';
 
 export type Viewer = {
-  user: { id: string; email: string; name: string; emailVerified: boolean };
+  user: { id: string; email: string; name: string; emailVerified: boolean; twoFactorEnabled?: boolean };
   profile: {
     plan: Plan;
     fullName: string;

@@ -1,11 +1,78 @@
-/** Forgot password: placeholder until its issue is built. */
+/** /forgot-password: asks for the address and always gives the same answer, so nobody learns who has an account. */
+import { AUTH_MESSAGES, emailOnlySchema } from '@tunedrop/shared/schemas/auth';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Field, Input } from '../../../components/ui/input';
+import { paths } from '../../../config/paths';
+import { authClient } from '../../../lib/auth-client';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { AuthShell, FormAlert } from '../components/auth-shell';
+import { type AuthClientError, authErrorMessage } from '../lib/auth-errors';
 
-export default function Page() {
+export default function ForgotPasswordPage() {
   usePageTitle('Forgot password');
+  const [email, setEmail] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [isSent, setIsSent] = useState(false);
+  const [isBusy, setIsBusy] = useState(false);
+
+  async function onSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const parsed = emailOnlySchema.safeParse({ email: email.trim() });
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.emailInvalid);
+      return;
+    }
+    setFieldError(null);
+    setIsBusy(true);
+    try {
+      const { error: failure } = await authClient.requestPasswordReset({
+        email: parsed.data.email,
+        redirectTo: paths.resetPassword,
+      });
+      if (failure) setError(authErrorMessage(failure as AuthClientError, AUTH_MESSAGES.loginUnexpected));
+      else setIsSent(true);
+    } catch {
+      setError(AUTH_MESSAGES.loginUnexpected);
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-bold text-white">Forgot password</h1>
-    </main>
+    <AuthShell
+      title="Forgot password"
+      subtitle="Enter the email address of your account and we will send you a link to choose a new password."
+      footer={
+        <Link to={paths.login} className="font-medium text-brand-300 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      {isSent ? (
+        <FormAlert tone="success">{AUTH_MESSAGES.resetRequested} The link is valid for one hour.</FormAlert>
+      ) : (
+        <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
+          <Field id="forgot-email" label="Email" error={fieldError ?? undefined}>
+            <Input
+              id="forgot-email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              aria-invalid={Boolean(fieldError)}
+              aria-describedby={fieldError ? 'forgot-email-error' : undefined}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </Field>
+          {error ? <FormAlert>{error}</FormAlert> : null}
+          <Button type="submit" size="lg" className="w-full" disabled={isBusy}>
+            {isBusy ? 'Sending...' : 'Send reset link'}
+          </Button>
+        </form>
+      )}
+    </AuthShell>
   );
 }

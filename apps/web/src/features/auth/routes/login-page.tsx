@@ -1,11 +1,272 @@
-/** Sign In: placeholder until its issue is built. */
+/**
+ * /login (spec 01 §2, §5, §8): email and password, a real 'Remember me' (unchecked: the session ends
+ * with the browser), the messages of the error catalogue, a resend of the verification link, and the
+ * two-factor code prompt when the account has it. A just-signed-out user is not sent back to the dashboard.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { AUTH_MESSAGES, loginSchema } from '@tunedrop/shared/schemas/auth';
+import { useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { PageLoader } from '../../../components/ui/card';
+import { Field, Input, Label } from '../../../components/ui/input';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api';
+import { authClient } from '../../../lib/auth-client';
+import { announceAuthChange, applyAuthEvent, SIGNED_OUT_FLAG } from '../../../lib/auth-sync';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useViewer } from '../../../lib/viewer';
+import { resendVerification } from '../api/account';
+import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
+import { type AuthClientError, authErrorMessage, loginErrorMessage } from '../lib/auth-errors';
 
-export default function Page() {
+type Step = 'credentials' | 'two-factor';
+
+export default function LoginPage() {
   usePageTitle('Sign In');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: viewer, isPending, dataUpdatedAt } = useViewer();
+  // Read once: a sign-out just happened in this tab, so a cached viewer must not bounce us to the dashboard.
+  const [hadSignedOutFlag] = useState(() => sessionStorage.getItem(SIGNED_OUT_FLAG) === '1');
+  const mountedAt = useRef(Date.now());
+  useEffect(() => {
+    sessionStorage.removeItem(SIGNED_OUT_FLAG);
+  }, []);
+
+  const [step, setStep] = useState<Step>('credentials');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [isUnverified, setIsUnverified] = useState(false);
+  const [isBusy, setIsBusy] = useState(false);
+
+  if (isPending) return <PageLoader />;
+  const isFreshViewer = dataUpdatedAt >= mountedAt.current;
+  if (viewer && (!hadSignedOutFlag || isFreshViewer) && !isBusy) {
+    return <Navigate to={paths.dashboard} replace />;
+  }
+
+  async function finishSignIn() {
+    sessionStorage.removeItem(SIGNED_OUT_FLAG);
+    applyAuthEvent(queryClient, { kind: 'signed-in' });
+    announceAuthChange('signed-in');
+    navigate(paths.dashboard, { replace: true });
+  }
+
+  async function onSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setNotice(null);
+    setIsUnverified(false);
+    const parsed = loginSchema.safeParse({ email: email.trim(), password, rememberMe });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.loginRequired);
+      return;
+    }
+    setIsBusy(true);
+    try {
+      const { data, error: failure } = await authClient.signIn.email(parsed.data);
+      if (failure) {
+        const problem = failure as AuthClientError;
+        setError(loginErrorMessage(problem));
+        setIsUnverified(problem.code === 'EMAIL_NOT_VERIFIED');
+        setIsBusy(false);
+        return;
+      }
+      if (data && 'twoFactorRedirect' in data && data.twoFactorRedirect) {
+        setStep('two-factor');
+        setIsBusy(false);
+        return;
+      }
+      await finishSignIn();
+    } catch {
+      setError(AUTH_MESSAGES.loginUnexpected);
+      setIsBusy(false);
+    }
+  }
+
+  async function onResend() {
+    setError(null);
+    try {
+      await resendVerification({ email: email.trim() });
+      setNotice(
+        'If this address is waiting for confirmation, a new link is on its way. It is valid for 24 hours.',
+      );
+      setIsUnverified(false);
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError ? failure.message : 'We could not send the email. Please try again.',
+      );
+    }
+  }
+
+  if (step === 'two-factor') {
+    return (
+      <TwoFactorStep
+        onDone={finishSignIn}
+        onRestart={(message) => {
+          setStep('credentials');
+          setPassword('');
+          setError(message);
+        }}
+      />
+    );
+  }
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-bold text-white">Sign In</h1>
-    </main>
+    <AuthShell
+      title="Sign In"
+      subtitle="Welcome back. Sign in to manage your releases."
+      footer={
+        <>
+          Don't have an account?{' '}
+          <Link to={paths.signup} className="font-medium text-brand-300 hover:underline">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+        <Field id="login-email" label="Email">
+          <Input
+            id="login-email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </Field>
+        <Field id="login-password" label="Password">
+          <Input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </Field>
+        <div className="flex items-center justify-between gap-4">
+          <div className="flex items-center gap-2">
+            <input
+              id="login-remember"
+              type="checkbox"
+              className="size-4 accent-brand-500"
+              checked={rememberMe}
+              onChange={(event) => setRememberMe(event.target.checked)}
+            />
+            <Label htmlFor="login-remember" className="mb-0">
+              Remember me
+            </Label>
+          </div>
+          <Link to={paths.forgotPassword} className="text-sm text-brand-300 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        {isUnverified ? (
+          <Button variant="outline" className="w-full" onClick={onResend}>
+            Resend verification email
+          </Button>
+        ) : null}
+        {notice ? <FormAlert tone="info">{notice}</FormAlert> : null}
+        <Button type="submit" size="lg" className="w-full" disabled={isBusy}>
+          {isBusy ? 'Signing in...' : 'Sign In'}
+        </Button>
+        <LegalLinks />
+      </form>
+    </AuthShell>
+  );
+}
+
+/** The second factor: a code from the authenticator app, or one of the backup codes. */
+function TwoFactorStep({
+  onDone,
+  onRestart,
+}: {
+  onDone: () => Promise<void>;
+  onRestart: (message: string) => void;
+}) {
+  const [code, setCode] = useState('');
+  const [isBackupCode, setIsBackupCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  async function onSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const trimmed = code.trim();
+    if (!trimmed) {
+      setError(AUTH_MESSAGES.twoFactorCodeRequired);
+      return;
+    }
+    setIsBusy(true);
+    try {
+      const { error: failure } = isBackupCode
+        ? await authClient.twoFactor.verifyBackupCode({ code: trimmed })
+        : await authClient.twoFactor.verifyTotp({ code: trimmed });
+      if (failure) {
+        const problem = failure as AuthClientError;
+        if (
+          problem.code === 'INVALID_TWO_FACTOR_COOKIE' ||
+          problem.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE'
+        ) {
+          onRestart(
+            problem.code === 'INVALID_TWO_FACTOR_COOKIE'
+              ? 'Your sign-in took too long. Please enter your email and password again.'
+              : authErrorMessage(problem, AUTH_MESSAGES.twoFactorCodeInvalid),
+          );
+          return;
+        }
+        setError(authErrorMessage(problem, AUTH_MESSAGES.twoFactorCodeInvalid));
+        setIsBusy(false);
+        return;
+      }
+      await onDone();
+    } catch {
+      setError(AUTH_MESSAGES.loginUnexpected);
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <AuthShell
+      title="Two-factor authentication"
+      subtitle={
+        isBackupCode
+          ? 'Enter one of the backup codes you saved when you turned on two-factor authentication.'
+          : 'Enter the 6-digit code from your authenticator app.'
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Two-factor code">
+        <Field id="two-factor-code" label={isBackupCode ? 'Backup code' : 'Authentication code'}>
+          <Input
+            id="two-factor-code"
+            autoComplete="one-time-code"
+            inputMode={isBackupCode ? 'text' : 'numeric'}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            autoFocus
+          />
+        </Field>
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        <Button type="submit" size="lg" className="w-full" disabled={isBusy}>
+          {isBusy ? 'Verifying...' : 'Verify'}
+        </Button>
+        <button
+          type="button"
+          className="w-full text-center text-sm text-brand-300 hover:underline"
+          onClick={() => {
+            setIsBackupCode((value) => !value);
+            setCode('');
+            setError(null);
+          }}
+        >
+          {isBackupCode ? 'Use a code from the authenticator app' : 'Use a backup code instead'}
+        </button>
+      </form>
+    </AuthShell>
   );
 }
