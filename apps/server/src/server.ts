@@ -7,8 +7,10 @@ import type { Deps } from './deps';
 import { createProfileEventHub } from './infra/events/profile-events';
 import { createOutboxTransport, createSmtpTransport, startMailWorker } from './infra/mail/mail';
 import { createLocalStorage } from './infra/storage/local-storage';
+import { createS3Storage } from './infra/storage/s3-storage';
 import type { Logger } from './lib/logger';
 import { createAuth } from './modules/auth/auth';
+import { startUploadCleanup } from './modules/builder/cleanup';
 
 export type System = Deps & { stop: () => Promise<void> };
 
@@ -36,7 +38,18 @@ export async function startSystem(config: Config, logger: Logger, options: Start
       : startMailWorker(database.db, mailTransport, { from: config.MAIL_FROM, domain: mailDomain, logger });
   const wakeMail = () => worker?.wake();
   const auth = createAuth(config, database.db, { onMailQueued: wakeMail });
-  const storage = createLocalStorage(path.join(config.dataDir, 'storage'));
+  // config.ts guarantees all five S3_* variables or none.
+  const storage = config.S3_BUCKET
+    ? createS3Storage({
+        bucket: config.S3_BUCKET,
+        endpoint: config.S3_ENDPOINT as string,
+        region: config.S3_REGION as string,
+        accessKeyId: config.S3_ACCESS_KEY_ID as string,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY as string,
+      })
+    : createLocalStorage(path.join(config.dataDir, 'storage'));
+  const uploadCleanup =
+    options.runWorkers === false ? null : startUploadCleanup({ db: database.db, config, storage, logger });
   const system: System = {
     config,
     database,
@@ -48,6 +61,7 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     wakeMail,
     events: createProfileEventHub(database, logger),
     async stop() {
+      await uploadCleanup?.stop();
       await system.events.stop();
       await worker?.stop();
       await database.close();

@@ -1,5 +1,136 @@
-/** HTTP routes of the builder capability, mounted under /api (see app.ts). */
+/**
+ * HTTP routes of the release builder, mounted under /api (see app.ts): tus uploads at /api/uploads,
+ * the draft, upload status, artist search and the submission under /api/builder.
+ */
+import {
+  builderDraftSchema,
+  releaseSubmissionSchema,
+  spotifyArtistSchema,
+  spotifySearchSchema,
+} from '@tunedrop/shared/schemas/builder';
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { access, assertNotBanned, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { validate } from '../../lib/validate';
+import {
+  deleteDraft,
+  fetchSpotifyArtist,
+  loadDraft,
+  saveDraft,
+  searchSpotifyArtists,
+  submitRelease,
+  uploadInfos,
+} from './service';
+import { discardUpload, requestViewers, touchOwnUpload, tusServerFor, UPLOAD_ID_PATTERN } from './uploads';
 
-export const builderRoutes = new Hono<AppEnv>();
+const TUS_VERSION = '1.0.0';
+
+const tusError = (status: number, code: string, message: string) =>
+  new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: {
+      'Tus-Resumable': TUS_VERSION,
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+    },
+  });
+
+const uploadIdParam = z.object({ id: z.string().regex(UPLOAD_ID_PATTERN, 'Not an upload id') });
+
+export const builderRoutes = new Hono<AppEnv>()
+  // tus: creation (POST /api/uploads) and each upload's HEAD, PATCH and DELETE.
+  .all('/uploads/:id?', access('subscriber'), async (c) => {
+    const viewer = requireViewer(c);
+    assertNotBanned(viewer);
+    const deps = c.var.deps;
+    const method = c.req.method;
+    const id = c.req.param('id');
+    if (method === 'GET') {
+      return tusError(405, 'method_not_allowed', 'Uploaded files are not served from here.');
+    }
+    if (id === undefined) {
+      if (method !== 'POST' && method !== 'OPTIONS') return tusError(404, 'not_found', 'Upload not found');
+    } else {
+      if (!UPLOAD_ID_PATTERN.test(id)) return tusError(404, 'not_found', 'Upload not found');
+      const row = await touchOwnUpload(deps.db, id, viewer.user.id);
+      // Someone else's upload looks exactly like one that does not exist.
+      if (!row) return tusError(404, 'not_found', 'Upload not found');
+      if (row.status === 'consumed') return tusError(410, 'gone', 'This file already belongs to a release.');
+      if (method === 'DELETE' && row.status !== 'uploading') {
+        await discardUpload(deps, row);
+        return new Response(null, { status: 204, headers: { 'Tus-Resumable': TUS_VERSION } });
+      }
+      // A refused file cannot be resumed; the client starts over with a new upload.
+      if (row.status === 'rejected') return tusError(404, 'not_found', row.error ?? 'Upload not found');
+      if (row.status === 'checked') {
+        if (method === 'HEAD') {
+          return new Response(null, {
+            status: 200,
+            headers: {
+              'Tus-Resumable': TUS_VERSION,
+              'Upload-Offset': String(row.sizeBytes),
+              'Upload-Length': String(row.sizeBytes),
+              'Cache-Control': 'no-store',
+            },
+          });
+        }
+        return tusError(409, 'upload_complete', 'This upload is already complete.');
+      }
+    }
+    requestViewers.set(c.req.raw, viewer);
+    const response = await tusServerFor(deps).handleWeb(c.req.raw);
+    if (method === 'DELETE' && id && response.status === 204) {
+      const row = await touchOwnUpload(deps.db, id, viewer.user.id);
+      if (row) await discardUpload(deps, row);
+    }
+    return response;
+  })
+  .get('/builder/uploads/:id', access('subscriber'), validate('param', uploadIdParam), async (c) => {
+    const viewer = requireViewer(c);
+    const { id } = c.req.valid('param');
+    const info = (await uploadInfos(c.var.deps, viewer.user.id, [id]))[id];
+    if (!info || info.status === 'missing') throw notFound('Upload not found');
+    return c.json(info, 200);
+  })
+  .get('/builder/draft', access('subscriber'), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await loadDraft(c.var.deps, viewer.user.id), 200);
+  })
+  .put('/builder/draft', access('subscriber'), validate('json', builderDraftSchema), async (c) => {
+    const viewer = requireViewer(c);
+    assertNotBanned(viewer);
+    await saveDraft(c.var.deps.db, viewer.user.id, c.req.valid('json'));
+    return c.json({ ok: true }, 200);
+  })
+  .delete('/builder/draft', access('subscriber'), async (c) => {
+    const viewer = requireViewer(c);
+    await deleteDraft(c.var.deps.db, viewer.user.id);
+    return c.json({ ok: true }, 200);
+  })
+  .post('/builder/releases', access('subscriber'), validate('json', releaseSubmissionSchema), async (c) => {
+    const viewer = requireViewer(c);
+    assertNotBanned(viewer);
+    const result = await submitRelease(c.var.deps, viewer, c.req.valid('json'));
+    return c.json({ release: result.release, isRepeat: result.isRepeat }, result.isRepeat ? 200 : 201);
+  })
+  .post(
+    '/builder/search-spotify-artists',
+    access('subscriber'),
+    validate('json', spotifySearchSchema),
+    async (c) => {
+      const { query } = c.req.valid('json');
+      return c.json({ artists: await searchSpotifyArtists(c.var.deps.config, query) }, 200);
+    },
+  )
+  .post(
+    '/builder/fetch-spotify-artist',
+    access('subscriber'),
+    validate('json', spotifyArtistSchema),
+    async (c) => {
+      const { artistUrl } = c.req.valid('json');
+      const artist = await fetchSpotifyArtist(c.var.deps.config, artistUrl);
+      return c.json({ name: artist.name, artist }, 200);
+    },
+  );

@@ -1,0 +1,116 @@
+/**
+ * Clean-up of abandoned uploads: rows older than UPLOAD_STALE_HOURS that no release consumed and no
+ * saved draft names, with their staged files and anything already in storage. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED, so any number of server instances can run this without doing anything twice.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { and, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
+import { releaseDrafts, uploads } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { removeStaged, stagingDir, UPLOAD_ID_PATTERN } from './uploads';
+
+type CleanupDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
+
+const BATCH = 100;
+
+export async function cleanUpStaleUploads(deps: CleanupDeps, now: Date = new Date()): Promise<number> {
+  const { db, config, storage, logger } = deps;
+  const cutoff = new Date(now.getTime() - config.UPLOAD_STALE_HOURS * 3600 * 1000);
+  let removed = 0;
+  for (;;) {
+    const candidates = db
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(
+        and(
+          ne(uploads.status, 'consumed'),
+          lt(uploads.updatedAt, cutoff),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(releaseDrafts)
+              .where(
+                sql`${releaseDrafts.userId} = ${uploads.userId} and (${releaseDrafts.data} -> 'uploadIds') @> jsonb_build_array(${uploads.id})`,
+              ),
+          ),
+        ),
+      )
+      .orderBy(uploads.updatedAt)
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    const rows = await db.delete(uploads).where(inArray(uploads.id, candidates)).returning();
+    for (const row of rows) {
+      try {
+        await removeStaged(config, row.id);
+        for (const key of [row.storageKey, row.thumbSmallKey, row.thumbMediumKey]) {
+          if (key) await storage.delete(key);
+        }
+      } catch (error) {
+        logger.warn({ err: error, uploadId: row.id }, 'could not remove the files of an abandoned upload');
+      }
+    }
+    removed += rows.length;
+    if (rows.length < BATCH) break;
+  }
+  removed += await sweepOrphanStagedFiles(deps, cutoff);
+  return removed;
+}
+
+/** Staged files without a row (a crash between writing and recording, or a row already removed). */
+async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<number> {
+  const dir = stagingDir(deps.config);
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const ids = [
+    ...new Set(names.map((name) => name.replace(/\.json$/, '')).filter((id) => UPLOAD_ID_PATTERN.test(id))),
+  ];
+  if (ids.length === 0) return 0;
+  const known = new Set<string>();
+  for (let index = 0; index < ids.length; index += 500) {
+    const slice = ids.slice(index, index + 500);
+    for (const row of await deps.db
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(inArray(uploads.id, slice))) {
+      known.add(row.id);
+    }
+  }
+  let removed = 0;
+  for (const id of ids) {
+    if (known.has(id)) continue;
+    const stat = await fsp
+      .stat(path.join(dir, id))
+      .catch(() => fsp.stat(path.join(dir, `${id}.json`)).catch(() => null));
+    if (stat && stat.mtime >= cutoff) continue;
+    await removeStaged(deps.config, id);
+    removed += 1;
+  }
+  return removed;
+}
+
+/** Runs the clean-up now and then every `intervalMs` (an hour by default) until stopped. */
+export function startUploadCleanup(deps: CleanupDeps, options: { intervalMs?: number } = {}) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = cleanUpStaleUploads(deps)
+      .then((count) => {
+        if (count > 0) deps.logger.info({ count }, 'removed abandoned uploads');
+      })
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'upload clean-up failed'))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 3600 * 1000).unref();
+      });
+  };
+  timer = setTimeout(tick, 10_000).unref();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

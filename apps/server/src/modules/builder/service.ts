@@ -1,0 +1,431 @@
+/**
+ * The release builder's rules: the saved draft, upload lookups, artist search, and the submission
+ * that re-checks everything and creates the release with its tracks and credits in one transaction.
+ */
+import { createHash } from 'node:crypto';
+import { hasProFeatures, LIMITS } from '@tunedrop/shared';
+import {
+  BUILDER_MESSAGES,
+  type BuilderDraft,
+  builderDraftSchema,
+  type DraftAnswer,
+  draftUploadIds,
+  parseSpotifyArtistUrl,
+  planRuleErrors,
+  type ReleaseSubmission,
+  type SpotifyArtistResult,
+  type SubmittedRelease,
+  type UploadInfo,
+  uniqueArtistsByName,
+} from '@tunedrop/shared/schemas/builder';
+import { and, eq, inArray, isNull, like } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { createSpotifyClient, type SpotifyClient } from '../../infra/spotify/spotify';
+import { assertNotBanned } from '../../lib/access';
+import type { Viewer } from '../../lib/context';
+import { AppError, conflict, validationError } from '../../lib/errors';
+import {
+  finalizeUpload,
+  findUploads,
+  keySegment,
+  removeStaged,
+  stagedFile,
+  toUploadInfo,
+  type UploadRow,
+} from './uploads';
+
+type ServiceDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
+
+// ---------------------------------------------------------------- uploads
+
+/** What the wizard needs to know about its files; an upload that is gone answers 'missing'. */
+export async function uploadInfos(
+  deps: ServiceDeps,
+  userId: string,
+  ids: string[],
+): Promise<Record<string, UploadInfo>> {
+  const rows = await findUploads(deps.db, userId, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const result: Record<string, UploadInfo> = {};
+  for (const id of ids) {
+    let row = byId.get(id);
+    // An upload whose last bytes arrived but whose check never ran (a crash in between) is checked now.
+    if (row?.status === 'uploading') row = (await finalizeUpload(deps, id)) ?? row;
+    result[id] = row
+      ? toUploadInfo(row)
+      : { id, kind: 'audio', status: 'missing', originalName: '', sizeBytes: 0, error: null, details: null };
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------- drafts
+
+export async function loadDraft(deps: ServiceDeps, userId: string): Promise<DraftAnswer> {
+  const limits = { maxWavBytes: deps.config.UPLOAD_MAX_WAV_BYTES, coverMaxBytes: LIMITS.coverArtMaxBytes };
+  const [row] = await deps.db.select().from(releaseDrafts).where(eq(releaseDrafts.userId, userId));
+  if (!row) return { draft: null, uploads: {}, limits };
+  const { uploadIds: _ignored, ...data } = row.data;
+  const parsed = builderDraftSchema.safeParse(data);
+  if (!parsed.success) return { draft: null, uploads: {}, limits };
+  return {
+    draft: parsed.data,
+    uploads: await uploadInfos(deps, userId, draftUploadIds(parsed.data)),
+    limits,
+  };
+}
+
+/** Saves the wizard's state; the upload ids it names are stored beside it so the clean-up spares them. */
+export async function saveDraft(db: DbOrTx, userId: string, draft: BuilderDraft): Promise<void> {
+  const data = { ...draft, uploadIds: draftUploadIds(draft) };
+  await db
+    .insert(releaseDrafts)
+    .values({ userId, data })
+    .onConflictDoUpdate({ target: releaseDrafts.userId, set: { data, updatedAt: new Date() } });
+}
+
+export async function deleteDraft(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(releaseDrafts).where(eq(releaseDrafts.userId, userId));
+}
+
+// ---------------------------------------------------------------- artist search
+
+const spotifyClients = new WeakMap<Config, SpotifyClient>();
+
+const notConfigured = () =>
+  new AppError(
+    'spotify_not_configured',
+    'Artist search is not configured on this server. You can still type the artist name and paste their Spotify link.',
+    503,
+  );
+
+function spotifyFor(config: Config): SpotifyClient {
+  if (!config.SPOTIFY_CLIENT_ID || !config.SPOTIFY_CLIENT_SECRET) throw notConfigured();
+  let client = spotifyClients.get(config);
+  if (!client) {
+    client = createSpotifyClient({
+      clientId: config.SPOTIFY_CLIENT_ID,
+      clientSecret: config.SPOTIFY_CLIENT_SECRET,
+      apiBase: config.SPOTIFY_API_BASE,
+      accountsBase: config.SPOTIFY_ACCOUNTS_BASE,
+    });
+    spotifyClients.set(config, client);
+  }
+  return client;
+}
+
+export async function searchSpotifyArtists(config: Config, query: string): Promise<SpotifyArtistResult[]> {
+  return spotifyFor(config).searchArtists(query, 10);
+}
+
+export async function fetchSpotifyArtist(config: Config, artistUrl: string): Promise<SpotifyArtistResult> {
+  const client = spotifyFor(config);
+  const id = parseSpotifyArtistUrl(artistUrl);
+  if (!id)
+    throw validationError(BUILDER_MESSAGES.spotifyLinkInvalid, {
+      artistUrl: BUILDER_MESSAGES.spotifyLinkInvalid,
+    });
+  const artist = await client.getArtist(id);
+  if (!artist) throw new AppError('not_found', 'No Spotify artist has this link.', 404);
+  return artist;
+}
+
+// ---------------------------------------------------------------- submission
+
+/**
+ * The release id of a submission, derived from the user and the idempotency key: a retry after a
+ * failure finds the audio it already moved under the same keys instead of moving it again.
+ */
+export function releaseIdFor(userId: string, idempotencyKey: string): string {
+  const hex = createHash('sha256').update(`release:${userId}:${idempotencyKey}`).digest('hex');
+  // RFC 9562 version 8 (custom) with the RFC variant bits.
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function toSubmitted(row: typeof releases.$inferSelect): SubmittedRelease {
+  return { id: row.id, title: row.title, status: row.status, createdAt: row.createdAt.toISOString() };
+}
+
+async function findByIdempotencyKey(db: DbOrTx, userId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(releases)
+    .where(and(eq(releases.userId, userId), eq(releases.idempotencyKey, key)));
+  return row;
+}
+
+/** Unique violations by constraint name, whichever driver raised them. */
+function uniqueViolation(error: unknown): string | null {
+  for (
+    let current = error;
+    current && typeof current === 'object';
+    current = (current as { cause?: unknown }).cause
+  ) {
+    const candidate = current as { code?: string; constraint?: string; message?: string };
+    if (candidate.code === '23505') {
+      return candidate.constraint ?? /"([^"]+)"/.exec(candidate.message ?? '')?.[1] ?? 'unknown';
+    }
+  }
+  return null;
+}
+
+class SubmissionInProgress extends Error {}
+
+/** Waits for a concurrent attempt with the same key to finish (a double click); null if it does not. */
+async function awaitConcurrentSubmission(db: DbOrTx, userId: string, key: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const row = await findByIdempotencyKey(db, userId, key);
+    if (row) return row;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
+}
+
+/** Rows the submission refers to must be this user's, of the right kind and checked (§ Submission). */
+function checkFiles(
+  submission: ReleaseSubmission,
+  rows: UploadRow[],
+): { cover: UploadRow; audio: UploadRow[] } {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const fields: Record<string, string> = {};
+  const cover = byId.get(submission.release.coverUploadId);
+  if (cover?.kind !== 'cover' || cover.status !== 'checked' || !cover.storageKey) {
+    fields['release.coverUploadId'] = BUILDER_MESSAGES.coverArtNotUsable;
+  }
+  const audio = submission.tracks.map((track, index) => {
+    const row = byId.get(track.audioUploadId);
+    if (row?.kind !== 'audio' || row.status !== 'checked') {
+      fields[`tracks.${index}.audioUploadId`] = BUILDER_MESSAGES.audioNotUsable;
+    }
+    return row as UploadRow;
+  });
+  if (Object.keys(fields).length > 0) {
+    throw validationError(Object.values(fields)[0] as string, fields);
+  }
+  return { cover: cover as UploadRow, audio };
+}
+
+/**
+ * Moves each checked WAV from staging into storage under `{userId}/{releaseId}/{name}`. The row is
+ * claimed first (storage_key set), so two concurrent attempts never move one file twice; a file a
+ * failed attempt already moved is reused as it is.
+ */
+async function moveAudioIntoStorage(
+  deps: ServiceDeps,
+  userId: string,
+  releaseId: string,
+  audio: UploadRow[],
+): Promise<Map<string, string>> {
+  const { db, storage, config } = deps;
+  const keys = new Map<string, string>();
+  const prefix = `${userId}/${releaseId}/`;
+  // Names already taken under this release by earlier attempts, so two files never share a key.
+  const taken = new Set(
+    (
+      await db
+        .select({ key: uploads.storageKey })
+        .from(uploads)
+        .where(and(eq(uploads.userId, userId), like(uploads.storageKey, `${prefix}%`)))
+    ).map((row) => row.key as string),
+  );
+  for (const row of audio) {
+    if (row.storageKey) {
+      if (!row.storageKey.startsWith(prefix) || !(await storage.exists(row.storageKey))) {
+        throw new SubmissionInProgress();
+      }
+      keys.set(row.id, row.storageKey);
+      continue;
+    }
+    const name = keySegment(row.sanitizedName, 'track.wav');
+    let key = `${prefix}${name}`;
+    for (let suffix = 2; taken.has(key); suffix += 1) {
+      const dot = name.lastIndexOf('.');
+      key =
+        dot > 0 ? `${prefix}${name.slice(0, dot)}-${suffix}${name.slice(dot)}` : `${prefix}${name}-${suffix}`;
+    }
+    const [claimed] = await db
+      .update(uploads)
+      .set({ storageKey: key, updatedAt: new Date() })
+      .where(and(eq(uploads.id, row.id), eq(uploads.status, 'checked'), isNull(uploads.storageKey)))
+      .returning({ id: uploads.id });
+    if (!claimed) {
+      throw new SubmissionInProgress();
+    }
+    taken.add(key);
+    try {
+      await storage.putFile(key, stagedFile(config, row.id), 'audio/wav');
+    } catch (error) {
+      await db.update(uploads).set({ storageKey: null }).where(eq(uploads.id, row.id));
+      throw error;
+    }
+    await removeStaged(config, row.id);
+    keys.set(row.id, key);
+  }
+  return keys;
+}
+
+export type SubmitResult = { release: SubmittedRelease; isRepeat: boolean };
+
+export async function submitRelease(
+  deps: ServiceDeps,
+  viewer: Viewer,
+  submission: ReleaseSubmission,
+): Promise<SubmitResult> {
+  const { db } = deps;
+  const userId = viewer.user.id;
+  assertNotBanned(viewer);
+
+  const earlier = await findByIdempotencyKey(db, userId, submission.idempotencyKey);
+  if (earlier) return { release: toSubmitted(earlier), isRepeat: true };
+
+  const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
+  const planErrors = planRuleErrors(submission, { isPro, artistName: viewer.profile.artistName });
+  if (Object.keys(planErrors).length > 0) {
+    throw validationError(Object.values(planErrors)[0] as string, planErrors);
+  }
+  if (submission.tracks.length > LIMITS.tracksMax) throw validationError(BUILDER_MESSAGES.tooManyTracks);
+
+  const isrcs = submission.tracks.map((track) => track.isrc).filter((isrc): isrc is string => Boolean(isrc));
+  if (isrcs.length > 0) {
+    const used = new Set(
+      (await db.select({ isrc: tracks.isrc }).from(tracks).where(inArray(tracks.isrc, isrcs))).map(
+        (row) => row.isrc,
+      ),
+    );
+    const fields: Record<string, string> = {};
+    submission.tracks.forEach((track, index) => {
+      if (track.isrc && used.has(track.isrc)) fields[`tracks.${index}.isrc`] = BUILDER_MESSAGES.isrcTaken;
+    });
+    if (Object.keys(fields).length > 0)
+      throw new AppError('isrc_taken', BUILDER_MESSAGES.isrcTaken, 409, fields);
+  }
+
+  const ids = [submission.release.coverUploadId, ...submission.tracks.map((track) => track.audioUploadId)];
+  const files = checkFiles(submission, await findUploads(db, userId, ids));
+  const releaseId = releaseIdFor(userId, submission.idempotencyKey);
+  let audioKeys: Map<string, string>;
+  try {
+    audioKeys = await moveAudioIntoStorage(deps, userId, releaseId, files.audio);
+  } catch (error) {
+    if (!(error instanceof SubmissionInProgress)) throw error;
+    const finished = await awaitConcurrentSubmission(db, userId, submission.idempotencyKey);
+    if (finished) return { release: toSubmitted(finished), isRepeat: true };
+    throw new AppError(
+      'submission_in_progress',
+      'This release is already being submitted. Please wait a moment and try again.',
+      409,
+    );
+  }
+
+  const { release } = submission;
+  const allPrimary = uniqueArtistsByName(submission.tracks.flatMap((track) => track.primaryArtists));
+  const allFeatured = uniqueArtistsByName(submission.tracks.flatMap((track) => track.featuredArtists));
+  try {
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(releases)
+        .values({
+          id: releaseId,
+          userId,
+          title: release.title,
+          primaryArtists: allPrimary.map((artist) => artist.name),
+          featuredArtists: allFeatured.map((artist) => artist.name),
+          primaryArtistsData: allPrimary,
+          featuredArtistsData: allFeatured,
+          genre: release.genre,
+          releaseDate: release.releaseDate,
+          originalReleaseDate: release.originalReleaseDate ?? null,
+          labelName: release.labelName ?? null,
+          upc: release.upc ?? null,
+          copyrightHolder: release.copyrightHolder,
+          publishingHolder: release.publishingHolder,
+          copyrightYear: release.copyrightYear,
+          publishingYear: release.publishingYear,
+          distributionStores: submission.platforms,
+          status: 'pending',
+          coverArtKey: files.cover.storageKey,
+          coverThumbSmallKey: files.cover.thumbSmallKey,
+          coverThumbMediumKey: files.cover.thumbMediumKey,
+          idempotencyKey: submission.idempotencyKey,
+        })
+        .returning();
+      if (!row) throw new Error('release insert returned nothing');
+
+      const trackRows = await tx
+        .insert(tracks)
+        .values(
+          submission.tracks.map((track, index) => {
+            const file = files.audio[index] as UploadRow;
+            const details = file.details ?? {};
+            return {
+              releaseId,
+              position: index + 1,
+              title: track.title,
+              isrc: track.isrc ?? null,
+              explicit: track.explicit,
+              durationMs: Number(details.durationMs) || null,
+              fileKey: audioKeys.get(file.id) as string,
+              originalFileName: file.originalName,
+              fileSizeBytes: file.sizeBytes,
+              sampleRate: Number(details.sampleRate) || null,
+              bitDepth: Number(details.bitDepth) || null,
+              channels: Number(details.channels) || null,
+              primaryArtistsData: track.primaryArtists,
+              featuredArtistsData: track.featuredArtists,
+            };
+          }),
+        )
+        .returning({ id: tracks.id, position: tracks.position });
+      const trackIdAt = new Map(trackRows.map((track) => [track.position, track.id]));
+
+      const writerRows = submission.tracks.flatMap((track, index) =>
+        track.songwriters.map((writer) => ({
+          trackId: trackIdAt.get(index + 1) as string,
+          firstName: writer.firstName,
+          middleName: writer.middleName ?? null,
+          lastName: writer.lastName,
+          role: writer.role,
+        })),
+      );
+      if (writerRows.length > 0) await tx.insert(songwriters).values(writerRows);
+
+      const consumed = await tx
+        .update(uploads)
+        .set({ status: 'consumed', releaseId, updatedAt: new Date() })
+        .where(and(eq(uploads.userId, userId), inArray(uploads.id, ids), eq(uploads.status, 'checked')))
+        .returning({ id: uploads.id });
+      if (consumed.length !== ids.length) {
+        throw conflict(
+          'One of the files was used by another submission in the meantime. Please upload it again.',
+        );
+      }
+      await tx.delete(releaseDrafts).where(eq(releaseDrafts.userId, userId));
+
+      const producerRows = submission.tracks.flatMap((track, index) =>
+        track.producers.map((producer) => ({
+          trackId: trackIdAt.get(index + 1) as string,
+          firstName: producer.firstName,
+          middleName: producer.middleName ?? null,
+          lastName: producer.lastName,
+        })),
+      );
+      if (producerRows.length > 0) await tx.insert(producers).values(producerRows);
+      return row;
+    });
+    deps.logger.info({ releaseId, userId, tracks: submission.tracks.length }, 'release submitted');
+    return { release: toSubmitted(created), isRepeat: false };
+  } catch (error) {
+    const constraint = uniqueViolation(error);
+    if (constraint === 'releases_user_idempotency_key' || constraint === 'releases_pkey') {
+      const existing = await findByIdempotencyKey(db, userId, submission.idempotencyKey);
+      if (existing) return { release: toSubmitted(existing), isRepeat: true };
+    }
+    if (constraint === 'tracks_isrc_unique')
+      throw new AppError('isrc_taken', BUILDER_MESSAGES.isrcTaken, 409);
+    throw error;
+  }
+}

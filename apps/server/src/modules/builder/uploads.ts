@@ -1,0 +1,268 @@
+/**
+ * Resumable uploads (tus) staged on the server's disk, checked by content when the last byte
+ * arrives, and tracked in the `uploads` table. Covers move into storage as soon as they pass;
+ * audio waits in staging until the release is submitted (see service.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { LIMITS } from '@tunedrop/shared';
+import {
+  BUILDER_MESSAGES,
+  isWavFileName,
+  sanitizeFileName,
+  type UploadInfo,
+  type UploadKind,
+  wavTooLargeMessage,
+} from '@tunedrop/shared/schemas/builder';
+import { FileStore } from '@tus/file-store';
+import { Server as TusServer } from '@tus/server';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import { uploads } from '../../db/schema';
+import type { Deps } from '../../deps';
+import type { Viewer } from '../../lib/context';
+import { CoverError, checkCover, THUMB_SIZES } from './cover';
+import { readWavHeader, WavError } from './wav';
+
+export type UploadRow = typeof uploads.$inferSelect;
+
+export const UPLOADS_PATH = '/api/uploads';
+export const UPLOAD_ID_PATTERN = /^[a-f0-9]{32}$/;
+/** Unfinished uploads one user may hold at once: 20 tracks, a cover and room for replacements. */
+export const MAX_OPEN_UPLOADS_PER_USER = 40;
+
+export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads-staging');
+
+/** The staged file of an upload; ids are 32 hex characters, so they never act as paths. */
+export function stagedFile(config: Pick<Config, 'dataDir'>, id: string): string {
+  if (!UPLOAD_ID_PATTERN.test(id)) throw new Error(`Not an upload id: ${id}`);
+  return path.join(stagingDir(config), id);
+}
+
+export async function removeStaged(config: Pick<Config, 'dataDir'>, id: string): Promise<void> {
+  const file = stagedFile(config, id);
+  await Promise.all([fsp.rm(file, { force: true }), fsp.rm(`${file}.json`, { force: true })]);
+}
+
+/**
+ * A storage key segment from a sanitised file name: it must start with a letter or digit (keys
+ * never have dot or underscore segments) and stays short, keeping the extension.
+ */
+export function keySegment(sanitizedName: string, fallback = 'file'): string {
+  let name = sanitizedName.replace(/^[^A-Za-z0-9]+/, '');
+  if (name.length > 120) {
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 && name.length - dot <= 10 ? name.slice(dot) : '';
+    name = name.slice(0, 120 - extension.length) + extension;
+  }
+  return name || fallback;
+}
+
+const stem = (name: string) => name.replace(/\.[^.]*$/, '') || 'cover';
+
+export function toUploadInfo(row: UploadRow): UploadInfo {
+  return {
+    id: row.id,
+    kind: row.kind as UploadKind,
+    status: row.status as UploadInfo['status'],
+    originalName: row.originalName,
+    sizeBytes: row.sizeBytes,
+    error: row.error,
+    details: row.details ?? null,
+  };
+}
+
+export async function findUploads(db: DbOrTx, userId: string, ids: string[]): Promise<UploadRow[]> {
+  const valid = ids.filter((id) => UPLOAD_ID_PATTERN.test(id));
+  if (valid.length === 0) return [];
+  return db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), inArray(uploads.id, valid)));
+}
+
+/** The caller's upload, with its clock reset: every tus request on it proves it is still alive. */
+export async function touchOwnUpload(db: DbOrTx, id: string, userId: string): Promise<UploadRow | undefined> {
+  const [row] = await db
+    .update(uploads)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(uploads.id, id), eq(uploads.userId, userId)))
+    .returning();
+  return row;
+}
+
+/** Deletes an upload the user no longer wants: its staged file, anything already in storage, its row. */
+export async function discardUpload(
+  deps: Pick<Deps, 'db' | 'config' | 'storage'>,
+  row: UploadRow,
+): Promise<void> {
+  if (row.status === 'consumed') return;
+  const [deleted] = await deps.db
+    .delete(uploads)
+    .where(and(eq(uploads.id, row.id), notInArray(uploads.status, ['consumed'])))
+    .returning();
+  if (!deleted) return;
+  await removeStaged(deps.config, row.id);
+  for (const key of [deleted.storageKey, deleted.thumbSmallKey, deleted.thumbMediumKey]) {
+    if (key) await deps.storage.delete(key);
+  }
+}
+
+/**
+ * Checks a completely received upload by its content and records the verdict. Safe to call more
+ * than once: only the first call on an 'uploading' row with all its bytes does anything.
+ */
+export async function finalizeUpload(
+  deps: Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>,
+  id: string,
+): Promise<UploadRow | undefined> {
+  const { db, config, storage } = deps;
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  if (row?.status !== 'uploading') return row;
+  const file = stagedFile(config, id);
+  const stat = await fsp.stat(file).catch(() => null);
+  if (!stat || stat.size !== row.sizeBytes) return row;
+
+  const settle = async (values: Partial<typeof uploads.$inferInsert>) => {
+    const [updated] = await db
+      .update(uploads)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(uploads.id, id), eq(uploads.status, 'uploading')))
+      .returning();
+    return updated ?? (await db.select().from(uploads).where(eq(uploads.id, id)))[0];
+  };
+
+  try {
+    if (row.kind === 'audio') {
+      const wav = await readWavHeader(file);
+      return await settle({
+        status: 'checked',
+        details: {
+          format: wav.format,
+          sampleRate: wav.sampleRate,
+          bitDepth: wav.bitDepth,
+          channels: wav.channels,
+          durationMs: wav.durationMs,
+          dataBytes: wav.dataBytes,
+        },
+      });
+    }
+    const cover = await checkCover(file);
+    // Keys depend only on the row, so a repeated call writes the same objects.
+    const prefix = `${row.userId}/${row.createdAt.getTime()}`;
+    const name = keySegment(row.sanitizedName, 'cover');
+    const storageKey = `${prefix}-${name}`;
+    const thumbSmallKey = `${prefix}-${stem(name)}-thumb-${THUMB_SIZES.small}.jpg`;
+    const thumbMediumKey = `${prefix}-${stem(name)}-thumb-${THUMB_SIZES.medium}.jpg`;
+    await storage.putBuffer(thumbSmallKey, cover.thumbSmall, 'image/jpeg');
+    await storage.putBuffer(thumbMediumKey, cover.thumbMedium, 'image/jpeg');
+    await storage.putFile(storageKey, file, cover.format === 'png' ? 'image/png' : 'image/jpeg');
+    await removeStaged(config, id);
+    return await settle({
+      status: 'checked',
+      storageKey,
+      thumbSmallKey,
+      thumbMediumKey,
+      details: { format: cover.format, width: cover.width, height: cover.height },
+    });
+  } catch (error) {
+    if (!(error instanceof WavError || error instanceof CoverError)) throw error;
+    await removeStaged(config, id);
+    return settle({ status: 'rejected', error: error.message });
+  }
+}
+
+// ---------------------------------------------------------------- the tus server
+
+type TusFailure = { status_code: number; body: string };
+const tusFailure = (status: number, code: string, message: string): TusFailure => ({
+  status_code: status,
+  body: JSON.stringify({ error: { code, message } }),
+});
+
+/** The signed-in viewer of each tus request, set by the route before the tus server sees the request. */
+export const requestViewers = new WeakMap<Request, Viewer>();
+
+const servers = new WeakMap<Deps, TusServer>();
+
+async function countOpenUploads(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), inArray(uploads.status, ['uploading', 'checked'])));
+  return row?.count ?? 0;
+}
+
+/** One tus server per running system, staging into $DATA_DIR/uploads-staging. */
+export function tusServerFor(deps: Deps): TusServer {
+  const existing = servers.get(deps);
+  if (existing) return existing;
+  const { config, db, logger } = deps;
+  const server = new TusServer({
+    path: UPLOADS_PATH,
+    datastore: new FileStore({ directory: stagingDir(config) }),
+    relativeLocation: true,
+    respectForwardedHeaders: config.TRUST_PROXY === '1',
+    maxSize: Math.max(config.UPLOAD_MAX_WAV_BYTES, LIMITS.coverArtMaxBytes),
+    namingFunction: () => randomUUID().replace(/-/g, ''),
+    async onUploadCreate(req, upload) {
+      const viewer = requestViewers.get(req as unknown as Request);
+      if (!viewer) throw tusFailure(401, 'unauthorized', 'Please sign in.');
+      const kind = upload.metadata?.kind;
+      const originalName = (upload.metadata?.filename ?? '').trim();
+      if (kind !== 'cover' && kind !== 'audio') {
+        throw tusFailure(400, 'invalid_upload', 'Say whether the file is cover art or audio.');
+      }
+      if (!originalName || originalName.length > 255) {
+        throw tusFailure(400, 'invalid_upload', 'A file name of at most 255 characters is required.');
+      }
+      if (upload.sizeIsDeferred || upload.size === undefined) {
+        throw tusFailure(400, 'invalid_upload', 'The file size must be known when the upload starts.');
+      }
+      if (upload.size === 0) throw tusFailure(400, 'invalid_upload', 'The file is empty.');
+      if (kind === 'audio') {
+        if (!isWavFileName(originalName))
+          throw tusFailure(415, 'invalid_upload', BUILDER_MESSAGES.audioFileFormat);
+        if (upload.size > config.UPLOAD_MAX_WAV_BYTES) {
+          throw tusFailure(413, 'too_large', wavTooLargeMessage(config.UPLOAD_MAX_WAV_BYTES));
+        }
+      } else if (upload.size >= LIMITS.coverArtMaxBytes) {
+        throw tusFailure(413, 'too_large', BUILDER_MESSAGES.coverArtSize);
+      }
+      if ((await countOpenUploads(db, viewer.user.id)) >= MAX_OPEN_UPLOADS_PER_USER) {
+        throw tusFailure(
+          429,
+          'too_many_uploads',
+          'You have too many unfinished uploads. Submit your release or remove some files first.',
+        );
+      }
+      await db.insert(uploads).values({
+        id: upload.id,
+        userId: viewer.user.id,
+        kind,
+        originalName,
+        sanitizedName: sanitizeFileName(originalName),
+        sizeBytes: upload.size,
+        status: 'uploading',
+      });
+      return {};
+    },
+    async onUploadFinish(_req, upload) {
+      const row = await finalizeUpload(deps, upload.id);
+      if (row?.status === 'rejected') {
+        throw tusFailure(422, 'file_rejected', row.error ?? 'The file did not pass its checks.');
+      }
+      return {};
+    },
+    onResponseError(_req, error) {
+      if (!('status_code' in error) || error.status_code >= 500) {
+        logger.error({ err: error }, 'upload failed');
+      }
+      return undefined;
+    },
+  });
+  servers.set(deps, server);
+  return server;
+}
