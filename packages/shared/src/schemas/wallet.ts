@@ -260,3 +260,52 @@ export type WalletSummary = {
   paymentDetails: MaskedPaymentDetails | null;
   pendingRequests: WithdrawalSummary[];
 };
+
+// ---------------------------------------------------------------- Pro analytics (/dashboard/analytics)
+
+export const ANALYTICS_RANGES = [
+  { id: '30d', label: 'Last 30 days', bucket: 'day' },
+  { id: '90d', label: 'Last 90 days', bucket: 'week' },
+  { id: '12m', label: 'Last 12 months', bucket: 'month' },
+  { id: 'all', label: 'All time', bucket: 'month' },
+] as const;
+export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number]['id'];
+export const analyticsQuerySchema = z.object({
+  range: z.enum(['30d', '90d', '12m', 'all']).default('12m'),
+});
+
+export const ANALYTICS_TEXTS = {
+  proOnly: 'Analytics are part of the Pro plan. Upgrade to Pro to unlock them.',
+} as const;
+
+export type AnalyticsReport = {
+  range: AnalyticsRange;
+  bucket: 'day' | 'week' | 'month';
+  totals: {
+    balanceCents: number;
+    totalEarningsCents: number;
+    pendingBalanceCents: number;
+    withdrawnCents: number;
+    earningsInRangeCents: number;
+    /** Earnings in the range of the same length just before (null for 'all'). */
+    earningsPreviousRangeCents: number | null;
+    bestPeriod: { start: string; earningsCents: number } | null;
+  };
+  /** One point per bucket, zero-filled; cumulative counts everything earned up to the bucket's end. */
+  earnings: { start: string; earningsCents: number; cumulativeCents: number; balanceCents: number }[];
+  releases: {
+    total: number;
+    tracks: number;
+    byStatus: { status: string; count: number }[];
+    topPlatforms: { id: string; count: number }[];
+  };
+  withdrawals: {
+    id: string;
+    amountCents: number;
+    status: WithdrawalStatus;
+    paymentMethod: PaymentMethod;
+    requestedAt: string;
+    processedAt: string | null;
+    rejectionReason: string | null;
+  }[];
+};

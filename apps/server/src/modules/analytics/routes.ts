@@ -1,5 +1,32 @@
-/** HTTP routes of the analytics capability, mounted under /api (see app.ts). */
+/** HTTP routes of the Pro analytics page; basic users are refused here too (403), not only in the browser. */
+import { hasProFeatures } from '@tunedrop/shared';
+import { ANALYTICS_TEXTS, analyticsQuerySchema } from '@tunedrop/shared/schemas/wallet';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { validate } from '../../lib/validate';
+import { getAnalytics, withdrawalsCsv } from './service';
 
-export const analyticsRoutes = new Hono<AppEnv>();
+function requirePro(c: Context<AppEnv>) {
+  const viewer = requireViewer(c);
+  if (!hasProFeatures(viewer.profile.plan, viewer.roles))
+    throw new AppError('pro_required', ANALYTICS_TEXTS.proOnly, 403);
+  return viewer;
+}
+
+export const analyticsRoutes = new Hono<AppEnv>()
+  .get('/analytics', access('subscriber'), validate('query', analyticsQuerySchema), async (c) => {
+    const viewer = requirePro(c);
+    return c.json(await getAnalytics(c.var.deps.db, viewer.user.id, c.req.valid('query').range), 200);
+  })
+  .get('/analytics/withdrawals.csv', access('subscriber'), async (c) => {
+    const viewer = requirePro(c);
+    const csv = await withdrawalsCsv(c.var.deps.db, viewer.user.id);
+    const day = new Date().toISOString().slice(0, 10);
+    c.header('Content-Type', 'text/csv; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="withdrawals-${day}.csv"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(csv, 200);
+  });

@@ -100,6 +100,7 @@ export function describeMismatch(mismatch: BalanceMismatch): string {
   if (mismatch.field === 'log_chain') {
     return `${mismatch.email} (${mismatch.userId}): the balance log jumps: a row starts at ${formatCents(mismatch.storedCents)} where the previous one ended at ${formatCents(mismatch.expectedCents)}`;
   }
-  const source = mismatch.field === 'pending_balance' ? 'pending withdrawal requests' : 'balance log';
-  return `${mismatch.email} (${mismatch.userId}): ${mismatch.field} is ${formatCents(mismatch.storedCents)}, the ${source} say ${formatCents(mismatch.expectedCents)}`;
+  const source =
+    mismatch.field === 'pending_balance' ? 'pending withdrawal requests add up to' : 'balance log gives';
+  return `${mismatch.email} (${mismatch.userId}): ${mismatch.field} is ${formatCents(mismatch.storedCents)} but the ${source} ${formatCents(mismatch.expectedCents)}`;
 }

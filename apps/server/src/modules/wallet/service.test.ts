@@ -157,7 +157,7 @@ describe('auditBalances', () => {
       expectedCents: 0,
     });
     expect(describeMismatch(balance as (typeof mine)[number])).toContain(
-      'balance is $70.00, the balance log say $50.00',
+      'balance is $70.00 but the balance log gives $50.00',
     );
   });
 

@@ -1,11 +1,109 @@
-/** Royalties and Wallet: placeholder until its issue is built. */
+/** Royalties and Wallet (spec 02 §2): balances, the plan minimum, withdrawals, payment settings. */
+import { formatCents } from '@tunedrop/shared';
+import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
+import { ArrowUpRight, Info } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Card, PageLoader } from '../../../components/ui/card';
+import { notify } from '../../../components/ui/toast';
+import { paths } from '../../../config/paths';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useWallet } from '../api/wallet';
+import { BalanceCards } from '../components/balance-cards';
+import { PaymentSettingsForm } from '../components/payment-settings-form';
+import { PendingRequests } from '../components/pending-requests';
+import { WithdrawalDialog } from '../components/withdrawal-dialog';
 
-export default function Page() {
+const PLAN_LABELS: Record<string, string> = { basic: 'Basic plan', pro: 'Pro plan' };
+
+export default function RoyaltiesPage() {
   usePageTitle('Royalties and Wallet');
+  const wallet = useWallet();
+  const [isDialogOpen, setIsDialogOpen] = useState(false);
+
+  useEffect(() => {
+    if (wallet.isError) notify.error('Failed to load payment information');
+  }, [wallet.isError]);
+
+  if (wallet.isPending) return <PageLoader />;
+  if (wallet.isError) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-3xl font-bold text-white">Royalties and Wallet</h1>
+        <p role="alert" className="text-zinc-300">
+          Your wallet could not be loaded.
+        </p>
+        <Button variant="outline" onClick={() => wallet.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  const data = wallet.data;
+
+  // The first two §5 checks come before the dialog opens; the amount checks run in it.
+  const openDialog = () => {
+    const checked = checkWithdrawal({
+      hasPaymentInfo: data.paymentDetails !== null,
+      balanceCents: data.balanceCents,
+      minimumCents: data.minimumWithdrawalCents,
+      amount: data.balanceCents / 100,
+    });
+    if (
+      !checked.ok &&
+      (checked.error.code === 'payment_info_required' || checked.error.code === 'balance_below_minimum')
+    ) {
+      notify.error(checked.error.description, checked.error.title);
+      return;
+    }
+    setIsDialogOpen(true);
+  };
+
+  const planLabel =
+    data.hasProMinimum && data.plan === 'basic' ? 'Free Access' : (PLAN_LABELS[data.plan] ?? data.plan);
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-bold text-white">Royalties and Wallet</h1>
-    </main>
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-3xl font-bold text-white">Royalties and Wallet</h1>
+        <p className="mt-1 text-zinc-400">Track your earnings and withdraw your royalties.</p>
+      </header>
+
+      <BalanceCards
+        balanceCents={data.balanceCents}
+        totalEarningsCents={data.totalEarningsCents}
+        pendingBalanceCents={data.pendingBalanceCents}
+      />
+
+      <Card className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h2 className="text-lg font-semibold text-white">Withdraw Earnings</h2>
+          <p className="mt-1 text-sm text-zinc-300" data-testid="minimum-withdrawal">
+            Minimum withdrawal: {formatCents(data.minimumWithdrawalCents)} ({planLabel})
+          </p>
+          {data.hasProMinimum ? null : (
+            <Link
+              to={paths.account}
+              className="mt-1 inline-flex items-center gap-1 text-sm text-brand-300 hover:text-brand-400"
+            >
+              {WALLET_TEXTS.proMinimumHint} <ArrowUpRight aria-hidden className="size-4" />
+            </Link>
+          )}
+        </div>
+        <Button onClick={openDialog}>Request Withdrawal</Button>
+      </Card>
+
+      <PendingRequests requests={data.pendingRequests} />
+
+      <PaymentSettingsForm savedMethod={data.paymentMethod} savedDetails={data.paymentDetails} />
+
+      <p className="flex items-start gap-2 rounded-lg border border-ink-700 bg-ink-800/50 p-4 text-sm text-zinc-300">
+        <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-400" />
+        {WALLET_TEXTS.earningsNote}
+      </p>
+
+      <WithdrawalDialog wallet={data} open={isDialogOpen} onOpenChange={setIsDialogOpen} />
+    </div>
   );
 }

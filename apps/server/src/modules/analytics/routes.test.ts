@@ -1,0 +1,149 @@
+/** The Pro analytics API: who may see it, the earnings series from the balance log, releases, the CSV export. */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceUpdatesLog } from '../../db/schema';
+import { createTestRelease } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
+import { applyBalanceChange } from '../wallet/balance';
+import { rejectWithdrawal, requestWithdrawal } from '../wallet/service';
+
+let system: TestSystem;
+beforeAll(async () => {
+  system = await createTestSystem();
+});
+afterAll(async () => {
+  await system.close();
+});
+
+describe('access', () => {
+  it('refuses basic users on the server, lets pro, free access and admins in', async () => {
+    const basic = await system.signedInUser({ plan: 'basic' });
+    for (const path of ['/api/analytics', '/api/analytics/withdrawals.csv']) {
+      const response = await system.request(path, { cookie: basic.cookie });
+      expect(response.status).toBe(403);
+      expect((await readJson(response)).error.code).toBe('pro_required');
+    }
+    expect((await system.request('/api/analytics')).status).toBe(401);
+    for (const options of [
+      { plan: 'pro' as const },
+      { plan: 'basic' as const, roles: ['free_access' as const], subscription: 'inactive' as const },
+      { plan: 'basic' as const, roles: ['admin' as const] },
+    ]) {
+      const user = await system.signedInUser(options);
+      expect((await system.request('/api/analytics', { cookie: user.cookie })).status).toBe(200);
+    }
+  });
+
+  it('answers 422 for an unknown range', async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    expect((await system.request('/api/analytics?range=5y', { cookie: pro.cookie })).status).toBe(422);
+  });
+});
+
+describe('GET /api/analytics', () => {
+  it('builds the earnings series from the balance log, with the earlier earnings as the starting cumulative', async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    await fundUser(system, pro.userId, 10_000);
+    // The first $100 was earned 40 days ago: outside the 30-day range, inside the 30 days before it.
+    await system.db.execute(
+      sql`update ${balanceUpdatesLog} set created_at = now() - interval '40 days' where user_id = ${pro.userId}`,
+    );
+    await applyBalanceChange(system.db, {
+      userId: pro.userId,
+      newBalanceCents: 12_550,
+      addsPositiveDifferenceToEarnings: true,
+      updateType: 'manual',
+    });
+    await savePaypal(system, pro.userId);
+    await requestWithdrawal(system.db, pro.userId, 50);
+
+    const report = await readJson(await system.request('/api/analytics?range=30d', { cookie: pro.cookie }));
+    expect(report.bucket).toBe('day');
+    expect(report.earnings.length).toBeGreaterThanOrEqual(30);
+    expect(report.earnings.length).toBeLessThanOrEqual(32);
+    const last = report.earnings.at(-1);
+    expect(last).toMatchObject({ earningsCents: 2550, cumulativeCents: 12_550, balanceCents: 7550 });
+    expect(report.earnings[0].cumulativeCents).toBe(10_000);
+    expect(report.totals).toMatchObject({
+      balanceCents: 7550,
+      totalEarningsCents: 12_550,
+      pendingBalanceCents: 5000,
+      withdrawnCents: 0,
+      earningsInRangeCents: 2550,
+      earningsPreviousRangeCents: 10_000,
+      bestPeriod: { earningsCents: 2550 },
+    });
+    expect(report.withdrawals).toHaveLength(1);
+    expect(report.withdrawals[0]).toMatchObject({
+      amountCents: 5000,
+      status: 'pending',
+      paymentMethod: 'paypal',
+    });
+
+    const all = await readJson(await system.request('/api/analytics?range=all', { cookie: pro.cookie }));
+    expect(all.bucket).toBe('month');
+    expect(all.totals.earningsInRangeCents).toBe(12_550);
+    expect(all.totals.earningsPreviousRangeCents).toBeNull();
+    expect(all.earnings.at(-1).cumulativeCents).toBe(12_550);
+  });
+
+  it('counts releases by status, tracks and platforms, only for the caller', async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    const other = await system.signedInUser({ plan: 'pro' });
+    await createTestRelease(system, pro.userId, { status: 'live', trackCount: 2 });
+    await createTestRelease(system, pro.userId, { status: 'live' });
+    await createTestRelease(system, pro.userId, { status: 'pending' });
+    await createTestRelease(system, other.userId, { status: 'rejected' });
+    const report = await readJson(await system.request('/api/analytics', { cookie: pro.cookie }));
+    expect(report.releases).toEqual({
+      total: 3,
+      tracks: 4,
+      byStatus: [
+        { status: 'live', count: 2 },
+        { status: 'pending', count: 1 },
+      ],
+      topPlatforms: [
+        { id: 'apple_music', count: 3 },
+        { id: 'spotify', count: 3 },
+      ],
+    });
+  });
+});
+
+describe('GET /api/analytics/withdrawals.csv', () => {
+  it('exports the history as CSV with spreadsheet formulas neutralised', async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    await fundUser(system, pro.userId, 10_000);
+    await savePaypal(system, pro.userId);
+    const first = await requestWithdrawal(system.db, pro.userId, '25.50');
+    await rejectWithdrawal(
+      system.db,
+      { id: admin.userId, email: admin.email },
+      first.id,
+      '=HYPERLINK("x"), sorry',
+    );
+    const response = await system.request('/api/analytics/withdrawals.csv', { cookie: pro.cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /attachment; filename="withdrawals-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    const lines = (await response.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('requested_at,amount,status,payment_method,processed_at,rejection_reason');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      /^\d{4}-\d{2}-\d{2}T[^,]+,25\.50,rejected,paypal,\d{4}-[^,]+,"'=HYPERLINK\(""x""\), sorry"$/,
+    );
+    const logs = await system.db
+      .select()
+      .from(balanceUpdatesLog)
+      .where(eq(balanceUpdatesLog.userId, pro.userId));
+    expect(logs.map((log) => log.updateType).sort()).toEqual([
+      'cli',
+      'withdrawal_refund',
+      'withdrawal_request',
+    ]);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Pro analytics: earnings over time from the balance log (earnings_delta_cents), the balance after
+ * each period, releases by status and platform, and the withdrawal history (also as CSV).
+ */
+import type { PaymentMethod, WithdrawalStatus } from '@tunedrop/shared';
+import { ANALYTICS_RANGES, type AnalyticsRange, type AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { profiles } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { listWithdrawals } from '../wallet/service';
+
+const RANGE_INTERVALS: Record<AnalyticsRange, string | null> = {
+  '30d': '30 days',
+  '90d': '90 days',
+  '12m': '12 months',
+  all: null,
+};
+
+type Rows<T> = { rows: T[] };
+const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
+
+export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange): Promise<AnalyticsReport> {
+  const bucket = ANALYTICS_RANGES.find((item) => item.id === range)?.bucket ?? 'month';
+  const interval = RANGE_INTERVALS[range];
+  // Both values come from the fixed tables above, never from the request.
+  const bucketSql = sql.raw(`'${bucket}'`);
+  const stepSql = sql.raw(`'1 ${bucket}'::interval`);
+  const rangeStart = interval
+    ? sql`date_trunc(${bucketSql}, (now() - ${sql.raw(`'${interval}'::interval`)}) at time zone 'UTC')`
+    : sql`date_trunc(${bucketSql}, coalesce(
+        (select min(created_at) from balance_updates_log where user_id = ${userId}), now()) at time zone 'UTC')`;
+
+  const [profile] = await db
+    .select({
+      balanceCents: profiles.balanceCents,
+      totalEarningsCents: profiles.totalEarningsCents,
+      pendingBalanceCents: profiles.pendingBalanceCents,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
+  if (!profile) throw notFound('User not found');
+
+  const series = rowsOf<{ start: string; earned: string | number; balance: string | number | null }>(
+    await db.execute(sql`
+      with bounds as (
+        select ${rangeStart} as first, date_trunc(${bucketSql}, now() at time zone 'UTC') as last
+      ),
+      buckets as (
+        select generate_series(first, last, ${stepSql}) as start from bounds
+      ),
+      earned as (
+        select date_trunc(${bucketSql}, created_at at time zone 'UTC') as start, sum(earnings_delta_cents) as earned
+          from balance_updates_log
+         where user_id = ${userId} and created_at at time zone 'UTC' >= (select first from bounds)
+         group by 1
+      )
+      select to_char(b.start, 'YYYY-MM-DD') as start,
+             coalesce(e.earned, 0) as earned,
+             (select l.new_balance_cents from balance_updates_log l
+               where l.user_id = ${userId} and l.created_at at time zone 'UTC' < b.start + ${stepSql}
+               order by l.created_at desc, l.id desc limit 1) as balance
+        from buckets b left join earned e on e.start = b.start
+       order by b.start`),
+  );
+
+  const [sums] = rowsOf<{ before: string | number; previous: string | number | null }>(
+    await db.execute(sql`
+      with bounds as (select ${rangeStart} as first)
+      select coalesce(sum(earnings_delta_cents) filter (where created_at at time zone 'UTC' < (select first from bounds)), 0) as before,
+             ${
+               interval
+                 ? sql`coalesce(sum(earnings_delta_cents) filter (
+                     where created_at at time zone 'UTC' < (select first from bounds)
+                       and created_at at time zone 'UTC' >= (select first from bounds) - ${sql.raw(`'${interval}'::interval`)}), 0)`
+                 : sql`null`
+             } as previous
+        from balance_updates_log where user_id = ${userId}`),
+  );
+
+  let cumulative = Number(sums?.before ?? 0);
+  const earnings = series.map((row) => {
+    const earningsCents = Number(row.earned);
+    cumulative += earningsCents;
+    return {
+      start: row.start,
+      earningsCents,
+      cumulativeCents: cumulative,
+      balanceCents: row.balance === null ? 0 : Number(row.balance),
+    };
+  });
+  const best = earnings.reduce<(typeof earnings)[number] | null>(
+    (top, point) =>
+      point.earningsCents > 0 && (!top || point.earningsCents > top.earningsCents) ? point : top,
+    null,
+  );
+
+  const byStatus = rowsOf<{ status: string; count: string | number }>(
+    await db.execute(sql`
+      select status, count(*) as count from releases where user_id = ${userId} group by status order by count(*) desc`),
+  ).map((row) => ({ status: row.status, count: Number(row.count) }));
+  const [trackCount] = rowsOf<{ count: string | number }>(
+    await db.execute(sql`
+      select count(*) as count from tracks t join releases r on r.id = t.release_id
+       where r.user_id = ${userId} and r.status <> 'deleted'`),
+  );
+  const topPlatforms = rowsOf<{ id: string; count: string | number }>(
+    await db.execute(sql`
+      select store as id, count(*) as count
+        from releases, unnest(distribution_stores) as store
+       where user_id = ${userId} and status not in ('deleted', 'taken_down', 'rejected')
+       group by store order by count(*) desc, store limit 10`),
+  ).map((row) => ({ id: row.id, count: Number(row.count) }));
+
+  const withdrawals = (await listWithdrawals(db, userId)).map((row) => ({
+    id: row.id,
+    amountCents: row.amountCents,
+    status: row.status as WithdrawalStatus,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    requestedAt: row.requestedAt.toISOString(),
+    processedAt: row.processedAt?.toISOString() ?? null,
+    rejectionReason: row.rejectionReason,
+  }));
+
+  return {
+    range,
+    bucket,
+    totals: {
+      ...profile,
+      withdrawnCents: withdrawals
+        .filter((item) => item.status === 'completed')
+        .reduce((sum, item) => sum + item.amountCents, 0),
+      earningsInRangeCents: earnings.reduce((sum, point) => sum + point.earningsCents, 0),
+      earningsPreviousRangeCents:
+        sums?.previous === null || sums?.previous === undefined ? null : Number(sums.previous),
+      bestPeriod: best ? { start: best.start, earningsCents: best.earningsCents } : null,
+    },
+    earnings,
+    releases: {
+      total: byStatus.reduce((sum, row) => sum + row.count, 0),
+      tracks: Number(trackCount?.count ?? 0),
+      byStatus,
+      topPlatforms,
+    },
+    withdrawals,
+  };
+}
+
+/** One CSV field: quoted when needed, and a leading =, +, - or @ neutralised so spreadsheets do not run it. */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export async function withdrawalsCsv(db: Db, userId: string): Promise<string> {
+  const rows = await listWithdrawals(db, userId);
+  const lines = [
+    ['requested_at', 'amount', 'status', 'payment_method', 'processed_at', 'rejection_reason'].join(','),
+  ];
+  for (const row of rows) {
+    lines.push(
+      [
+        row.requestedAt.toISOString(),
+        (row.amountCents / 100).toFixed(2),
+        row.status,
+        row.paymentMethod,
+        row.processedAt?.toISOString() ?? '',
+        row.rejectionReason ?? '',
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,92 @@
+/** Request Withdrawal: the amount (number, step 0.01, the full balance to start with) and the §5 checks in order. */
+import { formatCents } from '@tunedrop/shared';
+import {
+  centsToInputValue,
+  checkWithdrawal,
+  describeMaskedDetails,
+  type WalletSummary,
+} from '@tunedrop/shared/schemas/wallet';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field, Input } from '../../../components/ui/input';
+import { notify } from '../../../components/ui/toast';
+import { useRequestWithdrawal } from '../api/wallet';
+import { showWalletError } from './show-wallet-error';
+
+export function WithdrawalDialog({
+  wallet,
+  open,
+  onOpenChange,
+}: {
+  wallet: WalletSummary;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [amount, setAmount] = useState('');
+  const request = useRequestWithdrawal();
+
+  useEffect(() => {
+    if (open) setAmount(centsToInputValue(wallet.balanceCents));
+  }, [open, wallet.balanceCents]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkWithdrawal({
+      hasPaymentInfo: wallet.paymentDetails !== null,
+      balanceCents: wallet.balanceCents,
+      minimumCents: wallet.minimumWithdrawalCents,
+      amount,
+    });
+    if (!checked.ok) {
+      notify.error(checked.error.description, checked.error.title);
+      return;
+    }
+    request.mutate(amount, {
+      onSuccess: (result) => {
+        notify.success(
+          'Withdrawal requested',
+          `${formatCents(result.amountCents)} is on its way. Your request is now pending review.`,
+        );
+        onOpenChange(false);
+      },
+      onError: (error) => showWalletError(error, 'Failed to request withdrawal'),
+    });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Request Withdrawal"
+      description={`Available balance: ${formatCents(wallet.balanceCents)}. Minimum withdrawal: ${formatCents(wallet.minimumWithdrawalCents)}.`}
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <Field
+          id="withdrawal-amount"
+          label="Amount (USD)"
+          hint={`Paid to: ${describeMaskedDetails(wallet.paymentDetails)}`}
+        >
+          <Input
+            id="withdrawal-amount"
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
+            aria-describedby="withdrawal-amount-error"
+          />
+        </Field>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={request.isPending}>
+            {request.isPending ? 'Requesting...' : 'Request Withdrawal'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
