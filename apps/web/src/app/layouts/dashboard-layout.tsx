@@ -7,6 +7,8 @@ import { buttonClass } from '../../components/ui/button';
 import { Badge, PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
+import { useLiveUpdates } from '../../lib/live-updates';
+import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
 import { useSignOut } from './use-sign-out';
 
@@ -15,6 +17,7 @@ export function DashboardLayout() {
   const location = useLocation();
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const signOut = useSignOut();
+  useLiveUpdates(viewer?.user.id);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the page changes
   useEffect(() => setIsMenuOpen(false), [location.pathname]);
@@ -22,7 +25,9 @@ export function DashboardLayout() {
   if (isPending) return <PageLoader />;
   if (isError || !viewer) return <Navigate to={paths.login} replace />;
   const facts = viewerFacts(viewer);
-  if (!facts.passesGate && location.pathname !== paths.account) {
+  // /dashboard?success=true may arrive before the provider's webhook: the home page activates and reloads.
+  const isActivating = isReturningFromPayment(location.pathname, location.search);
+  if (!facts.passesGate && location.pathname !== paths.account && !isActivating) {
     return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
   }
   const plan = PLAN_DETAILS[viewer.profile.plan] ?? PLAN_DETAILS.basic;

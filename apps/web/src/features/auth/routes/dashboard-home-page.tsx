@@ -6,6 +6,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader, Spinner } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { useAppConfig } from '../../../lib/app-config';
+import { SubscriptionActivation } from '../../../lib/subscription-activation';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useDashboardStats } from '../api/account';
@@ -45,6 +46,7 @@ export default function DashboardHomePage() {
 
   return (
     <div className="space-y-8">
+      <SubscriptionActivation />
       <header>
         <h1 className="text-3xl font-bold text-white">Welcome Back!</h1>
         <p className="mt-1 text-zinc-400">
