@@ -473,6 +473,8 @@ export type UploadInfo = {
   status: 'uploading' | 'checked' | 'rejected' | 'consumed' | 'missing';
   originalName: string;
   sizeBytes: number;
+  /** Bytes the server holds so far (equal to sizeBytes once complete). */
+  receivedBytes: number;
   error: string | null;
   details: Record<string, number | string> | null;
 };

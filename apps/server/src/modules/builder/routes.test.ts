@@ -589,7 +589,7 @@ describe('the draft', () => {
       status: 'checked',
       details: { durationMs: 500 },
     });
-    expect(loaded.uploads[partial.id as string]).toMatchObject({ status: 'uploading' });
+    expect(loaded.uploads[partial.id as string]).toMatchObject({ status: 'uploading', receivedBytes: 1000 });
     expect(loaded.limits.maxWavBytes).toBe(2 * 1024 ** 3);
 
     const deleted = await system.request('/api/builder/draft', { method: 'DELETE', cookie: user.cookie });

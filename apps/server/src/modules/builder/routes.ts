@@ -2,6 +2,8 @@
  * HTTP routes of the release builder, mounted under /api (see app.ts): tus uploads at /api/uploads,
  * the draft, upload status, artist search and the submission under /api/builder.
  */
+
+import { Readable } from 'node:stream';
 import {
   builderDraftSchema,
   releaseSubmissionSchema,
@@ -23,7 +25,14 @@ import {
   submitRelease,
   uploadInfos,
 } from './service';
-import { discardUpload, requestViewers, touchOwnUpload, tusServerFor, UPLOAD_ID_PATTERN } from './uploads';
+import {
+  discardUpload,
+  findUploads,
+  requestViewers,
+  touchOwnUpload,
+  tusServerFor,
+  UPLOAD_ID_PATTERN,
+} from './uploads';
 
 const TUS_VERSION = '1.0.0';
 
@@ -94,6 +103,28 @@ export const builderRoutes = new Hono<AppEnv>()
     if (!info || info.status === 'missing') throw notFound('Upload not found');
     return c.json(info, 200);
   })
+  // The draft's cover preview after a reload: the owner's checked cover, as its list thumbnail.
+  .get(
+    '/builder/uploads/:id/thumbnail',
+    access('subscriber'),
+    validate('param', uploadIdParam),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { id } = c.req.valid('param');
+      const [row] = await findUploads(c.var.deps.db, viewer.user.id, [id]);
+      const key = row?.kind === 'cover' ? (row.thumbMediumKey ?? row.thumbSmallKey) : null;
+      if (!key) throw notFound('Upload not found');
+      const file = await c.var.deps.storage.get(key);
+      return new Response(Readable.toWeb(file.body) as ReadableStream, {
+        status: 200,
+        headers: {
+          'Content-Type': 'image/jpeg',
+          'Content-Length': String(file.sizeBytes),
+          'Cache-Control': 'private, max-age=3600',
+        },
+      });
+    },
+  )
   .get('/builder/draft', access('subscriber'), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await loadDraft(c.var.deps, viewer.user.id), 200);

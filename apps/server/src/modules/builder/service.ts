@@ -31,6 +31,7 @@ import {
   finalizeUpload,
   findUploads,
   keySegment,
+  receivedBytes,
   removeStaged,
   stagedFile,
   toUploadInfo,
@@ -55,8 +56,17 @@ export async function uploadInfos(
     // An upload whose last bytes arrived but whose check never ran (a crash in between) is checked now.
     if (row?.status === 'uploading') row = (await finalizeUpload(deps, id)) ?? row;
     result[id] = row
-      ? toUploadInfo(row)
-      : { id, kind: 'audio', status: 'missing', originalName: '', sizeBytes: 0, error: null, details: null };
+      ? toUploadInfo(row, row.status === 'uploading' ? await receivedBytes(deps.config, id) : undefined)
+      : {
+          id,
+          kind: 'audio',
+          status: 'missing',
+          originalName: '',
+          sizeBytes: 0,
+          receivedBytes: 0,
+          error: null,
+          details: null,
+        };
   }
   return result;
 }

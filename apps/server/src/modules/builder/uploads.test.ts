@@ -210,6 +210,23 @@ describe('cover uploads', () => {
     expect([head.status, head.headers.get('upload-offset')]).toEqual([200, String(body.length)]);
   });
 
+  it("serves the owner's checked cover thumbnail for the draft preview, and nobody else's", async () => {
+    const result = await tusUpload(system, cookie, {
+      kind: 'cover',
+      name: 'preview.png',
+      body: await validCover(),
+    });
+    const response = await system.request(`/api/builder/uploads/${result.id}/thumbnail`, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 2).toString('hex')).toBe('ffd8');
+    const other = await system.signedInUser();
+    expect(
+      (await system.request(`/api/builder/uploads/${result.id}/thumbnail`, { cookie: other.cookie })).status,
+    ).toBe(404);
+  });
+
   it('refuses a 100x100 PNG and keeps nothing', async () => {
     const result = await tusUpload(system, cookie, {
       kind: 'cover',

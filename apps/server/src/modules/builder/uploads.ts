@@ -62,16 +62,24 @@ export function keySegment(sanitizedName: string, fallback = 'file'): string {
 
 const stem = (name: string) => name.replace(/\.[^.]*$/, '') || 'cover';
 
-export function toUploadInfo(row: UploadRow): UploadInfo {
+export function toUploadInfo(row: UploadRow, receivedBytes?: number): UploadInfo {
   return {
     id: row.id,
     kind: row.kind as UploadKind,
     status: row.status as UploadInfo['status'],
     originalName: row.originalName,
     sizeBytes: row.sizeBytes,
+    receivedBytes:
+      receivedBytes ?? (row.status === 'uploading' || row.status === 'rejected' ? 0 : row.sizeBytes),
     error: row.error,
     details: row.details ?? null,
   };
+}
+
+/** How many bytes of an unfinished upload the staging area holds. */
+export async function receivedBytes(config: Pick<Config, 'dataDir'>, id: string): Promise<number> {
+  const stat = await fsp.stat(stagedFile(config, id)).catch(() => null);
+  return stat?.size ?? 0;
 }
 
 export async function findUploads(db: DbOrTx, userId: string, ids: string[]): Promise<UploadRow[]> {

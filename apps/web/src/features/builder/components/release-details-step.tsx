@@ -1,0 +1,221 @@
+/** Step 1, Release Details (spec 02 §2, §5): the release fields, cover art, and the plan's locks. */
+import { GENRES, LIMITS } from '@tunedrop/shared';
+import {
+  BUILDER_MESSAGES,
+  coverDimensionsError,
+  coverFileError,
+  type ReleaseDraft,
+} from '@tunedrop/shared/schemas/builder';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field, Input, Select } from '../../../components/ui/input';
+import type { SlotState } from '../model/slots';
+import { FileBox } from './file-box';
+import { LockedNote, ProFeatureNote } from './pro-lock';
+
+export type ReleaseField = keyof ReleaseDraft;
+
+/** Reads an image's pixel size in the browser, so a wrong cover is refused before it uploads. */
+function imageSize(file: File): Promise<{ width: number; height: number }> {
+  return new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(file);
+    const image = new Image();
+    image.onload = () => {
+      resolve({ width: image.naturalWidth, height: image.naturalHeight });
+      URL.revokeObjectURL(url);
+    };
+    image.onerror = () => {
+      URL.revokeObjectURL(url);
+      reject(new Error('unreadable'));
+    };
+    image.src = url;
+  });
+}
+
+export function ReleaseDetailsStep({
+  release,
+  isPro,
+  errors,
+  coverSlot,
+  onChange,
+  onCoverSelected,
+  onCoverError,
+  onCoverCancel,
+  onContinue,
+}: {
+  release: ReleaseDraft;
+  isPro: boolean;
+  errors: Record<string, string>;
+  coverSlot: SlotState | undefined;
+  onChange: (change: Partial<ReleaseDraft>) => void;
+  onCoverSelected: (file: File, previewUrl: string) => void;
+  onCoverError: (message: string) => void;
+  onCoverCancel: () => void;
+  onContinue: () => void;
+}) {
+  const text = (field: ReleaseField) => ({
+    id: `release-${field}`,
+    value: release[field] as string,
+    'aria-invalid': errors[field] ? true : undefined,
+    'aria-describedby': errors[field] ? `release-${field}-error` : undefined,
+    onChange: (event: { target: { value: string } }) => onChange({ [field]: event.target.value }),
+  });
+  const locked = (field: ReleaseField, note: string) => ({
+    ...text(field),
+    readOnly: true,
+    'aria-readonly': true,
+    'aria-describedby': `release-${field}-lock`,
+    className: 'cursor-not-allowed opacity-70',
+    note: <LockedNote id={`release-${field}-lock`}>{note}</LockedNote>,
+  });
+
+  const chooseCover = async (file: File) => {
+    const typeError = coverFileError(file);
+    if (typeError) return onCoverError(typeError);
+    try {
+      const { width, height } = await imageSize(file);
+      const sizeError = coverDimensionsError(width, height);
+      if (sizeError) return onCoverError(sizeError);
+    } catch {
+      return onCoverError(BUILDER_MESSAGES.coverArtFormat);
+    }
+    onCoverSelected(file, URL.createObjectURL(file));
+  };
+
+  const holder = (field: 'copyrightHolder' | 'publishingHolder', label: string) => {
+    if (isPro) {
+      return (
+        <Field id={`release-${field}`} label={label} error={errors[field]}>
+          <Input {...text(field)} />
+        </Field>
+      );
+    }
+    const { note, ...props } = locked(field, 'Your artist name on the Basic plan');
+    return (
+      <div>
+        <Field id={`release-${field}`} label={label} error={errors[field]}>
+          <Input {...props} />
+        </Field>
+        {note}
+      </div>
+    );
+  };
+
+  const year = (field: 'copyrightYear' | 'publishingYear', label: string) => {
+    if (isPro) {
+      return (
+        <Field id={`release-${field}`} label={label} error={errors[field]}>
+          <Input
+            {...text(field)}
+            type="number"
+            inputMode="numeric"
+            min={LIMITS.minYear}
+            max={new Date().getFullYear()}
+          />
+        </Field>
+      );
+    }
+    const { note, ...props } = locked(field, 'The current year on the Basic plan');
+    return (
+      <div>
+        <Field id={`release-${field}`} label={label} error={errors[field]}>
+          <Input {...props} type="number" />
+        </Field>
+        {note}
+      </div>
+    );
+  };
+
+  const proOnly = (field: 'upc' | 'labelName' | 'originalReleaseDate', label: string, type = 'text') => {
+    if (isPro) {
+      return (
+        <Field id={`release-${field}`} label={`${label} (optional)`} error={errors[field]}>
+          <Input
+            {...text(field)}
+            type={type}
+            {...(field === 'upc' ? { inputMode: 'numeric' as const, placeholder: '12 or 13 digits' } : {})}
+          />
+        </Field>
+      );
+    }
+    return (
+      <div>
+        <Field id={`release-${field}`} label={`${label} (optional)`}>
+          <Input
+            id={`release-${field}`}
+            type={type}
+            value=""
+            disabled
+            aria-describedby={`release-${field}-pro`}
+          />
+        </Field>
+        <ProFeatureNote id={`release-${field}-pro`} />
+      </div>
+    );
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onContinue();
+      }}
+    >
+      <Card className="space-y-6">
+        <div>
+          <h2 className="text-xl font-semibold text-white">Release Details</h2>
+          <p className="mt-1 text-sm text-zinc-400">
+            Tell us about your release. Fields marked optional can stay empty.
+          </p>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field id="release-title" label="Release Title" error={errors.title}>
+            <Input {...text('title')} placeholder="Enter release title" />
+          </Field>
+          <Field id="release-genre" label="Genre" error={errors.genre}>
+            <Select {...text('genre')}>
+              <option value="">Select a genre</option>
+              {GENRES.map((genre) => (
+                <option key={genre} value={genre}>
+                  {genre}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field id="release-releaseDate" label="Release Date" error={errors.releaseDate}>
+            <Input {...text('releaseDate')} type="date" />
+          </Field>
+        </div>
+
+        <FileBox
+          label="Cover Art"
+          kind="cover"
+          accept="image/jpeg,image/png"
+          hint="JPG or PNG, exactly 3000x3000 pixels, less than 10MB"
+          slot={coverSlot}
+          error={errors.coverArt}
+          onSelect={(file) => void chooseCover(file)}
+          onCancel={onCoverCancel}
+        />
+
+        <div className="grid gap-5 sm:grid-cols-2">
+          {holder('copyrightHolder', 'Copyright Holder')}
+          {year('copyrightYear', 'Copyright Year')}
+          {holder('publishingHolder', 'Publishing Holder')}
+          {year('publishingYear', 'Publishing Year')}
+        </div>
+
+        <div className="grid gap-5 sm:grid-cols-3">
+          {proOnly('upc', 'UPC')}
+          {proOnly('labelName', 'Label Name')}
+          {proOnly('originalReleaseDate', 'Original Release Date', 'date')}
+        </div>
+
+        <div className="flex justify-end">
+          <Button type="submit">Continue to Track Details</Button>
+        </div>
+      </Card>
+    </form>
+  );
+}
