@@ -1,0 +1,390 @@
+/**
+ * A DDEX ERN 4.3 NewReleaseMessage for one release, in the element order of the official schema
+ * (release-notification.xsd, AVS 3): MessageHeader, PartyList, ResourceList (one SoundRecording per
+ * track and the front cover), ReleaseList (the main release), DealList (a release deal per selected
+ * platform from the release date).
+ */
+import { PLATFORMS } from '@tunedrop/shared';
+import type { ArtistCredit } from '../../db/schema';
+
+export type ErnPerson = { firstName: string; middleName: string | null; lastName: string };
+
+export type ErnTrack = {
+  id: string;
+  position: number;
+  title: string;
+  isrc: string | null;
+  explicit: boolean;
+  durationMs: number | null;
+  /** The file's name inside the delivery (the ZIP entry). */
+  fileName: string;
+  fileSizeBytes: number;
+  sampleRate: number | null;
+  bitDepth: number | null;
+  channels: number | null;
+  primaryArtists: ArtistCredit[];
+  featuredArtists: ArtistCredit[];
+  songwriters: (ErnPerson & { role: string })[];
+  producers: ErnPerson[];
+};
+
+export type ErnRelease = {
+  id: string;
+  title: string;
+  upc: string | null;
+  labelName: string | null;
+  genre: string;
+  releaseDate: string;
+  originalReleaseDate: string | null;
+  copyrightHolder: string;
+  copyrightYear: number;
+  publishingHolder: string;
+  publishingYear: number;
+  distributionStores: string[];
+  primaryArtists: ArtistCredit[];
+  featuredArtists: ArtistCredit[];
+  cover: { fileName: string; codec: 'JPEG' | 'PNG' } | null;
+  tracks: ErnTrack[];
+};
+
+export type ErnParties = {
+  senderPartyId: string;
+  senderName: string;
+  recipientPartyId: string;
+  recipientName: string;
+};
+
+// ------------------------------------------------------------------ a tiny XML writer
+
+type XmlNode = { name: string; attrs?: Record<string, string | number | boolean>; children?: XmlChild[] };
+type XmlChild = XmlNode | string | number | null | undefined | false;
+
+// Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
+const xmlText = (value: string | number) =>
+  String(value)
+    .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+const el = (name: string, attrsOrChild?: XmlNode['attrs'] | XmlChild, ...children: XmlChild[]): XmlNode => {
+  const isAttrs =
+    typeof attrsOrChild === 'object' && attrsOrChild !== null && !('name' in (attrsOrChild as object));
+  return isAttrs
+    ? { name, attrs: attrsOrChild as XmlNode['attrs'], children }
+    : { name, children: [attrsOrChild as XmlChild, ...children] };
+};
+
+function render(node: XmlNode, depth: number): string {
+  const pad = '   '.repeat(depth);
+  const attrs = Object.entries(node.attrs ?? {})
+    .map(([key, value]) => ` ${key}="${xmlText(String(value))}"`)
+    .join('');
+  const children = (node.children ?? []).filter(
+    (child): child is XmlNode | string | number => child !== null && child !== undefined && child !== false,
+  );
+  if (children.length === 0) return `${pad}<${node.name}${attrs}/>`;
+  if (children.every((child) => typeof child !== 'object')) {
+    return `${pad}<${node.name}${attrs}>${children.map((child) => xmlText(child as string)).join('')}</${node.name}>`;
+  }
+  const inner = children
+    .map((child) => (typeof child === 'object' ? render(child, depth + 1) : `${pad}   ${xmlText(child)}`))
+    .join('\n');
+  return `${pad}<${node.name}${attrs}>\n${inner}\n${pad}</${node.name}>`;
+}
+
+// ------------------------------------------------------------------ values
+
+/** Milliseconds as an ISO 8601 duration: 223583 → PT3M43.583S, 1000 → PT1S. */
+export function isoDuration(ms: number | null): string {
+  if (!ms || ms <= 0) return 'PT0S';
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const seconds = (ms % 60_000) / 1000;
+  const secondsText = Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(3).replace(/0+$/, '');
+  return `PT${hours ? `${hours}H` : ''}${hours || minutes ? `${minutes}M` : ''}${secondsText}S`;
+}
+
+const personName = (person: ErnPerson) =>
+  [person.firstName, person.middleName, person.lastName].filter((part) => part?.trim()).join(' ');
+
+const SONGWRITER_ROLES: Record<string, string> = {
+  music: 'Composer',
+  lyrics: 'Lyricist',
+  music_and_lyrics: 'ComposerLyricist',
+};
+
+/** 1-3 tracks a Single, 4-6 an EP, 7 or more an Album (the stores' usual rule). */
+export function releaseType(trackCount: number): 'Single' | 'EP' | 'Album' {
+  if (trackCount <= 3) return 'Single';
+  if (trackCount <= 6) return 'EP';
+  return 'Album';
+}
+
+const displayArtistName = (primary: ArtistCredit[], featured: ArtistCredit[]) => {
+  const main = primary.map((artist) => artist.name).join(', ');
+  return featured.length > 0 ? `${main} feat. ${featured.map((artist) => artist.name).join(', ')}` : main;
+};
+
+// ------------------------------------------------------------------ the message
+
+export function buildErnMessage(
+  release: ErnRelease,
+  parties: ErnParties,
+  options: { messageId: string; createdAt: Date },
+): string {
+  // Parties: every artist, songwriter, producer and the label, each once, referenced as P1, P2, ...
+  const partyNodes: XmlNode[] = [];
+  const partyRefs = new Map<string, string>();
+  const party = (kind: 'artist' | 'person' | 'label', name: string, links: string[] = []): string => {
+    const key = `${kind}:${name.trim().toLowerCase()}`;
+    const existing = partyRefs.get(key);
+    if (existing) return existing;
+    const reference = `P${partyRefs.size + 1}`;
+    partyRefs.set(key, reference);
+    partyNodes.push(
+      el(
+        'Party',
+        el('PartyReference', reference),
+        el('PartyName', el('FullName', name.trim())),
+        ...[...new Set(links.filter(Boolean))].map((link) => el('ArtistProfilePage', link)),
+      ),
+    );
+    return reference;
+  };
+  const artistRef = (artist: ArtistCredit) =>
+    party('artist', artist.name, [artist.spotifyLink ?? '', artist.appleMusicLink ?? '']);
+  const displayArtists = (primary: ArtistCredit[], featured: ArtistCredit[]) => [
+    ...primary.map((artist, index) =>
+      el(
+        'DisplayArtist',
+        { SequenceNumber: index + 1 },
+        el('ArtistPartyReference', artistRef(artist)),
+        el('DisplayArtistRole', 'MainArtist'),
+      ),
+    ),
+    ...featured.map((artist, index) =>
+      el(
+        'DisplayArtist',
+        { SequenceNumber: primary.length + index + 1 },
+        el('ArtistPartyReference', artistRef(artist)),
+        el('DisplayArtistRole', 'FeaturedArtist'),
+      ),
+    ),
+  ];
+
+  const sender = parties.senderPartyId;
+  const pLine = (year: number, holder: string) =>
+    el('PLine', el('Year', year), el('PLineText', `(P) ${year} ${holder}`));
+  const releasePrimary = release.primaryArtists.length > 0 ? release.primaryArtists : [{ name: 'Unknown' }];
+
+  const soundRecordings = release.tracks.map((track, index) => {
+    const primary = track.primaryArtists.length > 0 ? track.primaryArtists : releasePrimary;
+    const contributors = [
+      ...track.songwriters.map((writer) => ({
+        ref: party('person', personName(writer)),
+        role: SONGWRITER_ROLES[writer.role] ?? 'Composer',
+      })),
+      ...track.producers.map((producer) => ({
+        ref: party('person', personName(producer)),
+        role: 'StudioProducer',
+      })),
+    ];
+    return el(
+      'SoundRecording',
+      el('ResourceReference', `A${index + 1}`),
+      el('Type', 'MusicalWorkSoundRecording'),
+      el(
+        'SoundRecordingEdition',
+        el(
+          'ResourceId',
+          track.isrc ? el('ISRC', track.isrc) : null,
+          el('ProprietaryId', { Namespace: sender }, track.id),
+        ),
+        pLine(release.publishingYear, release.publishingHolder),
+        el(
+          'TechnicalDetails',
+          el('TechnicalResourceDetailsReference', `T${index + 1}`),
+          el(
+            'DeliveryFile',
+            el('Type', 'AudioFile'),
+            el('ContainerFormat', 'WAV'),
+            el('AudioCodecType', 'PCM'),
+            track.channels ? el('NumberOfChannels', track.channels) : null,
+            track.sampleRate ? el('SamplingRate', { UnitOfMeasure: 'Hz' }, track.sampleRate) : null,
+            track.bitDepth ? el('BitsPerSample', track.bitDepth) : null,
+            el('Duration', isoDuration(track.durationMs)),
+            el('File', el('URI', track.fileName), el('FileSize', track.fileSizeBytes)),
+          ),
+        ),
+      ),
+      el('DisplayTitleText', track.title),
+      el(
+        'DisplayTitle',
+        { ApplicableTerritoryCode: 'Worldwide', IsDefault: true },
+        el('TitleText', track.title),
+      ),
+      el(
+        'DisplayArtistName',
+        { ApplicableTerritoryCode: 'Worldwide', IsDefault: true },
+        displayArtistName(primary, track.featuredArtists),
+      ),
+      ...displayArtists(primary, track.featuredArtists),
+      ...contributors.map((contributor, position) =>
+        el(
+          'Contributor',
+          { SequenceNumber: position + 1 },
+          el('ContributorPartyReference', contributor.ref),
+          el('Role', contributor.role),
+        ),
+      ),
+      el('Duration', isoDuration(track.durationMs)),
+      el('ParentalWarningType', track.explicit ? 'Explicit' : 'NotExplicit'),
+    );
+  });
+
+  const coverRef = release.cover ? `A${release.tracks.length + 1}` : null;
+  const image =
+    release.cover && coverRef
+      ? el(
+          'Image',
+          el('ResourceReference', coverRef),
+          el('Type', 'FrontCoverImage'),
+          el('ResourceId', el('ProprietaryId', { Namespace: sender }, `${release.id}:cover`)),
+          el(
+            'TechnicalDetails',
+            el('TechnicalResourceDetailsReference', `T${release.tracks.length + 1}`),
+            el('ImageCodecType', release.cover.codec),
+            el('File', el('URI', release.cover.fileName)),
+          ),
+        )
+      : null;
+
+  const labelRef = party('label', release.labelName?.trim() || 'Independent');
+  const totalMs = release.tracks.reduce((sum, track) => sum + (track.durationMs ?? 0), 0);
+  const isExplicit = release.tracks.some((track) => track.explicit);
+  const mainRelease = el(
+    'Release',
+    el('ReleaseReference', 'R0'),
+    el('ReleaseType', releaseType(release.tracks.length)),
+    el(
+      'ReleaseId',
+      release.upc ? el('ICPN', release.upc) : null,
+      el('ProprietaryId', { Namespace: sender }, release.id),
+    ),
+    el('DisplayTitleText', release.title),
+    el(
+      'DisplayTitle',
+      { ApplicableTerritoryCode: 'Worldwide', IsDefault: true },
+      el('TitleText', release.title),
+    ),
+    el(
+      'DisplayArtistName',
+      { ApplicableTerritoryCode: 'Worldwide', IsDefault: true },
+      displayArtistName(releasePrimary, release.featuredArtists),
+    ),
+    ...displayArtists(releasePrimary, release.featuredArtists),
+    el('ReleaseLabelReference', { ApplicableTerritoryCode: 'Worldwide', IsDefault: true }, labelRef),
+    pLine(release.publishingYear, release.publishingHolder),
+    el(
+      'CLine',
+      el('Year', release.copyrightYear),
+      el('CLineText', `(C) ${release.copyrightYear} ${release.copyrightHolder}`),
+    ),
+    el('Duration', isoDuration(totalMs)),
+    el('Genre', { ApplicableTerritoryCode: 'Worldwide' }, el('GenreText', release.genre)),
+    el('ReleaseDate', { ApplicableTerritoryCode: 'Worldwide', IsDefault: true }, release.releaseDate),
+    release.originalReleaseDate
+      ? el(
+          'OriginalReleaseDate',
+          { ApplicableTerritoryCode: 'Worldwide', IsDefault: true },
+          release.originalReleaseDate,
+        )
+      : null,
+    el('ParentalWarningType', isExplicit ? 'Explicit' : 'NotExplicit'),
+    el(
+      'ResourceGroup',
+      el('SequenceNumber', 1),
+      ...release.tracks.map((_track, index) =>
+        el(
+          'ResourceGroupContentItem',
+          el('SequenceNumber', index + 1),
+          el('ReleaseResourceReference', `A${index + 1}`),
+        ),
+      ),
+      coverRef ? el('LinkedReleaseResourceReference', coverRef) : null,
+    ),
+  );
+
+  const platformNames = new Map<string, string>(PLATFORMS.map((platform) => [platform.id, platform.name]));
+  const channels = release.distributionStores.map((store) =>
+    el(
+      'DistributionChannel',
+      el('PartyName', el('FullName', platformNames.get(store) ?? store)),
+      el('PartyId', el('ProprietaryId', { Namespace: sender }, store)),
+    ),
+  );
+  const deal = (models: string[], uses: string[]) =>
+    el(
+      'Deal',
+      el(
+        'DealTerms',
+        el('TerritoryCode', 'Worldwide'),
+        el('ValidityPeriod', el('StartDate', release.releaseDate)),
+        ...models.map((model) => el('CommercialModelType', model)),
+        ...uses.map((use) => el('UseType', use)),
+        ...channels,
+      ),
+    );
+  const dealList =
+    channels.length > 0
+      ? el(
+          'DealList',
+          el(
+            'ReleaseDeal',
+            el('DealReleaseReference', 'R0'),
+            deal(
+              ['SubscriptionModel', 'AdvertisementSupportedModel'],
+              ['OnDemandStream', 'NonInteractiveStream'],
+            ),
+            deal(['PayAsYouGoModel'], ['PermanentDownload']),
+          ),
+        )
+      : null;
+
+  const messagingParty = (id: string, name: string) => [
+    el('PartyId', id),
+    el('PartyName', el('FullName', name)),
+  ];
+  const root = el(
+    'ern:NewReleaseMessage',
+    {
+      'xmlns:ern': 'http://ddex.net/xml/ern/43',
+      'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+      'xsi:schemaLocation': 'http://ddex.net/xml/ern/43 http://ddex.net/xml/ern/43/release-notification.xsd',
+      ReleaseProfileVersionId: 'Audio',
+      LanguageAndScriptCode: 'en',
+      AvsVersionId: '3',
+    },
+    el(
+      'MessageHeader',
+      el('MessageThreadId', options.messageId),
+      el('MessageId', options.messageId),
+      el('MessageSender', ...messagingParty(parties.senderPartyId, parties.senderName)),
+      el('MessageRecipient', ...messagingParty(parties.recipientPartyId, parties.recipientName)),
+      el('MessageCreatedDateTime', options.createdAt.toISOString()),
+      el('MessageControlType', 'LiveMessage'),
+    ),
+    // PartyList is rendered last (below) but must sit here: its parties are collected while building the rest.
+    { name: '__parties__' },
+    el('ResourceList', ...soundRecordings, image),
+    el('ReleaseList', mainRelease),
+    dealList,
+  );
+  const partyList = el('PartyList', ...partyNodes);
+  root.children = (root.children ?? []).map((child) =>
+    typeof child === 'object' && child && child.name === '__parties__' ? partyList : child,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${render(root, 0)}\n`;
+}

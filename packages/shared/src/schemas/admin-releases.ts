@@ -1,0 +1,213 @@
+/**
+ * Release review for moderators and admins (spec 02 §2 Admin panel, §4, §5 Admin rules, §8): the five
+ * tabs and their filters, the decision and ban inputs, the card and audit shapes, and every message.
+ */
+import { z } from 'zod';
+import type { ReleaseStatus, SongwriterRole } from '../constants';
+
+/** An artist credit as stored: name plus optional Spotify and Apple Music links. */
+export type ArtistCreditView = { name: string; spotifyLink?: string; appleMusicLink?: string };
+
+export const ADMIN_RELEASE_TABS = ['pending', 'approved', 'takedown', 'rejected', 'takendown'] as const;
+export type AdminReleaseTab = (typeof ADMIN_RELEASE_TABS)[number];
+
+export const ADMIN_RELEASE_TAB_LABELS: Record<AdminReleaseTab, string> = {
+  pending: 'Pending Releases',
+  approved: 'Approved Releases',
+  takedown: 'Takedown Requests',
+  rejected: 'Rejected Releases',
+  takendown: 'Takendown Releases',
+};
+
+/** Which statuses each tab shows (spec 02 §4); the takedown tab is the flag, whatever the status. */
+export const ADMIN_TAB_STATUSES: Record<Exclude<AdminReleaseTab, 'takedown'>, readonly ReleaseStatus[]> = {
+  pending: ['pending', 'processing'],
+  approved: ['approved', 'live'],
+  rejected: ['rejected'],
+  takendown: ['taken_down', 'deleted'],
+};
+
+/** Statuses from which each decision may start (checked again in the UPDATE's WHERE). */
+export const DECISION_FROM = {
+  approve: ['pending', 'processing'],
+  reject: ['pending', 'processing'],
+  unapprove: ['approved', 'live'],
+  unreject: ['rejected'],
+  delete: ['approved', 'live', 'rejected', 'taken_down', 'deleted'],
+} as const satisfies Record<string, readonly ReleaseStatus[]>;
+
+export const ADMIN_RELEASE_MESSAGES = {
+  accessDeniedTitle: 'Access denied',
+  accessDenied: "You don't have admin or moderator privileges.",
+  adminOnly: 'You need admin privileges to access this page.',
+  fetchFailed: 'Failed to fetch releases',
+  approveFailed: 'Failed to approve release',
+  rejectFailed: 'Failed to reject release',
+  takedownApproveFailed: 'Failed to approve takedown',
+  takedownRejectFailed: 'Failed to reject takedown',
+  unapproveFailed: 'Failed to unapprove release',
+  deleteFailed: 'Failed to delete release',
+  unrejectFailed: 'Failed to unreject release',
+  banFailed: 'Failed to ban user',
+  unbanFailed: 'Failed to unban user',
+  rejectionReasonRequiredTitle: 'Rejection reason required',
+  rejectionReasonRequired: 'Please provide a reason for rejection.',
+  banReasonRequiredTitle: 'Ban reason required',
+  banReasonRequired: 'Please provide a reason for banning this user.',
+  exportFailedTitle: 'Export failed',
+  exportFailed: 'Failed to export release files',
+  downloadErrorTitle: 'Download error',
+  downloadFailed: (trackTitle: string) => `Failed to download ${trackTitle}`,
+  staleTitle: 'Release changed',
+  labelDefault: 'Independent',
+  noStores: 'None selected',
+  approved: 'Release approved',
+  rejected: 'Release rejected',
+  unapproved: 'Release moved back to pending',
+  unrejected: 'Release moved back to pending',
+  takedownApproved: 'Takedown approved',
+  takedownRejected: 'Takedown request rejected',
+  deleted: 'Release deleted permanently',
+  banned: 'User banned',
+  unbanned: 'User unbanned',
+} as const;
+
+export const REASON_MAX_LENGTH = 1000;
+
+export const adminReleasesQuerySchema = z.object({
+  tab: z.enum(ADMIN_RELEASE_TABS).default('pending'),
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+});
+export type AdminReleasesQuery = z.input<typeof adminReleasesQuerySchema>;
+
+export const rejectReleaseSchema = z.object({
+  reason: z
+    .string({ message: ADMIN_RELEASE_MESSAGES.rejectionReasonRequired })
+    .trim()
+    .min(1, ADMIN_RELEASE_MESSAGES.rejectionReasonRequired)
+    .max(REASON_MAX_LENGTH),
+});
+
+export const banUploaderSchema = z.object({
+  reason: z
+    .string({ message: ADMIN_RELEASE_MESSAGES.banReasonRequired })
+    .trim()
+    .min(1, ADMIN_RELEASE_MESSAGES.banReasonRequired)
+    .max(REASON_MAX_LENGTH),
+});
+
+export const signedUrlQuerySchema = z.object({
+  bucket: z.enum(['audio-files', 'cover-art']),
+  path: z.string().min(1).max(1000),
+});
+
+export const auditQuerySchema = z.object({
+  user: z.string().trim().max(254).optional(),
+  releaseId: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F-]{36}$/, 'Enter a full release id.')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export type CreditPerson = {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+};
+
+export type AdminTrack = {
+  id: string;
+  position: number;
+  title: string;
+  isrc: string | null;
+  explicit: boolean;
+  durationMs: number | null;
+  originalFileName: string;
+  fileKey: string;
+  fileSizeBytes: number;
+  sampleRate: number | null;
+  bitDepth: number | null;
+  channels: number | null;
+  primaryArtists: ArtistCreditView[];
+  featuredArtists: ArtistCreditView[];
+  songwriters: (CreditPerson & { role: SongwriterRole })[];
+  producers: CreditPerson[];
+  /** Streams the WAV for the review player (staff session, HTTP Range). */
+  audioUrl: string;
+};
+
+export type AdminReleaseCard = {
+  id: string;
+  title: string;
+  status: ReleaseStatus;
+  primaryArtists: ArtistCreditView[];
+  featuredArtists: ArtistCreditView[];
+  genre: string;
+  releaseDate: string;
+  originalReleaseDate: string | null;
+  labelName: string | null;
+  upc: string | null;
+  copyrightHolder: string;
+  copyrightYear: number;
+  publishingHolder: string;
+  publishingYear: number;
+  distributionStores: string[];
+  rejectionReason: string | null;
+  isTakedownRequested: boolean;
+  takedownRequestedAt: string | null;
+  createdAt: string;
+  coverUrl: string | null;
+  coverArtKey: string | null;
+  uploader: { id: string; email: string; artistName: string; isBanned: boolean; banReason: string | null };
+  tracks: AdminTrack[];
+};
+
+export type AdminReleaseCounts = Record<AdminReleaseTab, number>;
+
+export type AdminReleasesPage = {
+  items: AdminReleaseCard[];
+  counts: AdminReleaseCounts;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+};
+
+export type ExportManifest = {
+  fileName: string;
+  downloadUrl: string;
+  entries: { name: string; sizeBytes: number | null }[];
+};
+
+export type AuditEntry = {
+  id: string;
+  createdAt: string;
+  actorId: string | null;
+  actorEmail: string;
+  action: string;
+  releaseId: string | null;
+  subjectUserId: string | null;
+  withdrawalRequestId: string | null;
+  before: unknown;
+  after: unknown;
+};
+
+export type AuditPage = { items: AuditEntry[]; nextCursor: string | null };
+
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'release.approve': 'Approved release',
+  'release.reject': 'Rejected release',
+  'release.unapprove': 'Unapproved release',
+  'release.unreject': 'Unrejected release',
+  'release.takedown_approve': 'Approved takedown',
+  'release.takedown_reject': 'Rejected takedown',
+  'release.delete': 'Deleted release permanently',
+  'release.export': 'Exported release files',
+  'user.ban': 'Banned user',
+  'user.unban': 'Unbanned user',
+};
