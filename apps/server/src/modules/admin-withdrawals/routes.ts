@@ -1,5 +1,46 @@
-/** HTTP routes of the admin-withdrawals capability, mounted under /api (see app.ts). */
+/** HTTP routes of Withdrawal Management (admin only): the list with decrypted details, approve, reject. */
+import {
+  adminWithdrawalsQuerySchema,
+  rejectWithdrawalSchema,
+} from '@tunedrop/shared/schemas/admin-withdrawals';
 import { Hono } from 'hono';
+import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { validate } from '../../lib/validate';
+import { approveWithdrawal, rejectWithdrawal } from '../wallet/service';
+import { listWithdrawalsForAdmin } from './service';
 
-export const adminWithdrawalsRoutes = new Hono<AppEnv>();
+const adminOf = (viewer: { user: { id: string; email: string } }) => ({
+  id: viewer.user.id,
+  email: viewer.user.email,
+});
+
+export const adminWithdrawalsRoutes = new Hono<AppEnv>()
+  .get('/admin/withdrawals', access('admin'), validate('query', adminWithdrawalsQuerySchema), async (c) => {
+    const { db, config } = c.var.deps;
+    // Decrypted payment details: never kept by a browser or proxy cache.
+    c.header('Cache-Control', 'no-store');
+    return c.json(await listWithdrawalsForAdmin(db, config.appSecret, c.req.valid('query')), 200);
+  })
+  .post('/admin/withdrawals/:id/approve', access('admin'), async (c) => {
+    const admin = adminOf(requireViewer(c));
+    const result = await approveWithdrawal(c.var.deps.db, admin, c.req.param('id'));
+    c.var.deps.wakeMail();
+    return c.json(result, 200);
+  })
+  .post(
+    '/admin/withdrawals/:id/reject',
+    access('admin'),
+    validate('json', rejectWithdrawalSchema),
+    async (c) => {
+      const admin = adminOf(requireViewer(c));
+      const result = await rejectWithdrawal(
+        c.var.deps.db,
+        admin,
+        c.req.param('id'),
+        c.req.valid('json').reason,
+      );
+      c.var.deps.wakeMail();
+      return c.json(result, 200);
+    },
+  );

@@ -1,0 +1,294 @@
+/** Balance Management API: search, the single edit, and the bulk CSV verify (one query) and apply (one transaction). */
+import { parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { balanceUpdatesLog, profiles } from '../../db/schema';
+import { staff } from '../../test-support/admin-fixtures';
+import { createTestUser } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
+import { auditBalances } from '../wallet/audit';
+import { requestWithdrawal } from '../wallet/service';
+import { verifyBalanceRows } from './service';
+
+let system: TestSystem;
+let people: Awaited<ReturnType<typeof staff>>;
+beforeAll(async () => {
+  system = await createTestSystem();
+  people = await staff(system);
+});
+afterAll(async () => {
+  await system.close();
+});
+
+const asAdmin = (path: string, init: { method?: string; json?: unknown } = {}) =>
+  system.request(path, { ...init, cookie: people.admin.cookie });
+
+async function profileOf(userId: string) {
+  const [row] = await system.db.select().from(profiles).where(eq(profiles.id, userId));
+  if (!row) throw new Error('no profile');
+  return row;
+}
+
+async function funded(balanceCents: number, options: { email?: string; artistName?: string } = {}) {
+  const user = await createTestUser(system, options);
+  if (balanceCents > 0) await fundUser(system, user.userId, balanceCents);
+  return user;
+}
+
+describe('GET /api/admin/balances/users', () => {
+  it('finds by email or artist name, case-insensitive and partial, at most 10', async () => {
+    const tag = `bq${crypto.randomUUID().slice(0, 6)}`;
+    for (let index = 0; index < 12; index += 1) {
+      await createTestUser(system, { email: `${tag}-${index}@example.com`, artistName: `Someone ${index}` });
+    }
+    await createTestUser(system, { artistName: `The ${tag.toUpperCase()} Band` });
+    const all = await readJson(await asAdmin(`/api/admin/balances/users?q=${tag.toUpperCase()}`));
+    expect(all.users).toHaveLength(10);
+    const band = await readJson(
+      await asAdmin(`/api/admin/balances/users?q=${encodeURIComponent(`${tag} band`)}`),
+    );
+    expect(band.users).toHaveLength(1);
+    expect(band.users[0]).toMatchObject({ artistName: `The ${tag.toUpperCase()} Band`, balanceCents: 0 });
+    expect((await readJson(await asAdmin('/api/admin/balances/users?q=_'))).users).toHaveLength(0);
+    expect((await asAdmin('/api/admin/balances/users?q=%20%20')).status).toBe(422);
+  });
+});
+
+describe('PUT /api/admin/balances/users/:id', () => {
+  const edit = (userId: string, json: unknown) =>
+    asAdmin(`/api/admin/balances/users/${userId}`, { method: 'PUT', json });
+
+  it('raises total earnings by the positive difference and logs a manual row with the note', async () => {
+    const user = await funded(5000);
+    const response = await edit(user.userId, {
+      balanceCents: 6050,
+      totalEarningsCents: 5000,
+      pendingBalanceCents: 0,
+      expectedBalanceCents: 5000,
+    });
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toMatchObject({
+      email: user.email,
+      balanceCents: 6050,
+      totalEarningsCents: 6050,
+      earningsAddedCents: 1050,
+    });
+    const [log] = await system.db
+      .select()
+      .from(balanceUpdatesLog)
+      .where(and(eq(balanceUpdatesLog.userId, user.userId), eq(balanceUpdatesLog.updateType, 'manual')));
+    expect(log).toMatchObject({
+      oldBalanceCents: 5000,
+      newBalanceCents: 6050,
+      adminId: people.admin.userId,
+      adminEmail: people.admin.email,
+      notes: 'Manual balance update via admin panel (+$10.50 added to total earnings)',
+    });
+
+    // Lowering the balance and correcting total earnings: no addition, the plain note.
+    await edit(user.userId, { balanceCents: 1000, totalEarningsCents: 7000, pendingBalanceCents: 0 });
+    expect(await profileOf(user.userId)).toMatchObject({ balanceCents: 1000, totalEarningsCents: 7000 });
+    const logs = await system.db
+      .select()
+      .from(balanceUpdatesLog)
+      .where(and(eq(balanceUpdatesLog.userId, user.userId), eq(balanceUpdatesLog.updateType, 'manual')));
+    expect(logs.map((row) => row.notes)).toContain('Manual balance update via admin panel');
+    const { mismatches } = await auditBalances(system.db);
+    expect(mismatches.filter((mismatch) => mismatch.userId === user.userId)).toEqual([]);
+  });
+
+  it('refuses negative values, a hand-made pending balance, and figures that moved since they were read', async () => {
+    const user = await funded(10_000);
+    await savePaypal(system, user.userId);
+    await requestWithdrawal(system.db, user.userId, 60);
+    expect(
+      (await edit(user.userId, { balanceCents: -1, totalEarningsCents: 0, pendingBalanceCents: 0 })).status,
+    ).toBe(422);
+    const pending = await edit(user.userId, {
+      balanceCents: 4000,
+      totalEarningsCents: 10_000,
+      pendingBalanceCents: 0,
+    });
+    expect(pending.status).toBe(409);
+    expect((await readJson(pending)).error.code).toBe('pending_not_editable');
+    const stale = await edit(user.userId, {
+      balanceCents: 5000,
+      totalEarningsCents: 10_000,
+      pendingBalanceCents: 6000,
+      expectedBalanceCents: 10_000,
+    });
+    expect(stale.status).toBe(409);
+    expect(await profileOf(user.userId)).toMatchObject({ balanceCents: 4000, pendingBalanceCents: 6000 });
+    const missing = await edit('00000000-0000-4000-8000-000000000000', {
+      balanceCents: 1,
+      totalEarningsCents: 1,
+      pendingBalanceCents: 0,
+    });
+    expect(missing.status).toBe(404);
+    expect((await readJson(missing)).error.message).toBe('User not found');
+  });
+});
+
+describe('bulk CSV', () => {
+  it('verifies every identifier with one query', async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, (_, index) => funded(index * 100)));
+    const rows = [
+      ...users.map((user, index) => ({
+        line: index + 2,
+        identifier: index % 2 === 0 ? user.email.toUpperCase() : user.userId,
+        newBalanceCents: 999,
+      })),
+      { line: 7, identifier: 'nobody@example.com', newBalanceCents: 1 },
+      { line: 8, identifier: 'not-a-uuid', newBalanceCents: 1 },
+      { line: 9, identifier: users[0]?.userId ?? '', newBalanceCents: 5 },
+    ];
+    const select = vi.spyOn(system.db, 'select');
+    const execute = vi.spyOn(system.db, 'execute');
+    const verified = await verifyBalanceRows(system.db, { rows });
+    expect(select.mock.calls.length + execute.mock.calls.length).toBe(1);
+    expect(verified.slice(0, 5).map((row) => row.status)).toEqual(Array(5).fill('verified'));
+    expect(verified[0]).toMatchObject({
+      userId: users[0]?.userId,
+      userEmail: users[0]?.email,
+      oldBalanceCents: 0,
+    });
+    expect(verified[3]).toMatchObject({
+      userId: users[3]?.userId,
+      oldBalanceCents: 300,
+      newBalanceCents: 999,
+    });
+    expect(verified.slice(5)).toEqual([
+      {
+        line: 7,
+        identifier: 'nobody@example.com',
+        newBalanceCents: 1,
+        status: 'error',
+        error: 'User not found',
+      },
+      { line: 8, identifier: 'not-a-uuid', newBalanceCents: 1, status: 'error', error: 'User not found' },
+      {
+        line: 9,
+        identifier: users[0]?.userId,
+        newBalanceCents: 5,
+        status: 'error',
+        error: 'This user is already updated on line 2.',
+      },
+    ]);
+  });
+
+  it('goes from a CSV file to applied balances: bulk_csv log rows, earnings raised, audit clean', async () => {
+    const a = await funded(1000);
+    const b = await funded(5000);
+    const parsed = parseBalanceCsv(
+      `\uFEFFuser_id_or_email,new_balance\r\n${a.email},25.75\r\n${b.userId},40\r\nghost@example.com,1\r\n`,
+    );
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const verifyResponse = await asAdmin('/api/admin/balances/verify', {
+      method: 'POST',
+      json: {
+        rows: parsed.rows.map(({ line, identifier, newBalanceCents }) => ({
+          line,
+          identifier,
+          newBalanceCents,
+        })),
+      },
+    });
+    expect(verifyResponse.status).toBe(200);
+    const { rows: verified } = await readJson(verifyResponse);
+    expect(verified.map((row: { status: string }) => row.status)).toEqual(['verified', 'verified', 'error']);
+    const toApply = verified
+      .filter((row: { status: string }) => row.status === 'verified')
+      .map((row: { line: number; userId: string; oldBalanceCents: number; newBalanceCents: number }) => ({
+        line: row.line,
+        userId: row.userId,
+        expectedOldBalanceCents: row.oldBalanceCents,
+        newBalanceCents: row.newBalanceCents,
+      }));
+    const applyResponse = await asAdmin('/api/admin/balances/apply', {
+      method: 'POST',
+      json: { rows: toApply },
+    });
+    expect(applyResponse.status).toBe(200);
+    const applied = await readJson(applyResponse);
+    expect(applied.applied).toBe(2);
+    expect(await profileOf(a.userId)).toMatchObject({ balanceCents: 2575, totalEarningsCents: 2575 });
+    expect(await profileOf(b.userId)).toMatchObject({ balanceCents: 4000, totalEarningsCents: 5000 });
+    const logs = await system.db
+      .select()
+      .from(balanceUpdatesLog)
+      .where(and(eq(balanceUpdatesLog.userId, a.userId), eq(balanceUpdatesLog.updateType, 'bulk_csv')));
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      oldBalanceCents: 1000,
+      newBalanceCents: 2575,
+      adminEmail: people.admin.email,
+    });
+    const { mismatches } = await auditBalances(system.db);
+    expect(mismatches.filter((mismatch) => [a.userId, b.userId].includes(mismatch.userId))).toEqual([]);
+  });
+
+  it('reports a row whose balance changed since verification instead of overwriting it', async () => {
+    const a = await funded(1000);
+    const b = await funded(2000);
+    const { rows } = await readJson(
+      await asAdmin('/api/admin/balances/verify', {
+        method: 'POST',
+        json: {
+          rows: [
+            { line: 2, identifier: a.email, newBalanceCents: 1111 },
+            { line: 3, identifier: b.email, newBalanceCents: 2222 },
+          ],
+        },
+      }),
+    );
+    // Someone else changes b's balance in between.
+    await fundUser(system, b.userId, 3000);
+    const response = await asAdmin('/api/admin/balances/apply', {
+      method: 'POST',
+      json: {
+        rows: rows.map(
+          (row: { line: number; userId: string; oldBalanceCents: number; newBalanceCents: number }) => ({
+            line: row.line,
+            userId: row.userId,
+            expectedOldBalanceCents: row.oldBalanceCents,
+            newBalanceCents: row.newBalanceCents,
+          }),
+        ),
+      },
+    });
+    const result = await readJson(response);
+    expect(result.applied).toBe(1);
+    expect(result.rows[1]).toMatchObject({
+      line: 3,
+      status: 'stale',
+      currentBalanceCents: 3000,
+      error: 'The balance changed to $30.00 since it was verified; verify again before applying.',
+    });
+    expect((await profileOf(a.userId)).balanceCents).toBe(1111);
+    expect((await profileOf(b.userId)).balanceCents).toBe(3000);
+  });
+
+  it('refuses a user twice in one apply, and bad rows', async () => {
+    const a = await funded(0);
+    const twice = await asAdmin('/api/admin/balances/apply', {
+      method: 'POST',
+      json: {
+        rows: [
+          { line: 2, userId: a.userId, expectedOldBalanceCents: 0, newBalanceCents: 1 },
+          { line: 3, userId: a.userId, expectedOldBalanceCents: 0, newBalanceCents: 2 },
+        ],
+      },
+    });
+    expect(twice.status).toBe(422);
+    const negative = await asAdmin('/api/admin/balances/apply', {
+      method: 'POST',
+      json: { rows: [{ line: 2, userId: a.userId, expectedOldBalanceCents: 0, newBalanceCents: -5 }] },
+    });
+    expect(negative.status).toBe(422);
+    expect((await asAdmin('/api/admin/balances/verify', { method: 'POST', json: { rows: [] } })).status).toBe(
+      422,
+    );
+    expect((await profileOf(a.userId)).balanceCents).toBe(0);
+  });
+});

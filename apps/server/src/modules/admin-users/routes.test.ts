@@ -1,0 +1,173 @@
+/** User Management API, and the admin-only rule on every route of users, withdrawals and balances. */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, profiles, userRoles } from '../../db/schema';
+import { ADMIN_ROUTES, staff } from '../../test-support/admin-fixtures';
+import { createTestUser } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+
+let system: TestSystem;
+let people: Awaited<ReturnType<typeof staff>>;
+beforeAll(async () => {
+  system = await createTestSystem();
+  people = await staff(system);
+});
+afterAll(async () => {
+  await system.close();
+});
+
+const asAdmin = (path: string, init: { method?: string; json?: unknown } = {}) =>
+  system.request(path, { ...init, cookie: people.admin.cookie });
+
+describe('admin only', () => {
+  it('refuses moderators and artists (403) and anonymous callers (401) on every route', async () => {
+    for (const route of ADMIN_ROUTES) {
+      const init = { method: route.method, ...(route.json ? { json: route.json } : {}) };
+      for (const who of [people.moderator, people.artist]) {
+        const response = await system.request(route.path, { ...init, cookie: who.cookie });
+        expect(`${route.method} ${route.path} ${response.status}`).toBe(`${route.method} ${route.path} 403`);
+        expect((await readJson(response)).error.message).toBe(
+          'You need admin privileges to access this page.',
+        );
+      }
+      const anonymous = await system.request(route.path, init);
+      expect(`${route.method} ${route.path} ${anonymous.status}`).toBe(`${route.method} ${route.path} 401`);
+    }
+  });
+});
+
+describe('GET /api/admin/users', () => {
+  it('searches, counts every tab in SQL and pages on the server', async () => {
+    const tag = `zq${crypto.randomUUID().slice(0, 6)}`;
+    const made: string[] = [];
+    for (let index = 0; index < 23; index += 1) {
+      const user = await createTestUser(system, {
+        email: `${tag}-${index}@example.com`,
+        artistName: `Artist ${index}`,
+        plan: index % 3 === 0 ? 'pro' : 'basic',
+        roles: index === 1 ? ['free_access'] : index === 2 ? ['moderator', 'free_access'] : [],
+        ...(index === 4 ? { banReason: 'spam' } : {}),
+      });
+      made.push(user.userId);
+    }
+    const first = await readJson(await asAdmin(`/api/admin/users?q=${tag.toUpperCase()}`));
+    expect(first.counts).toEqual({ all: 23, basic: 15, pro: 8, banned: 1, free_access: 2, moderators: 1 });
+    expect(first.total).toBe(23);
+    expect(first.users).toHaveLength(20);
+    expect(first.pageSize).toBe(20);
+    const second = await readJson(await asAdmin(`/api/admin/users?q=${tag}&page=2`));
+    expect(second.users).toHaveLength(3);
+    const ids = [...first.users, ...second.users].map((user: { id: string }) => user.id);
+    expect(new Set(ids).size).toBe(23);
+    expect(ids.sort()).toEqual([...made].sort());
+
+    const pro = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=pro`));
+    expect(pro.total).toBe(8);
+    expect(pro.users.every((user: { plan: string }) => user.plan === 'pro')).toBe(true);
+    const moderators = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=moderators`));
+    expect(moderators.users.map((user: { roles: string[] }) => user.roles)).toEqual([
+      ['free_access', 'moderator'],
+    ]);
+    const banned = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=banned`));
+    expect(banned.users).toHaveLength(1);
+    expect(banned.users[0]).toMatchObject({ banned: true, banReason: 'spam' });
+
+    const byArtist = await readJson(
+      await asAdmin(`/api/admin/users?q=${encodeURIComponent('artist 17')}&tab=all`),
+    );
+    expect(byArtist.users.some((user: { email: string }) => user.email === `${tag}-17@example.com`)).toBe(
+      true,
+    );
+    // LIKE wildcards in the query match themselves only.
+    expect((await readJson(await asAdmin('/api/admin/users?q=%25'))).total).toBe(0);
+    expect((await asAdmin('/api/admin/users?tab=nope')).status).toBe(422);
+  });
+});
+
+describe('roles', () => {
+  it('grants and revokes free access and moderator, with audit rows', async () => {
+    const user = await createTestUser(system);
+    const path = (role: string) => `/api/admin/users/${user.userId}/roles/${role}`;
+    expect(await readJson(await asAdmin(path('free_access'), { method: 'PUT' }))).toMatchObject({
+      isGranted: true,
+      isChanged: true,
+    });
+    expect(await readJson(await asAdmin(path('free_access'), { method: 'PUT' }))).toMatchObject({
+      isChanged: false,
+    });
+    await asAdmin(path('moderator'), { method: 'PUT' });
+    const roles = async () =>
+      (await system.db.select().from(userRoles).where(eq(userRoles.userId, user.userId)))
+        .map((row) => row.role)
+        .sort();
+    expect(await roles()).toEqual(['free_access', 'moderator']);
+    await asAdmin(path('free_access'), { method: 'DELETE' });
+    await asAdmin(path('moderator'), { method: 'DELETE' });
+    expect(await roles()).toEqual([]);
+    const audits = await system.db.select().from(auditLog).where(eq(auditLog.subjectUserId, user.userId));
+    expect(audits.map((row) => row.action).sort()).toEqual([
+      'role.grant',
+      'role.grant',
+      'role.revoke',
+      'role.revoke',
+    ]);
+    expect(audits.every((row) => row.actorId === people.admin.userId)).toBe(true);
+  });
+
+  it('never touches the admin role here, so an admin cannot remove their own', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      const response = await asAdmin(`/api/admin/users/${people.admin.userId}/roles/admin`, { method });
+      expect(response.status).toBe(422);
+      expect((await readJson(response)).error.code).toBe('admin_role_not_here');
+    }
+    const rows = await system.db.select().from(userRoles).where(eq(userRoles.userId, people.admin.userId));
+    expect(rows.map((row) => row.role)).toEqual(['admin']);
+    expect(
+      (await asAdmin(`/api/admin/users/${people.admin.userId}/roles/superuser`, { method: 'PUT' })).status,
+    ).toBe(404);
+    const missing = await asAdmin('/api/admin/users/00000000-0000-4000-8000-000000000000/roles/moderator', {
+      method: 'PUT',
+    });
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('bans', () => {
+  it("needs a reason ('Ban reason required'), refuses a self-ban, and unban clears all three fields", async () => {
+    const user = await createTestUser(system);
+    for (const json of [{}, { reason: '   ' }]) {
+      const response = await asAdmin(`/api/admin/users/${user.userId}/ban`, { method: 'POST', json });
+      expect(response.status).toBe(422);
+      expect((await readJson(response)).error).toMatchObject({
+        code: 'ban_reason_required',
+        message: 'Please provide a reason for banning this user.',
+      });
+    }
+    const self = await asAdmin(`/api/admin/users/${people.admin.userId}/ban`, {
+      method: 'POST',
+      json: { reason: 'x' },
+    });
+    expect(self.status).toBe(422);
+    expect((await readJson(self)).error.code).toBe('cannot_ban_self');
+
+    const banned = await asAdmin(`/api/admin/users/${user.userId}/ban`, {
+      method: 'POST',
+      json: { reason: ' Copyright abuse ' },
+    });
+    expect(banned.status).toBe(200);
+    const [afterBan] = await system.db.select().from(profiles).where(eq(profiles.id, user.userId));
+    expect(afterBan).toMatchObject({ banned: true, banReason: 'Copyright abuse' });
+    expect(afterBan?.bannedAt).toBeInstanceOf(Date);
+
+    expect((await asAdmin(`/api/admin/users/${user.userId}/unban`, { method: 'POST' })).status).toBe(200);
+    const [afterUnban] = await system.db.select().from(profiles).where(eq(profiles.id, user.userId));
+    expect(afterUnban).toMatchObject({ banned: false, banReason: null, bannedAt: null });
+    const audits = await system.db.select().from(auditLog).where(eq(auditLog.subjectUserId, user.userId));
+    expect(audits.map((row) => row.action).sort()).toEqual(['user.ban', 'user.unban']);
+    const missing = await asAdmin('/api/admin/users/00000000-0000-4000-8000-000000000000/ban', {
+      method: 'POST',
+      json: { reason: 'x' },
+    });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * Balance Management (spec 02 §2, §3, §5, §8): the bulk CSV parser (used by the browser preview and the
+ * server), the single edit, and the shapes of the admin balance API.
+ */
+import { z } from 'zod';
+import { CSV_TEMPLATE_HEADER, LIMITS } from '../constants';
+import { formatCents, parseAmountToCents } from '../money';
+
+export const BULK_BALANCE_LIMITS = {
+  maxRows: 50_000,
+  maxFileBytes: 5 * 1024 * 1024,
+  searchLimit: LIMITS.userSearchLimit,
+} as const;
+
+export const BALANCE_TEXTS = {
+  invalidFile: { title: 'Invalid file', description: 'Please upload a CSV file' },
+  noUsers: { title: 'No users found', description: 'Try a different search term' },
+  noValidUpdates: { title: 'No valid updates', description: 'There are no verified updates to apply' },
+  parsingErrors: (count: number) => ({
+    title: 'CSV parsing errors',
+    description: `${count} errors found. The lines with errors are listed below and will not be applied.`,
+  }),
+  balanceUpdated: (email: string) => ({
+    title: 'Balance updated',
+    description: `Updated ${email}'s balances successfully`,
+  }),
+  invalidValues: { title: 'Invalid values', description: 'All balances must be numbers of 0 or more.' },
+  userNotFound: 'User not found',
+  databaseError: (message: string) => `Database error: ${message}`,
+  manualNote: 'Manual balance update via admin panel',
+  manualNoteEarnings: (addedCents: number) => ` (+${formatCents(addedCents)} added to total earnings)`,
+  pendingNotEditable:
+    'Pending follows the open withdrawal requests; approve, reject or cancel them to change it.',
+  staleRow: (currentCents: number) =>
+    `The balance changed to ${formatCents(currentCents)} since it was verified; verify again before applying.`,
+  foundUsers: (count: number) => `Found ${count} user(s)`,
+  templateFileName: 'balance-update-template.csv',
+  template: `${CSV_TEMPLATE_HEADER}\r\nartist@example.com,125.50\r\n00000000-0000-4000-8000-000000000000,0.00\r\n`,
+} as const;
+
+/** The manual edit's log note (spec 02 §3). */
+export function manualBalanceNote(earningsAddedCents: number): string {
+  return earningsAddedCents > 0
+    ? `${BALANCE_TEXTS.manualNote}${BALANCE_TEXTS.manualNoteEarnings(earningsAddedCents)}`
+    : BALANCE_TEXTS.manualNote;
+}
+
+// ---------------------------------------------------------------- CSV
+
+export type CsvIdentifierKind = 'email' | 'id';
+
+export type CsvBalanceRow = {
+  /** The file's line number where the record starts (the header is line 1). */
+  line: number;
+  identifier: string;
+  kind: CsvIdentifierKind;
+  newBalanceCents: number;
+};
+
+export type CsvParseResult =
+  | { ok: true; rows: CsvBalanceRow[]; errors: string[] }
+  | { ok: false; reason: string; errors: string[] };
+
+export const CSV_REASONS = {
+  empty: 'The CSV file is empty.',
+  headerOnly: 'The CSV file has a header but no data rows.',
+  badHeader:
+    'The first line must be a header naming a user column (user, email or id) and a balance column (balance or amount), for example user_id_or_email,new_balance.',
+  noValidRows: 'No valid rows: every data row has an error.',
+  tooManyRows: `The file has more than ${BULK_BALANCE_LIMITS.maxRows.toLocaleString('en-US')} rows; split it into smaller files.`,
+} as const;
+
+/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks; CRLF, LF or CR end a record. */
+function* records(text: string): Generator<{ line: number; fields: string[]; quoted: boolean[] }> {
+  let line = 1;
+  let index = 0;
+  const length = text.length;
+  while (index < length) {
+    const startLine = line;
+    const fields: string[] = [];
+    const quoted: boolean[] = [];
+    let field = '';
+    let isQuoted = false;
+    let atFieldStart = true;
+    for (;;) {
+      if (index >= length) {
+        fields.push(field);
+        quoted.push(isQuoted);
+        break;
+      }
+      const char = text[index] as string;
+      if (atFieldStart && char === '"') {
+        isQuoted = true;
+        atFieldStart = false;
+        index += 1;
+        // Inside quotes until the closing quote; "" is a quote.
+        for (;;) {
+          if (index >= length) break;
+          const inner = text[index] as string;
+          if (inner === '"') {
+            if (text[index + 1] === '"') {
+              field += '"';
+              index += 2;
+              continue;
+            }
+            index += 1;
+            break;
+          }
+          if (inner === '\r' || inner === '\n') {
+            if (inner === '\r' && text[index + 1] === '\n') index += 1;
+            line += 1;
+            field += '\n';
+            index += 1;
+            continue;
+          }
+          field += inner;
+          index += 1;
+        }
+        continue;
+      }
+      if (char === ',') {
+        fields.push(field);
+        quoted.push(isQuoted);
+        field = '';
+        isQuoted = false;
+        atFieldStart = true;
+        index += 1;
+        continue;
+      }
+      if (char === '\r' || char === '\n') {
+        index += char === '\r' && text[index + 1] === '\n' ? 2 : 1;
+        line += 1;
+        fields.push(field);
+        quoted.push(isQuoted);
+        break;
+      }
+      field += char;
+      atFieldStart = false;
+      index += 1;
+    }
+    yield { line: startLine, fields: fields.map((value, i) => (quoted[i] ? value : value.trim())), quoted };
+  }
+}
+
+const isBlank = (fields: string[]) => fields.every((value) => value.trim() === '');
+
+function findColumns(header: string[]): { identifier: number; balance: number } | null {
+  const names = header.map((value) => value.trim().toLowerCase());
+  const identifier = names.findIndex((name) => /user|email|id/.test(name));
+  const balance = names.findIndex((name, index) => index !== identifier && /balance|amount/.test(name));
+  if (identifier === -1 || balance === -1) return null;
+  return { identifier, balance };
+}
+
+/**
+ * Parses a bulk balance CSV (spec 02 §5): a header naming the user and balance columns, then one row per
+ * update. Bad rows become 'Line N: ...' errors; the parse fails when nothing valid remains.
+ */
+export function parseBalanceCsv(input: string): CsvParseResult {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (text.trim() === '') return { ok: false, reason: CSV_REASONS.empty, errors: [] };
+  const iterator = records(text);
+  let first = iterator.next();
+  while (!first.done && isBlank(first.value.fields)) first = iterator.next();
+  if (first.done) return { ok: false, reason: CSV_REASONS.empty, errors: [] };
+  const columns = findColumns(first.value.fields);
+  if (!columns) return { ok: false, reason: CSV_REASONS.badHeader, errors: [] };
+
+  const rows: CsvBalanceRow[] = [];
+  const errors: string[] = [];
+  const seen = new Map<string, number>();
+  let dataRows = 0;
+  for (let next = iterator.next(); !next.done; next = iterator.next()) {
+    const record = next.value;
+    if (isBlank(record.fields)) continue;
+    dataRows += 1;
+    if (dataRows > BULK_BALANCE_LIMITS.maxRows) return { ok: false, reason: CSV_REASONS.tooManyRows, errors };
+    const fail = (message: string) => errors.push(`Line ${record.line}: ${message}`);
+    if (record.fields.length < 2) {
+      fail('Expected at least 2 values: a user id or email and a new balance.');
+      continue;
+    }
+    const identifier = (record.fields[columns.identifier] ?? '').trim();
+    const balanceText = (record.fields[columns.balance] ?? '').trim();
+    if (identifier === '') {
+      fail('Missing user id or email.');
+      continue;
+    }
+    if (balanceText === '') {
+      fail('Missing new balance.');
+      continue;
+    }
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(balanceText)) {
+      fail(`Balance "${balanceText}" is not a number.`);
+      continue;
+    }
+    if (balanceText.startsWith('-') && Number(balanceText) !== 0) {
+      fail(`Balance ${balanceText} is negative; balances cannot be below 0.`);
+      continue;
+    }
+    const normalised = balanceText.replace(/^[+-]/, '').replace(/\.$/, '').replace(/^\./, '0.');
+    const cents = parseAmountToCents(normalised);
+    if (cents === null) {
+      fail(`Balance "${balanceText}" has more than 2 decimals or is too large.`);
+      continue;
+    }
+    const kind: CsvIdentifierKind = identifier.includes('@') ? 'email' : 'id';
+    const key = kind === 'email' ? identifier.toLowerCase() : identifier;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      fail(`${identifier} is already on line ${earlier}.`);
+      continue;
+    }
+    seen.set(key, record.line);
+    rows.push({ line: record.line, identifier: key, kind, newBalanceCents: cents });
+  }
+  if (dataRows === 0) return { ok: false, reason: CSV_REASONS.headerOnly, errors };
+  if (rows.length === 0) return { ok: false, reason: CSV_REASONS.noValidRows, errors };
+  return { ok: true, rows, errors };
+}
+
+/** 'Invalid file' unless the name ends in .csv (spec 02 §5). */
+export function isCsvFileName(name: string): boolean {
+  return /\.csv$/i.test(name.trim());
+}
+
+// ---------------------------------------------------------------- API
+
+const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const balanceSearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+
+export const manualBalanceSchema = z.object({
+  balanceCents: cents,
+  totalEarningsCents: cents,
+  pendingBalanceCents: cents,
+  /** The figures the admin saw; a change in between is refused (409) instead of overwritten. */
+  expectedBalanceCents: cents.optional(),
+  expectedTotalEarningsCents: cents.optional(),
+});
+export type ManualBalanceInput = z.infer<typeof manualBalanceSchema>;
+
+export const verifyRowsSchema = z.object({
+  rows: z
+    .array(
+      z.object({
+        line: z.number().int().min(1),
+        identifier: z.string().min(1).max(320),
+        newBalanceCents: cents,
+      }),
+    )
+    .min(1)
+    .max(BULK_BALANCE_LIMITS.maxRows),
+});
+export type VerifyRowsInput = z.infer<typeof verifyRowsSchema>;
+
+export const applyRowsSchema = z.object({
+  rows: z
+    .array(
+      z.object({
+        line: z.number().int().min(1),
+        userId: z.string().min(1).max(100),
+        expectedOldBalanceCents: cents,
+        newBalanceCents: cents,
+      }),
+    )
+    .min(1)
+    .max(BULK_BALANCE_LIMITS.maxRows),
+});
+export type ApplyRowsInput = z.infer<typeof applyRowsSchema>;
+
+export type BalanceUser = {
+  id: string;
+  email: string;
+  artistName: string;
+  fullName: string;
+  balanceCents: number;
+  totalEarningsCents: number;
+  pendingBalanceCents: number;
+};
+
+export type VerifiedRow =
+  | {
+      line: number;
+      identifier: string;
+      status: 'verified';
+      userId: string;
+      userEmail: string;
+      oldBalanceCents: number;
+      newBalanceCents: number;
+    }
+  | { line: number; identifier: string; status: 'error'; newBalanceCents: number; error: string };
+
+export type AppliedRow =
+  | {
+      line: number;
+      status: 'applied';
+      userId: string;
+      userEmail: string;
+      oldBalanceCents: number;
+      newBalanceCents: number;
+    }
+  | {
+      line: number;
+      status: 'stale';
+      userId: string;
+      userEmail: string;
+      currentBalanceCents: number;
+      error: string;
+    }
+  | { line: number; status: 'not_found'; userId: string; error: string };
+
+export type ManualBalanceResult = BalanceUser & { earningsAddedCents: number };
