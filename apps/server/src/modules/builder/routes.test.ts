@@ -599,6 +599,47 @@ describe('the draft', () => {
     ).toBeNull();
   });
 
+  it('does not bring back the draft of a release already submitted (a save racing the submission)', async () => {
+    const { cookie, userId, body } = await basicUser();
+    expect((await submit(cookie, body)).status).toBe(201);
+    const late: BuilderDraft = {
+      version: 1,
+      step: 4,
+      idempotencyKey: body.idempotencyKey,
+      release: {
+        title: 'Late',
+        genre: '',
+        releaseDate: '',
+        coverArt: null,
+        copyrightHolder: '',
+        copyrightYear: '',
+        publishingHolder: '',
+        publishingYear: '',
+        upc: '',
+        labelName: '',
+        originalReleaseDate: '',
+      },
+      tracks: [
+        {
+          id: 't1',
+          title: '',
+          file: null,
+          explicit: false,
+          isrc: '',
+          primaryArtists: [],
+          featuredArtists: [],
+          songwriters: [],
+          producers: [],
+        },
+      ],
+      activeTrackId: null,
+      platforms: [],
+    };
+    const response = await system.request('/api/builder/draft', { method: 'PUT', cookie, json: late });
+    expect(response.status).toBe(409);
+    expect(await system.db.select().from(releaseDrafts).where(eq(releaseDrafts.userId, userId))).toEqual([]);
+  });
+
   it('refuses a malformed draft with 422', async () => {
     const user = await system.signedInUser();
     const response = await system.request('/api/builder/draft', {

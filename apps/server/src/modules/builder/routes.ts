@@ -14,7 +14,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { access, assertNotBanned, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import {
   deleteDraft,
@@ -132,7 +132,8 @@ export const builderRoutes = new Hono<AppEnv>()
   .put('/builder/draft', access('subscriber'), validate('json', builderDraftSchema), async (c) => {
     const viewer = requireViewer(c);
     assertNotBanned(viewer);
-    await saveDraft(c.var.deps.db, viewer.user.id, c.req.valid('json'));
+    const isSaved = await saveDraft(c.var.deps.db, viewer.user.id, c.req.valid('json'));
+    if (!isSaved) throw new AppError('draft_submitted', 'This release was already submitted.', 409);
     return c.json({ ok: true }, 200);
   })
   .delete('/builder/draft', access('subscriber'), async (c) => {

@@ -18,7 +18,7 @@ import {
   type UploadInfo,
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
-import { and, eq, inArray, isNull, like } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
@@ -87,13 +87,22 @@ export async function loadDraft(deps: ServiceDeps, userId: string): Promise<Draf
   };
 }
 
-/** Saves the wizard's state; the upload ids it names are stored beside it so the clean-up spares them. */
-export async function saveDraft(db: DbOrTx, userId: string, draft: BuilderDraft): Promise<void> {
+/**
+ * Saves the wizard's state; the upload ids it names are stored beside it so the clean-up spares
+ * them. A draft whose key already made a release (a save that raced the submission) is not saved:
+ * answers false.
+ */
+export async function saveDraft(db: DbOrTx, userId: string, draft: BuilderDraft): Promise<boolean> {
   const data = { ...draft, uploadIds: draftUploadIds(draft) };
-  await db
-    .insert(releaseDrafts)
-    .values({ userId, data })
-    .onConflictDoUpdate({ target: releaseDrafts.userId, set: { data, updatedAt: new Date() } });
+  const saved = await db.execute(sql`
+    insert into ${releaseDrafts} (user_id, data, updated_at)
+    select ${userId}, ${JSON.stringify(data)}::jsonb, now()
+    where not exists (
+      select 1 from ${releases} where ${releases.userId} = ${userId} and ${releases.idempotencyKey} = ${draft.idempotencyKey}
+    )
+    on conflict (user_id) do update set data = excluded.data, updated_at = excluded.updated_at
+    returning user_id`);
+  return (saved as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 export async function deleteDraft(db: DbOrTx, userId: string): Promise<void> {

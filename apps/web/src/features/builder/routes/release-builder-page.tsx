@@ -96,6 +96,7 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
   const submitRelease = useSubmitRelease();
   const isDirty = useRef(false);
   const isSubmittedRef = useRef(false);
+  const isSubmittingRef = useRef(false);
 
   // ---------------------------------------------------------------- saving the draft
   const isFirstRender = useRef(true);
@@ -109,6 +110,8 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
     isDirty.current = true;
     setSaveState('saving');
     const timer = setTimeout(() => {
+      // Never save while or after the release is submitted: the server deletes the draft then.
+      if (isSubmittedRef.current || isSubmittingRef.current) return;
       saveDraft(draft)
         .then(() => {
           if (draftRef.current === draft) isDirty.current = false;
@@ -121,7 +124,8 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
 
   useEffect(() => {
     const flush = () => {
-      if (isDirty.current && !isSubmittedRef.current) saveDraftOnExit(draftRef.current);
+      if (isDirty.current && !isSubmittedRef.current && !isSubmittingRef.current)
+        saveDraftOnExit(draftRef.current);
     };
     window.addEventListener('pagehide', flush);
     return () => {
@@ -204,7 +208,11 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
   // ---------------------------------------------------------------- step 4
   const submit = () => {
     const submission = draftToSubmission(draft, { isPro });
+    isSubmittingRef.current = true;
     submitRelease.mutate(submission, {
+      onSettled: () => {
+        isSubmittingRef.current = false;
+      },
       onSuccess: ({ release }) => {
         isSubmittedRef.current = true;
         isDirty.current = false;
@@ -216,6 +224,8 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
         window.scrollTo({ top: 0 });
       },
       onError: (error) => {
+        // The draft is kept: save what the user sees now.
+        if (isDirty.current) void saveDraft(draftRef.current).catch(() => undefined);
         const message =
           error instanceof ApiError && error.message
             ? error.message
