@@ -1,0 +1,31 @@
+/** Export (one ZIP streamed by the server) and single-file downloads through short-lived signed URLs. */
+import type { ExportManifest } from '@tunedrop/shared/schemas/admin-releases';
+import { api } from '../../../lib/api';
+
+function startDownload(url: string, fileName?: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  if (fileName) link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** Checks every file is there first, so a broken export fails with a message instead of a bad download. */
+export async function exportRelease(releaseId: string): Promise<ExportManifest> {
+  const manifest = await api<ExportManifest>(`/api/admin/releases/${releaseId}/export/manifest`);
+  startDownload(manifest.downloadUrl, manifest.fileName);
+  return manifest;
+}
+
+export async function downloadReleaseFile(
+  bucket: 'audio-files' | 'cover-art',
+  path: string,
+  fileName: string,
+) {
+  const { signedUrl } = await api<{ signedUrl: string; expiresAt: string }>('/api/admin-audio-signed-url', {
+    query: { bucket, path },
+  });
+  startDownload(signedUrl, fileName);
+}

@@ -1,0 +1,274 @@
+/** One release under review: summary, uploader, metadata toggle, audio, and the actions of its tab. */
+import type { ReleaseStatus } from '@tunedrop/shared';
+import {
+  ADMIN_RELEASE_MESSAGES,
+  type AdminReleaseCard,
+  type AdminReleaseTab,
+} from '@tunedrop/shared/schemas/admin-releases';
+import { RELEASE_STATUS_LABELS } from '@tunedrop/shared/schemas/releases';
+import {
+  Ban,
+  Check,
+  ChevronDown,
+  ChevronUp,
+  FileArchive,
+  RotateCcw,
+  ShieldCheck,
+  Trash2,
+  X,
+} from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Badge, Card } from '../../../components/ui/card';
+import { CoverThumb } from '../../../components/ui/cover-thumb';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { notify } from '../../../components/ui/toast';
+import { exportRelease } from '../api/release-files';
+import type { ReviewAction } from '../api/review-actions';
+import { formatDate } from '../lib/format';
+import { MetadataPanel } from './metadata-panel';
+import { ReasonDialog } from './reason-dialog';
+import { TrackAudio } from './track-audio';
+
+const STATUS_TONES: Record<ReleaseStatus, 'yellow' | 'blue' | 'green' | 'red' | 'neutral'> = {
+  pending: 'yellow',
+  processing: 'blue',
+  approved: 'green',
+  live: 'green',
+  rejected: 'red',
+  taken_down: 'neutral',
+  deleted: 'neutral',
+};
+
+type DialogName = 'reject' | 'unapprove' | 'unreject' | 'delete' | 'delete-final' | 'ban' | 'unban';
+
+export function ReviewCard({
+  release,
+  tab,
+  onAction,
+  isPending,
+}: {
+  release: AdminReleaseCard;
+  tab: AdminReleaseTab;
+  onAction: (action: ReviewAction, release: AdminReleaseCard, reason?: string) => Promise<boolean>;
+  isPending: boolean;
+}) {
+  const [isMetadataOpen, setIsMetadataOpen] = useState(false);
+  const [dialog, setDialog] = useState<DialogName | null>(null);
+  const [isExporting, setIsExporting] = useState(false);
+  const headingId = `review-${release.id}-title`;
+  const metadataId = `review-${release.id}-metadata`;
+
+  const run = async (action: ReviewAction, reason?: string) => {
+    const isDone = await onAction(action, release, reason);
+    if (isDone) setDialog(null);
+  };
+
+  const onExport = async () => {
+    setIsExporting(true);
+    try {
+      await exportRelease(release.id);
+    } catch {
+      notify.error(ADMIN_RELEASE_MESSAGES.exportFailed, ADMIN_RELEASE_MESSAGES.exportFailedTitle);
+    } finally {
+      setIsExporting(false);
+    }
+  };
+
+  const closeUnlessPending = (open: boolean) => {
+    if (!open && !isPending) setDialog(null);
+  };
+
+  return (
+    <li>
+      <Card className="space-y-4" aria-labelledby={headingId}>
+        <div className="flex flex-col gap-4 sm:flex-row">
+          <CoverThumb src={release.coverUrl} alt={`Cover of ${release.title}`} size={112} />
+          <div className="min-w-0 flex-1 space-y-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h2 id={headingId} className="text-lg font-semibold text-white">
+                {release.title}
+              </h2>
+              <Badge tone={STATUS_TONES[release.status]}>{RELEASE_STATUS_LABELS[release.status]}</Badge>
+              {release.isTakedownRequested ? (
+                <Badge tone="yellow">
+                  Takedown requested
+                  {release.takedownRequestedAt ? ` ${formatDate(release.takedownRequestedAt)}` : ''}
+                </Badge>
+              ) : null}
+            </div>
+            <p className="text-sm text-zinc-300">
+              {release.primaryArtists.map((artist) => artist.name).join(', ')}
+            </p>
+            <p className="text-xs text-zinc-400">
+              Submitted {formatDate(release.createdAt)} · {release.tracks.length}{' '}
+              {release.tracks.length === 1 ? 'track' : 'tracks'}
+            </p>
+            <p className="text-sm text-zinc-300">
+              Uploaded by <span className="font-medium text-white">{release.uploader.artistName}</span> (
+              {release.uploader.email})
+              {release.uploader.isBanned ? (
+                <Badge tone="red" className="ml-2">
+                  Banned
+                </Badge>
+              ) : null}
+            </p>
+            {release.uploader.isBanned && release.uploader.banReason ? (
+              <p className="text-xs text-red-300">Ban reason: {release.uploader.banReason}</p>
+            ) : null}
+            {release.status === 'rejected' && release.rejectionReason ? (
+              <p className="rounded-md border border-red-500/30 bg-red-500/10 px-3 py-2 text-sm text-red-200">
+                <span className="font-medium">Rejection reason:</span> {release.rejectionReason}
+              </p>
+            ) : null}
+          </div>
+        </div>
+
+        <ul className="space-y-2" aria-label={`Audio of ${release.title}`}>
+          {release.tracks.map((track) => (
+            <TrackAudio key={track.id} track={track} />
+          ))}
+        </ul>
+
+        <div>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-expanded={isMetadataOpen}
+            aria-controls={metadataId}
+            onClick={() => setIsMetadataOpen((open) => !open)}
+          >
+            {isMetadataOpen ? (
+              <ChevronUp aria-hidden className="size-4" />
+            ) : (
+              <ChevronDown aria-hidden className="size-4" />
+            )}
+            {isMetadataOpen ? 'Hide metadata' : 'Show metadata'}
+          </Button>
+          {isMetadataOpen ? <MetadataPanel release={release} id={metadataId} /> : null}
+        </div>
+
+        <div className="flex flex-wrap gap-2 border-t border-ink-700 pt-4">
+          {tab === 'pending' ? (
+            <>
+              <Button size="sm" onClick={() => run('approve')} disabled={isPending}>
+                <Check aria-hidden className="size-4" /> Approve
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => setDialog('reject')} disabled={isPending}>
+                <X aria-hidden className="size-4" /> Reject
+              </Button>
+            </>
+          ) : null}
+          {tab === 'approved' ? (
+            <Button size="sm" variant="outline" onClick={() => setDialog('unapprove')} disabled={isPending}>
+              <RotateCcw aria-hidden className="size-4" /> Unapprove
+            </Button>
+          ) : null}
+          {tab === 'takedown' ? (
+            <>
+              <Button size="sm" onClick={() => run('takedown_approve')} disabled={isPending}>
+                <Check aria-hidden className="size-4" /> Approve Takedown
+              </Button>
+              <Button size="sm" variant="outline" onClick={() => run('takedown_reject')} disabled={isPending}>
+                <X aria-hidden className="size-4" /> Reject Takedown
+              </Button>
+            </>
+          ) : null}
+          {tab === 'rejected' ? (
+            <Button size="sm" variant="outline" onClick={() => setDialog('unreject')} disabled={isPending}>
+              <RotateCcw aria-hidden className="size-4" /> Unreject
+            </Button>
+          ) : null}
+          {tab === 'approved' || tab === 'rejected' || tab === 'takendown' ? (
+            <Button size="sm" variant="danger" onClick={() => setDialog('delete')} disabled={isPending}>
+              <Trash2 aria-hidden className="size-4" /> Delete
+            </Button>
+          ) : null}
+          <Button size="sm" variant="secondary" onClick={onExport} disabled={isExporting}>
+            <FileArchive aria-hidden className="size-4" /> {isExporting ? 'Exporting...' : 'Export'}
+          </Button>
+          {release.uploader.isBanned ? (
+            <Button size="sm" variant="outline" onClick={() => setDialog('unban')} disabled={isPending}>
+              <ShieldCheck aria-hidden className="size-4" /> Unban User
+            </Button>
+          ) : (
+            <Button size="sm" variant="outline" onClick={() => setDialog('ban')} disabled={isPending}>
+              <Ban aria-hidden className="size-4" /> Ban User
+            </Button>
+          )}
+        </div>
+      </Card>
+
+      <ReasonDialog
+        open={dialog === 'reject'}
+        onOpenChange={closeUnlessPending}
+        title="Reject Release"
+        description={`Tell the artist why "${release.title}" cannot be distributed. They will see this reason.`}
+        label="Rejection reason"
+        confirmLabel="Reject Release"
+        requiredTitle={ADMIN_RELEASE_MESSAGES.rejectionReasonRequiredTitle}
+        requiredMessage={ADMIN_RELEASE_MESSAGES.rejectionReasonRequired}
+        isPending={isPending}
+        onConfirm={(reason) => run('reject', reason)}
+      />
+      <ReasonDialog
+        open={dialog === 'ban'}
+        onOpenChange={closeUnlessPending}
+        title="Ban User"
+        description={`${release.uploader.artistName} (${release.uploader.email}) will no longer be able to upload music.`}
+        label="Ban reason"
+        confirmLabel="Ban User"
+        requiredTitle={ADMIN_RELEASE_MESSAGES.banReasonRequiredTitle}
+        requiredMessage={ADMIN_RELEASE_MESSAGES.banReasonRequired}
+        isPending={isPending}
+        onConfirm={(reason) => run('ban', reason)}
+      />
+      <ConfirmDialog
+        open={dialog === 'unapprove'}
+        onOpenChange={closeUnlessPending}
+        title="Unapprove Release"
+        description={`"${release.title}" will go back to Pending.`}
+        confirmLabel="Unapprove"
+        isPending={isPending}
+        onConfirm={() => run('unapprove')}
+      />
+      <ConfirmDialog
+        open={dialog === 'unreject'}
+        onOpenChange={closeUnlessPending}
+        title="Unreject Release"
+        description={`"${release.title}" will go back to Pending and its rejection reason will be cleared.`}
+        confirmLabel="Unreject"
+        isPending={isPending}
+        onConfirm={() => run('unreject')}
+      />
+      <ConfirmDialog
+        open={dialog === 'unban'}
+        onOpenChange={closeUnlessPending}
+        title="Unban User"
+        description={`${release.uploader.artistName} (${release.uploader.email}) will be able to upload music again.`}
+        confirmLabel="Unban User"
+        isPending={isPending}
+        onConfirm={() => run('unban')}
+      />
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        onOpenChange={closeUnlessPending}
+        title="Delete Release Permanently"
+        description={`"${release.title}" will be removed with its tracks, credits and files.`}
+        confirmLabel="Continue"
+        isDestructive
+        onConfirm={() => setDialog('delete-final')}
+      />
+      <ConfirmDialog
+        open={dialog === 'delete-final'}
+        onOpenChange={closeUnlessPending}
+        title="Are you absolutely sure?"
+        description={`This permanently deletes "${release.title}". This action cannot be undone.`}
+        confirmLabel="Delete Permanently"
+        isDestructive
+        isPending={isPending}
+        onConfirm={() => run('delete')}
+      />
+    </li>
+  );
+}

@@ -1,0 +1,27 @@
+import { expect, pageAs, test } from './support/test';
+
+test('an artist opening /admin/releases is sent to /dashboard with Access denied', async ({ browser }) => {
+  const { page } = await pageAs(browser);
+  await page.goto('/admin/releases');
+  await expect(page.getByText('Access denied')).toBeVisible();
+  await expect(page.getByText("You don't have admin or moderator privileges.")).toBeVisible();
+  await expect(page).toHaveURL('/dashboard');
+});
+
+test('a moderator cannot use the admin-only audit log; an admin can', async ({ browser }) => {
+  const { page } = await pageAs(browser, { roles: ['moderator'] });
+  await page.goto('/admin/audit');
+  await expect(page.getByText('You need admin privileges to access this page.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Audit Log' })).toHaveCount(0);
+
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  await admin.page.goto('/admin/audit');
+  await expect(admin.page.getByTestId('admin-role')).toHaveText('Administrator');
+  await expect(admin.page.getByText('Full system access')).toBeVisible();
+  await expect(admin.page.getByRole('heading', { name: 'Audit Log' })).toBeVisible();
+});
+
+test('nobody signed in is sent to /login', async ({ page }) => {
+  await page.goto('/admin/releases');
+  await expect(page).toHaveURL(/\/login/);
+});
