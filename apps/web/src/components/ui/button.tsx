@@ -2,7 +2,7 @@ import { type ButtonHTMLAttributes, forwardRef } from 'react';
 import { cn } from './cn';
 
 const variants = {
-  primary: 'bg-brand-600 text-white hover:bg-brand-500 disabled:bg-brand-600/50',
+  primary: 'bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50',
   secondary: 'bg-ink-700 text-zinc-100 hover:bg-ink-700/80 disabled:opacity-50',
   outline: 'border border-ink-700 text-zinc-100 hover:bg-ink-800 disabled:opacity-50',
   ghost: 'text-zinc-300 hover:bg-ink-800 hover:text-white disabled:opacity-50',

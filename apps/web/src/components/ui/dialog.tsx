@@ -1,6 +1,6 @@
 /** Radix dialogs with our styling: focus is trapped, Escape closes, the title labels the dialog. */
 import { AlertDialog as AlertPrimitive, Dialog as DialogPrimitive } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { Button } from './button';
 import { cn } from './cn';
 
@@ -19,6 +19,8 @@ export function Dialog({
   children: ReactNode;
   className?: string;
 }) {
+  // Without a Radix Trigger, Radix returns focus nowhere on close: return it to what opened the dialog.
+  const returnFocusTo = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -29,6 +31,16 @@ export function Dialog({
             className,
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={() => {
+            returnFocusTo.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (returnFocusTo.current?.isConnected) {
+              event.preventDefault();
+              returnFocusTo.current.focus();
+            }
+          }}
         >
           <DialogPrimitive.Title className="text-lg font-semibold text-white">{title}</DialogPrimitive.Title>
           {description ? (
