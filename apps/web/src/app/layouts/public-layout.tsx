@@ -28,6 +28,15 @@ export function PublicLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the menu whenever the page changes
   useEffect(() => setIsMenuOpen(false), [location.pathname]);
 
+  useEffect(() => {
+    if (!isMenuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setIsMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [isMenuOpen]);
+
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     cn(
       'rounded-md px-3 py-2 text-sm font-medium transition-colors',
@@ -36,6 +45,12 @@ export function PublicLayout() {
 
   return (
     <div className="flex min-h-screen flex-col overflow-x-hidden">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-brand-600 px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to main content
+      </a>
       <header
         data-solid={isSolid}
         className={cn(
@@ -124,6 +139,7 @@ function Footer() {
                     className="text-zinc-300 hover:text-white"
                     rel="noopener noreferrer"
                     target="_blank"
+                    aria-label={`Tunedrop on ${label} (opens in a new tab)`}
                   >
                     {label}
                   </a>
@@ -136,7 +152,10 @@ function Footer() {
           <h2 className="text-sm font-semibold text-white">Contact</h2>
           <p className="mt-2 text-sm text-zinc-400">
             Email us any time at{' '}
-            <a className="text-brand-300 hover:underline" href={`mailto:${config?.supportEmail ?? ''}`}>
+            <a
+              className="text-brand-300 underline hover:text-brand-200"
+              href={`mailto:${config?.supportEmail ?? ''}`}
+            >
               {config?.supportEmail ?? '…'}
             </a>
             . We answer within 24 hours.
@@ -163,7 +182,7 @@ function Footer() {
           </ul>
         </div>
       </div>
-      <p className="border-t border-ink-800 py-6 text-center text-xs text-zinc-500">
+      <p className="border-t border-ink-800 py-6 text-center text-xs text-zinc-400">
         © {new Date().getFullYear()} Tunedrop. All rights reserved.
       </p>
     </footer>

@@ -175,13 +175,7 @@ export function ContactModal({
             onChange={(event) => update('email', event.target.value)}
           />
         </div>
-        <Button
-          type="submit"
-          size="lg"
-          className="w-full"
-          variant={status === 'error' ? 'danger' : 'primary'}
-          disabled={isBusy}
-        >
+        <Button type="submit" size="lg" className="w-full" disabled={isBusy}>
           {submitLabels[status]}
         </Button>
         <p className="sr-only" role="status">

@@ -20,7 +20,7 @@ export function ScrollToTopButton() {
       type="button"
       aria-label="Scroll to top"
       onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-      className="fixed right-4 bottom-4 z-20 flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg transition-colors hover:bg-brand-500 sm:right-6 sm:bottom-6"
+      className="fixed right-4 bottom-4 z-20 flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg transition-colors hover:bg-brand-700 sm:right-6 sm:bottom-6"
     >
       <ArrowUp aria-hidden className="size-5" />
     </button>
