@@ -231,6 +231,16 @@ describe('sign-in', () => {
     const { cookie } = await system.signedInUser({ banReason: 'Copyright strikes' });
     const me = await readJson(await system.request('/api/me', { cookie }));
     expect(me.profile).toMatchObject({ banned: true, banReason: 'Copyright strikes' });
+    // ...but the upload route refuses them with 403 and the reason.
+    const upload = await system.request('/api/uploads', {
+      method: 'POST',
+      cookie,
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '1000' },
+    });
+    expect(upload.status).toBe(403);
+    expect((await readJson(upload)).error.message).toBe(
+      'Your account has been banned from uploading music. Reason: Copyright strikes',
+    );
   });
 
   it('sign-out ends only this session', async () => {

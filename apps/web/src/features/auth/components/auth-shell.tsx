@@ -74,13 +74,13 @@ export function AuthShell({
 /** Links to the legal pages, under every account form. */
 export function LegalLinks() {
   return (
-    <p className="text-xs text-zinc-500">
+    <p className="text-xs text-zinc-400">
       By continuing you agree to our{' '}
-      <Link to={paths.terms} className="text-brand-300 hover:underline">
+      <Link to={paths.terms} className="text-brand-300 underline">
         Terms of Service
       </Link>{' '}
       and{' '}
-      <Link to={paths.privacy} className="text-brand-300 hover:underline">
+      <Link to={paths.privacy} className="text-brand-300 underline">
         Privacy Policy
       </Link>
       .

@@ -125,7 +125,7 @@ export default function DashboardHomePage() {
         <LifeBuoy aria-hidden className="size-4" />
         Need help? Contact our support team at{' '}
         {config ? (
-          <a href={`mailto:${config.supportEmail}`} className="text-brand-300 hover:underline">
+          <a href={`mailto:${config.supportEmail}`} className="text-brand-300 underline underline-offset-2 hover:text-brand-200">
             {config.supportEmail}
           </a>
         ) : (

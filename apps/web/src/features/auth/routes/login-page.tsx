@@ -123,7 +123,7 @@ export default function LoginPage() {
       footer={
         <>
           Don't have an account?{' '}
-          <Link to={paths.signup} className="font-medium text-brand-300 hover:underline">
+          <Link to={paths.signup} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
             Sign up
           </Link>
         </>
@@ -161,7 +161,7 @@ export default function LoginPage() {
               Remember me
             </Label>
           </div>
-          <Link to={paths.forgotPassword} className="text-sm text-brand-300 hover:underline">
+          <Link to={paths.forgotPassword} className="text-sm text-brand-300 underline underline-offset-2 hover:text-brand-200">
             Forgot password?
           </Link>
         </div>
@@ -257,7 +257,7 @@ function TwoFactorStep({
         </Button>
         <button
           type="button"
-          className="w-full text-center text-sm text-brand-300 hover:underline"
+          className="w-full text-center text-sm text-brand-300 underline underline-offset-2 hover:text-brand-200"
           onClick={() => {
             setIsBackupCode((value) => !value);
             setCode('');

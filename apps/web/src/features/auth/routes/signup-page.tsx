@@ -104,7 +104,7 @@ export default function SignupPage() {
           </p>
           <p className="text-sm text-zinc-400">
             No email? Check your spam folder, or resend it from the{' '}
-            <Link to={paths.login} className="text-brand-300 hover:underline">
+            <Link to={paths.login} className="text-brand-300 underline underline-offset-2 hover:text-brand-200">
               sign-in page
             </Link>
             .
@@ -121,7 +121,7 @@ export default function SignupPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to={paths.login} className="font-medium text-brand-300 hover:underline">
+          <Link to={paths.login} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
             Sign in
           </Link>
         </>
@@ -205,7 +205,7 @@ export default function SignupPage() {
           {isSubmitting ? 'Creating account...' : 'Create account'}
         </Button>
         {isBlocked && !isSubmitting && !isSubmitted ? (
-          <p className="text-center text-xs text-zinc-500">Complete every requirement to continue.</p>
+          <p className="text-center text-xs text-zinc-400">Complete every requirement to continue.</p>
         ) : null}
         <LegalLinks />
       </form>
