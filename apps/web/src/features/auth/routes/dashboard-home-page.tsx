@@ -125,7 +125,10 @@ export default function DashboardHomePage() {
         <LifeBuoy aria-hidden className="size-4" />
         Need help? Contact our support team at{' '}
         {config ? (
-          <a href={`mailto:${config.supportEmail}`} className="text-brand-300 underline underline-offset-2 hover:text-brand-200">
+          <a
+            href={`mailto:${config.supportEmail}`}
+            className="text-brand-300 underline underline-offset-2 hover:text-brand-200"
+          >
             {config.supportEmail}
           </a>
         ) : (

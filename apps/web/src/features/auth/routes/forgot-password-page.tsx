@@ -47,7 +47,10 @@ export default function ForgotPasswordPage() {
       title="Forgot password"
       subtitle="Enter the email address of your account and we will send you a link to choose a new password."
       footer={
-        <Link to={paths.login} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
+        <Link
+          to={paths.login}
+          className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200"
+        >
           Back to sign in
         </Link>
       }

@@ -123,7 +123,10 @@ export default function LoginPage() {
       footer={
         <>
           Don't have an account?{' '}
-          <Link to={paths.signup} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
+          <Link
+            to={paths.signup}
+            className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200"
+          >
             Sign up
           </Link>
         </>
@@ -161,7 +164,10 @@ export default function LoginPage() {
               Remember me
             </Label>
           </div>
-          <Link to={paths.forgotPassword} className="text-sm text-brand-300 underline underline-offset-2 hover:text-brand-200">
+          <Link
+            to={paths.forgotPassword}
+            className="text-sm text-brand-300 underline underline-offset-2 hover:text-brand-200"
+          >
             Forgot password?
           </Link>
         </div>

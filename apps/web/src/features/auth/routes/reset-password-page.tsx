@@ -73,7 +73,10 @@ export default function ResetPasswordPage() {
       title="Reset password"
       subtitle={isDone ? undefined : 'Choose a new password for your account.'}
       footer={
-        <Link to={paths.login} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
+        <Link
+          to={paths.login}
+          className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200"
+        >
           Back to sign in
         </Link>
       }

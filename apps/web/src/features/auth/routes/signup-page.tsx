@@ -104,7 +104,10 @@ export default function SignupPage() {
           </p>
           <p className="text-sm text-zinc-400">
             No email? Check your spam folder, or resend it from the{' '}
-            <Link to={paths.login} className="text-brand-300 underline underline-offset-2 hover:text-brand-200">
+            <Link
+              to={paths.login}
+              className="text-brand-300 underline underline-offset-2 hover:text-brand-200"
+            >
               sign-in page
             </Link>
             .
@@ -121,7 +124,10 @@ export default function SignupPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to={paths.login} className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200">
+          <Link
+            to={paths.login}
+            className="font-medium text-brand-300 underline underline-offset-2 hover:text-brand-200"
+          >
             Sign in
           </Link>
         </>
