@@ -1,0 +1,103 @@
+/** One withdrawal request for the admin: who, how much, where to pay it, and its outcome. */
+import { formatCents } from '@tunedrop/shared';
+import type { AdminWithdrawal } from '@tunedrop/shared/schemas/admin-withdrawals';
+import type { BankDetails, PaypalDetails } from '@tunedrop/shared/schemas/wallet';
+import { Check, X } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { Badge, Card } from '../../../components/ui/card';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const TONES = { pending: 'yellow', completed: 'green', rejected: 'red', cancelled: 'neutral' } as const;
+const LABELS = {
+  pending: 'Pending',
+  completed: 'Completed',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+} as const;
+
+function PaymentDetails({ item }: { item: AdminWithdrawal }) {
+  if (!item.paymentDetails) {
+    return (
+      <p className="text-sm text-amber-300">
+        Payment details cannot be read; ask the artist to save them again.
+      </p>
+    );
+  }
+  const rows: [string, string][] =
+    item.paymentMethod === 'bank'
+      ? [
+          ['Account name', (item.paymentDetails as BankDetails).account_name],
+          ['Account number', (item.paymentDetails as BankDetails).account_number],
+          ['Routing number', (item.paymentDetails as BankDetails).routing_number],
+          ['Bank name', (item.paymentDetails as BankDetails).bank_name],
+        ]
+      : [['PayPal email', (item.paymentDetails as PaypalDetails).paypal_email]];
+  return (
+    <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-zinc-400">{label}</dt>
+          <dd className="font-mono break-all text-zinc-100">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function WithdrawalCard({
+  item,
+  isBusy,
+  onApprove,
+  onReject,
+}: {
+  item: AdminWithdrawal;
+  isBusy: boolean;
+  onApprove: (item: AdminWithdrawal) => void;
+  onReject: (item: AdminWithdrawal) => void;
+}) {
+  return (
+    <Card className="space-y-4" data-testid="withdrawal-card">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-semibold text-white">{item.artistName}</h3>
+            <Badge tone={TONES[item.status]}>{LABELS[item.status]}</Badge>
+          </div>
+          <p className="text-sm text-zinc-300">{item.email}</p>
+          <p className="text-xs text-zinc-400">
+            Requested {dateTime.format(new Date(item.requestedAt))} · Current balance{' '}
+            {formatCents(item.userBalanceCents)}
+          </p>
+        </div>
+        <p className="text-2xl font-bold text-white tabular-nums">{formatCents(item.amountCents)}</p>
+      </div>
+      <div>
+        <p className="mb-1 text-xs font-medium tracking-wide text-zinc-400 uppercase">
+          {item.paymentMethod === 'bank' ? 'Bank transfer' : 'PayPal'}
+        </p>
+        <PaymentDetails item={item} />
+      </div>
+      {item.status === 'pending' ? (
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" disabled={isBusy} onClick={() => onApprove(item)}>
+            <Check aria-hidden className="size-4" /> Approve
+          </Button>
+          <Button size="sm" variant="danger" disabled={isBusy} onClick={() => onReject(item)}>
+            <X aria-hidden className="size-4" /> Reject
+          </Button>
+        </div>
+      ) : (
+        <p className="text-sm text-zinc-400">
+          {LABELS[item.status]}
+          {item.processedAt ? ` ${dateTime.format(new Date(item.processedAt))}` : ''}
+          {item.status === 'cancelled'
+            ? ' by the artist'
+            : item.processedByEmail
+              ? ` by ${item.processedByEmail}`
+              : ''}
+          {item.rejectionReason ? ` · Reason: ${item.rejectionReason}` : ''}
+        </p>
+      )}
+    </Card>
+  );
+}
