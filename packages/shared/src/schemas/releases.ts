@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { GENRES, LIMITS, type ReleaseStatus } from '../constants';
+import { BUILDER_MESSAGES } from './builder';
 
 export const RELEASE_MESSAGES = {
   noSongs: 'No Songs Yet',
@@ -26,7 +27,7 @@ export const RELEASE_MESSAGES = {
   copyrightHolderRequired: 'Copyright holder is required',
   publishingHolderRequired: 'Publishing holder is required',
   copyrightYearInvalid: 'Valid copyright year is required (1900 or later)',
-  basicOnePrimaryArtist: 'The Basic plan allows one primary artist per release. Upgrade to Pro to add more.',
+  basicOnePrimaryArtist: BUILDER_MESSAGES.basicOnePrimaryArtist,
   tooManyPrimaryArtists: `A release can have at most ${LIMITS.primaryArtistsPerReleasePro} primary artists.`,
   proFeature: 'Pro feature — upgrade to unlock',
   notFound: 'Release not found.',
