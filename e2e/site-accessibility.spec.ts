@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /** axe-core finds no serious or critical problem on the public pages, on desktop and phone, or with the modal open. */
 import { expect, seriousA11yViolations, test } from './support/test';
 

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /** A visitor moves around the public site: navigation, calls to action, plans, legal pages, footer. */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
@@ -238,7 +239,7 @@ test('at 375px wide no page scrolls or overflows sideways', async ({ browser }) 
     const overflow = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
       const offenders: string[] = [];
-      for (const element of document.querySelectorAll('body *')) {
+      for (const element of Array.from(document.querySelectorAll('body *'))) {
         const rect = element.getBoundingClientRect();
         if (rect.width <= 1 || rect.height <= 1) continue; // screen-reader-only text
         if (element.closest('[aria-hidden="true"]')) continue; // decoration
