@@ -13,7 +13,7 @@ import { useViewer, viewerFacts } from '../../lib/viewer';
 import { useSignOut } from './use-sign-out';
 
 export function DashboardLayout() {
-  const { data: viewer, isPending, isError } = useViewer();
+  const { data: viewer, isPending, isError, refetch } = useViewer();
   const location = useLocation();
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const signOut = useSignOut();
@@ -23,7 +23,9 @@ export function DashboardLayout() {
   useEffect(() => setIsMenuOpen(false), [location.pathname]);
 
   if (isPending) return <PageLoader />;
-  if (isError || !viewer) return <Navigate to={paths.login} replace />;
+  // A failed read is not a sign-out: say so and offer a retry instead of sending the user to /login.
+  if (isError && !viewer) return <ViewerLoadError onRetry={() => void refetch()} />;
+  if (!viewer) return <Navigate to={paths.login} replace />;
   const facts = viewerFacts(viewer);
   // /dashboard?success=true may arrive before the provider's webhook: the home page activates and reloads.
   const isActivating = isReturningFromPayment(location.pathname, location.search);
@@ -114,6 +116,21 @@ export function DashboardLayout() {
           <Outlet />
         </div>
       </main>
+    </div>
+  );
+}
+
+function ViewerLoadError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="mx-auto flex min-h-[60vh] max-w-md flex-col items-center justify-center gap-4 p-6 text-center"
+    >
+      <p className="text-lg font-semibold text-white">We could not load your account.</p>
+      <p className="text-sm text-zinc-400">Check your connection and try again.</p>
+      <button type="button" onClick={onRetry} className={buttonClass('primary', 'md')}>
+        Try again
+      </button>
     </div>
   );
 }
