@@ -49,7 +49,10 @@ test('a basic artist builds and submits a two-track release with real files', as
   await expect(page.getByText('At least one songwriter is required')).toBeVisible();
   await expect(page.getByText('At least one producer is required')).toBeVisible();
   await expect(page.getByLabel('ISRC (optional)')).toBeDisabled();
-  await expect(page.getByLabel('ISRC (optional)')).toHaveAttribute('placeholder', 'Upgrade to Pro to add ISRC');
+  await expect(page.getByLabel('ISRC (optional)')).toHaveAttribute(
+    'placeholder',
+    'Upgrade to Pro to add ISRC',
+  );
   // Basic: one primary artist, filled in with the artist name, and an upgrade prompt.
   const primary = page.getByRole('group', { name: 'Primary Artists' });
   await expect(primary.getByText('Nova Lane')).toBeVisible();
@@ -94,7 +97,9 @@ test('a basic artist builds and submits a two-track release with real files', as
   await expect(page.getByTestId('platform-count')).toHaveText('2 of 25 platforms selected');
   await page.getByRole('button', { name: 'Submit Release' }).click();
 
-  await expect(page.getByRole('heading', { name: 'Release Submitted Successfully!' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Release Submitted Successfully!' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByText('Release submitted successfully!', { exact: true })).toBeVisible();
   await expect(page.getByText('“Midnight Tapes” has been uploaded and is now processing.')).toBeVisible();
   await expect(page.getByText('Submitted for Review')).toBeVisible();

@@ -55,7 +55,9 @@ export function mediaDir(): MediaDir {
     dir,
     file,
     async cover(name = 'cover.png', size = 3000, format = 'png') {
-      const image = sharp({ create: { width: size, height: size, channels: 3, background: { r: 40, g: 20, b: 90 } } });
+      const image = sharp({
+        create: { width: size, height: size, channels: 3, background: { r: 40, g: 20, b: 90 } },
+      });
       return file(name, await (format === 'png' ? image.png() : image.jpeg({ quality: 80 })).toBuffer());
     },
     wav: (name, seconds = 1, bitDepth = 16) => file(name, wavBytes(seconds, bitDepth)),
@@ -65,5 +67,8 @@ export function mediaDir(): MediaDir {
 
 /** The file input inside the upload box labelled `label` ('Cover Art' or 'Audio File (WAV)'). */
 export function fileInput(page: Page, label: string): Locator {
-  return page.locator('div', { has: page.getByText(label, { exact: true }) }).locator('input[type=file]').first();
+  return page
+    .locator('div', { has: page.getByText(label, { exact: true }) })
+    .locator('input[type=file]')
+    .first();
 }

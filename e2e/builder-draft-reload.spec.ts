@@ -1,0 +1,76 @@
+import { fileInput, mediaDir } from './support/builder';
+import { expect, pageAs, test } from './support/test';
+
+test('a reload mid-wizard, or coming back later, restores the draft with its uploaded files', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const media = mediaDir();
+  const { page } = await pageAs(browser, { plan: 'basic', artistName: 'Echo Park' });
+  await page.goto('/dashboard/release-builder');
+  await page.getByLabel('Release Title').fill('Saved Songs');
+  await page.getByLabel('Genre').selectOption('Folk');
+  await page.getByLabel('Release Date', { exact: true }).fill('2032-03-03');
+  await fileInput(page, 'Cover Art').setInputFiles(await media.cover('saved.png'));
+  await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Continue to Track Details' }).click();
+
+  await page.getByLabel('Number of Tracks').selectOption('2');
+  await page.getByLabel('Track Title').fill('Kept Track');
+  await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('kept.wav', 2));
+  await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Add Songwriter' }).click();
+  await page.getByRole('group', { name: 'Songwriter 1' }).getByLabel('First Name').fill('Remy');
+  await page.getByRole('group', { name: 'Songwriter 1' }).getByLabel('Last Name').fill('Memory');
+  await expect(page.getByTestId('save-state')).toHaveText('Draft saved');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Tracks' })).toBeVisible();
+  await expect(page.getByTestId('track-tab')).toHaveText(['1. Kept Track', '2. Track 2']);
+  await expect(page.getByLabel('Track Title')).toHaveValue('Kept Track');
+  await expect(page.getByTestId('file-name')).toHaveText('kept.wav');
+  await expect(page.getByTestId('file-size')).toHaveText('0.34 MB');
+  await expect(page.getByText('Uploaded and checked')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Songwriter 1' }).getByLabel('First Name')).toHaveValue(
+    'Remy',
+  );
+
+  // Coming back later: leave the builder, return.
+  await page.getByRole('link', { name: 'Upload Music' }).click();
+  await page.getByRole('link', { name: 'Start Release Builder' }).click();
+  await page.getByRole('button', { name: 'Back to Release Details' }).click();
+  await expect(page.getByLabel('Release Title')).toHaveValue('Saved Songs');
+  await expect(page.getByLabel('Genre')).toHaveValue('Folk');
+  await expect(page.getByText('Uploaded and checked')).toBeVisible();
+  const preview = page.getByRole('img', { name: 'Cover art preview' });
+  await expect(preview).toBeVisible();
+  await expect
+    .poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0);
+
+  // The restored files are good for the submission.
+  await page.getByRole('button', { name: 'Continue to Track Details' }).click();
+  await page.getByRole('button', { name: /^2\. Track 2/ }).click();
+  await page.getByLabel('Track Title').fill('Fresh Track');
+  await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('fresh.wav', 1));
+  await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
+  for (const track of ['1. Kept Track', '2. Fresh Track']) {
+    await page.getByRole('button', { name: track }).click();
+    if (track.startsWith('2')) {
+      await page.getByRole('button', { name: 'Add Songwriter' }).click();
+      await page.getByRole('group', { name: 'Songwriter 1' }).getByLabel('First Name').fill('Remy');
+      await page.getByRole('group', { name: 'Songwriter 1' }).getByLabel('Last Name').fill('Memory');
+    }
+    await page.getByRole('button', { name: 'Add Producer' }).click();
+    await page.getByRole('group', { name: 'Producer 1' }).getByLabel('First Name').fill('Pia');
+    await page.getByRole('group', { name: 'Producer 1' }).getByLabel('Last Name').fill('Mix');
+  }
+  await page.getByRole('button', { name: 'Continue to Summary' }).click();
+  await page.getByRole('button', { name: 'Continue to Distribution' }).click();
+  await page.getByRole('button', { name: 'Deezer', exact: true }).click();
+  await page.getByRole('button', { name: 'Submit Release' }).click();
+  await expect(page.getByRole('heading', { name: 'Release Submitted Successfully!' })).toBeVisible({
+    timeout: 30_000,
+  });
+  media.remove();
+});
