@@ -25,3 +25,10 @@ test('nobody signed in is sent to /login', async ({ page }) => {
   await page.goto('/admin/releases');
   await expect(page).toHaveURL(/\/login/);
 });
+
+test('an artist without a subscription is still told Access denied first', async ({ browser }) => {
+  const { page } = await pageAs(browser, { subscription: 'inactive' });
+  await page.goto('/admin/releases');
+  await expect(page.getByText("You don't have admin or moderator privileges.")).toBeVisible();
+  await expect(page).toHaveURL('/dashboard/account');
+});

@@ -32,8 +32,9 @@ export function AdminLayout() {
 
   if (isPending) return <PageLoader />;
   if (isError || !viewer || !facts) return <Navigate to={paths.login} replace />;
-  if (!facts.passesGate) return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
+  // Spec 02 §6: a non-staff user is told 'Access denied' and sent to /dashboard (whose gate applies next).
   if (isDenied) return <Navigate to={paths.dashboard} replace />;
+  if (!facts.passesGate) return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
 
   const isAdminOnlyPage = ADMIN_ONLY.some((path) => location.pathname.startsWith(path));
   const tabs = [
