@@ -4,7 +4,7 @@
  * then sends a `profile` event after every committed change, and a comment line as a heartbeat.
  */
 import type { LiveProfileEvent } from '@tunedrop/shared/schemas/billing';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { DbOrTx } from '../../db/client';
@@ -21,38 +21,39 @@ export async function loadLiveProfile(
   db: DbOrTx,
   userId: string,
 ): Promise<Omit<LiveProfileEvent, 'changed'> | null> {
-  const [rows, roleRows] = await Promise.all([
-    db
-      .select({
-        plan: profiles.plan,
-        pendingPlan: profiles.pendingPlan,
-        subscriptionStatus: profiles.subscriptionStatus,
-        subscriptionEnd: profiles.subscriptionEnd,
-        cancelAtPeriodEnd: profiles.cancelAtPeriodEnd,
-        balanceCents: profiles.balanceCents,
-        pendingBalanceCents: profiles.pendingBalanceCents,
-        totalEarningsCents: profiles.totalEarningsCents,
-        fullName: profiles.fullName,
-        artistName: profiles.artistName,
-        banned: profiles.banned,
-        banReason: profiles.banReason,
-      })
-      .from(profiles)
-      .where(eq(profiles.id, userId))
-      .limit(1),
-    db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId)),
-  ]);
+  // One round trip: a stream re-reads this after every change.
+  const rows = await db
+    .select({
+      plan: profiles.plan,
+      pendingPlan: profiles.pendingPlan,
+      subscriptionStatus: profiles.subscriptionStatus,
+      subscriptionEnd: profiles.subscriptionEnd,
+      cancelAtPeriodEnd: profiles.cancelAtPeriodEnd,
+      balanceCents: profiles.balanceCents,
+      pendingBalanceCents: profiles.pendingBalanceCents,
+      totalEarningsCents: profiles.totalEarningsCents,
+      fullName: profiles.fullName,
+      artistName: profiles.artistName,
+      banned: profiles.banned,
+      banReason: profiles.banReason,
+      roles: sql<string[]>`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role})
+        from ${userRoles} where ${userRoles.userId} = ${profiles.id}), '{}')`,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId))
+    .limit(1);
   const row = rows[0];
   if (!row) return null;
+  const { roles, ...profile } = row;
   return {
     profile: {
-      ...row,
-      plan: row.plan as LiveProfileEvent['profile']['plan'],
-      pendingPlan: row.pendingPlan as LiveProfileEvent['profile']['pendingPlan'],
-      subscriptionStatus: row.subscriptionStatus as LiveProfileEvent['profile']['subscriptionStatus'],
-      subscriptionEnd: row.subscriptionEnd?.toISOString() ?? null,
+      ...profile,
+      plan: profile.plan as LiveProfileEvent['profile']['plan'],
+      pendingPlan: profile.pendingPlan as LiveProfileEvent['profile']['pendingPlan'],
+      subscriptionStatus: profile.subscriptionStatus as LiveProfileEvent['profile']['subscriptionStatus'],
+      subscriptionEnd: profile.subscriptionEnd?.toISOString() ?? null,
     },
-    roles: roleRows.map((role) => role.role),
+    roles: Array.isArray(roles) ? roles : [],
   };
 }
 
