@@ -112,16 +112,22 @@ export async function verifyBalanceRows(db: Db, input: VerifyRowsInput): Promise
     if (identifier.includes('@')) emails.add(identifier.toLowerCase());
     else if (UUID.test(identifier)) ids.add(identifier.toLowerCase());
   }
+  // One statement: two index joins (ids, lower-cased emails), each fed by a JSON array parameter.
   const found =
     emails.size + ids.size === 0
       ? []
-      : await db
-          .select({ id: profiles.id, email: profiles.email, balanceCents: profiles.balanceCents })
-          .from(profiles)
-          .where(
-            sql`${profiles.id} in (select jsonb_array_elements_text(${JSON.stringify([...ids])}::jsonb))
-             or lower(${profiles.email}) in (select jsonb_array_elements_text(${JSON.stringify([...emails])}::jsonb))`,
-          );
+      : (
+          (await db.execute(sql`
+            select p.id, p.email, p.balance_cents
+              from jsonb_array_elements_text(${JSON.stringify([...ids])}::jsonb) as wanted(id)
+              join profiles p on p.id = wanted.id
+            union all
+            select p.id, p.email, p.balance_cents
+              from jsonb_array_elements_text(${JSON.stringify([...emails])}::jsonb) as wanted(email)
+              join profiles p on lower(p.email) = wanted.email`)) as unknown as {
+            rows: { id: string; email: string; balance_cents: string | number }[];
+          }
+        ).rows.map((row) => ({ id: row.id, email: row.email, balanceCents: Number(row.balance_cents) }));
   const byId = new Map(found.map((user) => [user.id.toLowerCase(), user]));
   const byEmail = new Map(found.map((user) => [user.email.toLowerCase(), user]));
   const firstLine = new Map<string, number>();
