@@ -228,6 +228,9 @@ test('each public page has one h1, its own title and description, and no dashboa
   expect(scripts.filter((script) => /dashboard|admin|account|builder|royalties|songs/.test(script))).toEqual(
     [],
   );
+  // The scripts go out compressed.
+  const asset = await page.request.get(scripts[0] ?? '', { headers: { 'accept-encoding': 'gzip' } });
+  expect(asset.headers()['content-encoding']).toBe('gzip');
 });
 
 test('at 375px wide no page scrolls or overflows sideways', async ({ browser }) => {
