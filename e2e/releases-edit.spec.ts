@@ -40,7 +40,11 @@ test('an artist edits a pending release and sees the change in My Songs', async 
 
 test('a release that is no longer editable cannot be opened for editing', async ({ browser }) => {
   const { page, user } = await pageAs(browser);
-  const { releaseId } = await seed.release({ userId: user.userId, title: 'Approved One', status: 'approved' });
+  const { releaseId } = await seed.release({
+    userId: user.userId,
+    title: 'Approved One',
+    status: 'approved',
+  });
   await page.goto(`/dashboard/edit-release/${releaseId}`);
   await expect(page.getByText('This release cannot be edited in its current status.')).toBeVisible();
   await expect(page).toHaveURL('/dashboard/songs');

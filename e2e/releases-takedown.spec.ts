@@ -26,5 +26,7 @@ test('an artist requests a takedown of a live release and sees Takedown Pending'
   await expect(live.getByText('Takedown Pending')).toBeVisible();
   await expect(live.getByRole('button', { name: 'Request Takedown' })).toHaveCount(0);
   await page.reload();
-  await expect(page.getByRole('listitem').filter({ hasText: 'Live Song' }).getByText('Takedown Pending')).toBeVisible();
+  await expect(
+    page.getByRole('listitem').filter({ hasText: 'Live Song' }).getByText('Takedown Pending'),
+  ).toBeVisible();
 });
