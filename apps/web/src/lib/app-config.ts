@@ -6,7 +6,7 @@ export type AppConfig = {
   supportEmail: string;
   privacyEmail: string;
   social: { instagram: string | null; x: string | null; youtube: string | null; tiktok: string | null };
-  payments: 'stripe' | 'sandbox';
+  payments: 'stripe' | 'sandbox' | 'unconfigured';
   isSpotifyConfigured: boolean;
 };
 

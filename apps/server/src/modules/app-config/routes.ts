@@ -16,7 +16,11 @@ export const appConfigRoutes = new Hono<AppEnv>().get('/', access('public'), (c)
       supportEmail: config.SUPPORT_EMAIL,
       privacyEmail: config.PRIVACY_EMAIL,
       social,
-      payments: config.STRIPE_SECRET_KEY ? ('stripe' as const) : ('sandbox' as const),
+      payments: config.STRIPE_SECRET_KEY
+        ? ('stripe' as const)
+        : config.isPaymentsSandboxAllowed
+          ? ('sandbox' as const)
+          : ('unconfigured' as const),
       isSpotifyConfigured: Boolean(config.SPOTIFY_CLIENT_ID && config.SPOTIFY_CLIENT_SECRET),
     },
     200,
