@@ -3,7 +3,7 @@
  * and applied (one request, one transaction), against the naive way of one verify and one apply request
  * per row, on PGlite and on PostgreSQL (DATABASE_URL or 127.0.0.1:5432). Calls the Hono app in process,
  * so the figures are app + database time without a network. Prints figures; it is not a test.
- *   node --import tsx bench/bulk-balance.ts [rows]
+ *   node --import tsx bench/bulk-balance.ts [rows] [seconds for the naive run, default 90]
  */
 import { parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
 import { sql } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { createTestSystem, type TestSystem } from '../apps/server/src/test-suppo
 
 const ROWS = Number(process.argv[2] ?? 10_000);
 /** The naive run stops after this long and extrapolates (stated in the output) so the bench ends. */
-const NAIVE_BUDGET_MS = 90_000;
+const NAIVE_BUDGET_MS = Number(process.argv[3] ?? 90) * 1000;
 
 console.info(
   `load average at start: ${(await import('node:os'))

@@ -1,8 +1,8 @@
 /**
  * Balance changes: the one path that writes money on a profile. Every change locks the profile row
  * (FOR UPDATE, in id order when there are several), writes the new figures and a balance_updates_log
- * row in the same transaction. One change or ten thousand use the same code: a batch costs three
- * statements (lock, update, log) whatever its size.
+ * row in the same transaction. One change or ten thousand use the same code: a batch costs two
+ * statements (lock; update with its log rows) whatever its size.
  */
 import { type BalanceUpdateType, formatCents } from '@tunedrop/shared';
 import { eq, sql } from 'drizzle-orm';
@@ -163,27 +163,13 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
     }
     if (applied.length === 0) return results;
 
-    const figures = applied.map(({ outcome }) => ({
+    const rows = applied.map(({ change, outcome }) => ({
       id: outcome.userId,
+      email: outcome.email,
+      old_balance: outcome.oldBalanceCents,
       balance: outcome.newBalanceCents,
       total: outcome.newTotalEarningsCents,
       pending: outcome.newPendingBalanceCents,
-    }));
-    await tx.execute(sql`
-      update profiles as p
-         set balance_cents = v.balance,
-             total_earnings_cents = v.total,
-             pending_balance_cents = v.pending,
-             updated_at = now()
-        from jsonb_to_recordset(${JSON.stringify(figures)}::jsonb)
-             as v(id text, balance bigint, total bigint, pending bigint)
-       where p.id = v.id`);
-
-    const logRows = applied.map(({ change, outcome }) => ({
-      user_id: outcome.userId,
-      user_email: outcome.email,
-      old_balance: outcome.oldBalanceCents,
-      new_balance: outcome.newBalanceCents,
       earnings_delta: outcome.newTotalEarningsCents - outcome.oldTotalEarningsCents,
       admin_id: change.admin?.id ?? null,
       admin_email: change.admin?.email ?? null,
@@ -191,16 +177,30 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
       withdrawal_request_id: change.withdrawalRequestId ?? null,
       notes: typeof change.notes === 'function' ? change.notes(outcome) : (change.notes ?? null),
     }));
-    // clock_timestamp(), not now(): a change that waited for the lock must sort after the one it waited for.
+    // One statement writes the figures and the log rows from one parameter. clock_timestamp(), not now():
+    // a change that waited for the lock must sort after the one it waited for.
     await tx.execute(sql`
+      with v as materialized (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(
+          id text, email text, old_balance bigint, balance bigint, total bigint, pending bigint,
+          earnings_delta bigint, admin_id text, admin_email text, update_type text,
+          withdrawal_request_id uuid, notes text)
+      ),
+      updated as (
+        update profiles as p
+           set balance_cents = v.balance,
+               total_earnings_cents = v.total,
+               pending_balance_cents = v.pending,
+               updated_at = now()
+          from v
+         where p.id = v.id
+      )
       insert into balance_updates_log
         (user_id, user_email, old_balance_cents, new_balance_cents, earnings_delta_cents,
          admin_id, admin_email, update_type, withdrawal_request_id, notes, created_at)
-      select v.user_id, v.user_email, v.old_balance, v.new_balance, v.earnings_delta,
+      select v.id, v.email, v.old_balance, v.balance, v.earnings_delta,
              v.admin_id, v.admin_email, v.update_type, v.withdrawal_request_id, v.notes, clock_timestamp()
-        from jsonb_to_recordset(${JSON.stringify(logRows)}::jsonb)
-             as v(user_id text, user_email text, old_balance bigint, new_balance bigint, earnings_delta bigint,
-                  admin_id text, admin_email text, update_type text, withdrawal_request_id uuid, notes text)`);
+        from v`);
     return results;
   });
 }
