@@ -1,13 +1,16 @@
 /**
- * Resumable uploads with tus-js-client: 16 MiB chunks, retries on dropped connections, and the
- * stored fingerprint lets the same file picked again after a reload continue where it stopped.
+ * Resumable uploads with tus-js-client: one streamed PATCH per file (tus's advice: chunks only add
+ * requests; the server keeps every byte it received, so a dropped connection resumes at that byte),
+ * retries on dropped connections, and the stored fingerprint lets the same file picked again after a
+ * reload continue where it stopped. See docs/decisions/052-upload-pipeline.md.
  */
 import type { UploadInfo, UploadKind } from '@tunedrop/shared/schemas/builder';
 import * as tus from 'tus-js-client';
 import { ApiError, api } from '../../../lib/api';
 
 export const UPLOAD_ENDPOINT = '/api/uploads';
-export const CHUNK_SIZE = 16 * 1024 * 1024;
+/** No chunking; set a size here if a proxy in front of the server limits request bodies. */
+export const CHUNK_SIZE = Number.POSITIVE_INFINITY;
 
 export type UploadCallbacks = {
   /** The server created the upload: its id can go into the draft. */
