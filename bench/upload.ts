@@ -205,7 +205,8 @@ try {
 
   const port = String(30000 + Math.floor(Math.random() * 20000));
   const base = `http://127.0.0.1:${port}`;
-  const env = {
+  // The embedded database in the bench's own data directory, whatever DATABASE_URL says.
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: port,
