@@ -64,8 +64,13 @@ test('a basic artist builds and submits a two-track release with real files', as
   await fillTrack(page, 'First Light', media.wav('First Light.wav', 1));
   await expect(page.getByText('Only WAV format is accepted')).toHaveCount(0);
   await page.getByLabel('Explicit content').check();
+  // Track 1 is complete: the check jumps to track 2, the first with errors.
+  await page.getByRole('button', { name: 'Continue to Summary' }).click();
+  await expect(page.getByRole('heading', { name: 'Track 2' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^2\. Track 2/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByText('Track title is required')).toBeVisible();
+  await expect(page.getByTestId('track-tab').first().getByText('(has errors)')).toHaveCount(0);
 
-  await page.getByRole('button', { name: /^2\. Track 2/ }).click();
   await fillTrack(page, 'Second Wind', media.wav('Second Wind.wav', 1, 24));
   await page.getByRole('button', { name: 'Continue to Summary' }).click();
 

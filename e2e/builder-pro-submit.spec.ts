@@ -1,5 +1,5 @@
 import { fileInput, mediaDir } from './support/builder';
-import { expect, pageAs, test } from './support/test';
+import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
 test('a Pro artist submits a two-track release with codes, a label and several primary artists', async ({
   browser,
@@ -22,6 +22,7 @@ test('a Pro artist submits a two-track release with codes, a label and several p
   await page.getByLabel('Original Release Date (optional)').fill('2019-01-01');
   await fileInput(page, 'Cover Art').setInputFiles(await media.cover('satellites.jpg', 3000, 'jpeg'));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Continue to Track Details' }).click();
   await expect(page.getByText('Valid copyright year is required (1900 or later)')).toBeVisible();
   await expect(page.getByText('UPC must be 12 or 13 digits with a valid check digit')).toBeVisible();
@@ -70,6 +71,7 @@ test('a Pro artist submits a two-track release with codes, a label and several p
   await featured.getByLabel('Artist Name').fill('Comet Kid');
   await featured.getByRole('button', { name: 'Add Featured Artist' }).click();
   await addCredits(page);
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: /^2\. Track 2/ }).click();
   await page.getByLabel('Track Title').fill('Re-entry');
@@ -91,6 +93,7 @@ test('a Pro artist submits a two-track release with codes, a label and several p
   await page.getByRole('button', { name: 'Continue to Distribution' }).click();
 
   await page.getByRole('button', { name: 'Select All', exact: true }).click();
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Submit Release' }).click();
   await expect(page.getByRole('heading', { name: 'Release Submitted Successfully!' })).toBeVisible({
     timeout: 30_000,

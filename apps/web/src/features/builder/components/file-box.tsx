@@ -52,7 +52,9 @@ export function FileBox({
 
   return (
     <div>
-      <p className="mb-1 text-sm font-medium text-zinc-200">{label}</p>
+      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-zinc-200">
+        {label}
+      </label>
       <div
         className={cn(
           'rounded-xl border-2 border-dashed p-4',
