@@ -7,7 +7,7 @@ import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { auditLog, profiles } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
-import { validationError } from '../../lib/errors';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
 
 export type AuditAction =
   | 'release.approve'
@@ -41,23 +41,6 @@ export async function writeAudit(
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
-}
-
-function decodeCursor(text: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (
-      typeof createdAt === 'string' &&
-      typeof id === 'string' &&
-      /^[0-9a-f-]{36}$/.test(id) &&
-      /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/.test(createdAt)
-    ) {
-      return { createdAt, id };
-    }
-  } catch {
-    // fall through
-  }
-  throw validationError('Invalid cursor', { cursor: 'Invalid cursor' });
 }
 
 /** Newest first. `user` is an email or a user id and matches the actor or the subject. */
@@ -122,7 +105,7 @@ export async function listAudit(
     items,
     nextCursor:
       rows.length > filters.limit && last
-        ? Buffer.from(JSON.stringify([last.createdAtText, last.id])).toString('base64url')
+        ? encodeCursor({ createdAt: last.createdAtText, id: last.id })
         : null,
   };
 }

@@ -19,6 +19,7 @@ import { type ArtistCredit, producers, releases, songwriters, tracks, uploads } 
 import type { Deps } from '../../deps';
 import type { Storage } from '../../infra/storage/storage';
 import type { Viewer } from '../../lib/context';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound, validationError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 
@@ -29,29 +30,6 @@ export const coverUrl = (releaseId: string, size: 'small' | 'medium') =>
   `/api/releases/${releaseId}/cover/${size}`;
 
 // ------------------------------------------------------------------ list
-
-type Cursor = { createdAt: string; id: string };
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
-}
-
-function decodeCursor(text: string): Cursor {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (
-      typeof createdAt === 'string' &&
-      typeof id === 'string' &&
-      /^[0-9a-f-]{36}$/.test(id) &&
-      /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/.test(createdAt)
-    ) {
-      return { createdAt, id };
-    }
-  } catch {
-    // fall through
-  }
-  throw validationError('Invalid cursor', { cursor: 'Invalid cursor' });
-}
 
 /** The owner's releases, newest first, `limit` at a time; the cursor is the last row's (created_at, id). */
 export async function listMyReleases(
