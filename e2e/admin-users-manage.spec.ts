@@ -26,7 +26,10 @@ test('an admin manages a user: free access, ban with a reason, unban', async ({ 
   await card.getByRole('button', { name: 'Ban' }).click();
   const dialog = page.getByRole('dialog', { name: 'Ban User' });
   await dialog.getByRole('button', { name: 'Ban User' }).click();
-  await expect(page.getByText('Please provide a reason for banning this user.')).toBeVisible();
+  await expect(dialog.getByRole('alert')).toHaveText('Please provide a reason for banning this user.');
+  await expect(
+    page.locator('[data-sonner-toast]').getByText('Please provide a reason for banning this user.'),
+  ).toBeVisible();
   await dialog.getByLabel('Reason').fill('Uploading music they do not own');
   await dialog.getByRole('button', { name: 'Ban User' }).click();
   await expect(card).toContainText('Uploading music they do not own');

@@ -36,7 +36,10 @@ test('a withdrawal rejected with a reason restores the artist balance', async ({
   const dialog = page.getByRole('dialog', { name: 'Reject Withdrawal' });
   await dialog.getByRole('button', { name: 'Reject Withdrawal' }).click();
   await expect(page.getByText('Rejection reason required')).toBeVisible();
-  await expect(page.getByText('Please provide a reason for rejecting this request.')).toBeVisible();
+  await expect(dialog.getByRole('alert')).toHaveText('Please provide a reason for rejecting this request.');
+  await expect(
+    page.locator('[data-sonner-toast]').getByText('Please provide a reason for rejecting this request.'),
+  ).toBeVisible();
   await dialog.getByLabel('Reason').fill('PayPal address does not accept payments');
   await dialog.getByRole('button', { name: 'Reject Withdrawal' }).click();
   await expect(

@@ -22,12 +22,12 @@ import { Button } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { ConfirmDialog } from '../../../components/ui/dialog';
+import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { notify } from '../../../components/ui/toast';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
 import { formatDate } from '../lib/format';
 import { MetadataPanel } from './metadata-panel';
-import { ReasonDialog } from './reason-dialog';
 import { TrackAudio } from './track-audio';
 
 const STATUS_TONES: Record<ReleaseStatus, 'yellow' | 'blue' | 'green' | 'red' | 'neutral'> = {

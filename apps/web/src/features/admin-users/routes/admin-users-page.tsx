@@ -1,5 +1,5 @@
 /** User Management (admin only): search, tabs with counts, server-side pages, roles and bans. */
-import { USER_TABS, type UserTab } from '@tunedrop/shared/schemas/admin-users';
+import { ADMIN_USERS_TEXTS, USER_TABS, type UserTab } from '@tunedrop/shared/schemas/admin-users';
 import { Search } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useEffect, useState } from 'react';
@@ -8,11 +8,11 @@ import { Button } from '../../../components/ui/button';
 import { PageLoader, Spinner } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { Input } from '../../../components/ui/input';
+import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { notify } from '../../../components/ui/toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { type UserAction, useAdminUsers, useUserAction } from '../api/admin-users';
-import { BanDialog } from '../components/ban-dialog';
 import { UserCard } from '../components/user-card';
 
 const FAILURES = {
@@ -197,11 +197,18 @@ export default function AdminUsersPage() {
           </Button>
         </nav>
       ) : null}
-      <BanDialog
-        target={banTarget}
+      <ReasonDialog
+        open={banTarget !== null}
         onOpenChange={(open) => {
           if (!open) setBanTarget(null);
         }}
+        title="Ban User"
+        description={banTarget ? `${banTarget.email} will no longer be able to upload music.` : ''}
+        label="Reason"
+        confirmLabel="Ban User"
+        pendingLabel="Banning..."
+        requiredTitle={ADMIN_USERS_TEXTS.banReasonRequired.title}
+        requiredMessage={ADMIN_USERS_TEXTS.banReasonRequired.description}
         isPending={action.isPending}
         onConfirm={(reason) =>
           banTarget && run({ kind: 'ban', userId: banTarget.id, reason }, banTarget.email)

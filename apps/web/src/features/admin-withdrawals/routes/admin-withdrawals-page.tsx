@@ -15,11 +15,11 @@ import { PageLoader, Spinner } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
+import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAdminWithdrawals, useDecideWithdrawal } from '../api/admin-withdrawals';
-import { RejectDialog } from '../components/reject-dialog';
 import { WithdrawalCard } from '../components/withdrawal-card';
 
 function showFailure(error: unknown, fallback: string) {
@@ -227,13 +227,25 @@ export default function AdminWithdrawalsPage() {
         onConfirm={approve}
         isPending={decide.isPending}
       />
-      <RejectDialog
-        target={rejecting}
+      <ReasonDialog
+        open={rejecting !== null}
         onOpenChange={(open) => {
           if (!open) setRejecting(null);
         }}
-        onConfirm={reject}
+        title="Reject Withdrawal"
+        description={
+          rejecting
+            ? `${formatCents(rejecting.amountCents)} will be returned to ${rejecting.email}'s available balance.`
+            : ''
+        }
+        label="Reason"
+        hint="The artist sees this reason."
+        confirmLabel="Reject Withdrawal"
+        pendingLabel="Rejecting..."
+        requiredTitle={ADMIN_WITHDRAWALS_TEXTS.rejectionReasonRequired.title}
+        requiredMessage={ADMIN_WITHDRAWALS_TEXTS.rejectionReasonRequired.description}
         isPending={decide.isPending}
+        onConfirm={reject}
       />
     </div>
   );

@@ -1,9 +1,9 @@
-/** A dialog asking for a required reason (rejection or ban); a blank reason shows the spec's toast. */
+/** A dialog asking for a required reason (a rejection or a ban); a blank reason shows the spec's toast and an inline error. */
 import { useEffect, useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Field, Textarea } from '../../../components/ui/input';
-import { notify } from '../../../components/ui/toast';
+import { Button } from './button';
+import { Dialog } from './dialog';
+import { Field, Textarea } from './input';
+import { notify } from './toast';
 
 export function ReasonDialog({
   open,
@@ -11,7 +11,9 @@ export function ReasonDialog({
   title,
   description,
   label,
+  hint,
   confirmLabel,
+  pendingLabel,
   requiredTitle,
   requiredMessage,
   isPending,
@@ -22,7 +24,10 @@ export function ReasonDialog({
   title: string;
   description: string;
   label: string;
+  hint?: string;
   confirmLabel: string;
+  /** Shown on the confirm button while the request runs. */
+  pendingLabel?: string;
   requiredTitle: string;
   requiredMessage: string;
   isPending: boolean;
@@ -52,7 +57,7 @@ export function ReasonDialog({
           onConfirm(reason.trim());
         }}
       >
-        <Field id={`${id}-reason`} label={label} error={error}>
+        <Field id={`${id}-reason`} label={label} error={error} hint={hint}>
           <Textarea
             id={`${id}-reason`}
             rows={4}
@@ -71,7 +76,7 @@ export function ReasonDialog({
             Cancel
           </Button>
           <Button type="submit" variant="danger" disabled={isPending}>
-            {confirmLabel}
+            {isPending && pendingLabel ? pendingLabel : confirmLabel}
           </Button>
         </div>
       </form>
