@@ -32,3 +32,14 @@ test('an artist without a subscription is still told Access denied first', async
   await expect(page.getByText("You don't have admin or moderator privileges.")).toBeVisible();
   await expect(page).toHaveURL('/dashboard/account');
 });
+
+test('a moderator without a subscription reviews releases (the role is checked, not the payment)', async ({
+  browser,
+}) => {
+  const { page } = await pageAs(browser, { roles: ['moderator'], subscription: 'inactive' });
+  await page.goto('/admin/releases');
+  await expect(page.getByTestId('admin-role')).toHaveText('Moderator');
+  await expect(page).toHaveURL('/admin/releases');
+  await expect(page.getByText('Please subscribe to access the dashboard.')).toHaveCount(0);
+  await expect(page.getByText('Failed to fetch releases')).toHaveCount(0);
+});

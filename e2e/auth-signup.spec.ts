@@ -1,5 +1,5 @@
 /** Journey: sign up with live validation → the verification mail → its link signs in and lands on checkout. */
-import { expect, outboxMails, test } from './support/test';
+import { expect, outboxMails, seriousA11yViolations, test } from './support/test';
 
 /** The first link of a mail file, undoing quoted-printable soft breaks and escapes. */
 function firstLink(eml: string): string {
@@ -23,8 +23,22 @@ test('sign-up → mail link → signed in on /checkout?plan=pro', async ({ brows
   await expect(page.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
   await expect(page.getByTestId('dot-background').locator('span')).toHaveCount(20);
 
+  // Spec 01 §5's first messages: a field left empty shows its own message once the user leaves it.
   const submit = page.getByRole('button', { name: 'Create account' });
-  await expect(submit).toBeDisabled();
+  await expect(submit).toBeEnabled();
+  await expect(page.getByText('Complete every requirement to continue.')).toHaveCount(0);
+  await page.getByLabel('Email').focus();
+  await page.getByLabel('Email').blur();
+  await expect(page.getByText('Email is required', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Password', { exact: true }).focus();
+  await page.getByLabel('Password', { exact: true }).blur();
+  await expect(page.getByText('Password is required', { exact: true })).toBeVisible();
+  await page.getByLabel('Confirm password').focus();
+  await page.getByLabel('Confirm password').blur();
+  await expect(page.getByText('Please confirm your password', { exact: true })).toBeVisible();
+  // The checklist stays beside the messages.
+  await expect(page.getByRole('list', { name: 'Password requirements' })).toBeVisible();
 
   // Live checks, in the order of §5.
   const emailField = page.getByLabel('Email');
@@ -51,15 +65,19 @@ test('sign-up → mail link → signed in on /checkout?plan=pro', async ({ brows
   const confirm = page.getByLabel('Confirm password');
   await confirm.fill('Str0ng!Tunez');
   await expect(page.getByText('Passwords do not match')).toBeVisible();
-  await expect(submit).toBeDisabled();
+  // A submit with a failing rule sends nothing and keeps the message in view.
+  await submit.click();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await confirm.fill('Str0ng!Tunes');
-  await expect(submit).toBeEnabled();
+  await expect(page.getByText('Passwords do not match')).toBeHidden();
 
   // Blank names: the message appears on the email field.
   await submit.click();
   await expect(page.getByText('Please fill in all required fields')).toBeVisible();
   await page.getByLabel('Full name').fill('Jane Doe');
   await page.getByLabel('Artist name').fill('JD');
+  await expect(page.getByText('Please fill in all required fields')).toBeHidden();
   await submit.click();
 
   await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
@@ -121,3 +139,29 @@ test('a taken address is reported on the email field; ?plan= other than basic or
   await expect(page.getByText('This email is already registered. Please sign in instead.')).toBeVisible();
   await context.close();
 });
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`an empty sign-up submitted on ${viewport.name} shows every field's spec message and passes axe`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto('/signup');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('Email is required', { exact: true })).toBeVisible();
+    await expect(page.getByText('Password is required', { exact: true })).toBeVisible();
+    await expect(page.getByText('Please confirm your password', { exact: true })).toBeVisible();
+    // Focus moves to the first field in error, so a keyboard or screen-reader user lands on it.
+    await expect(page.getByLabel('Email')).toBeFocused();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Left without a name: once a valid address is in, §5 puts the names message on the email field.
+    await page.getByLabel('Email').fill(`nameless-${Date.now()}@example.com`);
+    await page.getByLabel('Full name').focus();
+    await page.getByLabel('Full name').blur();
+    await expect(page.getByText('Please fill in all required fields')).toBeVisible();
+    await context.close();
+  });
+}

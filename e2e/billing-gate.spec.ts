@@ -5,7 +5,8 @@ test('without a subscription the dashboard redirects to the account page with th
   browser,
 }) => {
   const { page, context } = await pageAs(browser, { subscription: 'inactive', plan: 'basic' });
-  await page.goto('/dashboard/songs');
+  // Upload is gated; My Songs and Royalties stay open after a lapse (record 120, artist-experience.spec.ts).
+  await page.goto('/dashboard/upload');
   await expect(page).toHaveURL(/\/dashboard\/account$/);
   await expect(page.getByText('Please subscribe to access the dashboard.')).toBeVisible();
   await expect(page.getByText('Choose a plan below to get started.')).toBeVisible();

@@ -28,7 +28,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx apps/server/src/main.ts',
+    // The e2e bundle (npm run build): the production server plus the test-fixtures router (record 093).
+    command: 'node apps/server/dist/main-e2e.js',
     cwd: '..',
     url: `${e2eEnv.baseUrl}/api/health`,
     reuseExistingServer: false,

@@ -36,7 +36,7 @@ test('an admin sees new contact requests newest first and marks one as handled',
   await expect(page.getByLabel(`Request from Older ${stamp}`)).toHaveCount(0);
   await expect(page.getByLabel(`Request from Newer ${stamp}`)).toBeVisible();
 
-  await page.getByRole('button', { name: /^Handled/ }).click();
+  await page.getByRole('tab', { name: /^Handled/ }).click();
   const handled = page.getByLabel(`Request from Older ${stamp}`);
   await expect(handled).toContainText('by Grace Admin');
   await handled.getByRole('button', { name: 'Reopen' }).click();

@@ -6,10 +6,15 @@ test('the home page renders', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
-test('an unknown route shows the router error page', async ({ page }) => {
+test('an unknown route shows the designed not-found page with a way home (decision 130)', async ({
+  page,
+}) => {
   await page.goto('/this/page/does-not-exist');
-  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
-  await expect(page.getByText('404 Not Found')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
 
 test('the API keeps JSON 404s while client routes fall back to the app', async ({ request }) => {

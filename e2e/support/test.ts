@@ -50,6 +50,12 @@ export const seed = {
     trackCount?: number;
     takedownRequested?: boolean;
     rejectionReason?: string | null;
+    /** `YYYY-MM-DD`; default December 1st of this year. */
+    releaseDate?: string;
+    /** Platform ids; default Spotify and Apple Music. */
+    distributionStores?: string[];
+    /** One ISRC (or null) per track, in order. */
+    isrcs?: (string | null)[];
   }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
 };
 

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
@@ -10,8 +9,11 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Deps } from './deps';
 import { globalMiddleware } from './lib/access';
+import { requestBodyLimit } from './lib/body-limit';
 import type { AppEnv } from './lib/context';
+import { refuseControlCharacters } from './lib/control-characters';
 import { AppError } from './lib/errors';
+import { webDistDir } from './lib/paths';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
 import { adminUsersRoutes } from './modules/admin-users/routes';
@@ -21,13 +23,47 @@ import { appConfigRoutes } from './modules/app-config/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
+import { deliveryRoutes } from './modules/delivery/routes';
 import { healthRoutes } from './modules/health/routes';
 import { releasesRoutes } from './modules/releases/routes';
+import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
-import { testFixturesRoutes } from './modules/test-fixtures/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
-export const webDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/**
+ * Every API router under /api, mounted with chained .route() so this value's type carries every route,
+ * method, input and response: AppType, read by the web app's hono/client (record 090).
+ */
+const apiRoutes = new Hono<AppEnv>()
+  .basePath('/api')
+  .route('/health', healthRoutes)
+  .route('/auth', authRoutes)
+  .route('/me', meRoutes)
+  .route('/config', appConfigRoutes)
+  .route('/', siteRoutes)
+  .route('/', billingRoutes)
+  .route('/', builderRoutes)
+  .route('/', releasesRoutes)
+  .route('/', walletRoutes)
+  .route('/', analyticsRoutes)
+  .route('/', adminReleasesRoutes)
+  .route('/', adminUsersRoutes)
+  .route('/', adminWithdrawalsRoutes)
+  .route('/', adminBalancesRoutes)
+  .route('/', royaltiesRoutes)
+  .route('/', deliveryRoutes);
+
+/** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */
+export type AppType = typeof apiRoutes;
+
+/**
+ * The end-to-end fixtures router, set only by the e2e entry (main-e2e.ts) and tests, so the production
+ * bundle never contains it; mounted only when E2E_FIXTURES_TOKEN is set outside production.
+ */
+let testFixtures: Hono<AppEnv, never, '/'> | null = null;
+export function enableTestFixtures(routes: Hono<AppEnv, never, '/'>): void {
+  testFixtures = routes;
+}
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
@@ -70,6 +106,10 @@ export function createApp(deps: Deps) {
       }) as MiddlewareHandler<AppEnv>,
     ),
   );
+  // Bounded input: 413 before an oversized body is read (file routes are exempt, see lib/body-limit.ts).
+  app.use('/api/*', globalMiddleware(requestBodyLimit(deps.config.BODY_LIMIT_BYTES)));
+  // NUL and control characters in a path, query or JSON body: 422 before any route (lib/control-characters.ts).
+  app.use('/api/*', globalMiddleware(refuseControlCharacters()));
   // Cross-site request forgery: a browser always sends Origin on cross-site writes; it must be ours.
   app.use(
     '/api/*',
@@ -88,26 +128,9 @@ export function createApp(deps: Deps) {
     }),
   );
 
-  app.route('/api/health', healthRoutes);
-  app.route('/api/auth', authRoutes);
-  app.route('/api/me', meRoutes);
-  app.route('/api/config', appConfigRoutes);
-  for (const routes of [
-    siteRoutes,
-    billingRoutes,
-    builderRoutes,
-    releasesRoutes,
-    walletRoutes,
-    analyticsRoutes,
-    adminReleasesRoutes,
-    adminUsersRoutes,
-    adminWithdrawalsRoutes,
-    adminBalancesRoutes,
-  ]) {
-    app.route('/api', routes);
-  }
-  if (deps.config.E2E_FIXTURES_TOKEN && deps.config.NODE_ENV !== 'production') {
-    app.route('/api/test-fixtures', testFixturesRoutes);
+  app.route('/', apiRoutes);
+  if (testFixtures && deps.config.E2E_FIXTURES_TOKEN && deps.config.NODE_ENV !== 'production') {
+    app.route('/api/test-fixtures', testFixtures);
   }
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
 

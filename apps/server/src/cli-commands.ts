@@ -1,9 +1,11 @@
 /** The CLI's commands. Each takes the running system, positionals and flags, and returns what it prints. */
-import { formatCents, PLANS, type Plan, parseAmountToCents, ROLES, type Role } from '@tunedrop/shared';
+import { formatCents, isOneOf, PLANS, parseAmountToCents, ROLES, type Role } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
 import { AppError } from './lib/errors';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
+import { deliveryCliCommands } from './modules/delivery/cli';
+import { royaltiesCliCommands } from './modules/royalties/cli';
 import { auditBalances, describeMismatch } from './modules/wallet/audit';
 import { setBalanceByCli } from './modules/wallet/balance';
 import type { System } from './server';
@@ -17,10 +19,18 @@ export class CliError extends Error {
   }
 }
 
-type FlagValue = string | boolean | (string | boolean)[] | undefined;
-type Command = {
+export type FlagValue = string | boolean | (string | boolean)[] | undefined;
+/**
+ * One CLI command. On PGlite a running server executes it (the CLI hands it over a socket in
+ * DATA_DIR, see cli-socket.ts), so `run` must use only `system` and its arguments, never the CLI
+ * process's working directory: list every argument that is a file path in `paths`, and the CLI
+ * makes it absolute before handing it over.
+ */
+export type Command = {
   usage: string;
   options?: Record<string, { type: 'string' | 'boolean' }>;
+  /** Arguments that are file paths (positional indexes and option names), resolved against the CLI's cwd. */
+  paths?: { positionals?: number[]; options?: string[] };
   run: (system: System, positionals: string[], flags: Record<string, FlagValue>) => Promise<string>;
 };
 
@@ -38,10 +48,8 @@ async function requireUser(system: System, email: string | undefined): Promise<s
 }
 
 function parseRole(value: string | undefined): Role {
-  if (!value || !(ROLES as readonly string[]).includes(value)) {
-    throw new CliError(`role must be one of ${ROLES.join(', ')}`, 2);
-  }
-  return value as Role;
+  if (!isOneOf(ROLES, value)) throw new CliError(`role must be one of ${ROLES.join(', ')}`, 2);
+  return value;
 }
 
 export const cliCommands: Record<string, Command> = {
@@ -62,8 +70,8 @@ export const cliCommands: Record<string, Command> = {
       const password = requireString(flags, 'password');
       const fullName = requireString(flags, 'name');
       const artistName = requireString(flags, 'artist');
-      const plan = (flags.plan ?? 'basic') as string;
-      if (!(PLANS as readonly string[]).includes(plan)) throw new CliError('--plan must be basic or pro', 2);
+      const plan = flags.plan ?? 'basic';
+      if (!isOneOf(PLANS, plan)) throw new CliError('--plan must be basic or pro', 2);
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
         throw new CliError('--email is not a valid email address', 2);
       if (password.length < 8) throw new CliError('--password must be at least 8 characters', 2);
@@ -74,7 +82,7 @@ export const cliCommands: Record<string, Command> = {
           password,
           fullName,
           artistName,
-          plan: plan as Plan,
+          plan,
           isEmailVerified: flags.verified === true,
         }));
       } catch (error) {
@@ -135,4 +143,6 @@ export const cliCommands: Record<string, Command> = {
       );
     },
   },
+  ...deliveryCliCommands,
+  ...royaltiesCliCommands,
 };

@@ -3,54 +3,62 @@
  *   user:create --email E --password P --name "Full Name" --artist "Artist" [--plan basic|pro] [--verified] [--active]
  *   role:grant E admin|moderator|free_access    role:revoke E ROLE    balance:set E 123.45
  * Further commands are registered by their modules in cli-commands.ts.
+ *
+ * On embedded PGlite only one process may open DATA_DIR: when a server owns it, the command is handed
+ * to that server over its socket (cli-socket.ts) and the server runs it; otherwise the CLI takes the
+ * DATA_DIR lock and opens the database itself. On PostgreSQL it always opens the database itself.
  */
-import { parseArgs } from 'node:util';
-import { CliError, cliCommands } from './cli-commands';
-import { ConfigError, loadConfig } from './config';
+import { type CliRequest, type CliResult, executeCliCommand, parseCliArgs } from './cli-run';
+import { sendCliRequest } from './cli-socket';
+import { type Config, ConfigError, loadConfig } from './config';
+import { DataDirLockedError } from './db/data-dir-lock';
 import { createLogger } from './lib/logger';
-import { startSystem } from './server';
 
-async function main(argv: string[]) {
-  const [name, ...rest] = argv;
-  const command = name ? cliCommands[name] : undefined;
-  if (!command) {
-    const list = Object.entries(cliCommands)
-      .map(([key, value]) => `  ${key} ${value.usage}`)
-      .join('\n');
-    console.error(`${name ? `Unknown command: ${name}\n` : ''}Usage: npm run cli -- <command>\n${list}`);
-    return 2;
-  }
-  let parsed: ReturnType<typeof parseArgs>;
+/** How long to wait for a server that is starting (its socket not up yet) or another CLI command. */
+const WAIT_FOR_OWNER_MS = 30_000;
+
+async function runDirectly(config: Config, request: CliRequest): Promise<CliResult> {
+  const logger = createLogger('warn');
+  // Loaded only here: a command handed to the server needs none of the system's modules.
+  const { startSystem } = await import('./server');
+  const system = await startSystem(config, logger, { runWorkers: false, lockRole: 'cli' });
   try {
-    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
-  } catch (error) {
-    console.error(
-      `${error instanceof Error ? error.message : String(error)}\nUsage: npm run cli -- ${name} ${command.usage}`,
-    );
-    return 2;
-  }
-  const config = loadConfig();
-  const system = await startSystem(config, createLogger('warn'), { runWorkers: false });
-  try {
-    const output = await command.run(system, parsed.positionals, parsed.values);
-    console.info(output);
-    return 0;
-  } catch (error) {
-    if (error instanceof CliError) {
-      console.error(`Error: ${error.message}`);
-      return error.exitCode;
-    }
-    throw error;
+    return await executeCliCommand(system, request);
   } finally {
     await system.stop();
   }
+}
+
+async function run(request: CliRequest): Promise<CliResult> {
+  const config = loadConfig();
+  if (config.DATABASE_URL) return runDirectly(config, request);
+  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+  for (;;) {
+    const answer = await sendCliRequest(config.dataDir, request);
+    if (answer !== 'no-server') return answer;
+    try {
+      return await runDirectly(config, request);
+    } catch (error) {
+      // The owner is a server still starting (socket not listening yet) or another CLI command.
+      if (!(error instanceof DataDirLockedError) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseCliArgs(argv, process.cwd());
+  const result = 'result' in parsed ? parsed.result : await run(parsed.request);
+  if (result.stdout) console.info(result.stdout);
+  if (result.stderr) console.error(result.stderr);
+  return result.exitCode;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(
-      error instanceof ConfigError
+      error instanceof ConfigError || error instanceof DataDirLockedError
         ? error.message
         : `Error: ${error instanceof Error ? error.message : String(error)}`,
     );

@@ -57,6 +57,12 @@ const configSchema = z.object({
     .positive()
     .default(2 * 1024 ** 3),
   UPLOAD_STALE_HOURS: z.coerce.number({ message: 'must be a number of hours' }).positive().default(24),
+  BODY_LIMIT_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  SMTP_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive().default(30),
   DDEX_SENDER_PARTY_ID: z.string().default('PADPIDA0000000000T'),
   DDEX_SENDER_NAME: z.string().default('Tunedrop'),
   DDEX_RECIPIENT_PARTY_ID: z.string().default('PADPIDA0000000000R'),
@@ -71,7 +77,23 @@ export type Config = z.infer<typeof configSchema> & {
   appSecret: string;
   dataDir: string;
   isPaymentsSandboxAllowed: boolean;
+  /** True when sessions and signatures use the public development secret (APP_SECRET unset; loopback only). */
+  isDevelopmentSecret: boolean;
 };
+
+/** The secret used when APP_SECRET is unset: public, so only ever accepted on a loopback APP_URL outside production. */
+export const DEVELOPMENT_SECRET = 'tunedrop-development-secret-change-me-in-production';
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1: addresses only this machine can reach. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
 
 export class ConfigError extends Error {}
 
@@ -84,8 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const values = result.data;
   const isProduction = values.NODE_ENV === 'production';
-  if (isProduction && !values.APP_SECRET) {
-    throw new ConfigError('Invalid configuration: APP_SECRET: required when NODE_ENV=production');
+  const appUrl = (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
+  const isDevelopmentSecret = !values.APP_SECRET || values.APP_SECRET === DEVELOPMENT_SECRET;
+  if (isDevelopmentSecret && (isProduction || !isLoopbackUrl(appUrl))) {
+    throw new ConfigError(
+      'Invalid configuration: APP_SECRET: required (at least 32 random characters, not the development secret) when NODE_ENV=production or APP_URL is not a loopback address',
+    );
   }
   if (isProduction && values.E2E_FIXTURES_TOKEN) {
     throw new ConfigError(
@@ -111,9 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     ...values,
-    appUrl: (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
-    // A fixed development secret keeps sessions valid across restarts of `npm start`; production must set one.
-    appSecret: values.APP_SECRET ?? 'tunedrop-development-secret-change-me-in-production',
+    appUrl,
+    // A fixed development secret keeps sessions valid across restarts of `npm start` on this machine only.
+    appSecret: values.APP_SECRET ?? DEVELOPMENT_SECRET,
+    isDevelopmentSecret,
     dataDir: path.resolve(values.DATA_DIR),
     isPaymentsSandboxAllowed: !values.STRIPE_SECRET_KEY && (!isProduction || values.PAYMENTS_SANDBOX === '1'),
   };

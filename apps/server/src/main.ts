@@ -2,8 +2,10 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { createLogger } from './lib/logger';
+import { startCliSocket } from './cli-socket';
+import { type Config, ConfigError, loadConfig } from './config';
+import { DataDirLockedError, dataDirLockHolder } from './db/data-dir-lock';
+import { createLogger, type Logger } from './lib/logger';
 import { startSystem } from './server';
 
 async function main() {
@@ -17,17 +19,46 @@ async function main() {
     }
     throw error;
   }
+  // Another server owning DATA_DIR: refuse with one line before anything else is printed (the lock
+  // taken when the database opens is what guarantees it; this only keeps the refusal alone).
+  const owner = config.DATABASE_URL ? null : dataDirLockHolder(config.dataDir);
+  if (owner?.role === 'server') {
+    console.error(new DataDirLockedError(config.dataDir, owner).message);
+    process.exit(1);
+  }
   const logger = createLogger(config.LOG_LEVEL);
+  if (config.isDevelopmentSecret) {
+    logger.warn(
+      'APP_SECRET is not set: sessions, download links and payment details use the public development secret; set APP_SECRET before anyone else can reach this server',
+    );
+  }
+  if (!config.STRIPE_SECRET_KEY && config.isPaymentsSandboxAllowed) {
+    logger.warn(
+      'payment sandbox is on: checkouts are simulated and nobody is charged (set STRIPE_SECRET_KEY for real payments)',
+    );
+  }
   let system: Awaited<ReturnType<typeof startSystem>>;
   try {
-    system = await startSystem(config, logger);
+    system = await startSystemWhenFree(config, logger);
   } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
     const where = config.DATABASE_URL
       ? 'DATABASE_URL: cannot open the PostgreSQL database'
       : 'DATA_DIR: cannot open the embedded database';
     console.error(`${where}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  // On PGlite this process owns DATA_DIR: the CLI hands its commands over this socket.
+  const cliSocket =
+    system.database.kind === 'pglite'
+      ? await startCliSocket(system, config.dataDir, logger).catch((error: unknown) => {
+          logger.error({ err: error }, 'cannot open the CLI socket; stop the server to use the CLI');
+          return null;
+        })
+      : null;
   const app = createApp(system);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info(
@@ -50,6 +81,7 @@ async function main() {
     force.unref();
     server.close(async () => {
       try {
+        await cliSocket?.close();
         await system.stop();
         logger.info('database closed; bye');
         process.exit(0);
@@ -62,6 +94,26 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * Starts the system; when a CLI command holds DATA_DIR (it ran with no server up), waits for it to
+ * finish. Another server holding it is refused at once (DataDirLockedError naming its PID).
+ */
+async function startSystemWhenFree(config: Config, logger: Logger) {
+  const deadline = Date.now() + 60_000;
+  let hasLogged = false;
+  for (;;) {
+    try {
+      return await startSystem(config, logger);
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError) || error.holder.role !== 'cli' || Date.now() > deadline)
+        throw error;
+      if (!hasLogged) logger.info({ pid: error.holder.pid }, 'waiting for a CLI command to release DATA_DIR');
+      hasLogged = true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 void main();

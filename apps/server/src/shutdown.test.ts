@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client';
 import { user } from './db/schema';
 
-const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main-e2e.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-shutdown-'));
 const token = 'shutdown-test-token';
 

@@ -1,14 +1,14 @@
 /** The subscription gate of spec 01 §4 and the role checks, one copy for the router and the server. */
-import type { Role, SubscriptionStatus } from './constants';
+import type { Plan, Role, SubscriptionStatus } from './constants';
 
 export type GateInput = {
-  subscriptionStatus: SubscriptionStatus | string | null;
+  subscriptionStatus: SubscriptionStatus | null;
   subscriptionEnd: string | Date | null;
-  roles: readonly Role[] | readonly string[];
+  roles: readonly Role[];
 };
 
 export function hasRole(roles: GateInput['roles'], role: Role): boolean {
-  return (roles as readonly string[]).includes(role);
+  return roles.includes(role);
 }
 
 /** admin and free_access bypass the subscription requirement. */
@@ -27,7 +27,7 @@ export function passesSubscriptionGate(input: GateInput, now: Date = new Date())
 }
 
 /** Pro-level features: the pro plan or the free_access role (admins have them too). */
-export function hasProFeatures(plan: string | null | undefined, roles: GateInput['roles']): boolean {
+export function hasProFeatures(plan: Plan | null | undefined, roles: GateInput['roles']): boolean {
   return plan === 'pro' || hasRole(roles, 'free_access') || hasRole(roles, 'admin');
 }
 
@@ -36,3 +36,13 @@ export function isStaff(roles: GateInput['roles']): boolean {
 }
 
 export const GATE_MESSAGE = 'Please subscribe to access the dashboard.';
+
+/**
+ * What a lapsed (or never subscribed) account sees on the pages that stay open: Royalties and My Songs
+ * (decision 120). The body says what a resubscribe gives back.
+ */
+export const LAPSED_MESSAGES = {
+  title: 'Your subscription is not active.',
+  body: 'Your releases, royalties and withdrawals stay available. Resubscribe to upload new releases, edit or resubmit releases, and see analytics.',
+  action: 'Resubscribe',
+} as const;

@@ -53,6 +53,7 @@ export const BALANCE_UPDATE_TYPES = [
   'withdrawal_request',
   'withdrawal_cancel',
   'withdrawal_refund',
+  'royalty_import',
 ] as const;
 export type BalanceUpdateType = (typeof BALANCE_UPDATE_TYPES)[number];
 

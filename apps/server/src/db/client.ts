@@ -1,4 +1,13 @@
-/** Opens the database: PGlite in DATA_DIR/db by default, a node-postgres pool when DATABASE_URL is set. */
+/**
+ * Opens the database: PGlite in DATA_DIR/db by default (one process at a time: see data-dir-lock.ts),
+ * a node-postgres pool when DATABASE_URL is set.
+ *
+ * PGlite is a single connection. Every top-level query/exec of a PGlite instance runs under its
+ * transaction mutex, and `transaction()` holds that mutex until COMMIT/ROLLBACK (PGlite 0.5.16,
+ * `_runExclusiveTransaction`; Drizzle's PGlite session maps `db.transaction` onto it). So on one
+ * instance the queries of concurrent requests and CLI commands run one after another and never land
+ * inside another caller's open transaction (pglite-transactions.test.ts proves it).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -6,6 +15,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { acquireDataDirLock, type LockRole } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -37,13 +47,34 @@ export type OpenOptions = {
   dataDir: string;
   /** A dumped PGlite data directory to start from (tests reuse one migrated copy). */
   pgliteTemplate?: Blob | undefined;
+  /**
+   * Who takes the exclusive lock on dataDir (PGlite on disk only): a second opener gets a
+   * DataDirLockedError naming the holder. Default 'server'.
+   */
+  lockRole?: LockRole | undefined;
 };
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   // `memory://` keeps the embedded database in memory (unit and API tests).
   if (options.dataDir === 'memory://') return openPglite(null, options.pgliteTemplate);
-  return openPglite(path.join(options.dataDir, 'db'));
+  const lock = acquireDataDirLock(options.dataDir, options.lockRole ?? 'server');
+  try {
+    const database = await openPglite(path.join(options.dataDir, 'db'));
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 /** Dumps an in-memory PGlite database as an uncompressed tarball (used for test templates). */

@@ -1,11 +1,10 @@
 /** Applies the committed SQL migrations under an advisory lock, so instances starting together do not race. */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { migrationsFolder } from '../lib/paths';
 import type { Database } from './client';
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+export { migrationsFolder };
 
 const MIGRATION_LOCK_ID = 7_412_001;
 

@@ -3,6 +3,25 @@
  * Money columns are integer cents; every enum has a CHECK; deletes are deliberate:
  * nothing an artist uploaded or earned disappears through a cascade from a user row.
  */
+import type {
+  BalanceUpdateType,
+  PaymentMethod,
+  Plan,
+  PlatformId,
+  ReleaseStatus,
+  Role,
+  SongwriterRole,
+  SubscriptionStatus,
+  WithdrawalStatus,
+} from '@tunedrop/shared';
+import type { UploadInfo, UploadKind } from '@tunedrop/shared/schemas/builder';
+import type {
+  AckView,
+  DeliveryAction,
+  DeliveryState,
+  TargetProfile,
+  TargetScheme,
+} from '@tunedrop/shared/schemas/delivery';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -12,6 +31,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -125,19 +145,19 @@ export const profiles = pgTable(
     email: text('email').notNull(),
     fullName: text('full_name').notNull(),
     artistName: text('artist_name').notNull(),
-    plan: text('plan').notNull().default('basic'),
+    plan: text('plan').$type<Plan>().notNull().default('basic'),
     /** A plan change waiting for the next billing cycle (FAQ: effective at the start of the next cycle). */
-    pendingPlan: text('pending_plan'),
+    pendingPlan: text('pending_plan').$type<Plan>(),
     balanceCents: cents('balance_cents').notNull().default(0),
     totalEarningsCents: cents('total_earnings_cents').notNull().default(0),
     pendingBalanceCents: cents('pending_balance_cents').notNull().default(0),
-    paymentMethod: text('payment_method'),
+    paymentMethod: text('payment_method').$type<PaymentMethod>(),
     /** AES-GCM ciphertext of the payment details JSON; never stored in clear. */
     paymentDetailsEncrypted: text('payment_details_encrypted'),
     banned: boolean('banned').notNull().default(false),
     banReason: text('ban_reason'),
     bannedAt: timestamp('banned_at', { withTimezone: true }),
-    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    subscriptionStatus: text('subscription_status').$type<SubscriptionStatus>().notNull().default('inactive'),
     subscriptionEnd: timestamp('subscription_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     paymentCustomerId: text('payment_customer_id').unique(),
@@ -174,7 +194,7 @@ export const userRoles = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    role: text('role').notNull(),
+    role: text('role').$type<Role>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -210,7 +230,7 @@ export const releases = pgTable(
     copyrightYear: integer('copyright_year').notNull(),
     publishingYear: integer('publishing_year').notNull(),
     distributionStores: text('distribution_stores').array().notNull().default(sql`'{}'::text[]`),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<ReleaseStatus>().notNull().default('pending'),
     coverArtKey: text('cover_art_key'),
     coverThumbSmallKey: text('cover_thumb_small_key'),
     coverThumbMediumKey: text('cover_thumb_medium_key'),
@@ -230,7 +250,7 @@ export const releases = pgTable(
     check('releases_copyright_year_check', sql`copyright_year >= 1900`),
     check('releases_publishing_year_check', sql`publishing_year >= 1900`),
     check('releases_upc_check', sql`upc is null or upc ~ '^[0-9]{12,13}$'`),
-    index('releases_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('releases_user_created_id_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('releases_status_created_idx').on(t.status, t.createdAt.desc()),
     index('releases_takedown_idx').on(t.createdAt.desc()).where(sql`takedown_requested`),
     uniqueIndex('releases_user_idempotency_key').on(t.userId, t.idempotencyKey),
@@ -278,7 +298,7 @@ export const songwriters = pgTable(
     firstName: text('first_name').notNull(),
     middleName: text('middle_name'),
     lastName: text('last_name').notNull(),
-    role: text('role').notNull().default('music_and_lyrics'),
+    role: text('role').$type<SongwriterRole>().notNull().default('music_and_lyrics'),
   },
   (t) => [
     check('songwriters_role_check', inList('role', ['music', 'lyrics', 'music_and_lyrics'])),
@@ -308,11 +328,11 @@ export const uploads = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<UploadKind>().notNull(),
     originalName: text('original_name').notNull(),
     sanitizedName: text('sanitized_name').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
-    status: text('status').notNull().default('uploading'),
+    status: text('status').$type<Exclude<UploadInfo['status'], 'missing'>>().notNull().default('uploading'),
     storageKey: text('storage_key'),
     thumbSmallKey: text('thumb_small_key'),
     thumbMediumKey: text('thumb_medium_key'),
@@ -350,10 +370,10 @@ export const withdrawalRequests = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'restrict' }),
     amountCents: cents('amount_cents').notNull(),
-    paymentMethod: text('payment_method').notNull(),
+    paymentMethod: text('payment_method').$type<PaymentMethod>().notNull(),
     /** AES-GCM ciphertext of the payment details as they were when the request was made. */
     paymentDetailsEncrypted: text('payment_details_encrypted').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WithdrawalStatus>().notNull().default('pending'),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     processedBy: text('processed_by').references(() => user.id, { onDelete: 'set null' }),
@@ -386,11 +406,13 @@ export const balanceUpdatesLog = pgTable(
     earningsDeltaCents: cents('earnings_delta_cents').notNull().default(0),
     adminId: text('admin_id').references(() => user.id, { onDelete: 'set null' }),
     adminEmail: text('admin_email'),
-    updateType: text('update_type').notNull(),
+    updateType: text('update_type').$type<BalanceUpdateType>().notNull(),
     withdrawalRequestId: uuid('withdrawal_request_id').references(() => withdrawalRequests.id, {
       onDelete: 'set null',
     }),
     notes: text('notes'),
+    /** The royalty report whose posting made this change (update_type 'royalty_import' only). */
+    royaltyImportId: uuid('royalty_import_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -403,7 +425,12 @@ export const balanceUpdatesLog = pgTable(
         'withdrawal_request',
         'withdrawal_cancel',
         'withdrawal_refund',
+        'royalty_import',
       ]),
+    ),
+    check(
+      'balance_updates_log_royalty_import_consistent',
+      sql`(update_type = 'royalty_import') = (royalty_import_id is not null)`,
     ),
     check('balance_updates_log_non_negative', sql`old_balance_cents >= 0 and new_balance_cents >= 0`),
     index('balance_updates_log_user_created_idx').on(t.userId, t.createdAt),
@@ -428,10 +455,10 @@ export const sandboxCheckouts = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
-    plan: text('plan').notNull(),
+    plan: text('plan').$type<Plan>().notNull(),
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
-    status: text('status').notNull().default('open'),
+    status: text('status').$type<'open' | 'paid' | 'canceled'>().notNull().default('open'),
     createdAt: createdAt(),
   },
   () => [
@@ -500,5 +527,392 @@ export const auditLog = pgTable(
     index('audit_log_release_idx').on(t.releaseId),
     index('audit_log_subject_user_idx').on(t.subjectUserId),
     index('audit_log_actor_idx').on(t.actorId),
+  ],
+);
+
+// ---------------------------------------------------------------- delivery (issue 15, migration 0004)
+
+/** Operator settings (codes, DDEX sender); the server's DDEX_* variables are the defaults. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value'),
+  updatedBy: text('updated_by'),
+  updatedAt: updatedAt(),
+});
+
+/** Last number handed out per ISRC registrant+year or UPC prefix; only ever goes up (never reused). */
+export const codeCounters = pgTable(
+  'code_counters',
+  {
+    kind: text('kind').notNull().$type<'isrc' | 'upc'>(),
+    scope: text('scope').notNull(),
+    lastValue: bigint('last_value', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'code_counters_pk', columns: [t.kind, t.scope] }),
+    check('code_counters_kind_check', inList('kind', ['isrc', 'upc'])),
+  ],
+);
+
+/** Every code ever given out or accepted from an artist; rows outlive their release (no foreign key). */
+export const assignedCodes = pgTable(
+  'assigned_codes',
+  {
+    kind: text('kind').notNull().$type<'isrc' | 'upc'>(),
+    code: text('code').notNull(),
+    source: text('source').notNull().$type<'assigned' | 'artist'>(),
+    releaseId: uuid('release_id'),
+    trackId: uuid('track_id'),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'assigned_codes_pk', columns: [t.kind, t.code] }),
+    check('assigned_codes_kind_check', inList('kind', ['isrc', 'upc'])),
+    check('assigned_codes_source_check', inList('source', ['assigned', 'artist'])),
+    index('assigned_codes_release_idx').on(t.releaseId),
+  ],
+);
+
+export const deliveryTargets = pgTable(
+  'delivery_targets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    scheme: text('scheme').notNull().$type<TargetScheme>(),
+    urlMasked: text('url_masked').notNull(),
+    /** AES-256-GCM (modules/wallet/payment-crypto.ts) of the URL with its password, key and S3 credentials. */
+    secret: text('secret').notNull(),
+    dpid: text('dpid').notNull(),
+    /** null = all platforms. */
+    platforms: text('platforms').array().$type<PlatformId[] | null>(),
+    profile: text('profile').notNull().default('release').$type<TargetProfile>(),
+    enabled: boolean('enabled').notNull().default(true),
+    hasPassword: boolean('has_password').notNull().default(false),
+    hasPrivateKey: boolean('has_private_key').notNull().default(false),
+    hasOwnS3: boolean('has_own_s3').notNull().default(false),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('delivery_targets_scheme_check', inList('scheme', ['sftp', 's3', 'file'])),
+    check('delivery_targets_profile_check', inList('profile', ['release', 'batch'])),
+    uniqueIndex('delivery_targets_name_unique').on(sql`lower(${t.name})`).where(sql`deleted_at is null`),
+  ],
+);
+
+/** One row per release per target: the state machine of record 102. */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    targetId: uuid('target_id')
+      .notNull()
+      .references(() => deliveryTargets.id, { onDelete: 'restrict' }),
+    action: text('action').notNull().default('new').$type<DeliveryAction>(),
+    state: text('state').notNull().default('queued').$type<DeliveryState>(),
+    platforms: text('platforms').array().notNull().default(sql`'{}'::text[]`).$type<PlatformId[]>(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(6),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    leaseOwner: text('lease_owner'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    stateChangedAt: timestamp('state_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('deliveries_action_check', inList('action', ['new', 'update', 'takedown'])),
+    check(
+      'deliveries_state_check',
+      inList('state', [
+        'queued',
+        'uploading',
+        'delivered',
+        'acknowledged',
+        'rejected',
+        'failed',
+        'takedown_queued',
+        'takedown_sent',
+        'taken_down',
+      ]),
+    ),
+    uniqueIndex('deliveries_release_target_unique').on(t.releaseId, t.targetId),
+    index('deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`state in ('queued', 'takedown_queued', 'uploading')`),
+    index('deliveries_state_updated_idx').on(t.state, t.updatedAt, t.id),
+    index('deliveries_target_idx').on(t.targetId, t.updatedAt, t.id),
+  ],
+);
+
+export type DeliveredFile = { name: string; key: string | null; md5: string; bytes: number };
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    action: text('action').notNull().$type<DeliveryAction>(),
+    messageId: text('message_id').notNull(),
+    batchId: text('batch_id'),
+    remotePath: text('remote_path'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    outcome: text('outcome').notNull().default('running').$type<'running' | 'uploaded' | 'failed'>(),
+    error: text('error'),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    messageXml: text('message_xml').notNull().default(''),
+    files: jsonb('files').$type<DeliveredFile[]>().notNull().default([]),
+  },
+  (t) => [
+    check('delivery_attempts_outcome_check', inList('outcome', ['running', 'uploaded', 'failed'])),
+    uniqueIndex('delivery_attempts_message_id_unique').on(t.messageId),
+    index('delivery_attempts_delivery_idx').on(t.deliveryId, t.number),
+  ],
+);
+
+export const deliveryAcks = pgTable(
+  'delivery_acks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    targetId: uuid('target_id')
+      .notNull()
+      .references(() => deliveryTargets.id, { onDelete: 'cascade' }),
+    deliveryId: uuid('delivery_id').references(() => deliveries.id, { onDelete: 'set null' }),
+    attemptId: uuid('attempt_id').references(() => deliveryAttempts.id, { onDelete: 'set null' }),
+    remotePath: text('remote_path').notNull(),
+    fileName: text('file_name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    outcome: text('outcome').notNull().$type<AckView['outcome']>(),
+    messageId: text('message_id'),
+    status: text('status'),
+    errorText: text('error_text'),
+    text: text('text').notNull().default(''),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'delivery_acks_outcome_check',
+      inList('outcome', ['accepted', 'rejected', 'unknown_message', 'malformed']),
+    ),
+    uniqueIndex('delivery_acks_target_path_unique').on(t.targetId, t.remotePath),
+    index('delivery_acks_attempt_idx').on(t.attemptId),
+  ],
+);
+
+export const releaseStoreTakedowns = pgTable(
+  'release_store_takedowns',
+  {
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    platformId: text('platform_id').notNull().$type<PlatformId>(),
+    state: text('state').notNull().default('requested').$type<'requested' | 'approved' | 'done'>(),
+    requestedBy: text('requested_by'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'release_store_takedowns_pk', columns: [t.releaseId, t.platformId] }),
+    check('release_store_takedowns_state_check', inList('state', ['requested', 'approved', 'done'])),
+  ],
+);
+
+export const releaseStatusEvents = pgTable(
+  'release_status_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    note: text('note'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('release_status_events_release_idx').on(t.releaseId, t.at)],
+);
+
+// ---------------------------------------------------------------- royalties (issue 16, migration 0005)
+
+type Royalties = typeof import('@tunedrop/shared/schemas/royalties');
+type RoyaltySourceFormat = Exclude<Royalties['ROYALTY_FORMATS'][number], 'auto'>;
+type RoyaltyImportStatus = Royalties['ROYALTY_IMPORT_STATUSES'][number];
+type CsvMapping = import('@tunedrop/shared/schemas/royalties').CsvMapping;
+
+/** One imported sales report (a DSR file, an aggregator statement or a mapped CSV). Amounts are exact decimals. */
+export const royaltyImports = pgTable(
+  'royalty_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fileName: text('file_name').notNull(),
+    fileSha256: text('file_sha256').notNull(),
+    format: text('format').$type<RoyaltySourceFormat>().notNull(),
+    status: text('status').$type<RoyaltyImportStatus | 'staging'>().notNull().default('staging'),
+    currency: text('currency'),
+    exchangeRate: numeric('exchange_rate'),
+    sender: text('sender'),
+    messageId: text('message_id'),
+    fileNumber: integer('file_number'),
+    periodStart: date('period_start'),
+    periodEnd: date('period_end'),
+    lineCount: integer('line_count').notNull().default(0),
+    refusedCount: integer('refused_count').notNull().default(0),
+    errors: jsonb('errors').$type<string[]>().notNull().default([]),
+    warnings: jsonb('warnings').$type<string[]>().notNull().default([]),
+    refused: jsonb('refused').$type<{ line: number; reason: string }[]>().notNull().default([]),
+    totals: jsonb('totals'),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    postedAt: timestamp('posted_at', { withTimezone: true }),
+    postedBy: text('posted_by').references(() => user.id, { onDelete: 'set null' }),
+    postedCents: cents('posted_cents'),
+    residue: numeric('residue'),
+    postedArtists: integer('posted_artists'),
+  },
+  (t) => [
+    check('royalty_imports_format_check', inList('format', ['dsr', 'distrokid', 'tunecore', 'fuga', 'csv'])),
+    check('royalty_imports_status_check', inList('status', ['staging', 'staged', 'failed', 'posted'])),
+    check('royalty_imports_posted_consistent', sql`(status = 'posted') = (posted_at is not null)`),
+    uniqueIndex('royalty_imports_file_sha256_unique').on(t.fileSha256),
+    uniqueIndex('royalty_imports_message_unique')
+      .on(t.sender, t.messageId, t.fileNumber)
+      .where(sql`message_id is not null`),
+    index('royalty_imports_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** A DSR summary record's revenue, allocated to its sales lines by usages (decision 111). */
+export const royaltyImportSummaries = pgTable(
+  'royalty_import_summaries',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'cascade' }),
+    summaryId: text('summary_id').notNull(),
+    netRevenue: numeric('net_revenue').notNull(),
+    usages: numeric('usages'),
+  },
+  (t) => [primaryKey({ name: 'royalty_import_summaries_pk', columns: [t.importId, t.summaryId] })],
+);
+
+/** Staged sales lines of an import; amount is null when it comes from the summary's revenue. */
+export const royaltyImportLines = pgTable(
+  'royalty_import_lines',
+  {
+    /** No foreign key (decision 114): the service deletes a report's lines with it. */
+    importId: uuid('import_id').notNull(),
+    lineNo: integer('line_no').notNull(),
+    lineKey: text('line_key').notNull(),
+    summaryId: text('summary_id'),
+    isrc: text('isrc'),
+    upc: text('upc'),
+    title: text('title'),
+    artist: text('artist'),
+    store: text('store'),
+    country: text('country'),
+    period: text('period'),
+    usageType: text('usage_type'),
+    units: numeric('units').notNull(),
+    amount: numeric('amount'),
+    royaltyBearing: boolean('royalty_bearing').notNull().default(true),
+    trackId: uuid('track_id'),
+    releaseId: uuid('release_id'),
+    userId: text('user_id'),
+  },
+  (t) => [
+    primaryKey({ name: 'royalty_import_lines_pk', columns: [t.importId, t.lineNo] }),
+    check('royalty_import_lines_amount_or_summary', sql`amount is not null or summary_id is not null`),
+    index('royalty_import_lines_unmatched_idx').on(t.isrc, t.upc).where(sql`user_id is null`),
+  ],
+);
+
+/** An unknown ISRC/UPC assigned by an admin to a track or release, remembered for later imports. */
+export const royaltyCodeMappings = pgTable(
+  'royalty_code_mappings',
+  {
+    kind: text('kind').$type<'isrc' | 'upc'>().notNull(),
+    code: text('code').notNull(),
+    trackId: uuid('track_id').references(() => tracks.id, { onDelete: 'cascade' }),
+    releaseId: uuid('release_id').references(() => releases.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'royalty_code_mappings_pk', columns: [t.kind, t.code] }),
+    check('royalty_code_mappings_kind_check', inList('kind', ['isrc', 'upc'])),
+    check('royalty_code_mappings_target_check', sql`(track_id is null) <> (release_id is null)`),
+  ],
+);
+
+/** A generic CSV's column mapping, saved under a name. */
+export const royaltyCsvPresets = pgTable(
+  'royalty_csv_presets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    delimiter: text('delimiter').notNull().default(','),
+    currency: text('currency').notNull().default('USD'),
+    mapping: jsonb('mapping').$type<CsvMapping>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('royalty_csv_presets_name_unique').on(sql`lower(${t.name})`)],
+);
+
+/** Immutable earnings lines written when a report is posted (a trigger refuses UPDATE and DELETE). */
+export const royaltyEarnings = pgTable(
+  'royalty_earnings',
+  {
+    /** No foreign keys (decision 114): royalty_postings, one row per artist and report, holds them. */
+    importId: uuid('import_id').notNull(),
+    lineNo: integer('line_no').notNull(),
+    lineKey: text('line_key').notNull(),
+    userId: text('user_id').notNull(),
+    trackId: uuid('track_id'),
+    releaseId: uuid('release_id'),
+    store: text('store'),
+    country: text('country'),
+    period: text('period').notNull(),
+    usageType: text('usage_type'),
+    units: numeric('units').notNull(),
+    amount: numeric('amount').notNull(),
+    amountUsd: numeric('amount_usd').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'royalty_earnings_pk', columns: [t.importId, t.lineNo] }),
+    index('royalty_earnings_user_period_idx').on(t.userId, t.period),
+  ],
+);
+
+/** What one posting credited one artist: the exact USD sum and the cents put on the balance. */
+export const royaltyPostings = pgTable(
+  'royalty_postings',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    amountUsd: numeric('amount_usd').notNull(),
+    cents: cents('cents').notNull(),
+    lines: integer('lines').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'royalty_postings_pk', columns: [t.importId, t.userId] }),
+    index('royalty_postings_user_idx').on(t.userId),
   ],
 );

@@ -1,12 +1,15 @@
 /** Every route declares who may call it: this lists them all and fails on any route without a rule. */
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app';
+import { createApp, enableTestFixtures } from '../app';
 import type { Deps } from '../deps';
+import { testFixturesRoutes } from '../modules/test-fixtures/routes';
+import { ROUTE_TABLE } from '../test-support/route-table';
 import { ACCESS_RULE, type AccessRule, GLOBAL_MIDDLEWARE } from './access';
 
 type RouteEntry = { method: string; path: string; handler: unknown };
 
 export function listRoutes(): { method: string; path: string; rule: AccessRule | null }[] {
+  enableTestFixtures(testFixturesRoutes);
   const app = createApp({
     config: { appUrl: 'http://localhost:3000', NODE_ENV: 'test', E2E_FIXTURES_TOKEN: 'listing' },
   } as unknown as Deps);
@@ -39,6 +42,19 @@ describe('route access', () => {
       .filter((route) => route.rule === null)
       .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
+  });
+
+  it('matches the route table exactly: every route, its method and its rule (test-support/route-table.ts)', () => {
+    const actual = listRoutes()
+      .filter((route) => route.path !== '/api/*')
+      .map((route) => `${route.method} ${route.path} → ${route.rule}`)
+      .sort();
+    const expected = ROUTE_TABLE.map((row) => `${row.method} ${row.path} → ${row.rule}`).sort();
+    const missingFromTable = actual.filter((line) => !expected.includes(line));
+    const goneFromApp = expected.filter((line) => !actual.includes(line));
+    // A new or changed route needs its row in test-support/route-table.ts (the matrix test calls it too).
+    expect({ missingFromTable, goneFromApp }).toEqual({ missingFromTable: [], goneFromApp: [] });
+    expect(new Set(expected).size).toBe(ROUTE_TABLE.length);
   });
 
   it('declares the rules we expect for the foundation routes', () => {

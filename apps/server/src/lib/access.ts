@@ -2,12 +2,17 @@
  * Access declared per route: every route passes exactly one `access(rule)` middleware, which the
  * route-listing test looks for. Ownership is checked in the services.
  */
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GATE_MESSAGE, hasRole, passesSubscriptionGate, type Role } from '@tunedrop/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
-import { profiles, userRoles } from '../db/schema';
+import { getCookie } from 'hono/cookie';
+import { profiles, session, user, userRoles } from '../db/schema';
+import type { Deps } from '../deps';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
+import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './session-config';
 
 export const ACCESS_RULES = ['public', 'user', 'subscriber', 'moderator', 'admin'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
@@ -20,34 +25,117 @@ export const globalMiddleware = (handler: MiddlewareHandler<AppEnv>) =>
   Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true as const });
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { [ACCESS_RULE]: AccessRule };
 
+/** better-auth's session cookie name ("tunedrop.session_token", `__Secure-` prefixed over HTTPS), read once. */
+const sessionCookieNames = new WeakMap<object, Promise<string>>();
+function sessionCookieName(auth: Deps['auth']): Promise<string> {
+  let name = sessionCookieNames.get(auth);
+  if (!name) {
+    name = auth.$context.then((context) => context.authCookies.sessionToken.name);
+    sessionCookieNames.set(auth, name);
+  }
+  return name;
+}
+
+/**
+ * The token of a signed session cookie (`token.base64(HMAC-SHA256(secret, token))`, better-call's format),
+ * or null when it is missing or its signature does not match.
+ */
+function verifiedSessionToken(signed: string, secret: string): string | null {
+  const dot = signed.lastIndexOf('.');
+  if (dot < 1) return null;
+  const token = signed.slice(0, dot);
+  const signature = Buffer.from(signed.slice(dot + 1), 'base64');
+  const expected = createHmac('sha256', secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+/** Session, user, profile and roles of one session token in one query (record 125). */
+function viewerQuery(db: Deps['db']) {
+  return db
+    .select({
+      sessionId: session.id,
+      expiresAt: session.expiresAt,
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      twoFactorEnabled: user.twoFactorEnabled,
+      plan: profiles.plan,
+      fullName: profiles.fullName,
+      artistName: profiles.artistName,
+      banned: profiles.banned,
+      banReason: profiles.banReason,
+      subscriptionStatus: profiles.subscriptionStatus,
+      subscriptionEnd: profiles.subscriptionEnd,
+      roles: sql<
+        Role[]
+      >`coalesce((select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
+    })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .innerJoin(profiles, eq(profiles.id, session.userId))
+    .where(eq(session.token, sql.placeholder('token')))
+    .limit(1)
+    .prepare('tunedrop_viewer');
+}
+
+/** Built once per database: drizzle's query building cost more CPU than the query itself (record 125). */
+const viewerQueries = new WeakMap<object, ReturnType<typeof viewerQuery>>();
+async function viewerRow(db: Deps['db'], token: string) {
+  let query = viewerQueries.get(db);
+  if (!query) {
+    query = viewerQuery(db);
+    viewerQueries.set(db, query);
+  }
+  const rows = await query.execute({ token });
+  return rows[0];
+}
+
+/**
+ * The signed-in caller, read on every request of a route with an access rule. The fast path checks the
+ * cookie's signature here and reads session, user, profile and roles in one query: no cache, so a revoked
+ * session (sign-out, password change, ban) ends at the next request on every instance. better-auth's
+ * getSession runs only when the session is expired or due for its daily refresh, so its rules (cleanup,
+ * sliding expiry) stay its own (record 125).
+ */
 export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
-  const { auth, db } = c.var.deps;
-  const result = await auth.api.getSession({ headers: c.req.raw.headers });
-  if (!result) return null;
-  const [profileRows, roleRows] = await Promise.all([
-    db.select().from(profiles).where(eq(profiles.id, result.user.id)).limit(1),
-    db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, result.user.id)),
-  ]);
-  const profile = profileRows[0];
-  if (!profile) return null;
+  const { auth, db, config } = c.var.deps;
+  const cookieHeader = c.req.header('cookie');
+  if (!cookieHeader) return null;
+  const signed = getCookie(c, await sessionCookieName(auth));
+  if (!signed) return null;
+  const token = verifiedSessionToken(signed, config.appSecret);
+  if (!token) return null;
+  let row = await viewerRow(db, token);
+  if (!row) return null;
+  const now = Date.now();
+  const isDueForRefresh =
+    row.expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= now;
+  if (row.expiresAt.getTime() <= now || isDueForRefresh) {
+    const result = await auth.api.getSession({ headers: c.req.raw.headers });
+    if (!result) return null;
+    row = await viewerRow(db, token);
+    if (!row) return null;
+  }
   return {
     user: {
-      id: result.user.id,
-      email: result.user.email,
-      name: result.user.name,
-      emailVerified: result.user.emailVerified,
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.emailVerified,
+      twoFactorEnabled: row.twoFactorEnabled === true,
     },
-    sessionId: result.session.id,
+    sessionId: row.sessionId,
     profile: {
-      plan: profile.plan,
-      fullName: profile.fullName,
-      artistName: profile.artistName,
-      banned: profile.banned,
-      banReason: profile.banReason,
-      subscriptionStatus: profile.subscriptionStatus,
-      subscriptionEnd: profile.subscriptionEnd,
+      plan: row.plan,
+      fullName: row.fullName,
+      artistName: row.artistName,
+      banned: row.banned,
+      banReason: row.banReason,
+      subscriptionStatus: row.subscriptionStatus,
+      subscriptionEnd: row.subscriptionEnd,
     },
-    roles: roleRows.map((row) => row.role as Role),
+    roles: row.roles,
   };
 }
 
@@ -55,18 +143,22 @@ function check(rule: AccessRule, viewer: Viewer | null): void {
   if (rule === 'public') return;
   if (!viewer) throw unauthorized();
   if (rule === 'user') return;
+  // Staff routes check the role first and need no subscription (spec 02 §6: a moderator reviews without
+  // paying; anyone else is told "Access denied" whether or not they subscribe).
+  if (rule === 'admin' || rule === 'moderator') {
+    const isAdmin = hasRole(viewer.roles, 'admin');
+    if (rule === 'admin' && !isAdmin) throw forbidden('You need admin privileges to access this page.');
+    if (rule === 'moderator' && !isAdmin && !hasRole(viewer.roles, 'moderator')) {
+      throw forbidden("You don't have admin or moderator privileges.");
+    }
+    return;
+  }
   const isGatePassed = passesSubscriptionGate({
     subscriptionStatus: viewer.profile.subscriptionStatus,
     subscriptionEnd: viewer.profile.subscriptionEnd,
     roles: viewer.roles,
   });
   if (!isGatePassed) throw new AppError('subscription_required', GATE_MESSAGE, 402);
-  if (rule === 'subscriber') return;
-  const isAdmin = hasRole(viewer.roles, 'admin');
-  if (rule === 'admin' && !isAdmin) throw forbidden('You need admin privileges to access this page.');
-  if (rule === 'moderator' && !isAdmin && !hasRole(viewer.roles, 'moderator')) {
-    throw forbidden("You don't have admin or moderator privileges.");
-  }
 }
 
 export function access(rule: AccessRule): AccessMiddleware {

@@ -1,21 +1,15 @@
 /** Hono context variables shared by every router. */
-import type { Role } from '@tunedrop/shared';
+import type { MeProfile, MeUser, Role } from '@tunedrop/shared';
 import type { Deps } from '../deps';
 
-export type SessionUser = { id: string; email: string; name: string; emailVerified: boolean };
+/** The signed-in user as GET /api/me answers it, read with the session in one query (lib/access.ts). */
+export type SessionUser = MeUser;
 
+/** The signed-in caller; GET /api/me answers it as `MeResponse` (packages/shared/src/api/me.ts). */
 export type Viewer = {
   user: SessionUser;
   sessionId: string;
-  profile: {
-    plan: string;
-    fullName: string;
-    artistName: string;
-    banned: boolean;
-    banReason: string | null;
-    subscriptionStatus: string;
-    subscriptionEnd: Date | null;
-  };
+  profile: Omit<MeProfile, 'subscriptionEnd'> & { subscriptionEnd: Date | null };
   roles: Role[];
 };
 

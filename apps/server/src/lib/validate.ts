@@ -1,5 +1,5 @@
 /** zod validation for request parts; failures become 422 with the first message per field. */
-import type { ValidationTargets } from 'hono';
+import type { Context, ValidationTargets } from 'hono';
 import { validator } from 'hono/validator';
 import type { z } from 'zod';
 import { validationError } from './errors';
@@ -17,7 +17,16 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) {
-  return validator(target, async (value): Promise<z.output<Schema>> => {
+  // The explicit types make a JSON body's input type the schema's input (what a caller may send, before
+  // defaults and transforms), so hono/client accepts exactly that; handlers still read the output.
+  return validator<
+    z.input<Schema>,
+    string,
+    string,
+    Target,
+    string,
+    (value: unknown, c: Context) => Promise<z.output<Schema>>
+  >(target, async (value): Promise<z.output<Schema>> => {
     const result = await schema.safeParseAsync(value);
     if (!result.success) {
       const fields = fieldErrors(result.error);

@@ -3,7 +3,7 @@
  * Used by the API tests and, through the test-only fixtures route, by the Playwright journeys.
  */
 import { randomUUID } from 'node:crypto';
-import type { Plan, Role, SubscriptionStatus } from '@tunedrop/shared';
+import type { Plan, ReleaseStatus, Role, SubscriptionStatus } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { producers, profiles, releases, songwriters, tracks } from '../db/schema';
 import type { Deps } from '../deps';
@@ -83,13 +83,17 @@ export async function signInCookie(
 
 export type TestReleaseOptions = {
   title?: string;
-  status?: string;
+  status?: ReleaseStatus;
   trackCount?: number;
   takedownRequested?: boolean;
   rejectionReason?: string | null;
   createdAt?: Date;
   isrcs?: (string | null)[];
   upc?: string | null;
+  /** `YYYY-MM-DD`; default December 1st of this year. */
+  releaseDate?: string;
+  /** Platform ids; default Spotify and Apple Music. */
+  distributionStores?: string[];
 };
 
 /** A complete release with tracks, credits and real stored files (a small WAV per track, no cover). */
@@ -108,12 +112,12 @@ export async function createTestRelease(
     primaryArtists: ['Test Artist'],
     primaryArtistsData: [{ name: 'Test Artist' }],
     genre: 'Pop',
-    releaseDate: `${year}-12-01`,
+    releaseDate: options.releaseDate ?? `${year}-12-01`,
     copyrightHolder: 'Test Artist',
     publishingHolder: 'Test Artist',
     copyrightYear: year,
     publishingYear: year,
-    distributionStores: ['spotify', 'apple_music'],
+    distributionStores: options.distributionStores ?? ['spotify', 'apple_music'],
     status: options.status ?? 'pending',
     upc: options.upc ?? null,
     rejectionReason: options.rejectionReason ?? null,

@@ -14,7 +14,16 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AuthSync />
       {children}
-      <Toaster theme="dark" position="top-center" visibleToasts={1} richColors closeButton />
+      {/* Bottom right, clear of page headings and the dashboard's top bar (issue 18); one at a time (spec 01 §2). */}
+      <Toaster
+        theme="dark"
+        position="bottom-right"
+        offset={24}
+        mobileOffset={16}
+        visibleToasts={1}
+        richColors
+        closeButton
+      />
     </QueryClientProvider>
   );
 }

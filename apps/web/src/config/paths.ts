@@ -16,6 +16,7 @@ export const paths = {
   releaseBuilder: '/dashboard/release-builder',
   songs: '/dashboard/songs',
   editRelease: (id: string) => `/dashboard/edit-release/${id}`,
+  releaseDetail: (id: string) => `/dashboard/releases/${id}`,
   royalties: '/dashboard/royalties',
   account: '/dashboard/account',
   analytics: '/dashboard/analytics',
@@ -25,4 +26,8 @@ export const paths = {
   adminBulkBalance: '/admin/bulk-balance',
   adminMessages: '/admin/messages',
   adminAudit: '/admin/audit',
+  adminDelivery: '/admin/delivery',
+  adminSettings: '/admin/settings',
+  adminRoyalties: '/admin/royalties',
+  adminRoyaltyImport: (id: string) => `/admin/royalties/${id}`,
 } as const;

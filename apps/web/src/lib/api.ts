@@ -1,5 +1,12 @@
-/** fetch for our JSON API: same-origin cookies, JSON bodies, and ApiError for every non-2xx answer. */
+/**
+ * The web app's API client (record 098): `client` is `hc<AppType>` from hono/client, so paths, inputs
+ * and response bodies are the server's own types; `unwrap` turns every non-2xx answer into an ApiError
+ * and returns the typed body of a 2xx one. `api()` remains only for callers outside AppType.
+ */
+import type { AppType } from '@tunedrop/server/app-type';
 import { isApiErrorBody } from '@tunedrop/shared';
+import { type ClientResponse, hc } from 'hono/client';
+import type { SuccessStatusCode } from 'hono/utils/http-status';
 
 export class ApiError extends Error {
   constructor(
@@ -13,11 +20,45 @@ export class ApiError extends Error {
   }
 }
 
+/** Every /api route, typed from the server's chained routers. Same-origin cookies. */
+type ApiClient = ReturnType<typeof hc<AppType>>['api'];
+export const client: ApiClient = hc<AppType>('/', { init: { credentials: 'same-origin' } }).api;
+
+/** The body type of the 2xx answers of a typed client call. */
+type SuccessBody<R> =
+  R extends ClientResponse<infer Body, infer Status, infer _Format>
+    ? Status extends SuccessStatusCode
+      ? Body
+      : never
+    : never;
+
+/** Awaits a typed client call: the 2xx body, or an ApiError with the server's code, message and fields. */
+export async function unwrap<R extends ClientResponse<unknown, number, 'json' | 'text' | string>>(
+  pending: Promise<R>,
+): Promise<SuccessBody<R>> {
+  const response = await pending;
+  const text = await response.text();
+  const data: unknown = text ? safeJson(text) : null;
+  if (!response.ok) throw toApiError(response.status, data);
+  // The one place a body meets its type: hono/client inferred it from the route that answered 2xx.
+  return data as SuccessBody<R>;
+}
+
+function toApiError(status: number, data: unknown): ApiError {
+  if (isApiErrorBody(data))
+    return new ApiError(status, data.error.code, data.error.message, data.error.fields);
+  return new ApiError(status, 'http_error', `Request failed (${status})`);
+}
+
 type Options = Omit<RequestInit, 'body'> & {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
 };
 
+/**
+ * @deprecated Untyped: returns the body as whatever T says. Use `unwrap(client.…)`; no request uses
+ * this any more (record 098), it stays one change longer for work in progress elsewhere.
+ */
 export async function api<T>(path: string, options: Options = {}): Promise<T> {
   const { body, query, headers, ...rest } = options;
   let url = path;
@@ -37,11 +78,7 @@ export async function api<T>(path: string, options: Options = {}): Promise<T> {
   });
   const text = await response.text();
   const data: unknown = text ? safeJson(text) : null;
-  if (!response.ok) {
-    if (isApiErrorBody(data))
-      throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
-    throw new ApiError(response.status, 'http_error', `Request failed (${response.status})`);
-  }
+  if (!response.ok) throw toApiError(response.status, data);
   return data as T;
 }
 

@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import { Spinner } from '../components/ui/card';
 import { notify } from '../components/ui/toast';
 import { paths } from '../config/paths';
-import { api } from './api';
+import { client, unwrap } from './api';
 
 const WAIT_BEFORE_CHECK_MS = 2000;
 const WAIT_BEFORE_RELOAD_MS = 1000;
@@ -27,7 +27,7 @@ export function SubscriptionActivation() {
     let isCancelled = false;
     let reload: ReturnType<typeof setTimeout> | undefined;
     const check = setTimeout(async () => {
-      await api('/api/billing/check-subscription', { method: 'POST' }).catch(() => undefined);
+      await unwrap(client.billing['check-subscription'].$post()).catch(() => undefined);
       if (isCancelled) return;
       notify.success(BILLING_MESSAGES.paymentSuccessTitle, BILLING_MESSAGES.paymentSuccessDescription);
       reload = setTimeout(() => window.location.assign(paths.dashboard), WAIT_BEFORE_RELOAD_MS);

@@ -1,36 +1,17 @@
 /** Who is signed in (GET /api/me): user, profile, roles. Shared by layouts, gates and features. */
 
 import { useQuery } from '@tanstack/react-query';
-import {
-  hasProFeatures,
-  hasRole,
-  isStaff,
-  type Plan,
-  passesSubscriptionGate,
-  type Role,
-  type SubscriptionStatus,
-} from '@tunedrop/shared';
-import { ApiError, api } from './api';
+import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
+import { ApiError, client, unwrap } from './api';
 
-export type Viewer = {
-  user: { id: string; email: string; name: string; emailVerified: boolean; twoFactorEnabled?: boolean };
-  profile: {
-    plan: Plan;
-    fullName: string;
-    artistName: string;
-    banned: boolean;
-    banReason: string | null;
-    subscriptionStatus: SubscriptionStatus;
-    subscriptionEnd: string | null;
-  };
-  roles: Role[];
-};
+/** GET /api/me's answer, declared once in packages/shared (api/me.ts). */
+export type Viewer = MeResponse;
 
 export const viewerQueryKey = ['viewer'] as const;
 
 export async function fetchViewer(): Promise<Viewer | null> {
   try {
-    return await api<Viewer>('/api/me');
+    return await unwrap(client.me.$get());
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CSV_TEMPLATE_HEADER, LIMITS } from '../constants';
 import { formatCents, parseAmountToCents } from '../money';
+import { safeText } from '../text';
 
 export const BULK_BALANCE_LIMITS = {
   maxRows: 50_000,
@@ -228,7 +229,7 @@ export function isCsvFileName(name: string): boolean {
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const balanceSearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+export const balanceSearchQuerySchema = z.object({ q: safeText().trim().min(1).max(200) });
 
 export const manualBalanceSchema = z.object({
   balanceCents: cents,
@@ -240,12 +241,28 @@ export const manualBalanceSchema = z.object({
 });
 export type ManualBalanceInput = z.infer<typeof manualBalanceSchema>;
 
+/** One amount of the inline edit, typed in dollars (at most 2 decimals, not negative), as cents. */
+export const balanceAmountSchema = safeText().transform((value, ctx) => {
+  const cents = value.trim() === '' ? null : parseAmountToCents(value);
+  if (cents === null || cents < 0) {
+    ctx.addIssue({ code: 'custom', message: BALANCE_TEXTS.invalidValues.description });
+    return z.NEVER;
+  }
+  return cents;
+});
+
+/** The inline balance edit: available balance and total earnings (pending is not editable). */
+export const balanceEditFormSchema = z.object({
+  balance: balanceAmountSchema,
+  totalEarnings: balanceAmountSchema,
+});
+
 export const verifyRowsSchema = z.object({
   rows: z
     .array(
       z.object({
         line: z.number().int().min(1),
-        identifier: z.string().min(1).max(320),
+        identifier: safeText().min(1).max(320),
         newBalanceCents: cents,
       }),
     )
@@ -259,7 +276,7 @@ export const applyRowsSchema = z.object({
     .array(
       z.object({
         line: z.number().int().min(1),
-        userId: z.string().min(1).max(100),
+        userId: safeText().min(1).max(100),
         expectedOldBalanceCents: cents,
         newBalanceCents: cents,
       }),

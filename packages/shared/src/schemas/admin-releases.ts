@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { ReleaseStatus, SongwriterRole } from '../constants';
+import type { PageInfo } from '../paging';
+import { multilineText, safeText } from '../text';
 
 /** An artist credit as stored: name plus optional Spotify and Apple Music links. */
 export type ArtistCreditView = { name: string; spotifyLink?: string; appleMusicLink?: string };
@@ -76,23 +78,21 @@ export const REASON_MAX_LENGTH = 1000;
 
 export const adminReleasesQuerySchema = z.object({
   tab: z.enum(ADMIN_RELEASE_TABS).default('pending'),
-  q: z.string().trim().max(200).optional(),
+  q: safeText().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(50).default(10),
 });
 export type AdminReleasesQuery = z.input<typeof adminReleasesQuerySchema>;
 
 export const rejectReleaseSchema = z.object({
-  reason: z
-    .string({ message: ADMIN_RELEASE_MESSAGES.rejectionReasonRequired })
+  reason: multilineText({ message: ADMIN_RELEASE_MESSAGES.rejectionReasonRequired })
     .trim()
     .min(1, ADMIN_RELEASE_MESSAGES.rejectionReasonRequired)
     .max(REASON_MAX_LENGTH),
 });
 
 export const banUploaderSchema = z.object({
-  reason: z
-    .string({ message: ADMIN_RELEASE_MESSAGES.banReasonRequired })
+  reason: multilineText({ message: ADMIN_RELEASE_MESSAGES.banReasonRequired })
     .trim()
     .min(1, ADMIN_RELEASE_MESSAGES.banReasonRequired)
     .max(REASON_MAX_LENGTH),
@@ -100,18 +100,17 @@ export const banUploaderSchema = z.object({
 
 export const signedUrlQuerySchema = z.object({
   bucket: z.enum(['audio-files', 'cover-art']),
-  path: z.string().min(1).max(1000),
+  path: safeText().min(1).max(1000),
 });
 
 export const auditQuerySchema = z.object({
-  user: z.string().trim().max(254).optional(),
-  releaseId: z
-    .string()
+  user: safeText().trim().max(254).optional(),
+  releaseId: safeText()
     .trim()
     .regex(/^[0-9a-fA-F-]{36}$/, 'Enter a full release id.')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  cursor: z.string().max(200).optional(),
+  cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 
@@ -170,11 +169,9 @@ export type AdminReleaseCard = {
 
 export type AdminReleaseCounts = Record<AdminReleaseTab, number>;
 
-export type AdminReleasesPage = {
+export type AdminReleasesPage = PageInfo & {
   items: AdminReleaseCard[];
   counts: AdminReleaseCounts;
-  page: number;
-  pageSize: number;
   totalPages: number;
 };
 
@@ -204,6 +201,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'release.reject': 'Rejected release',
   'release.unapprove': 'Unapproved release',
   'release.unreject': 'Unrejected release',
+  'release.resubmit': 'Resubmitted release (artist)',
   'release.takedown_approve': 'Approved takedown',
   'release.takedown_reject': 'Rejected takedown',
   'release.delete': 'Deleted release permanently',

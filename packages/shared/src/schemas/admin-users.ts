@@ -1,6 +1,8 @@
 /** User Management (spec 02 §2, §5, §6, §8): tabs, search and paging, role grants, bans. */
 import { z } from 'zod';
 import type { Plan, Role, SubscriptionStatus } from '../constants';
+import type { PageInfo } from '../paging';
+import { multilineText, safeText } from '../text';
 
 export const USER_TABS = [
   { id: 'all', label: 'All' },
@@ -15,7 +17,7 @@ export type UserTab = (typeof USER_TABS)[number]['id'];
 export const USERS_PAGE_SIZE = 20;
 
 export const adminUsersQuerySchema = z.object({
-  q: z.string().trim().max(200).optional().default(''),
+  q: safeText().trim().max(200).optional().default(''),
   tab: z.enum(['all', 'basic', 'pro', 'banned', 'free_access', 'moderators']).default('all'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
@@ -36,8 +38,7 @@ export const ADMIN_USERS_TEXTS = {
 } as const;
 
 export const banSchema = z.object({
-  reason: z
-    .string({ message: ADMIN_USERS_TEXTS.banReasonRequired.description })
+  reason: multilineText({ message: ADMIN_USERS_TEXTS.banReasonRequired.description })
     .trim()
     .min(1, ADMIN_USERS_TEXTS.banReasonRequired.description)
     .max(500),
@@ -62,11 +63,8 @@ export type AdminUser = {
 
 export type UserTabCounts = Record<UserTab, number>;
 
-export type AdminUsersPage = {
+/** `total`: users in the selected tab (with the search applied). */
+export type AdminUsersPage = PageInfo & {
   users: AdminUser[];
   counts: UserTabCounts;
-  page: number;
-  pageSize: number;
-  /** Users in the selected tab (with the search applied). */
-  total: number;
 };

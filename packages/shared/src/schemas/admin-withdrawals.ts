@@ -1,6 +1,8 @@
 /** Withdrawal Management (spec 02 §2, §4, §5, §8): tabs, search, approve, reject with a reason. */
 import { z } from 'zod';
 import type { PaymentMethod, WithdrawalStatus } from '../constants';
+import type { PageInfo } from '../paging';
+import { multilineText, safeText } from '../text';
 import type { PaymentDetails } from './wallet';
 
 export const WITHDRAWAL_TABS = [
@@ -12,7 +14,7 @@ export type WithdrawalTab = (typeof WITHDRAWAL_TABS)[number]['id'];
 export const WITHDRAWALS_PAGE_SIZE = 20;
 
 export const adminWithdrawalsQuerySchema = z.object({
-  q: z.string().trim().max(200).optional().default(''),
+  q: safeText().trim().max(200).optional().default(''),
   tab: z.enum(['pending', 'completed']).default('pending'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
@@ -27,7 +29,7 @@ export const ADMIN_WITHDRAWALS_TEXTS = {
 } as const;
 
 export const rejectWithdrawalSchema = z.object({
-  reason: z.string().max(500).optional().default(''),
+  reason: multilineText().max(500).optional().default(''),
 });
 
 export type AdminWithdrawal = {
@@ -47,11 +49,8 @@ export type AdminWithdrawal = {
   userBalanceCents: number;
 };
 
-export type AdminWithdrawalsPage = {
+export type AdminWithdrawalsPage = PageInfo & {
   withdrawals: AdminWithdrawal[];
   counts: Record<WithdrawalTab, number>;
   pendingTotalCents: number;
-  page: number;
-  pageSize: number;
-  total: number;
 };

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, PLANS, type Plan } from '../constants';
+import { safeText } from '../text';
 
 export const AUTH_MESSAGES = {
   emailRequired: 'Email is required',
@@ -160,11 +161,11 @@ export function parsePlanParam(value: string | null | undefined): Plan | null {
 /** Sign-up form and POST /api/auth/signup: every field gets its first failing message only. */
 export const signupSchema = z
   .object({
-    email: z.string(),
-    fullName: z.string(),
-    artistName: z.string(),
-    password: z.string(),
-    confirmPassword: z.string(),
+    email: safeText(),
+    fullName: safeText(),
+    artistName: safeText(),
+    password: safeText(),
+    confirmPassword: safeText(),
     plan: planSchema,
   })
   .superRefine((data, ctx) => {
@@ -188,7 +189,7 @@ export const signupSchema = z
 export type SignupInput = z.infer<typeof signupSchema>;
 
 export const loginSchema = z
-  .object({ email: z.string(), password: z.string(), rememberMe: z.boolean() })
+  .object({ email: safeText(), password: safeText(), rememberMe: z.boolean() })
   .superRefine((data, ctx) => {
     if (data.email.trim() === '' || data.password === '')
       ctx.addIssue({ code: 'custom', path: ['email'], message: AUTH_MESSAGES.loginRequired });
@@ -196,7 +197,7 @@ export const loginSchema = z
 export type LoginInput = z.infer<typeof loginSchema>;
 
 /** Resend verification and forgot password: an address only. */
-export const emailOnlySchema = z.object({ email: z.string() }).superRefine((data, ctx) => {
+export const emailOnlySchema = z.object({ email: safeText() }).superRefine((data, ctx) => {
   const message = emailError(data.email.trim());
   if (message) ctx.addIssue({ code: 'custom', path: ['email'], message });
 });
@@ -204,7 +205,7 @@ export type EmailOnlyInput = z.infer<typeof emailOnlySchema>;
 
 /** Reset password: the sign-up password rules (the email rule is checked on the server, which knows the address). */
 export const resetPasswordSchema = z
-  .object({ password: z.string(), confirmPassword: z.string() })
+  .object({ password: safeText(), confirmPassword: safeText() })
   .superRefine((data, ctx) => {
     const passwordMessage = passwordError(data.password);
     if (passwordMessage) ctx.addIssue({ code: 'custom', path: ['password'], message: passwordMessage });
@@ -215,7 +216,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 /** Account settings, Security (spec 01 §5): match first, then at least 8 characters; the current password too. */
 export const changePasswordSchema = z
-  .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
+  .object({ currentPassword: safeText(), newPassword: safeText(), confirmPassword: safeText() })
   .superRefine((data, ctx) => {
     if (data.currentPassword === '')
       ctx.addIssue({
@@ -231,18 +232,22 @@ export const changePasswordSchema = z
       });
     else if (data.newPassword.length < LIMITS.passwordMinLength)
       ctx.addIssue({ code: 'custom', path: ['newPassword'], message: AUTH_MESSAGES.newPasswordTooShort });
+    else {
+      // Beyond the account page's two rules, the sign-up rules hold too (issue 18); the server checks the
+      // email rule, which needs the address.
+      const rulesMessage = passwordError(data.newPassword);
+      if (rulesMessage) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: rulesMessage });
+    }
   });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** Profile Information: full name and artist name, both required. */
 export const profileSchema = z.object({
-  fullName: z
-    .string()
+  fullName: safeText()
     .trim()
     .min(1, AUTH_MESSAGES.namesRequired)
     .max(NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong),
-  artistName: z
-    .string()
+  artistName: safeText()
     .trim()
     .min(1, AUTH_MESSAGES.namesRequired)
     .max(NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong),
@@ -251,12 +256,17 @@ export type ProfileInput = z.infer<typeof profileSchema>;
 
 /** A TOTP code (6 digits) or a backup code, for sign-in and for turning two-factor off. */
 export const twoFactorCodeSchema = z.object({
-  code: z
-    .string()
+  code: safeText()
     .trim()
     .min(1, AUTH_MESSAGES.twoFactorCodeRequired)
     .max(64, AUTH_MESSAGES.twoFactorCodeInvalid),
 });
+
+/** Two-factor settings: the password that starts enrolment, and a code plus the password to turn it off. */
+export const twoFactorPasswordSchema = z.object({
+  password: safeText().min(1, AUTH_MESSAGES.currentPasswordRequired),
+});
+export const twoFactorDisableSchema = twoFactorCodeSchema.extend(twoFactorPasswordSchema.shape);
 
 /** The verification link sends the new user to pay for the plan they picked (spec 01 §4). */
 export function checkoutCallbackPath(plan: Plan): string {

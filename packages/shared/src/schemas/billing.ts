@@ -1,6 +1,7 @@
 /** Subscriptions (spec 01 §4, §7, §8): request and answer shapes of the billing API, and the spec's texts. */
 import { z } from 'zod';
 import { PLANS, type Plan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../constants';
+import { safeText } from '../text';
 
 export const BILLING_MESSAGES = {
   checkoutFailed: 'Failed to start checkout',
@@ -16,6 +17,9 @@ export const BILLING_MESSAGES = {
   urlNotOurs: 'Must be a page of this site.',
   planOrPriceRequired: 'Choose a plan.',
   unknownPrice: 'This price is not one of our plans.',
+  /** Manage Subscription for an active subscription an admin granted: nothing is billed, so no portal. */
+  grantedNoPortal:
+    'Your subscription was granted by the Tunedrop team, so there is no billing to manage. Contact support to change it.',
 } as const;
 
 /** The plan query parameter: only basic or pro; anything else is ignored (spec 01 §3). */
@@ -23,8 +27,7 @@ export function parsePlanParam(value: string | null | undefined): Plan | null {
   return value === 'basic' || value === 'pro' ? value : null;
 }
 
-const appUrlField = z
-  .string({ message: BILLING_MESSAGES.urlNotOurs })
+const appUrlField = safeText({ message: BILLING_MESSAGES.urlNotOurs })
   .trim()
   .min(1, BILLING_MESSAGES.urlNotOurs)
   .max(2000, BILLING_MESSAGES.urlNotOurs);
@@ -33,7 +36,7 @@ const appUrlField = z
 export const createCheckoutSchema = z
   .object({
     plan: z.enum(PLANS).optional(),
-    priceId: z.string().trim().min(1).max(200).optional(),
+    priceId: safeText().trim().min(1).max(200).optional(),
     successUrl: appUrlField,
     cancelUrl: appUrlField,
   })

@@ -3,7 +3,15 @@
  * saves, and the submission the server re-checks. One copy for the browser and the server.
  */
 import { z } from 'zod';
-import { GENRES, LIMITS, PLATFORM_IDS, type PlatformId, SONGWRITER_ROLES } from '../constants';
+import {
+  GENRES,
+  LIMITS,
+  PLATFORM_IDS,
+  type PlatformId,
+  type ReleaseStatus,
+  SONGWRITER_ROLES,
+} from '../constants';
+import { safeText } from '../text';
 
 export const BUILDER_MESSAGES = {
   // Release details (§5)
@@ -142,7 +150,7 @@ function isValidDate(value: string): boolean {
 }
 
 const yearSchema = (message: string) =>
-  z.union([z.number(), z.string()], { message }).transform((value, context) => {
+  z.union([z.number(), safeText()], { message }).transform((value, context) => {
     const text = String(value).trim();
     const year = /^\d{4}$/.test(text) ? Number(text) : Number.NaN;
     if (!Number.isInteger(year) || year < LIMITS.minYear || year > currentYear()) {
@@ -153,10 +161,9 @@ const yearSchema = (message: string) =>
   });
 
 const requiredText = (message: string, max = 200) =>
-  z.string({ message }).trim().min(1, message).max(max, `At most ${max} characters`);
+  safeText({ message }).trim().min(1, message).max(max, `At most ${max} characters`);
 const optionalText = (max = 200) =>
-  z
-    .string()
+  safeText()
     .trim()
     .max(max, `At most ${max} characters`)
     .optional()
@@ -168,15 +175,13 @@ export const genreSchema = z.enum(GENRES, { message: BUILDER_MESSAGES.genreRequi
 
 export const artistCreditSchema = z.object({
   name: requiredText(BUILDER_MESSAGES.artistNameRequired),
-  spotifyLink: z
-    .string()
+  spotifyLink: safeText()
     .trim()
     .max(300)
     .optional()
     .transform((value) => (value ? value : undefined))
     .refine((value) => value === undefined || isSpotifyArtistUrl(value), BUILDER_MESSAGES.spotifyLinkInvalid),
-  appleMusicLink: z
-    .string()
+  appleMusicLink: safeText()
     .trim()
     .max(300)
     .optional()
@@ -198,8 +203,7 @@ export const songwriterSchema = z.object({
 });
 
 const uploadIdSchema = (message: string) =>
-  z
-    .string({ message })
+  safeText({ message })
     .trim()
     .regex(/^[a-f0-9]{32}$/, message);
 
@@ -207,8 +211,7 @@ export const trackSubmissionSchema = z.object({
   title: requiredText(BUILDER_MESSAGES.trackTitleRequired),
   audioUploadId: uploadIdSchema(BUILDER_MESSAGES.audioFileRequired),
   explicit: z.boolean().default(false),
-  isrc: z
-    .string()
+  isrc: safeText()
     .optional()
     .nullable()
     .transform((value, context) => {
@@ -233,8 +236,7 @@ export type TrackSubmission = z.output<typeof trackSubmissionSchema>;
 export const releaseDetailsSubmissionSchema = z.object({
   title: requiredText(BUILDER_MESSAGES.titleRequired),
   genre: genreSchema,
-  releaseDate: z
-    .string({ message: BUILDER_MESSAGES.releaseDateRequired })
+  releaseDate: safeText({ message: BUILDER_MESSAGES.releaseDateRequired })
     .trim()
     .min(1, BUILDER_MESSAGES.releaseDateRequired)
     .refine(isValidDate, BUILDER_MESSAGES.releaseDateInvalid),
@@ -243,8 +245,7 @@ export const releaseDetailsSubmissionSchema = z.object({
   publishingHolder: requiredText(BUILDER_MESSAGES.publishingHolderRequired),
   copyrightYear: yearSchema(BUILDER_MESSAGES.copyrightYearInvalid),
   publishingYear: yearSchema(BUILDER_MESSAGES.publishingYearInvalid),
-  upc: z
-    .string()
+  upc: safeText()
     .optional()
     .nullable()
     .transform((value, context) => {
@@ -257,8 +258,7 @@ export const releaseDetailsSubmissionSchema = z.object({
       return digits;
     }),
   labelName: optionalText(200),
-  originalReleaseDate: z
-    .string()
+  originalReleaseDate: safeText()
     .optional()
     .nullable()
     .transform((value, context) => {
@@ -277,19 +277,17 @@ const titleKey = (title: string) => title.trim().toLowerCase();
 
 export const releaseSubmissionSchema = z
   .object({
-    idempotencyKey: z
-      .string()
-      .regex(
-        /^[A-Za-z0-9-]{16,100}$/,
-        'A submission key of 16 to 100 letters, digits or hyphens is required',
-      ),
+    idempotencyKey: safeText().regex(
+      /^[A-Za-z0-9-]{16,100}$/,
+      'A submission key of 16 to 100 letters, digits or hyphens is required',
+    ),
     release: releaseDetailsSubmissionSchema,
     tracks: z
       .array(trackSubmissionSchema)
       .min(LIMITS.tracksMin, BUILDER_MESSAGES.tooManyTracks)
       .max(LIMITS.tracksMax, BUILDER_MESSAGES.tooManyTracks),
     platforms: z
-      .array(z.string())
+      .array(safeText())
       .min(1, BUILDER_MESSAGES.platformRequired)
       .max(PLATFORM_IDS.length)
       .superRefine((ids, context) => {
@@ -388,11 +386,11 @@ export function planRuleErrors(
 
 // ---------------------------------------------------------------- the draft (what the wizard saves)
 
-const draftText = (max = 200) => z.string().max(max).catch('');
+const draftText = (max = 200) => safeText().max(max).catch('');
 
 export const fileRefSchema = z.object({
-  uploadId: z.string().regex(/^[a-f0-9]{32}$/),
-  name: z.string().max(300),
+  uploadId: safeText().regex(/^[a-f0-9]{32}$/),
+  name: safeText().max(300),
   sizeBytes: z.number().int().nonnegative(),
 });
 export type FileRef = z.infer<typeof fileRefSchema>;
@@ -405,7 +403,7 @@ export const artistDraftSchema = z.object({
 export type ArtistDraft = z.infer<typeof artistDraftSchema>;
 
 export const personDraftSchema = z.object({
-  id: z.string().max(64),
+  id: safeText().max(64),
   firstName: draftText(100),
   middleName: draftText(100),
   lastName: draftText(100),
@@ -417,7 +415,7 @@ export type PersonDraft = z.infer<typeof personDraftSchema>;
 export type SongwriterDraft = z.infer<typeof songwriterDraftSchema>;
 
 export const trackDraftSchema = z.object({
-  id: z.string().max(64),
+  id: safeText().max(64),
   title: draftText(),
   file: fileRefSchema.nullable().catch(null),
   explicit: z.boolean().catch(false),
@@ -447,11 +445,11 @@ export type ReleaseDraft = z.infer<typeof releaseDraftSchema>;
 export const builderDraftSchema = z.object({
   version: z.literal(1),
   step: z.number().int().min(1).max(4).catch(1),
-  idempotencyKey: z.string().regex(/^[A-Za-z0-9-]{16,100}$/),
+  idempotencyKey: safeText().regex(/^[A-Za-z0-9-]{16,100}$/),
   release: releaseDraftSchema,
   tracks: z.array(trackDraftSchema).min(LIMITS.tracksMin).max(LIMITS.tracksMax),
-  activeTrackId: z.string().max(64).nullable().catch(null),
-  platforms: z.array(z.string().max(40)).max(PLATFORM_IDS.length).catch([]),
+  activeTrackId: safeText().max(64).nullable().catch(null),
+  platforms: z.array(safeText().max(40)).max(PLATFORM_IDS.length).catch([]),
 });
 export type BuilderDraft = z.infer<typeof builderDraftSchema>;
 
@@ -486,7 +484,7 @@ export type DraftAnswer = {
   limits: { maxWavBytes: number; coverMaxBytes: number };
 };
 
-export type SubmittedRelease = { id: string; title: string; status: string; createdAt: string };
+export type SubmittedRelease = { id: string; title: string; status: ReleaseStatus; createdAt: string };
 
 export type SpotifyArtistResult = {
   name: string;
@@ -497,15 +495,13 @@ export type SpotifyArtistResult = {
 };
 
 export const spotifySearchSchema = z.object({
-  query: z
-    .string({ message: BUILDER_MESSAGES.searchTooShort })
+  query: safeText({ message: BUILDER_MESSAGES.searchTooShort })
     .trim()
     .min(LIMITS.artistSearchMinChars, BUILDER_MESSAGES.searchTooShort)
     .max(100),
 });
 export const spotifyArtistSchema = z.object({
-  artistUrl: z
-    .string({ message: BUILDER_MESSAGES.spotifyLinkInvalid })
+  artistUrl: safeText({ message: BUILDER_MESSAGES.spotifyLinkInvalid })
     .trim()
     .refine(isSpotifyArtistUrl, BUILDER_MESSAGES.spotifyLinkInvalid),
 });

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { GENRES, LIMITS, type ReleaseStatus } from '../constants';
-import { BUILDER_MESSAGES } from './builder';
+import { safeText } from '../text';
+import { BUILDER_MESSAGES, trackSubmissionSchema } from './builder';
 
 export const RELEASE_MESSAGES = {
   noSongs: 'No Songs Yet',
@@ -27,6 +28,11 @@ export const RELEASE_MESSAGES = {
   copyrightHolderRequired: 'Copyright holder is required',
   publishingHolderRequired: 'Publishing holder is required',
   copyrightYearInvalid: 'Valid copyright year is required (1900 or later)',
+  resubmitted: 'Release resubmitted for review',
+  resubmitFailed: 'Failed to resubmit release',
+  cannotResubmit: 'Only a rejected release can be resubmitted.',
+  resubmitConfirm:
+    'Resubmit this release for review? It goes back to Pending and a moderator reviews it again.',
   basicOnePrimaryArtist: BUILDER_MESSAGES.basicOnePrimaryArtist,
   tooManyPrimaryArtists: `A release can have at most ${LIMITS.primaryArtistsPerReleasePro} primary artists.`,
   proFeature: 'Pro feature — upgrade to unlock',
@@ -56,8 +62,22 @@ export const EDITABLE_STATUSES = ['pending', 'processing'] as const satisfies re
 /** Statuses from which the owner may ask for a takedown (spec 02 §4). */
 export const TAKEDOWN_STATUSES = ['approved', 'live'] as const satisfies readonly ReleaseStatus[];
 
+/**
+ * Statuses in which the owner may change or delete a release: in review (spec 02 §4) and, beyond the
+ * spec, rejected so it can be fixed and resubmitted (issue 18, decision 121).
+ */
+export const OWNER_CHANGEABLE_STATUSES = [
+  ...EDITABLE_STATUSES,
+  'rejected',
+] as const satisfies readonly ReleaseStatus[];
+
 export function isReleaseEditable(status: string): boolean {
-  return (EDITABLE_STATUSES as readonly string[]).includes(status);
+  return (OWNER_CHANGEABLE_STATUSES as readonly string[]).includes(status);
+}
+
+/** A rejected release goes back to review (rejected → pending) through POST /api/releases/:id/resubmit. */
+export function canResubmit(status: string): boolean {
+  return status === 'rejected';
 }
 
 export function canRequestTakedown(status: string, isTakedownRequested: boolean): boolean {
@@ -79,7 +99,7 @@ export function splitArtistNames(text: string): string[] {
 
 const currentYear = () => new Date().getFullYear();
 
-const artistNameSchema = z.string().trim().min(1).max(RELEASE_FIELD_LIMITS.artistNameMaxLength);
+const artistNameSchema = safeText().trim().min(1).max(RELEASE_FIELD_LIMITS.artistNameMaxLength);
 
 const primaryArtistsSchema = z
   .array(artistNameSchema)
@@ -88,32 +108,35 @@ const primaryArtistsSchema = z
 
 const featuredArtistsSchema = z.array(artistNameSchema).max(RELEASE_FIELD_LIMITS.featuredArtistsMax);
 
+/**
+ * A year after this one names the real allowed range (issue 18: 2031 must not be told "1900 or later");
+ * a missing, malformed or too early year keeps the spec's message, which is true for it.
+ */
+export const copyrightYearRangeMessage = () =>
+  `Valid copyright year is required (${LIMITS.minYear} to ${currentYear()})`;
+
 const copyrightYearSchema = z
   .number({ message: RELEASE_MESSAGES.copyrightYearInvalid })
   .int(RELEASE_MESSAGES.copyrightYearInvalid)
   .min(LIMITS.minYear, RELEASE_MESSAGES.copyrightYearInvalid)
-  .refine((year) => year <= currentYear(), RELEASE_MESSAGES.copyrightYearInvalid);
+  .refine((year) => year <= currentYear(), { error: () => copyrightYearRangeMessage() });
 
 const editFields = {
-  title: z
-    .string()
+  title: safeText()
     .trim()
     .min(1, RELEASE_MESSAGES.titleRequired)
     .max(RELEASE_FIELD_LIMITS.titleMaxLength, RELEASE_MESSAGES.titleTooLong),
   genre: z.enum(GENRES, { message: RELEASE_MESSAGES.genreRequired }),
-  labelName: z
-    .string()
+  labelName: safeText()
     .trim()
     .max(RELEASE_FIELD_LIMITS.labelNameMaxLength)
     .nullish()
     .transform((value) => (value ? value : null)),
-  copyrightHolder: z
-    .string()
+  copyrightHolder: safeText()
     .trim()
     .min(1, RELEASE_MESSAGES.copyrightHolderRequired)
     .max(RELEASE_FIELD_LIMITS.holderMaxLength),
-  publishingHolder: z
-    .string()
+  publishingHolder: safeText()
     .trim()
     .min(1, RELEASE_MESSAGES.publishingHolderRequired)
     .max(RELEASE_FIELD_LIMITS.holderMaxLength),
@@ -123,11 +146,11 @@ const editFields = {
 export const editReleaseSchema = z.object({
   ...editFields,
   primaryArtists: z
-    .array(z.string())
+    .array(safeText())
     .transform((names) => splitArtistNames(names.join(',')))
     .pipe(primaryArtistsSchema),
   featuredArtists: z
-    .array(z.string())
+    .array(safeText())
     .default([])
     .transform((names) => splitArtistNames(names.join(',')))
     .pipe(featuredArtistsSchema),
@@ -139,11 +162,10 @@ export type EditRelease = z.output<typeof editReleaseSchema>;
 /** The Edit Release form: artists typed comma-separated, the year typed as text; parses to EditRelease. */
 export const editReleaseFormSchema = z.object({
   ...editFields,
-  labelName: z.string().trim().max(RELEASE_FIELD_LIMITS.labelNameMaxLength),
-  primaryArtists: z.string().transform(splitArtistNames).pipe(primaryArtistsSchema),
-  featuredArtists: z.string().transform(splitArtistNames).pipe(featuredArtistsSchema),
-  copyrightYear: z
-    .string()
+  labelName: safeText().trim().max(RELEASE_FIELD_LIMITS.labelNameMaxLength),
+  primaryArtists: safeText().transform(splitArtistNames).pipe(primaryArtistsSchema),
+  featuredArtists: safeText().transform(splitArtistNames).pipe(featuredArtistsSchema),
+  copyrightYear: safeText()
     .trim()
     .regex(/^\d{4}$/, RELEASE_MESSAGES.copyrightYearInvalid)
     .transform(Number)
@@ -152,7 +174,7 @@ export const editReleaseFormSchema = z.object({
 export type EditReleaseFormValues = z.input<typeof editReleaseFormSchema>;
 
 export const mySongsQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 
@@ -184,7 +206,51 @@ export type ReleaseForEdit = {
   publishingHolder: string;
   status: ReleaseStatus;
   isEditable: boolean;
+  /** The tracks in order with their full credits (GET only; the PATCH answer leaves it empty). */
+  tracks: EditableTrack[];
+};
+
+export type EditableTrack = {
+  id: string;
+  title: string;
+  explicit: boolean;
+  primaryArtists: { name: string; spotifyLink?: string | undefined; appleMusicLink?: string | undefined }[];
+  featuredArtists: { name: string; spotifyLink?: string | undefined; appleMusicLink?: string | undefined }[];
+  songwriters: { firstName: string; middleName: string | null; lastName: string; role: string }[];
+  producers: { firstName: string; middleName: string | null; lastName: string }[];
 };
 
 export const COVER_SIZES = ['small', 'medium'] as const;
 export type CoverSize = (typeof COVER_SIZES)[number];
+
+/**
+ * PUT /api/releases/:id/tracks (issue 18): the tracks of a release still changeable by its owner, in their
+ * new order, with the builder's own per-track rules (title, explicit, artists, songwriters, producers).
+ * Every existing track appears exactly once; files and ISRCs are not changed here.
+ */
+export const editTracksSchema = z
+  .object({
+    tracks: z
+      .array(
+        trackSubmissionSchema
+          .omit({ audioUploadId: true, isrc: true })
+          .extend({ id: safeText().regex(/^[0-9a-f-]{36}$/i, 'Not a track id') }),
+      )
+      .min(LIMITS.tracksMin, BUILDER_MESSAGES.tooManyTracks)
+      .max(LIMITS.tracksMax, BUILDER_MESSAGES.tooManyTracks),
+  })
+  .superRefine((value, context) => {
+    const titles = new Set<string>();
+    value.tracks.forEach((track, index) => {
+      const key = track.title.trim().toLowerCase();
+      if (titles.has(key))
+        context.addIssue({
+          code: 'custom',
+          message: BUILDER_MESSAGES.trackTitlesUnique,
+          path: ['tracks', index, 'title'],
+        });
+      titles.add(key);
+    });
+  });
+export type EditTracksInput = z.input<typeof editTracksSchema>;
+export type EditTracks = z.output<typeof editTracksSchema>;

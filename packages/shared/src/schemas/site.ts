@@ -3,12 +3,11 @@
  * The modal relies on the browser's own checks ('No custom messages'); the server applies these.
  */
 import { z } from 'zod';
+import type { PageInfo } from '../paging';
+import { safeText } from '../text';
 import { CONTACT_LIMITS, CONTACT_MESSAGES } from './site-limits';
 
 export { CONTACT_CLOSE_DELAY_MS, CONTACT_LIMITS, CONTACT_MESSAGES } from './site-limits';
-
-// Names end up in a mail subject: no line breaks or other control characters.
-const hasNoControlCharacters = (value: string) => !/\p{Cc}/u.test(value);
 
 const isHttpUrl = (value: string) => {
   try {
@@ -19,32 +18,27 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-export const contactLinkSchema = z
-  .string()
+export const contactLinkSchema = safeText()
   .max(CONTACT_LIMITS.linkMaxLength, CONTACT_MESSAGES.linkTooLong)
   .refine(isHttpUrl, CONTACT_MESSAGES.linkInvalid);
 
 export const contactRequestSchema = z.object({
-  name: z
-    .string()
+  // Names end up in a mail subject: the shared one-line rule, worded for this form.
+  name: safeText(undefined, CONTACT_MESSAGES.singleLine)
     .trim()
     .min(1, CONTACT_MESSAGES.nameRequired)
-    .max(CONTACT_LIMITS.nameMaxLength, CONTACT_MESSAGES.nameTooLong)
-    .refine(hasNoControlCharacters, CONTACT_MESSAGES.singleLine),
-  companyName: z
-    .string()
+    .max(CONTACT_LIMITS.nameMaxLength, CONTACT_MESSAGES.nameTooLong),
+  companyName: safeText(undefined, CONTACT_MESSAGES.singleLine)
     .trim()
     .min(1, CONTACT_MESSAGES.companyRequired)
-    .max(CONTACT_LIMITS.companyNameMaxLength, CONTACT_MESSAGES.companyTooLong)
-    .refine(hasNoControlCharacters, CONTACT_MESSAGES.singleLine),
-  email: z
-    .string()
+    .max(CONTACT_LIMITS.companyNameMaxLength, CONTACT_MESSAGES.companyTooLong),
+  email: safeText()
     .trim()
     .max(CONTACT_LIMITS.emailMaxLength, CONTACT_MESSAGES.emailTooLong)
     .pipe(z.email(CONTACT_MESSAGES.emailInvalid)),
   // Empty entries are dropped (spec 01 §3) before the count and URL checks.
   links: z
-    .array(z.string().max(CONTACT_LIMITS.linkMaxLength, CONTACT_MESSAGES.linkTooLong))
+    .array(safeText().max(CONTACT_LIMITS.linkMaxLength, CONTACT_MESSAGES.linkTooLong))
     .max(CONTACT_LIMITS.rawLinksMax, CONTACT_MESSAGES.tooManyLinks)
     .default([])
     .transform((links) => links.map((link) => link.trim()).filter((link) => link.length > 0))
@@ -79,10 +73,7 @@ export type ContactRequestView = {
   handledByName: string | null;
 };
 
-export type ContactRequestList = {
+export type ContactRequestList = PageInfo & {
   items: ContactRequestView[];
-  page: number;
-  pageSize: number;
-  total: number;
   counts: { open: number; handled: number };
 };

@@ -4,8 +4,16 @@
  */
 import { z } from 'zod';
 import { hasProFeatures } from '../access';
-import { PAYMENT_METHODS, type PaymentMethod, PLAN_DETAILS, type WithdrawalStatus } from '../constants';
+import {
+  type PaymentMethod,
+  PLAN_DETAILS,
+  type Plan,
+  type ReleaseStatus,
+  type Role,
+  type WithdrawalStatus,
+} from '../constants';
 import { formatCents, parseAmountToCents } from '../money';
+import { safeText } from '../text';
 
 /** A message of the spec shown as a toast: a title and a description. */
 export type WalletMessage = { code: string; title: string; description: string };
@@ -80,7 +88,7 @@ export const WALLET_TEXTS = {
 } as const;
 
 /** Minimum withdrawal by plan: $50 basic; $20 for Pro-level accounts (pro, free_access, admin). */
-export function minimumWithdrawalCents(plan: string | null | undefined, roles: readonly string[]): number {
+export function minimumWithdrawalCents(plan: Plan | null | undefined, roles: readonly Role[]): number {
   return hasProFeatures(plan, roles)
     ? PLAN_DETAILS.pro.minWithdrawalCents
     : PLAN_DETAILS.basic.minWithdrawalCents;
@@ -98,49 +106,86 @@ export type BankDetails = {
 };
 export type PaypalDetails = { paypal_email: string };
 export type PaymentDetails = BankDetails | PaypalDetails;
-export type PaymentSettings =
-  | { payment_method: 'bank'; payment_details: BankDetails }
-  | { payment_method: 'paypal'; payment_details: PaypalDetails };
-
-/** What the settings form and the API accept before the spec's checks run. */
+/** What the API accepts before the spec's checks run (lengths only): the route's body validator. */
 export const paymentSettingsInputSchema = z.object({
-  payment_method: z.string().max(20).nullable().optional(),
+  payment_method: safeText().max(20).nullable().optional(),
   payment_details: z
     .object({
-      account_name: z.string().max(PAYMENT_FIELD_MAX).optional(),
-      account_number: z.string().max(PAYMENT_FIELD_MAX).optional(),
-      routing_number: z.string().max(PAYMENT_FIELD_MAX).optional(),
-      bank_name: z.string().max(PAYMENT_FIELD_MAX).optional(),
-      paypal_email: z.string().max(PAYMENT_FIELD_MAX).optional(),
+      account_name: safeText().max(PAYMENT_FIELD_MAX).optional(),
+      account_number: safeText().max(PAYMENT_FIELD_MAX).optional(),
+      routing_number: safeText().max(PAYMENT_FIELD_MAX).optional(),
+      bank_name: safeText().max(PAYMENT_FIELD_MAX).optional(),
+      paypal_email: safeText().max(PAYMENT_FIELD_MAX).optional(),
     })
     .optional(),
 });
 export type PaymentSettingsInput = z.infer<typeof paymentSettingsInputSchema>;
 
+const bankField = safeText({ error: WALLET_MESSAGES.bankFieldsRequired.description })
+  .trim()
+  .min(1, WALLET_MESSAGES.bankFieldsRequired.description)
+  .max(PAYMENT_FIELD_MAX);
+
+/**
+ * The §5 payment rules as one discriminated union on `payment_method`, checked in the spec's order:
+ * a method, then every bank field, or a PayPal address with '@'. Issue messages are the spec's
+ * descriptions; `paymentSettingsMessage` gives the matching title. Values come out trimmed, and the
+ * other method's fields are dropped.
+ */
+export const paymentSettingsSchema = z.discriminatedUnion(
+  'payment_method',
+  [
+    z.object({
+      payment_method: z.literal('bank'),
+      payment_details: z
+        .object({
+          account_name: bankField,
+          account_number: bankField,
+          routing_number: bankField,
+          bank_name: bankField,
+        })
+        .prefault({ account_name: '', account_number: '', routing_number: '', bank_name: '' }),
+    }),
+    z.object({
+      payment_method: z.literal('paypal'),
+      payment_details: z
+        .object({
+          paypal_email: safeText({ error: WALLET_MESSAGES.paypalEmailInvalid.description })
+            .trim()
+            .max(PAYMENT_FIELD_MAX)
+            .refine((email) => email.includes('@'), WALLET_MESSAGES.paypalEmailInvalid.description),
+        })
+        .prefault({ paypal_email: '' }),
+    }),
+  ],
+  { error: WALLET_MESSAGES.paymentMethodRequired.description },
+);
+export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;
+
+/** The loose body (a form's values, a request) through the §5 rules: one schema for form and API. */
+export const paymentSettingsRequestSchema = paymentSettingsInputSchema.pipe(paymentSettingsSchema);
+
+const PAYMENT_SETTINGS_MESSAGES = [
+  WALLET_MESSAGES.paymentMethodRequired,
+  WALLET_MESSAGES.bankFieldsRequired,
+  WALLET_MESSAGES.paypalEmailInvalid,
+];
+
+/** The spec's title and description for a payment-settings issue message. */
+export function paymentSettingsMessage(issueMessage: string | undefined): WalletMessage {
+  return (
+    PAYMENT_SETTINGS_MESSAGES.find((message) => message.description === issueMessage) ??
+    WALLET_MESSAGES.paymentMethodRequired
+  );
+}
+
 /** The §5 payment checks in order; the cleaned settings, or the message to show. */
 export function checkPaymentSettings(
   input: PaymentSettingsInput,
 ): { ok: true; settings: PaymentSettings } | { ok: false; error: WalletMessage } {
-  const method = input.payment_method;
-  if (!method || !(PAYMENT_METHODS as readonly string[]).includes(method)) {
-    return { ok: false, error: WALLET_MESSAGES.paymentMethodRequired };
-  }
-  const details = input.payment_details ?? {};
-  if (method === 'bank') {
-    const bank = {
-      account_name: (details.account_name ?? '').trim(),
-      account_number: (details.account_number ?? '').trim(),
-      routing_number: (details.routing_number ?? '').trim(),
-      bank_name: (details.bank_name ?? '').trim(),
-    };
-    if (Object.values(bank).some((value) => value === '')) {
-      return { ok: false, error: WALLET_MESSAGES.bankFieldsRequired };
-    }
-    return { ok: true, settings: { payment_method: 'bank', payment_details: bank } };
-  }
-  const email = (details.paypal_email ?? '').trim();
-  if (email === '' || !email.includes('@')) return { ok: false, error: WALLET_MESSAGES.paypalEmailInvalid };
-  return { ok: true, settings: { payment_method: 'paypal', payment_details: { paypal_email: email } } };
+  const result = paymentSettingsSchema.safeParse(input);
+  if (result.success) return { ok: true, settings: result.data };
+  return { ok: false, error: paymentSettingsMessage(result.error.issues[0]?.message) };
 }
 
 /** Saved details as shown back to their owner: never the full account number. */
@@ -197,7 +242,7 @@ export function describeMaskedDetails(details: MaskedPaymentDetails | null): str
 
 export const withdrawalRequestInputSchema = z.object({
   amount: z
-    .union([z.string().max(40), z.number()])
+    .union([safeText().max(40), z.number()])
     .nullable()
     .optional(),
 });
@@ -231,6 +276,18 @@ export function checkWithdrawal(input: {
   return { ok: true, amountCents };
 }
 
+/** The Request Withdrawal form of one wallet: its amount through `checkWithdrawal`. */
+export function withdrawalFormSchema(wallet: {
+  hasPaymentInfo: boolean;
+  balanceCents: number;
+  minimumCents: number;
+}) {
+  return z.object({ amount: safeText().max(40) }).superRefine(({ amount }, ctx) => {
+    const checked = checkWithdrawal({ ...wallet, amount });
+    if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['amount'], message: checked.error.description });
+  });
+}
+
 /** The amount input's starting value: the full balance with 2 decimals. */
 export function centsToInputValue(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -254,7 +311,7 @@ export type WalletSummary = {
   totalEarningsCents: number;
   pendingBalanceCents: number;
   minimumWithdrawalCents: number;
-  plan: string;
+  plan: Plan;
   hasProMinimum: boolean;
   paymentMethod: PaymentMethod | null;
   paymentDetails: MaskedPaymentDetails | null;
@@ -296,7 +353,7 @@ export type AnalyticsReport = {
   releases: {
     total: number;
     tracks: number;
-    byStatus: { status: string; count: number }[];
+    byStatus: { status: ReleaseStatus; count: number }[];
     topPlatforms: { id: string; count: number }[];
   };
   withdrawals: {

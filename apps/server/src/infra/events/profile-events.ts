@@ -27,16 +27,23 @@ export type ProfileEventHub = {
   stop: () => Promise<void>;
 };
 
-type Notification = { userId: string; changed: string[] };
+/** A row trigger names one user (`userId`, roles); the statement trigger on profiles names up to 100 (`userIds`). */
+type Notification = { userIds: string[]; changed: string[] };
 
 function parseNotification(payload: string): Notification | null {
   try {
-    const value = JSON.parse(payload) as { userId?: unknown; changed?: unknown };
-    if (typeof value.userId !== 'string') return null;
+    const value = JSON.parse(payload) as { userId?: unknown; userIds?: unknown; changed?: unknown };
+    const userIds =
+      typeof value.userId === 'string'
+        ? [value.userId]
+        : Array.isArray(value.userIds)
+          ? value.userIds.filter((item): item is string => typeof item === 'string')
+          : null;
+    if (!userIds) return null;
     const changed = Array.isArray(value.changed)
       ? value.changed.filter((item): item is string => typeof item === 'string')
       : [];
-    return { userId: value.userId, changed };
+    return { userIds, changed };
   } catch {
     return null;
   }
@@ -54,8 +61,8 @@ export function createProfileEventHub(database: Pick<Database, 'listen'>, logger
       logger.warn({ payload }, 'ignored a malformed profile_changes notification');
       return;
     }
-    for (const subscriber of subscribers.get(notification.userId) ?? []) {
-      subscriber.onChange(notification.changed);
+    for (const userId of notification.userIds) {
+      for (const subscriber of subscribers.get(userId) ?? []) subscriber.onChange(notification.changed);
     }
   };
 

@@ -1,11 +1,19 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema';
 import { createLogger } from '../../lib/logger';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
-import { createOutboxTransport, deliverPendingMail, enqueueMail, type MailTransport } from './mail';
+import {
+  claimNextMail,
+  createOutboxTransport,
+  createSmtpTransport,
+  deliverPendingMail,
+  enqueueMail,
+  type MailTransport,
+} from './mail';
 
 let system: TestSystem;
 beforeAll(async () => {
@@ -87,5 +95,116 @@ describe('mail outbox', () => {
     expect(raced.sort()).toEqual(
       Array.from({ length: 10 }, (_, index) => `race-${index}@example.com`).sort(),
     );
+  });
+});
+
+/** A mail server that accepts connections and never says a word (no greeting, no answer). */
+async function startHungSmtpListener(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+};
+
+describe('mail is sent outside database transactions', () => {
+  it('a hung SMTP server delays neither /api/health nor other writes, and the message is retried later', async () => {
+    const smtp = await startHungSmtpListener();
+    try {
+      await system.db.delete(mailOutbox);
+      await enqueueMail(system.db, { to: 'hung@example.com', subject: 'Hung', text: 'hung' });
+      const transport = createSmtpTransport(smtp.url, 2000);
+      const delivering = deliverPendingMail(system.db, transport, {
+        ...options,
+        sendTimeoutMs: 2000,
+        batchSize: 1,
+      });
+      // Let the worker claim the row and start waiting on the mail server.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      const health = await timed(() => system.request('/api/health'));
+      expect(health.value.status).toBe(200);
+      // Generous bound: before the fix these waited for the whole SMTP timeout (the transaction held PGlite).
+      expect(health.ms).toBeLessThan(1000);
+      const write = await timed(() =>
+        enqueueMail(system.db, { to: 'meanwhile@example.com', subject: 'Meanwhile', text: 'still writing' }),
+      );
+      expect(write.ms).toBeLessThan(1000);
+
+      // The send gives up at its timeout; nothing was sent and the row waits for a later attempt.
+      const sending = await timed(() => delivering);
+      expect(sending.ms).toBeLessThan(5000);
+      const [row] = await system.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.recipient, 'hung@example.com'));
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row?.lastError).toMatch(/greeting never received|timeout|timed out|no answer/i);
+      expect(row?.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('the running system bounds SMTP with SMTP_TIMEOUT_SECONDS', async () => {
+    const smtp = await startHungSmtpListener();
+    const configured = await createTestSystem({ SMTP_URL: smtp.url, SMTP_TIMEOUT_SECONDS: '1' });
+    try {
+      const started = performance.now();
+      await expect(
+        configured.mailTransport.send({
+          to: 'a@example.com',
+          subject: 'x',
+          text: 'x',
+          from: options.from,
+          messageId: '<x@tunedrop.local>',
+        }),
+      ).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      await configured.close();
+      await smtp.close();
+    }
+  });
+
+  it('a sender that dies after claiming leaves the row to the next worker once its lease ends', async () => {
+    await system.db.delete(mailOutbox);
+    await enqueueMail(system.db, { to: 'crashed@example.com', subject: 'Crash', text: 'crash' });
+    // A worker claims it and then "crashes": it never marks the row.
+    const claimed = await claimNextMail(system.db, 400);
+    expect(claimed?.recipient).toBe('crashed@example.com');
+
+    const delivered: string[] = [];
+    const recording: MailTransport = {
+      async send(mail) {
+        delivered.push(mail.to);
+      },
+    };
+    // While the lease runs, no other worker takes it.
+    expect(await deliverPendingMail(system.db, recording, options)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await deliverPendingMail(system.db, recording, options)).toBe(1);
+    expect(delivered).toEqual(['crashed@example.com']);
+    const [row] = await system.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, 'crashed@example.com'));
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
   });
 });

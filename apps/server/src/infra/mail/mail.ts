@@ -1,11 +1,14 @@
 /**
  * Mail: messages are written to the mail_outbox table inside the transaction that causes them,
  * and a worker delivers them (SMTP when SMTP_URL is set, otherwise .eml files in $DATA_DIR/outbox).
- * Workers claim rows with FOR UPDATE SKIP LOCKED, so several instances never send one twice.
+ * No transaction is open while a message is sent (decision 083): a worker claims one row in a single
+ * statement (FOR UPDATE SKIP LOCKED, its next attempt pushed out by a lease, so several instances never
+ * send one twice and a crashed sender's row comes back when the lease ends), sends it with a
+ * timeout, then marks it sent or schedules a retry in another short statement.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
@@ -46,8 +49,15 @@ export function createOutboxTransport(dir: string, logger: Logger): MailTranspor
   };
 }
 
-export function createSmtpTransport(url: string): MailTransport {
-  const transport = nodemailer.createTransport(url);
+/** SMTP with every wait bounded (connect, greeting, each socket read): a hung server fails the send. */
+export function createSmtpTransport(url: string, timeoutMs = 30_000): MailTransport {
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+  });
   return {
     async send(mail) {
       await transport.sendMail({ ...mail, messageId: mail.messageId });
@@ -57,61 +67,114 @@ export function createSmtpTransport(url: string): MailTransport {
 
 const MAX_ATTEMPTS = 8;
 
+export type DeliveryOptions = {
+  from: string;
+  domain: string;
+  batchSize?: number;
+  /** The longest one send may take before it counts as failed (SMTP_TIMEOUT_SECONDS); 30 s by default. */
+  sendTimeoutMs?: number;
+  /**
+   * How long a claimed row stays away from other workers: longer than any send, so only a sender
+   * that died (a crash, a kill) leaves a row to be picked up again when its lease ends.
+   */
+  leaseMs?: number;
+};
+
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+class SendTimeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new SendTimeout(`no answer from the mail server within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Claims the next due message in one statement: its attempt is counted and its next attempt moved a
+ * lease ahead, so other workers skip it while it is being sent. Null when nothing is due.
+ */
+export async function claimNextMail(db: Db, leaseMs: number): Promise<OutboxRow | null> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [row] = await db
+    .update(mailOutbox)
+    .set({
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      nextAttemptAt: sql`now() + (${leaseMs} * interval '1 millisecond')`,
+    })
+    .where(and(inArray(mailOutbox.id, due), eq(mailOutbox.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
 /** Sends every due message once; returns how many were sent. */
 export async function deliverPendingMail(
   db: Db,
   transport: MailTransport,
-  options: { from: string; domain: string; batchSize?: number },
+  options: DeliveryOptions,
 ): Promise<number> {
+  const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 2 * sendTimeoutMs + 60_000;
   let sent = 0;
-  for (;;) {
-    const delivered = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, new Date())))
-        .orderBy(asc(mailOutbox.nextAttemptAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!row) return false;
-      try {
-        // The Message-ID is derived from the row, so a message resent after a crash is recognisably the same one.
-        await transport.send({
+  let handled = 0;
+  while (handled < (options.batchSize ?? 100)) {
+    const row = await claimNextMail(db, leaseMs);
+    if (!row) break;
+    handled += 1;
+    // A row whose senders kept dying (its attempts were counted at each claim) is given up on.
+    if (row.attempts > MAX_ATTEMPTS) {
+      await db
+        .update(mailOutbox)
+        .set({ status: 'failed', lastError: row.lastError ?? 'the sender stopped before finishing' })
+        .where(eq(mailOutbox.id, row.id));
+      continue;
+    }
+    try {
+      // The Message-ID is derived from the row, so a message resent after a crash is recognisably the same one.
+      await withTimeout(
+        transport.send({
           to: row.recipient,
           subject: row.subject,
           text: row.textBody,
           ...(row.htmlBody ? { html: row.htmlBody } : {}),
           from: options.from,
           messageId: `<${row.id}@${options.domain}>`,
-        });
-        await tx
-          .update(mailOutbox)
-          .set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1 })
-          .where(eq(mailOutbox.id, row.id));
-        sent += 1;
-      } catch (error) {
-        const attempts = row.attempts + 1;
-        await tx
-          .update(mailOutbox)
-          .set({
-            attempts,
-            lastError: error instanceof Error ? error.message : String(error),
-            status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-            nextAttemptAt: sql`now() + (${2 ** attempts} * interval '1 second')`,
-          })
-          .where(eq(mailOutbox.id, row.id));
-      }
-      return true;
-    });
-    if (!delivered || sent >= (options.batchSize ?? 100)) return sent;
+        }),
+        sendTimeoutMs,
+      );
+    } catch (error) {
+      await db
+        .update(mailOutbox)
+        .set({
+          lastError: error instanceof Error ? error.message : String(error),
+          status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+          nextAttemptAt: sql`now() + (${2 ** row.attempts} * interval '1 second')`,
+        })
+        .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'pending')));
+      continue;
+    }
+    await db
+      .update(mailOutbox)
+      .set({ status: 'sent', sentAt: new Date(), lastError: null })
+      .where(eq(mailOutbox.id, row.id));
+    sent += 1;
   }
+  return sent;
 }
 
 /** Polls the outbox until stopped; `wake()` makes it look at once (used right after enqueueing). */
 export function startMailWorker(
   db: Db,
   transport: MailTransport,
-  options: { from: string; domain: string; logger: Logger; intervalMs?: number },
+  options: DeliveryOptions & { logger: Logger; intervalMs?: number },
 ) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;

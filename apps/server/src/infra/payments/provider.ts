@@ -32,6 +32,11 @@ export type BillingEvent =
       /** When the provider created the event: older than the profile's last state means it is ignored. */
       createdAt: Date;
       snapshot: SubscriptionSnapshot;
+      /**
+       * 'provider-read': the snapshot is a webhook payload, so on a tie with the profile's last state
+       * (same second, order unknown) it is not applied; the caller reads the provider instead (decision 088).
+       */
+      tieBreak?: 'provider-read';
     }
   | {
       kind: 'payment_failed';
@@ -40,6 +45,7 @@ export type BillingEvent =
       createdAt: Date;
       customerId: string;
       subscriptionId: string | null;
+      tieBreak?: 'provider-read';
     }
   | {
       /** An event we record (so a replay stays a no-op) but that changes nothing. */

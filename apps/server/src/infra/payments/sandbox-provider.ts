@@ -22,9 +22,9 @@ export const SANDBOX_PREFIX = { customer: 'cus_sbx_', subscription: 'sub_sbx_', 
 /** What the sandbox reads of a profile. */
 export type SandboxProfile = {
   id: string;
-  plan: string;
-  pendingPlan: string | null;
-  subscriptionStatus: string;
+  plan: Plan;
+  pendingPlan: Plan | null;
+  subscriptionStatus: SubscriptionStatus;
   subscriptionEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   paymentCustomerId: string | null;
@@ -68,10 +68,10 @@ export function sandboxSubscriptionAt(profile: SandboxProfile, now: Date): Subsc
     customerId: profile.paymentCustomerId,
     userId: profile.id,
     // The subscription's price: a scheduled change has already switched it (as Stripe does without proration).
-    plan: (profile.pendingPlan ?? profile.plan) as Plan,
+    plan: profile.pendingPlan ?? profile.plan,
   };
   const end = profile.subscriptionEnd;
-  const status = profile.subscriptionStatus as SubscriptionStatus;
+  const status = profile.subscriptionStatus;
   const ended = (at: Date | null): SubscriptionSnapshot => ({
     ...base,
     status: 'canceled',

@@ -3,7 +3,7 @@
  * subscription reads for reconciliation, and signed webhooks. STRIPE_API_BASE points the SDK at another
  * host (tests use a local fake); only its protocol, host and port are used.
  */
-import { PLANS, type Plan } from '@tunedrop/shared';
+import { isOneOf, PLANS, type Plan } from '@tunedrop/shared';
 import Stripe from 'stripe';
 import type { Config } from '../../config';
 import {
@@ -68,8 +68,7 @@ export function createStripeProvider(config: Config): PaymentProvider {
     const cancelAt = toDate(subscription.cancel_at);
     const isCancelScheduled = subscription.cancel_at_period_end || cancelAt !== null;
     const metadataPlan = subscription.metadata?.plan;
-    const plan =
-      planOfPrice(item?.price?.id) ?? (PLANS.includes(metadataPlan as Plan) ? (metadataPlan as Plan) : null);
+    const plan = planOfPrice(item?.price?.id) ?? (isOneOf(PLANS, metadataPlan) ? metadataPlan : null);
     let status: SubscriptionSnapshot['status'];
     switch (subscription.status) {
       case 'active':
@@ -191,7 +190,12 @@ export function createStripeProvider(config: Config): PaymentProvider {
         case 'customer.subscription.created':
         case 'customer.subscription.updated':
         case 'customer.subscription.deleted':
-          return { kind: 'subscription', ...base, snapshot: snapshotOf(event.data.object) };
+          return {
+            kind: 'subscription',
+            ...base,
+            snapshot: snapshotOf(event.data.object),
+            tieBreak: 'provider-read',
+          };
         case 'invoice.payment_failed': {
           const invoice = event.data.object;
           const customerId = idOf(invoice.customer);
@@ -199,7 +203,7 @@ export function createStripeProvider(config: Config): PaymentProvider {
           const subscriptionId =
             idOf(invoice.parent?.subscription_details?.subscription) ??
             idOf((invoice as unknown as { subscription?: string | null }).subscription);
-          return { kind: 'payment_failed', ...base, customerId, subscriptionId };
+          return { kind: 'payment_failed', ...base, customerId, subscriptionId, tieBreak: 'provider-read' };
         }
         default:
           return { kind: 'ignored', ...base } satisfies BillingEvent;

@@ -1,4 +1,7 @@
-/** Storage in a local directory ($DATA_DIR/storage). Writes land in a temp file first, then rename. */
+/**
+ * Storage in a local directory ($DATA_DIR/storage). Writes land in a temp file first, then rename; the
+ * clean-up job removes temp files a crash left behind (removeStaleTemporaryFiles).
+ */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -6,6 +9,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { notFound } from '../../lib/errors';
 import { assertSafeKey, type Storage, type StoredObject } from './storage';
+
+/** `<name>.<uuid>.tmp`: a write in progress, or one a crash cut short. */
+const TEMPORARY_FILE = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 export function createLocalStorage(root: string): Storage {
   const base = path.resolve(root);
@@ -40,6 +46,26 @@ export function createLocalStorage(root: string): Storage {
       }
       return commit(tmp, target);
     },
+    async copyFile(key, localPath) {
+      const target = resolve(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const tmp = `${target}.${randomUUID()}.tmp`;
+      try {
+        // A second name for the same bytes: instant, and the source stays where it was.
+        await fsp.link(localPath, tmp);
+      } catch (error) {
+        // Another file system (or one without hard links): copy the bytes.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
+        try {
+          await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp));
+        } catch (copyError) {
+          await fsp.rm(tmp, { force: true });
+          throw copyError;
+        }
+      }
+      return commit(tmp, target);
+    },
     async putBuffer(key, body) {
       const target = resolve(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
@@ -52,6 +78,23 @@ export function createLocalStorage(root: string): Storage {
       const stat = await fsp.stat(target).catch(() => null);
       if (!stat?.isFile()) throw notFound('File not found');
       return { body: fs.createReadStream(target), sizeBytes: stat.size };
+    },
+    async sizeOf(key) {
+      const stat = await fsp.stat(resolve(key)).catch(() => null);
+      return stat?.isFile() ? stat.size : null;
+    },
+    async removeStaleTemporaryFiles(before) {
+      const entries = await fsp.readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
+      let removed = 0;
+      for (const entry of entries) {
+        if (!entry.isFile() || !TEMPORARY_FILE.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (!stat || stat.mtime >= before) continue;
+        await fsp.rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
     },
     async exists(key) {
       const stat = await fsp.stat(resolve(key)).catch(() => null);

@@ -55,6 +55,16 @@ describe('S3 storage', () => {
     expect((await buffer(object.body)).equals(body)).toBe(true);
   });
 
+  it('copies a local file into the bucket, leaving the source, and reports its size', async () => {
+    const file = path.join(dir, 'copy.wav');
+    fs.writeFileSync(file, 'RIFF copy');
+    expect(await storage.sizeOf('user-1/release-1/copy.wav')).toBeNull();
+    const stored = await storage.copyFile('user-1/release-1/copy.wav', file, 'audio/wav');
+    expect(stored.sizeBytes).toBe(9);
+    expect(fs.existsSync(file)).toBe(true);
+    expect(await storage.sizeOf('user-1/release-1/copy.wav')).toBe(9);
+  });
+
   it('stores a buffer, tells whether a key exists, and deletes it', async () => {
     await storage.putBuffer('user-1/thumb.jpg', Buffer.from('tiny'), 'image/jpeg');
     expect(await storage.exists('user-1/thumb.jpg')).toBe(true);
@@ -80,7 +90,12 @@ describe('S3 storage', () => {
     const query = new URL(url).searchParams;
     expect(query.get('X-Amz-Expires')).toBe('60');
     expect(query.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
-    expect(query.get('response-content-disposition')).toBe('attachment; filename="my_cover.png"');
+    expect(query.get('response-content-disposition')).toBe(
+      `attachment; filename="my cover.png"; filename*=UTF-8''my%20cover.png`,
+    );
+    // However long a caller asks for, a signed URL lives at most 5 minutes.
+    const capped = await storage.signedUrl('user-2/cover.png', { expiresInSeconds: 86_400 * 365 });
+    expect(new URL(capped).searchParams.get('X-Amz-Expires')).toBe('300');
     const shortLived = await storage.signedUrl('user-2/other.png', { expiresInSeconds: 1 });
     expect((await fetch(shortLived)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 2100));

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentDisposition } from '../../lib/content-disposition';
 import { notFound } from '../../lib/errors';
 import { assertSafeKey, type Storage } from './storage';
 
@@ -31,7 +32,7 @@ export type S3StorageOptions = {
 
 export type S3Storage = Storage & {
   readonly kind: 's3';
-  /** A time-limited URL to GET the object directly from the bucket. */
+  /** A time-limited URL (at most 5 minutes) to GET the object directly from the bucket. */
   signedUrl(key: string, options?: { expiresInSeconds?: number; downloadName?: string }): Promise<string>;
   /** Closes the client's sockets (tests). */
   close(): void;
@@ -75,6 +76,12 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       await fsp.rm(localPath, { force: true });
       return { sizeBytes: size };
     },
+    async copyFile(key, localPath, contentType) {
+      const { size } = await fsp.stat(localPath);
+      // A multipart upload becomes visible only when it completes; a failed one is aborted by the SDK.
+      await upload(key, fs.createReadStream(localPath), contentType);
+      return { sizeBytes: size };
+    },
     async putBuffer(key, body, contentType) {
       await upload(key, body, contentType);
       return { sizeBytes: body.length };
@@ -90,6 +97,16 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
         return { body: stream, sizeBytes: result.ContentLength ?? 0 };
       } catch (error) {
         if (isMissing(error)) throw notFound('File not found');
+        throw error;
+      }
+    },
+    async sizeOf(key) {
+      assertSafeKey(key);
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return head.ContentLength ?? 0;
+      } catch (error) {
+        if (isMissing(error)) return null;
         throw error;
       }
     },
@@ -112,13 +129,10 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       const command = new GetObjectCommand({
         Bucket,
         Key: key,
-        ...(downloadName
-          ? {
-              ResponseContentDisposition: `attachment; filename="${downloadName.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-            }
-          : {}),
+        ...(downloadName ? { ResponseContentDisposition: attachmentDisposition(downloadName) } : {}),
       });
-      return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
+      // Signed URLs live at most 5 minutes, whatever a caller asks (issue 13).
+      return getSignedUrl(client, command, { expiresIn: Math.min(expiresInSeconds, 300) });
     },
     close() {
       client.destroy();

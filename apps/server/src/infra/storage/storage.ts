@@ -7,7 +7,19 @@ export interface Storage {
   readonly kind: 'local' | 's3';
   /** Moves (or copies then removes) a local file into storage under `key`. */
   putFile(key: string, localPath: string, contentType?: string): Promise<StoredObject>;
+  /**
+   * Copies a local file into storage under `key` and leaves the source in place. Atomic at the key:
+   * a reader sees the whole file or nothing, and a copy cut short (even by a crash) never shows there.
+   */
+  copyFile(key: string, localPath: string, contentType?: string): Promise<StoredObject>;
   putBuffer(key: string, body: Buffer, contentType?: string): Promise<StoredObject>;
+  /** The stored object's size in bytes, or null when there is none. */
+  sizeOf(key: string): Promise<number | null>;
+  /**
+   * Removes the temporary files of writes that never finished (a crash mid-copy) older than `before`;
+   * answers how many. Only stores that keep such files implement it (the local directory).
+   */
+  removeStaleTemporaryFiles?(before: Date): Promise<number>;
   /** Streams the object; rejects with a not-found AppError when it is missing. */
   get(key: string): Promise<{ body: Readable; sizeBytes: number }>;
   exists(key: string): Promise<boolean>;

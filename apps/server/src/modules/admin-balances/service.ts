@@ -18,6 +18,7 @@ import { desc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { containsPattern } from '../../lib/search';
 import { applyBalanceChange, applyBalanceChanges, lockProfile } from '../wallet/balance';
 
 export type Admin = { id: string; email: string };
@@ -31,14 +32,6 @@ const balanceColumns = {
   totalEarningsCents: profiles.totalEarningsCents,
   pendingBalanceCents: profiles.pendingBalanceCents,
 };
-
-/** LIKE pattern for a case-insensitive partial match; the user's %, _ and \ match themselves. */
-export function containsPattern(query: string): string {
-  return `%${query
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /** Email or artist name, case-insensitive, partial, at most 10 (spec 02 §7). */
 export async function searchBalanceUsers(db: Db, query: string): Promise<BalanceUser[]> {

@@ -19,6 +19,8 @@ export type ErnTrack = {
   /** The file's name inside the delivery (the ZIP entry). */
   fileName: string;
   fileSizeBytes: number;
+  /** MD5 of the file as delivered (lowercase hex); sent as HashSum when known. */
+  md5?: string | null;
   sampleRate: number | null;
   bitDepth: number | null;
   channels: number | null;
@@ -43,7 +45,7 @@ export type ErnRelease = {
   distributionStores: string[];
   primaryArtists: ArtistCredit[];
   featuredArtists: ArtistCredit[];
-  cover: { fileName: string; codec: 'JPEG' | 'PNG' } | null;
+  cover: { fileName: string; codec: 'JPEG' | 'PNG'; md5?: string | null; sizeBytes?: number | null } | null;
   tracks: ErnTrack[];
 };
 
@@ -127,12 +129,21 @@ const displayArtistName = (primary: ArtistCredit[], featured: ArtistCredit[]) =>
   return featured.length > 0 ? `${main} feat. ${featured.map((artist) => artist.name).join(', ')}` : main;
 };
 
+/** `File`: URI, then the MD5 HashSum when known, then FileSize, which ERN 4.3 counts in kilobytes. */
+const ernFile = (uri: string, md5: string | null, bytes: number | null) =>
+  el(
+    'File',
+    el('URI', uri),
+    md5 ? el('HashSum', el('Algorithm', 'MD5'), el('DataType', 'HexBinary'), el('HashSumValue', md5)) : null,
+    bytes !== null ? el('FileSize', Number((bytes / 1024).toFixed(3))) : null,
+  );
+
 // ------------------------------------------------------------------ the message
 
 export function buildErnMessage(
   release: ErnRelease,
   parties: ErnParties,
-  options: { messageId: string; createdAt: Date },
+  options: { messageId: string; createdAt: Date; threadId?: string },
 ): string {
   // Parties: every artist, songwriter, producer and the label, each once, referenced as P1, P2, ...
   const partyNodes: XmlNode[] = [];
@@ -215,7 +226,7 @@ export function buildErnMessage(
             track.sampleRate ? el('SamplingRate', { UnitOfMeasure: 'Hz' }, track.sampleRate) : null,
             track.bitDepth ? el('BitsPerSample', track.bitDepth) : null,
             el('Duration', isoDuration(track.durationMs)),
-            el('File', el('URI', track.fileName), el('FileSize', track.fileSizeBytes)),
+            ernFile(track.fileName, track.md5 ?? null, track.fileSizeBytes),
           ),
         ),
       ),
@@ -256,7 +267,7 @@ export function buildErnMessage(
             'TechnicalDetails',
             el('TechnicalResourceDetailsReference', `T${release.tracks.length + 1}`),
             el('ImageCodecType', release.cover.codec),
-            el('File', el('URI', release.cover.fileName)),
+            ernFile(release.cover.fileName, release.cover.md5 ?? null, release.cover.sizeBytes ?? null),
           ),
         )
       : null;
@@ -369,7 +380,7 @@ export function buildErnMessage(
     },
     el(
       'MessageHeader',
-      el('MessageThreadId', options.messageId),
+      el('MessageThreadId', options.threadId ?? options.messageId),
       el('MessageId', options.messageId),
       el('MessageSender', ...messagingParty(parties.senderPartyId, parties.senderName)),
       el('MessageRecipient', ...messagingParty(parties.recipientPartyId, parties.recipientName)),

@@ -3,11 +3,9 @@
  * streaming with HTTP Range so the review player can seek without downloading the whole WAV.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { releases, tracks } from '../../db/schema';
-import type { Storage } from '../../infra/storage/storage';
 import { AppError, notFound } from '../../lib/errors';
 
 export const SIGNED_URL_TTL_SECONDS = 300;
@@ -55,6 +53,11 @@ export function verifyFileSignature(
     Number.isInteger(expires) && given.length === expected.length && timingSafeEqual(given, expected);
   if (!isValid) throw new AppError('invalid_signature', 'This download link is not valid.', 403);
   if (expires * 1000 < now) throw new AppError('link_expired', 'This download link has expired.', 403);
+  // Whatever `expires` says, no link lives longer than it could have been signed for (decision 063):
+  // a link forged with a leaked or default secret and an expiry years away is refused.
+  if (expires * 1000 > now + SIGNED_URL_TTL_SECONDS * 1000) {
+    throw new AppError('invalid_signature', 'This download link is not valid.', 403);
+  }
 }
 
 /** The file a signed URL may name: only a stored path that belongs to a release (a track or its cover). */
@@ -86,83 +89,5 @@ export async function releaseFileByPath(
   };
 }
 
-type ByteRange = { start: number; end: number };
-
-/** One `bytes=` range (the only kind players send); null for none, 'invalid' when it cannot be served. */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null; // multi-range or another unit: answer with the whole file
-  const [, startText = '', endText = ''] = match;
-  if (startText === '' && endText === '') return 'invalid';
-  let start: number;
-  let end: number;
-  if (startText === '') {
-    const suffix = Number(endText);
-    if (suffix === 0) return 'invalid';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(startText);
-    end = endText === '' ? size - 1 : Math.min(Number(endText), size - 1);
-  }
-  if (start >= size || start > end) return 'invalid';
-  return { start, end };
-}
-
-/** Passes through bytes [start, end] of a stream (storage has no ranged read, so it skips up to start). */
-function sliceStream(source: Readable, range: ByteRange): Readable {
-  async function* slice() {
-    let position = 0;
-    try {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
-        const chunkStart = position;
-        position += chunk.length;
-        const from = Math.max(range.start - chunkStart, 0);
-        const to = Math.min(range.end + 1 - chunkStart, chunk.length);
-        if (to > from) yield chunk.subarray(from, to);
-        if (position > range.end) break;
-      }
-    } finally {
-      source.destroy();
-    }
-  }
-  return Readable.from(slice());
-}
-
-/** A Response for a stored file, honouring Range. */
-export async function fileResponse(
-  storage: Storage,
-  key: string,
-  options: { contentType: string; rangeHeader?: string | undefined; downloadName?: string },
-): Promise<Response> {
-  const file = await storage.get(key);
-  const headers = new Headers({
-    'Content-Type': options.contentType,
-    'Accept-Ranges': 'bytes',
-    'Cache-Control': 'private, no-store',
-  });
-  if (options.downloadName) {
-    const ascii = options.downloadName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-    headers.set(
-      'Content-Disposition',
-      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(options.downloadName)}`,
-    );
-  }
-  const range = parseRange(options.rangeHeader, file.sizeBytes);
-  if (range === 'invalid') {
-    file.body.destroy();
-    headers.set('Content-Range', `bytes */${file.sizeBytes}`);
-    return new Response(null, { status: 416, headers });
-  }
-  if (!range) {
-    headers.set('Content-Length', String(file.sizeBytes));
-    return new Response(Readable.toWeb(file.body) as ReadableStream, { status: 200, headers });
-  }
-  headers.set('Content-Length', String(range.end - range.start + 1));
-  headers.set('Content-Range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
-  return new Response(Readable.toWeb(sliceStream(file.body, range)) as ReadableStream, {
-    status: 206,
-    headers,
-  });
-}
+// Range streaming moved to lib/file-response.ts so the owner's player (releases module) shares it.
+export { fileResponse, parseRange } from '../../lib/file-response';

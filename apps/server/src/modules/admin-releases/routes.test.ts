@@ -1,3 +1,4 @@
+import { RELEASE_STATUSES, type ReleaseStatus } from '@tunedrop/shared';
 import { ADMIN_RELEASE_MESSAGES } from '@tunedrop/shared/schemas/admin-releases';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ const auditRows = (releaseId: string) =>
 
 type ActionCase = {
   name: string;
-  status: string;
+  status: ReleaseStatus;
   takedownRequested?: boolean;
   call: (releaseId: string, who: Signed) => Promise<Response>;
   expectAfter: Record<string, unknown> | null;
@@ -156,7 +157,7 @@ describe('transitions', () => {
     unreject: ['rejected'],
   };
   for (const [decision, from] of Object.entries(allowed)) {
-    for (const status of ['pending', 'processing', 'approved', 'live', 'rejected', 'taken_down', 'deleted']) {
+    for (const status of RELEASE_STATUSES) {
       const isAllowed = from.includes(status);
       it(`${decision} from ${status} is ${isAllowed ? 'allowed' : 'refused with 409'}`, async () => {
         const { releaseId } = await createTestRelease(system, artist.userId, { status });
@@ -359,7 +360,7 @@ describe('GET /api/admin/releases', () => {
       const mod = await fresh.signedInUser({ roles: ['moderator'] });
       const one = await createTestUser(fresh, { email: 'alpha@example.com' });
       const two = await createTestUser(fresh, { email: 'beta@example.com' });
-      const make = (userId: string, title: string, status: string, takedownRequested = false) =>
+      const make = (userId: string, title: string, status: ReleaseStatus, takedownRequested = false) =>
         createTestRelease(fresh, userId, { title, status, takedownRequested });
       await make(one.userId, 'P1', 'pending');
       await make(one.userId, 'P2', 'processing');

@@ -11,13 +11,15 @@ import {
   rejectReleaseSchema,
   signedUrlQuerySchema,
 } from '@tunedrop/shared/schemas/admin-releases';
+import { safeText } from '@tunedrop/shared/text';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { access, requireViewer } from '../../lib/access';
+import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
-import { notFound } from '../../lib/errors';
+import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { releaseIdParam } from '../releases/routes';
+import { releaseIdParam } from '../releases/service';
 import { listAudit, writeAudit } from './audit';
 import { exportManifest, loadExportData, streamExportZip } from './export';
 import { fileResponse, releaseFileByPath, signFileUrl, verifyFileSignature } from './files';
@@ -36,18 +38,13 @@ const decisionRoute = (decision: Decision) => async (c: import('hono').Context<A
   return c.json({ release: result }, 200);
 };
 
-const trackIdParam = (value: string | undefined) => {
-  if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
-    throw notFound('Track not found.');
-  }
-  return value.toLowerCase();
-};
+const trackIdParam = (value: string | undefined) => uuidParam(value, 'Track not found.');
 
 const signedFileQuerySchema = z.object({
   bucket: z.enum(['audio-files', 'cover-art']),
-  path: z.string().min(1).max(1000),
-  expires: z.string().max(20),
-  signature: z.string().max(200),
+  path: safeText().min(1).max(1000),
+  expires: safeText().max(20),
+  signature: safeText().max(200),
 });
 
 export const adminReleasesRoutes = new Hono<AppEnv>()
@@ -140,7 +137,7 @@ export const adminReleasesRoutes = new Hono<AppEnv>()
       status: 200,
       headers: {
         'Content-Type': 'application/zip',
-        'Content-Disposition': `attachment; filename="${manifest.fileName}"`,
+        'Content-Disposition': attachmentDisposition(manifest.fileName),
         'Cache-Control': 'private, no-store',
       },
     });

@@ -4,7 +4,7 @@
  * WHERE, and writes its audit row and the artist's mail in the same transaction, so two moderators can
  * never both decide one release.
  */
-import type { ReleaseStatus, SongwriterRole } from '@tunedrop/shared';
+import type { ReleaseStatus } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_TABS,
   ADMIN_TAB_STATUSES,
@@ -20,13 +20,14 @@ import { producers, profiles, releases, songwriters, tracks, userRoles } from '.
 import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
+import { pageInfo, pageWindow } from '../../lib/paging';
+import { containsPattern } from '../../lib/search';
+import { afterReleaseDecision, assertNotAtStores } from '../delivery/service';
 import { enqueueReleaseMail, type ReleaseMailKind } from '../releases/mails';
 import { coverUrl, deleteReleaseRows, releaseNotFound, removeStoredFiles } from '../releases/service';
 import { type AuditAction, writeAudit } from './audit';
 
 // ------------------------------------------------------------------ list
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 function tabCondition(tab: AdminReleaseTab): SQL {
   if (tab === 'takedown') return eq(releases.takedownRequested, true);
@@ -35,7 +36,7 @@ function tabCondition(tab: AdminReleaseTab): SQL {
 
 function searchCondition(q: string | undefined): SQL | undefined {
   if (!q) return undefined;
-  const pattern = `%${escapeLike(q)}%`;
+  const pattern = containsPattern(q);
   return or(
     ilike(releases.title, pattern),
     sql`array_to_string(${releases.primaryArtists}, ' ') ilike ${pattern}`,
@@ -89,8 +90,8 @@ export async function listReviewReleases(
     .innerJoin(profiles, eq(profiles.id, releases.userId))
     .where(and(tabCondition(query.tab), search))
     .orderBy(...tabOrder(query.tab))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
+    .limit(pageWindow(query.page, query.pageSize).limit)
+    .offset(pageWindow(query.page, query.pageSize).offset);
 
   const releaseIds = rows.map((row) => row.release.id);
   const trackRows = releaseIds.length
@@ -111,7 +112,7 @@ export async function listReviewReleases(
   const items: AdminReleaseCard[] = rows.map(({ release, uploader }) => ({
     id: release.id,
     title: release.title,
-    status: release.status as ReleaseStatus,
+    status: release.status,
     primaryArtists:
       release.primaryArtistsData.length > 0
         ? release.primaryArtistsData
@@ -166,7 +167,7 @@ export async function listReviewReleases(
             firstName: writer.firstName,
             middleName: writer.middleName,
             lastName: writer.lastName,
-            role: writer.role as SongwriterRole,
+            role: writer.role,
           })),
         producers: producerRows
           .filter((producer) => producer.trackId === track.id)
@@ -182,8 +183,7 @@ export async function listReviewReleases(
   return {
     items,
     counts,
-    page: query.page,
-    pageSize: query.pageSize,
+    ...pageInfo(query.page, query.pageSize, counts[query.tab]),
     totalPages: Math.max(1, Math.ceil(counts[query.tab] / query.pageSize)),
   };
 }
@@ -258,7 +258,7 @@ const snapshot = (row: typeof releases.$inferSelect) => ({
 
 /** 409 for a card that no longer matches the database; the message says what the release is now. */
 export function staleDecision(decision: Decision, current: typeof releases.$inferSelect): AppError {
-  const label = RELEASE_STATUS_LABELS[current.status as ReleaseStatus] ?? current.status;
+  const label = RELEASE_STATUS_LABELS[current.status] ?? current.status;
   const message =
     decision === 'takedown_approve' || decision === 'takedown_reject'
       ? `This takedown request has already been decided (the release is now ${label}). The list has been refreshed.`
@@ -286,6 +286,13 @@ export async function decideRelease(
       .where(and(eq(releases.id, releaseId), plan.where))
       .returning();
     if (!after) throw staleDecision(decision, before);
+    // Delivery (issue 15): codes and jobs at approval, takedown messages to the stores, status events.
+    const delivery = await afterReleaseDecision(tx, deps.config, decision, before);
+    if (delivery.keepStatus && delivery.keepStatus !== after.status) {
+      // The release stays out until every store confirmed the takedown (the worker then sets taken_down).
+      await tx.update(releases).set({ status: delivery.keepStatus }).where(eq(releases.id, releaseId));
+      after.status = delivery.keepStatus;
+    }
     await writeAudit(tx, viewer, {
       action: plan.action,
       releaseId,
@@ -311,7 +318,7 @@ export async function decideRelease(
     return after;
   });
   if (plan.mail) deps.wakeMail();
-  return { status: result.status as ReleaseStatus, isTakedownRequested: result.takedownRequested };
+  return { status: result.status, isTakedownRequested: result.takedownRequested };
 }
 
 export async function deleteReleasePermanently(
@@ -320,6 +327,7 @@ export async function deleteReleasePermanently(
   releaseId: string,
 ): Promise<void> {
   const removed = await deps.db.transaction(async (tx) => {
+    await assertNotAtStores(tx, releaseId);
     const result = await deleteReleaseRows(
       tx,
       releaseId,
@@ -331,7 +339,7 @@ export async function deleteReleasePermanently(
       throw new AppError(
         'release_state_changed',
         `Only approved, rejected or taken-down releases can be deleted permanently; this release is now ${
-          RELEASE_STATUS_LABELS[current.status as ReleaseStatus] ?? current.status
+          RELEASE_STATUS_LABELS[current.status] ?? current.status
         }. The list has been refreshed.`,
         409,
       );

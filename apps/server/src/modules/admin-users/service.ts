@@ -2,117 +2,114 @@
  * User Management: the list (search, tab counts computed in SQL, server-side paging) and the admin's
  * actions (free access and moderator grants, bans), each with an audit_log row in the same transaction.
  */
-import type { Plan, Role, SubscriptionStatus } from '@tunedrop/shared';
+import { isOneOf, ROLES, type Role } from '@tunedrop/shared';
 import {
   ADMIN_USERS_TEXTS,
-  type AdminUser,
   type AdminUsersPage,
   type AdminUsersQuery,
   type GrantableRole,
   USERS_PAGE_SIZE,
   type UserTab,
 } from '@tunedrop/shared/schemas/admin-users';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, profiles, userRoles } from '../../db/schema';
+import { auditLog, profiles, releases, userRoles } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
-import { containsPattern } from '../admin-balances/service';
+import { pageInfo, pageWindow } from '../../lib/paging';
+import { containsPattern } from '../../lib/search';
 
 export type Admin = { id: string; email: string };
 
 const hasRoleSql = (role: Role) =>
-  sql`exists (select 1 from user_roles r where r.user_id = p.id and r.role = ${role})`;
+  sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${profiles.id} and ${userRoles.role} = ${role})`;
 
 const TAB_FILTERS: Record<UserTab, SQL> = {
   all: sql`true`,
-  basic: sql`p.plan = 'basic'`,
-  pro: sql`p.plan = 'pro'`,
-  banned: sql`p.banned`,
+  basic: sql`${profiles.plan} = 'basic'`,
+  pro: sql`${profiles.plan} = 'pro'`,
+  banned: sql`${profiles.banned}`,
   free_access: hasRoleSql('free_access'),
   moderators: hasRoleSql('moderator'),
 };
 
-type Row = {
-  id: string;
-  email: string;
-  full_name: string;
-  artist_name: string;
-  plan: string;
-  roles: string[] | string | null;
-  banned: boolean;
-  ban_reason: string | null;
-  banned_at: Date | string | null;
-  subscription_status: string;
-  subscription_end: Date | string | null;
-  balance_cents: string | number;
-  release_count: string | number;
-  created_at: Date | string;
-};
+const tabCount = (tab: UserTab) => sql<number>`count(*) filter (where ${TAB_FILTERS[tab]})`.mapWith(Number);
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+/** Both drivers give text[] as an array; a text form ('{a,b}') is read too. Unknown values are dropped. */
+function parseRoles(value: unknown): Role[] {
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.replace(/^\{|\}$/g, '').split(',')
+      : [];
+  return items.filter((item): item is Role => isOneOf(ROLES, item));
+}
 
-/** node-postgres gives text[] as an array; keep a text form ('{a,b}') readable too. */
-function parseRoles(value: Row['roles']): Role[] {
-  if (Array.isArray(value)) return value as Role[];
-  if (!value || value === '{}') return [];
-  return value.replace(/^\{|\}$/g, '').split(',') as Role[];
+function searchCondition(q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = containsPattern(q);
+  return or(
+    sql`lower(${profiles.email}) like ${pattern}`,
+    sql`lower(${profiles.artistName}) like ${pattern}`,
+    sql`lower(${profiles.fullName}) like ${pattern}`,
+  );
 }
 
 export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUsersPage> {
-  const search = query.q
-    ? sql`(lower(p.email) like ${containsPattern(query.q)} or lower(p.artist_name) like ${containsPattern(query.q)}
-          or lower(p.full_name) like ${containsPattern(query.q)})`
-    : sql`true`;
-  const [counts] = rowsOf<Record<UserTab, string | number>>(
-    await db.execute(sql`
-      select count(*) as all,
-             count(*) filter (where ${TAB_FILTERS.basic}) as basic,
-             count(*) filter (where ${TAB_FILTERS.pro}) as pro,
-             count(*) filter (where ${TAB_FILTERS.banned}) as banned,
-             count(*) filter (where ${TAB_FILTERS.free_access}) as free_access,
-             count(*) filter (where ${TAB_FILTERS.moderators}) as moderators
-        from profiles p
-       where ${search}`),
-  );
-  const offset = (query.page - 1) * USERS_PAGE_SIZE;
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      select p.id, p.email, p.full_name, p.artist_name, p.plan, p.banned, p.ban_reason, p.banned_at,
-             p.subscription_status, p.subscription_end, p.balance_cents, p.created_at,
-             coalesce((select array_agg(r.role order by r.role) from user_roles r where r.user_id = p.id), '{}') as roles,
-             (select count(*) from releases rel where rel.user_id = p.id and rel.status <> 'deleted') as release_count
-        from profiles p
-       where ${search} and ${TAB_FILTERS[query.tab]}
-       order by p.created_at desc, p.id
-       limit ${USERS_PAGE_SIZE} offset ${offset}`),
-  );
-  const tabCounts = Object.fromEntries(
-    Object.entries(counts ?? {}).map(([key, value]) => [key, Number(value)]),
-  ) as Record<UserTab, number>;
+  const search = searchCondition(query.q);
+  const [counts] = await db
+    .select({
+      all: tabCount('all'),
+      basic: tabCount('basic'),
+      pro: tabCount('pro'),
+      banned: tabCount('banned'),
+      free_access: tabCount('free_access'),
+      moderators: tabCount('moderators'),
+    })
+    .from(profiles)
+    .where(search);
+  const { limit, offset } = pageWindow(query.page, USERS_PAGE_SIZE);
+  const rows = await db
+    .select({
+      id: profiles.id,
+      email: profiles.email,
+      fullName: profiles.fullName,
+      artistName: profiles.artistName,
+      plan: profiles.plan,
+      roles: sql`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles}
+        where ${userRoles.userId} = ${profiles.id}), '{}')`.mapWith(parseRoles),
+      banned: profiles.banned,
+      banReason: profiles.banReason,
+      bannedAt: profiles.bannedAt,
+      subscriptionStatus: profiles.subscriptionStatus,
+      subscriptionEnd: profiles.subscriptionEnd,
+      balanceCents: profiles.balanceCents,
+      releaseCount: db
+        .$count(releases, and(eq(releases.userId, profiles.id), ne(releases.status, 'deleted')))
+        .mapWith(Number),
+      createdAt: profiles.createdAt,
+    })
+    .from(profiles)
+    .where(and(search, TAB_FILTERS[query.tab]))
+    .orderBy(desc(profiles.createdAt), profiles.id)
+    .limit(limit)
+    .offset(offset);
+  const tabCounts: Record<UserTab, number> = counts ?? {
+    all: 0,
+    basic: 0,
+    pro: 0,
+    banned: 0,
+    free_access: 0,
+    moderators: 0,
+  };
   return {
-    users: rows.map(
-      (row): AdminUser => ({
-        id: row.id,
-        email: row.email,
-        fullName: row.full_name,
-        artistName: row.artist_name,
-        plan: row.plan as Plan,
-        roles: parseRoles(row.roles),
-        banned: row.banned,
-        banReason: row.ban_reason,
-        bannedAt: iso(row.banned_at),
-        subscriptionStatus: row.subscription_status as SubscriptionStatus,
-        subscriptionEnd: iso(row.subscription_end),
-        balanceCents: Number(row.balance_cents),
-        releaseCount: Number(row.release_count),
-        createdAt: iso(row.created_at) as string,
-      }),
-    ),
+    users: rows.map((row) => ({
+      ...row,
+      bannedAt: row.bannedAt?.toISOString() ?? null,
+      subscriptionEnd: row.subscriptionEnd?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+    })),
     counts: tabCounts,
-    page: query.page,
-    pageSize: USERS_PAGE_SIZE,
-    total: tabCounts[query.tab] ?? 0,
+    ...pageInfo(query.page, USERS_PAGE_SIZE, tabCounts[query.tab]),
   };
 }
 

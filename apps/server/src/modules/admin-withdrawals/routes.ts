@@ -3,17 +3,20 @@ import {
   adminWithdrawalsQuerySchema,
   rejectWithdrawalSchema,
 } from '@tunedrop/shared/schemas/admin-withdrawals';
+import { WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { Hono } from 'hono';
 import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { approveWithdrawal, rejectWithdrawal } from '../wallet/service';
-import { listWithdrawalsForAdmin } from './service';
+import { approveWithdrawal, listWithdrawalsForAdmin, rejectWithdrawal } from './service';
 
 const adminOf = (viewer: { user: { id: string; email: string } }) => ({
   id: viewer.user.id,
   email: viewer.user.email,
 });
+
+const withdrawalIdParam = (value: string | undefined) => uuidParam(value, WALLET_TEXTS.withdrawalNotFound);
 
 export const adminWithdrawalsRoutes = new Hono<AppEnv>()
   .get('/admin/withdrawals', access('admin'), validate('query', adminWithdrawalsQuerySchema), async (c) => {
@@ -24,7 +27,7 @@ export const adminWithdrawalsRoutes = new Hono<AppEnv>()
   })
   .post('/admin/withdrawals/:id/approve', access('admin'), async (c) => {
     const admin = adminOf(requireViewer(c));
-    const result = await approveWithdrawal(c.var.deps.db, admin, c.req.param('id'));
+    const result = await approveWithdrawal(c.var.deps.db, admin, withdrawalIdParam(c.req.param('id')));
     c.var.deps.wakeMail();
     return c.json(result, 200);
   })
@@ -37,7 +40,7 @@ export const adminWithdrawalsRoutes = new Hono<AppEnv>()
       const result = await rejectWithdrawal(
         c.var.deps.db,
         admin,
-        c.req.param('id'),
+        withdrawalIdParam(c.req.param('id')),
         c.req.valid('json').reason,
       );
       c.var.deps.wakeMail();

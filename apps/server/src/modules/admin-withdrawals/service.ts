@@ -1,8 +1,9 @@
 /**
  * Withdrawal Management: the list (search by artist name or email, Pending / Completed tabs, paging)
- * with the payment details decrypted for the admin. Approve and reject are the wallet's transitions.
+ * with the payment details decrypted for the admin, and the admin's decisions (approve, reject), each
+ * one transaction through the wallet's leavePending() and balance path, with an audit row and a mail.
  */
-import type { PaymentMethod, WithdrawalStatus } from '@tunedrop/shared';
+import { formatCents } from '@tunedrop/shared';
 import {
   type AdminWithdrawal,
   type AdminWithdrawalsPage,
@@ -10,97 +11,191 @@ import {
   WITHDRAWAL_TABS,
   WITHDRAWALS_PAGE_SIZE,
 } from '@tunedrop/shared/schemas/admin-withdrawals';
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { containsPattern } from '../admin-balances/service';
-import { readPaymentDetails } from '../wallet/service';
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from '../../db/client';
+import { auditLog, profiles, withdrawalRequests } from '../../db/schema';
+import { enqueueMail } from '../../infra/mail/mail';
+import { AppError } from '../../lib/errors';
+import { pageInfo, pageWindow } from '../../lib/paging';
+import { containsPattern } from '../../lib/search';
+import { applyBalanceChange, releasePending } from '../wallet/balance';
+import { decryptPaymentDetails } from '../wallet/payment-crypto';
+import { type Actor, leavePending, summaryWithoutDetails, type WithdrawalRow } from '../wallet/service';
 
-type Row = {
-  id: string;
-  user_id: string;
-  email: string;
-  artist_name: string;
-  amount_cents: string | number;
-  payment_method: string;
-  payment_details_encrypted: string;
-  status: string;
-  requested_at: Date | string;
-  processed_at: Date | string | null;
-  processed_by_email: string | null;
-  rejection_reason: string | null;
-  balance_cents: string | number;
-};
+const processedBy = alias(profiles, 'processed_by_profile');
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const statusList = (tab: AdminWithdrawalsQuery['tab']) =>
-  sql.join(
-    (WITHDRAWAL_TABS.find((item) => item.id === tab)?.statuses ?? ['pending']).map(
-      (status) => sql`${status}`,
-    ),
-    sql`, `,
+function searchCondition(q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = containsPattern(q);
+  return or(
+    sql`lower(${profiles.email}) like ${pattern}`,
+    sql`lower(${profiles.artistName}) like ${pattern}`,
   );
+}
 
 export async function listWithdrawalsForAdmin(
   db: Db,
   appSecret: string,
   query: AdminWithdrawalsQuery,
 ): Promise<AdminWithdrawalsPage> {
-  const search = query.q
-    ? sql`(lower(p.email) like ${containsPattern(query.q)} or lower(p.artist_name) like ${containsPattern(query.q)})`
-    : sql`true`;
-  const [counts] = rowsOf<{
-    pending: string | number;
-    completed: string | number;
-    pending_total: string | number;
-  }>(
-    await db.execute(sql`
-      select count(*) filter (where w.status = 'pending') as pending,
-             count(*) filter (where w.status <> 'pending') as completed,
-             coalesce(sum(w.amount_cents) filter (where w.status = 'pending'), 0) as pending_total
-        from withdrawal_requests w join profiles p on p.id = w.user_id
-       where ${search}`),
-  );
-  const offset = (query.page - 1) * WITHDRAWALS_PAGE_SIZE;
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      select w.id, w.user_id, p.email, p.artist_name, w.amount_cents, w.payment_method,
-             w.payment_details_encrypted, w.status, w.requested_at, w.processed_at, w.rejection_reason,
-             a.email as processed_by_email, p.balance_cents
-        from withdrawal_requests w
-        join profiles p on p.id = w.user_id
-        left join profiles a on a.id = w.processed_by
-       where ${search} and w.status in (${statusList(query.tab)})
-       order by ${query.tab === 'pending' ? sql`w.requested_at desc` : sql`coalesce(w.processed_at, w.requested_at) desc`}, w.id
-       limit ${WITHDRAWALS_PAGE_SIZE} offset ${offset}`),
-  );
-  const tabCounts = { pending: Number(counts?.pending ?? 0), completed: Number(counts?.completed ?? 0) };
+  const search = searchCondition(query.q);
+  const isPending = eq(withdrawalRequests.status, 'pending');
+  const [counts] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${isPending})`.mapWith(Number),
+      completed: sql<number>`count(*) filter (where not ${isPending})`.mapWith(Number),
+      pendingTotal:
+        sql<number>`coalesce(sum(${withdrawalRequests.amountCents}) filter (where ${isPending}), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(withdrawalRequests)
+    .innerJoin(profiles, eq(profiles.id, withdrawalRequests.userId))
+    .where(search);
+  const statuses = WITHDRAWAL_TABS.find((item) => item.id === query.tab)?.statuses ?? ['pending'];
+  const { limit, offset } = pageWindow(query.page, WITHDRAWALS_PAGE_SIZE);
+  const rows = await db
+    .select({
+      request: withdrawalRequests,
+      email: profiles.email,
+      artistName: profiles.artistName,
+      balanceCents: profiles.balanceCents,
+      processedByEmail: processedBy.email,
+    })
+    .from(withdrawalRequests)
+    .innerJoin(profiles, eq(profiles.id, withdrawalRequests.userId))
+    .leftJoin(processedBy, eq(processedBy.id, withdrawalRequests.processedBy))
+    .where(and(search, inArray(withdrawalRequests.status, [...statuses])))
+    .orderBy(
+      query.tab === 'pending'
+        ? desc(withdrawalRequests.requestedAt)
+        : desc(sql`coalesce(${withdrawalRequests.processedAt}, ${withdrawalRequests.requestedAt})`),
+      withdrawalRequests.id,
+    )
+    .limit(limit)
+    .offset(offset);
+  const tabCounts = { pending: counts?.pending ?? 0, completed: counts?.completed ?? 0 };
   return {
-    withdrawals: rows.map((row): AdminWithdrawal => {
-      const details = readPaymentDetails(appSecret, {
-        userId: row.user_id,
-        paymentDetailsEncrypted: row.payment_details_encrypted,
-      });
-      return {
-        id: row.id,
-        userId: row.user_id,
+    withdrawals: rows.map(
+      ({ request, ...row }): AdminWithdrawal => ({
+        id: request.id,
+        userId: request.userId,
         email: row.email,
-        artistName: row.artist_name,
-        amountCents: Number(row.amount_cents),
-        paymentMethod: row.payment_method as PaymentMethod,
-        paymentDetails: details?.details ?? null,
-        status: row.status as WithdrawalStatus,
-        requestedAt: iso(row.requested_at) as string,
-        processedAt: iso(row.processed_at),
-        processedByEmail: row.processed_by_email,
-        rejectionReason: row.rejection_reason,
-        userBalanceCents: Number(row.balance_cents),
-      };
-    }),
+        artistName: row.artistName,
+        amountCents: request.amountCents,
+        paymentMethod: request.paymentMethod,
+        paymentDetails: readPaymentDetails(appSecret, request)?.details ?? null,
+        status: request.status,
+        requestedAt: request.requestedAt.toISOString(),
+        processedAt: request.processedAt?.toISOString() ?? null,
+        processedByEmail: row.processedByEmail,
+        rejectionReason: request.rejectionReason,
+        userBalanceCents: row.balanceCents,
+      }),
+    ),
     counts: tabCounts,
-    pendingTotalCents: Number(counts?.pending_total ?? 0),
-    page: query.page,
-    pageSize: WITHDRAWALS_PAGE_SIZE,
-    total: tabCounts[query.tab],
+    pendingTotalCents: counts?.pendingTotal ?? 0,
+    ...pageInfo(query.page, WITHDRAWALS_PAGE_SIZE, tabCounts[query.tab]),
   };
+}
+
+async function audit(
+  tx: DbOrTx,
+  admin: Actor,
+  action: string,
+  row: WithdrawalRow,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+) {
+  await tx.insert(auditLog).values({
+    actorId: admin.id,
+    actorEmail: admin.email,
+    action,
+    subjectUserId: row.userId,
+    withdrawalRequestId: row.id,
+    before,
+    after,
+  });
+}
+
+async function ownerEmail(tx: DbOrTx, userId: string): Promise<string | null> {
+  const [owner] = await tx.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, userId));
+  return owner?.email ?? null;
+}
+
+/** Admin approval: completed with processed_at and processed_by; the amount leaves pending. */
+export async function approveWithdrawal(db: Db, admin: Actor, requestId: string) {
+  return db.transaction(async (tx) => {
+    const row = await leavePending(
+      tx,
+      { id: requestId },
+      { status: 'completed', processedAt: new Date(), processedBy: admin.id },
+    );
+    await releasePending(tx, row.userId, row.amountCents);
+    await audit(tx, admin, 'withdrawal.approve', row, { status: 'pending' }, { status: 'completed' });
+    const email = await ownerEmail(tx, row.userId);
+    if (email) {
+      await enqueueMail(tx, {
+        to: email,
+        subject: `Your withdrawal of ${formatCents(row.amountCents)} has been sent`,
+        text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} has been approved and the payment is on its way to your ${row.paymentMethod === 'bank' ? 'bank account' : 'PayPal account'}.\n\nTunedrop`,
+      });
+    }
+    return summaryWithoutDetails(row);
+  });
+}
+
+/** Admin rejection (reason required): rejected, and the amount refunded to available in the same transaction. */
+export async function rejectWithdrawal(db: Db, admin: Actor, requestId: string, reason: string) {
+  const trimmed = reason.trim();
+  if (!trimmed) {
+    throw new AppError(
+      'rejection_reason_required',
+      'Please provide a reason for rejecting this request.',
+      422,
+    );
+  }
+  return db.transaction(async (tx) => {
+    const row = await leavePending(
+      tx,
+      { id: requestId },
+      { status: 'rejected', processedAt: new Date(), processedBy: admin.id, rejectionReason: trimmed },
+    );
+    const outcome = await applyBalanceChange(tx, {
+      userId: row.userId,
+      balanceDeltaCents: row.amountCents,
+      pendingDeltaCents: -row.amountCents,
+      updateType: 'withdrawal_refund',
+      admin,
+      withdrawalRequestId: row.id,
+      notes: `Withdrawal rejected: ${trimmed}`,
+    });
+    await audit(
+      tx,
+      admin,
+      'withdrawal.reject',
+      row,
+      { status: 'pending' },
+      { status: 'rejected', rejectionReason: trimmed },
+    );
+    await enqueueMail(tx, {
+      to: outcome.email,
+      subject: `Your withdrawal of ${formatCents(row.amountCents)} was not approved`,
+      text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} was rejected.\n\nReason: ${trimmed}\n\nThe amount has been returned to your available balance (now ${formatCents(outcome.newBalanceCents)}).\n\nTunedrop`,
+    });
+    return { ...summaryWithoutDetails(row), balanceCents: outcome.newBalanceCents };
+  });
+}
+
+/** For admins only: the payment details of a request, decrypted, to make the payment. */
+export function readPaymentDetails(
+  appSecret: string,
+  row: Pick<WithdrawalRow, 'userId' | 'paymentDetailsEncrypted'>,
+) {
+  try {
+    return decryptPaymentDetails(appSecret, row.userId, row.paymentDetailsEncrypted);
+  } catch {
+    return null;
+  }
 }

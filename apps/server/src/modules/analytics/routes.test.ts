@@ -5,8 +5,9 @@ import { balanceUpdatesLog } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
+import { rejectWithdrawal } from '../admin-withdrawals/service';
 import { applyBalanceChange } from '../wallet/balance';
-import { rejectWithdrawal, requestWithdrawal } from '../wallet/service';
+import { requestWithdrawal } from '../wallet/service';
 
 let system: TestSystem;
 beforeAll(async () => {

@@ -1,12 +1,15 @@
 /** HTTP routes of the Pro analytics page; basic users are refused here too (403), not only in the browser. */
 import { hasProFeatures } from '@tunedrop/shared';
+import { earningsBreakdownQuerySchema } from '@tunedrop/shared/schemas/analytics';
 import { ANALYTICS_TEXTS, analyticsQuerySchema } from '@tunedrop/shared/schemas/wallet';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { access, requireViewer } from '../../lib/access';
+import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { earningsCsv, getEarningsBreakdown } from './earnings';
 import { getAnalytics, withdrawalsCsv } from './service';
 
 function requirePro(c: Context<AppEnv>) {
@@ -26,7 +29,36 @@ export const analyticsRoutes = new Hono<AppEnv>()
     const csv = await withdrawalsCsv(c.var.deps.db, viewer.user.id);
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="withdrawals-${day}.csv"`);
+    c.header('Content-Disposition', attachmentDisposition(`withdrawals-${day}.csv`));
     c.header('Cache-Control', 'no-store');
     return c.body(csv, 200);
-  });
+  })
+  .get(
+    '/analytics/earnings',
+    access('subscriber'),
+    validate('query', earningsBreakdownQuerySchema),
+    async (c) => {
+      const viewer = requirePro(c);
+      return c.json(
+        await getEarningsBreakdown(c.var.deps.db, viewer.user.id, c.req.valid('query').months),
+        200,
+      );
+    },
+  )
+  .get(
+    '/analytics/earnings.csv',
+    access('subscriber'),
+    validate('query', earningsBreakdownQuerySchema),
+    async (c) => {
+      const viewer = requirePro(c);
+      const { months } = c.req.valid('query');
+      const csv = await earningsCsv(c.var.deps.db, viewer.user.id, months);
+      c.header('Content-Type', 'text/csv; charset=utf-8');
+      c.header(
+        'Content-Disposition',
+        attachmentDisposition(`earnings-${months === 'all' ? 'all-time' : `last-${months}-months`}.csv`),
+      );
+      c.header('Cache-Control', 'no-store');
+      return c.body(csv, 200);
+    },
+  );

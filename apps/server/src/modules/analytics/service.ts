@@ -2,12 +2,12 @@
  * Pro analytics: earnings over time from the balance log (earnings_delta_cents), the balance after
  * each period, releases by status and platform, and the withdrawal history (also as CSV).
  */
-import type { PaymentMethod, WithdrawalStatus } from '@tunedrop/shared';
 import { ANALYTICS_RANGES, type AnalyticsRange, type AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
-import { eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { profiles } from '../../db/schema';
+import { profiles, releases, tracks } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { rows } from '../../lib/sql';
 import { listWithdrawals } from '../wallet/service';
 
 const RANGE_INTERVALS: Record<AnalyticsRange, string | null> = {
@@ -16,9 +16,6 @@ const RANGE_INTERVALS: Record<AnalyticsRange, string | null> = {
   '12m': '12 months',
   all: null,
 };
-
-type Rows<T> = { rows: T[] };
-const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 
 export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange): Promise<AnalyticsReport> {
   const bucket = ANALYTICS_RANGES.find((item) => item.id === range)?.bucket ?? 'month';
@@ -41,8 +38,10 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
     .where(eq(profiles.id, userId));
   if (!profile) throw notFound('User not found');
 
-  const series = rowsOf<{ start: string; earned: string | number; balance: string | number | null }>(
-    await db.execute(sql`
+  // Raw SQL earns its place here: generate_series buckets and a correlated balance per bucket.
+  const series = await rows<{ start: string; earned: string | number; balance: string | number | null }>(
+    db,
+    sql`
       with bounds as (
         select ${rangeStart} as first, date_trunc(${bucketSql}, now() at time zone 'UTC') as last
       ),
@@ -61,11 +60,12 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
                where l.user_id = ${userId} and l.created_at at time zone 'UTC' < b.start + ${stepSql}
                order by l.created_at desc, l.id desc limit 1) as balance
         from buckets b left join earned e on e.start = b.start
-       order by b.start`),
+       order by b.start`,
   );
 
-  const [sums] = rowsOf<{ before: string | number; previous: string | number | null }>(
-    await db.execute(sql`
+  const [sums] = await rows<{ before: string | number; previous: string | number | null }>(
+    db,
+    sql`
       with bounds as (select ${rangeStart} as first)
       select coalesce(sum(earnings_delta_cents) filter (where created_at at time zone 'UTC' < (select first from bounds)), 0) as before,
              ${
@@ -75,7 +75,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
                        and created_at at time zone 'UTC' >= (select first from bounds) - ${sql.raw(`'${interval}'::interval`)}), 0)`
                  : sql`null`
              } as previous
-        from balance_updates_log where user_id = ${userId}`),
+        from balance_updates_log where user_id = ${userId}`,
   );
 
   let cumulative = Number(sums?.before ?? 0);
@@ -95,28 +95,34 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
     null,
   );
 
-  const byStatus = rowsOf<{ status: string; count: string | number }>(
-    await db.execute(sql`
-      select status, count(*) as count from releases where user_id = ${userId} group by status order by count(*) desc`),
-  ).map((row) => ({ status: row.status, count: Number(row.count) }));
-  const [trackCount] = rowsOf<{ count: string | number }>(
-    await db.execute(sql`
-      select count(*) as count from tracks t join releases r on r.id = t.release_id
-       where r.user_id = ${userId} and r.status <> 'deleted'`),
-  );
-  const topPlatforms = rowsOf<{ id: string; count: string | number }>(
-    await db.execute(sql`
+  const byStatus = await db
+    .select({ status: releases.status, count: count() })
+    .from(releases)
+    .where(eq(releases.userId, userId))
+    .groupBy(releases.status)
+    .orderBy(desc(count()));
+  const [trackCount] = await db
+    .select({ count: count() })
+    .from(tracks)
+    .innerJoin(releases, eq(releases.id, tracks.releaseId))
+    .where(and(eq(releases.userId, userId), ne(releases.status, 'deleted')));
+  // unnest() of the store array has no query-builder form.
+  const topPlatforms = (
+    await rows<{ id: string; count: string | number }>(
+      db,
+      sql`
       select store as id, count(*) as count
         from releases, unnest(distribution_stores) as store
        where user_id = ${userId} and status not in ('deleted', 'taken_down', 'rejected')
-       group by store order by count(*) desc, store limit 10`),
+       group by store order by count(*) desc, store limit 10`,
+    )
   ).map((row) => ({ id: row.id, count: Number(row.count) }));
 
   const withdrawals = (await listWithdrawals(db, userId)).map((row) => ({
     id: row.id,
     amountCents: row.amountCents,
-    status: row.status as WithdrawalStatus,
-    paymentMethod: row.paymentMethod as PaymentMethod,
+    status: row.status,
+    paymentMethod: row.paymentMethod,
     requestedAt: row.requestedAt.toISOString(),
     processedAt: row.processedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,

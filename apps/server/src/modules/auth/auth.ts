@@ -7,19 +7,22 @@ import { randomUUID } from 'node:crypto';
 import { passwordError } from '@tunedrop/shared/schemas/auth';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { twoFactor } from 'better-auth/plugins';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
+import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '../../lib/session-config';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
 
 export type AuthHooks = { onMailQueued?: () => void };
 
-/** Per-account limits on better-auth's own endpoints (its rateLimit below counts per address). */
+/**
+ * Per-account limits on better-auth's own endpoints (its rateLimit below counts per address). Sign-in is
+ * limited by our route instead, counting failures only (sign-in-limits.ts, decision 085).
+ */
 const PER_EMAIL_LIMITS: Record<string, { action: string; rule: LimitRule }> = {
-  '/sign-in/email': { action: 'sign-in', rule: ACCOUNT_LIMITS.signInPerEmail },
   '/request-password-reset': { action: 'reset', rule: ACCOUNT_LIMITS.resetPerEmail },
   '/send-verification-email': { action: 'resend', rule: ACCOUNT_LIMITS.resendPerEmail },
 };
@@ -55,6 +58,14 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
       const message = passwordError(newPassword, owner?.email);
       if (message) throw new APIError('BAD_REQUEST', { code: 'PASSWORD_RULES', message });
     }
+    if (ctx.path === '/change-password') {
+      // The account page's own rules (match, 8 characters) are checked in the form; the new password
+      // must also pass every sign-up rule, so `password` is refused here as at sign-up and reset (issue 18).
+      const newPassword = typeof body.newPassword === 'string' ? body.newPassword : '';
+      const session = await getSessionFromCtx(ctx);
+      const message = passwordError(newPassword, session?.user.email);
+      if (message) throw new APIError('BAD_REQUEST', { code: 'PASSWORD_RULES', message });
+    }
     if (ctx.path === '/two-factor/disable') {
       // Turning two-factor off takes the password (better-auth) and a current code or a backup code.
       const code = typeof body.code === 'string' ? body.code.trim() : '';
@@ -75,6 +86,9 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
     appName: 'Tunedrop',
     baseURL: config.appUrl,
     basePath: '/api/auth',
+    // Names change only through PATCH /api/me/profile (the profile rules, profiles and user.name together);
+    // better-auth's own update-user took any text, CR/LF and `javascript:` images (issue 13).
+    disabledPaths: ['/update-user'],
     secret: config.appSecret,
     trustedOrigins: [config.appUrl],
     database: drizzleAdapter(db, {
@@ -96,8 +110,8 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
       ipAddress: { ipAddressHeaders: ['x-tunedrop-client-ip'] },
     },
     session: {
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
     },
     emailAndPassword: {
       enabled: true,
@@ -135,7 +149,8 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
+        // Counted by failures per account and address in our route (decision 085), never per request.
+        '/sign-in/email': false,
         '/request-password-reset': { window: 300, max: 5 },
         '/send-verification-email': { window: 300, max: 5 },
         '/two-factor/*': { window: 60, max: 10 },

@@ -15,7 +15,6 @@ export type LimitRule = { windowSeconds: number; max: number };
 export const ACCOUNT_LIMITS = {
   signupPerAddress: { windowSeconds: 300, max: 5 },
   signupPerEmail: { windowSeconds: 300, max: 3 },
-  signInPerEmail: { windowSeconds: 300, max: 10 },
   resetPerEmail: { windowSeconds: 300, max: 3 },
   resendPerAddress: { windowSeconds: 300, max: 5 },
   resendPerEmail: { windowSeconds: 300, max: 3 },

@@ -4,6 +4,7 @@
  * /api/me answers who is signed in with profile, roles, plan and subscription, and holds the profile
  * update and the dashboard's release count.
  */
+import type { MeResponse } from '@tunedrop/shared';
 import { emailOnlySchema, profileSchema, signupSchema } from '@tunedrop/shared/schemas/auth';
 import { type Context, Hono } from 'hono';
 import { access, requireViewer } from '../../lib/access';
@@ -12,7 +13,8 @@ import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
-import { countReleases, isTwoFactorEnabled, resendVerification, signUp, updateProfile } from './service';
+import { countReleases, resendVerification, signUp, updateProfile } from './service';
+import { resetPasswordWithKnownDevice, signInWithLimits } from './sign-in-limits-route';
 
 export const CLIENT_IP_HEADER = 'x-tunedrop-client-ip';
 
@@ -48,32 +50,37 @@ export const authRoutes = new Hono<AppEnv>()
     await resendVerification(c.var.deps, email);
     return c.json({ status: true }, 200);
   })
-  .on(['GET', 'POST'], '/*', access('public'), (c) => {
-    // better-auth rate-limits by this header; it is always set here from the socket, never from the caller.
-    const headers = new Headers(c.req.raw.headers);
-    headers.set(CLIENT_IP_HEADER, clientAddress(c));
-    const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    const request = new Request(c.req.raw.url, {
-      method: c.req.method,
-      headers,
-      ...(hasBody ? { body: c.req.raw.body, duplex: 'half' } : {}),
-    } as RequestInit);
-    return c.var.deps.auth.handler(request);
-  });
+  // Sign-in counts failed passwords only, per account and address (decision 085), then hands over to better-auth.
+  .post('/sign-in/email', access('public'), (c) => signInWithLimits(c, forwardToAuth))
+  .post('/reset-password', access('public'), (c) => resetPasswordWithKnownDevice(c, forwardToAuth))
+  .on(['GET', 'POST'], '/*', access('public'), (c) => forwardToAuth(c));
+
+/** Hands a request to better-auth with the caller's address in the one header its limiter reads. */
+function forwardToAuth(c: Context<AppEnv>): Promise<Response> {
+  // better-auth rate-limits by this header; it is always set here from the socket, never from the caller.
+  const headers = new Headers(c.req.raw.headers);
+  headers.set(CLIENT_IP_HEADER, clientAddress(c));
+  const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  const request = new Request(c.req.raw.url, {
+    method: c.req.method,
+    headers,
+    ...(hasBody ? { body: c.req.raw.body, duplex: 'half' } : {}),
+  } as RequestInit);
+  return c.var.deps.auth.handler(request);
+}
 
 export const meRoutes = new Hono<AppEnv>()
   .get('/', access('user'), async (c) => {
     const viewer = requireViewer(c);
-    const twoFactorEnabled = await isTwoFactorEnabled(c.var.deps.db, viewer.user.id);
     return c.json(
       {
-        user: { ...viewer.user, twoFactorEnabled },
+        user: viewer.user,
         profile: {
           ...viewer.profile,
           subscriptionEnd: viewer.profile.subscriptionEnd?.toISOString() ?? null,
         },
         roles: viewer.roles,
-      },
+      } satisfies MeResponse,
       200,
     );
   })

@@ -5,13 +5,23 @@
  * - an event older than profiles.subscription_state_at changes nothing (the newest state wins);
  * - a plan change within a paid period waits in pending_plan until the period ends (FAQ: next cycle).
  */
-import type { Plan, SubscriptionStatus } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { paymentEvents, profiles } from '../../db/schema';
 import type { BillingEvent, SubscriptionSnapshot } from '../../infra/payments/provider';
 
-export type ApplyOutcome = 'applied' | 'duplicate' | 'stale' | 'unmatched' | 'ignored';
+/**
+ * 'unmatched' (no profile for the customer yet) and 'tie' (a webhook payload from the same second as the
+ * profile's last state) are not recorded: the caller retries or reads the provider (decision 088).
+ */
+export type ApplyOutcome = 'applied' | 'duplicate' | 'stale' | 'unmatched' | 'ignored' | 'tie';
+
+/** Leaves the transaction without recording the event id. */
+class NotRecorded extends Error {
+  constructor(readonly outcome: 'unmatched' | 'tie') {
+    super(outcome);
+  }
+}
 
 type LockedProfile = typeof profiles.$inferSelect;
 
@@ -53,8 +63,8 @@ export function subscriptionUpdate(profile: LockedProfile, snapshot: Subscriptio
     profile.subscriptionEnd !== null &&
     snapshot.currentPeriodEnd.getTime() > profile.subscriptionEnd.getTime();
 
-  let plan = profile.plan as Plan;
-  let pendingPlan = profile.pendingPlan as Plan | null;
+  let plan = profile.plan;
+  let pendingPlan = profile.pendingPlan;
   if (snapshot.plan) {
     if (!isCurrent || !isWithinPaidPeriod(profile, now) || hasPeriodAdvanced) {
       // A new subscription, a return after a lapse, or a new billing cycle: the price's plan applies now.
@@ -73,7 +83,7 @@ export function subscriptionUpdate(profile: LockedProfile, snapshot: Subscriptio
   else subscriptionEnd = snapshot.currentPeriodEnd;
 
   return {
-    subscriptionStatus: snapshot.status as SubscriptionStatus,
+    subscriptionStatus: snapshot.status,
     subscriptionEnd,
     cancelAtPeriodEnd: snapshot.status === 'canceled' && snapshot.cancelAtPeriodEnd,
     paymentCustomerId: snapshot.customerId || profile.paymentCustomerId,
@@ -88,6 +98,15 @@ export async function applyBillingEvent(
   event: BillingEvent,
   now: Date = new Date(),
 ): Promise<ApplyOutcome> {
+  try {
+    return await applyRecorded(db, event, now);
+  } catch (error) {
+    if (error instanceof NotRecorded) return error.outcome;
+    throw error;
+  }
+}
+
+function applyRecorded(db: DbOrTx, event: BillingEvent, now: Date): Promise<ApplyOutcome> {
   return db.transaction(async (tx) => {
     if (event.id) {
       const recorded = await tx
@@ -103,9 +122,15 @@ export async function applyBillingEvent(
       event.kind === 'subscription'
         ? await lockProfile(tx, { userId: event.snapshot.userId, customerId: event.snapshot.customerId })
         : await lockProfile(tx, { customerId: event.customerId });
-    if (!profile) return 'unmatched';
-    if (profile.subscriptionStateAt && event.createdAt.getTime() < profile.subscriptionStateAt.getTime()) {
-      return 'stale';
+    if (!profile) throw new NotRecorded('unmatched');
+    const stateAt = profile.subscriptionStateAt?.getTime();
+    if (stateAt !== undefined && event.createdAt.getTime() < stateAt) return 'stale';
+    if (
+      stateAt !== undefined &&
+      event.createdAt.getTime() === stateAt &&
+      event.tieBreak === 'provider-read'
+    ) {
+      throw new NotRecorded('tie');
     }
 
     if (event.kind === 'payment_failed') {

@@ -2,11 +2,11 @@
 import { createCheckoutSchema, sandboxPortalActionSchema } from '@tunedrop/shared/schemas/billing';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamProfileEvents } from '../../infra/events/profile-stream';
 import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { streamProfileEvents } from './profile-stream';
 import {
   cancelSandboxCheckout,
   getSandboxCheckout,

@@ -4,7 +4,7 @@
  * webhook's code (events.ts). Refused unless the sandbox is the provider (config.isPaymentsSandboxAllowed).
  */
 import { randomUUID } from 'node:crypto';
-import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
+import { PLAN_DETAILS } from '@tunedrop/shared';
 import type {
   SandboxCheckout,
   SandboxPortalAction,
@@ -48,7 +48,7 @@ export async function getSandboxCheckout(
     .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.user.id)))
     .limit(1);
   if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
-  const plan = checkout.plan as Plan;
+  const plan = checkout.plan;
   return {
     id: checkout.id,
     plan,
@@ -88,7 +88,7 @@ export async function paySandboxCheckout(
         customerId: profile.paymentCustomerId ?? `${SANDBOX_PREFIX.customer}${profile.id}`,
         userId: profile.id,
         status: 'active',
-        plan: checkout.plan as Plan,
+        plan: checkout.plan,
         currentPeriodEnd: addMonths(now, 1),
         cancelAtPeriodEnd: false,
         endedAt: null,

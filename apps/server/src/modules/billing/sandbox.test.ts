@@ -171,6 +171,18 @@ describe('sandbox portal', () => {
     );
   });
 
+  it('an active subscription granted by an admin (no provider customer) is told why there is nothing to manage', async () => {
+    const user = await system.signedInUser({ subscription: 'active' });
+    const response = await system.request('/api/billing/customer-portal', {
+      method: 'POST',
+      cookie: user.cookie,
+    });
+    expect(response.status).toBe(409);
+    expect((await readJson(response)).error.message).toBe(
+      'Your subscription was granted by the Tunedrop team, so there is no billing to manage. Contact support to change it.',
+    );
+  });
+
   it('cancel at period end keeps access until the end; resume restores it', async () => {
     const user = await subscribed();
     const end = (await profileOf(user.userId)).subscriptionEnd?.toISOString();

@@ -2,7 +2,7 @@
  * Subscriptions (spec 01 §4, §7): create-checkout, check-subscription, customer-portal and the Stripe
  * webhook. Provider calls happen outside transactions; what they answer is applied by events.ts.
  */
-import { PLAN_DETAILS, type Plan, type SubscriptionStatus } from '@tunedrop/shared';
+import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
 import {
   BILLING_MESSAGES,
   type CreateCheckoutInput,
@@ -15,6 +15,7 @@ import { profiles } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { paymentProviderFor } from '../../infra/payments/payments';
 import {
+  type BillingEvent,
   type PaymentProvider,
   PaymentsNotConfiguredError,
   WebhookSignatureError,
@@ -112,10 +113,10 @@ export function hasRunningSubscription(profile: BillingProfile, now = new Date()
 
 export function subscriptionInfoOf(profile: BillingProfile): SubscriptionInfo {
   return {
-    subscription_status: profile.subscriptionStatus as SubscriptionStatus,
+    subscription_status: profile.subscriptionStatus,
     subscription_end: profile.subscriptionEnd?.toISOString() ?? null,
-    plan: profile.plan as Plan,
-    pending_plan: (profile.pendingPlan as Plan | null) ?? null,
+    plan: profile.plan,
+    pending_plan: profile.pendingPlan,
     cancel_at_period_end: profile.cancelAtPeriodEnd,
     has_subscription: Boolean(profile.paymentCustomerId && profile.paymentSubscriptionId),
   };
@@ -154,7 +155,7 @@ export async function createCheckout(
         'Your subscription is set to cancel at the period end. Resume it with Manage Subscription instead.',
       );
     }
-    const subscribedPlan = (profile.pendingPlan ?? profile.plan) as Plan;
+    const subscribedPlan = profile.pendingPlan ?? profile.plan;
     if (plan === subscribedPlan) {
       throw conflict(`You are already subscribed to the ${PLAN_DETAILS[plan].name} plan.`);
     }
@@ -215,6 +216,8 @@ export async function openCustomerPortal(deps: BillingDeps, viewer: Viewer): Pro
   const provider = requireProvider(deps);
   const profile = await readBillingProfile(deps.db, viewer.user.id);
   if (!profile.paymentCustomerId || !profile.paymentSubscriptionId) {
+    // An active subscription with no provider customer was granted by an admin: say so (issue 18).
+    if (profile.subscriptionStatus === 'active') throw conflict(BILLING_MESSAGES.grantedNoPortal);
     throw conflict('You have no subscription to manage yet. Choose a plan first.');
   }
   const customerId = profile.paymentCustomerId;
@@ -225,6 +228,26 @@ export async function openCustomerPortal(deps: BillingDeps, viewer: Viewer): Pro
       returnUrl: `${deps.config.appUrl}${ACCOUNT_PATH}`,
     }),
   );
+}
+
+/**
+ * The provider's current subscription for a webhook event that tied with the profile's last state, as
+ * an event of the same id and time that applies on a tie; the event itself when the provider has none.
+ */
+async function readProviderForTie(provider: PaymentProvider, event: BillingEvent): Promise<BillingEvent> {
+  if (event.kind === 'ignored') return event;
+  const customerId = event.kind === 'subscription' ? event.snapshot.customerId : event.customerId;
+  const subscriptionId = event.kind === 'subscription' ? event.snapshot.id : event.subscriptionId;
+  const fresh = await provider.currentSubscription({ customerId, subscriptionId });
+  if (!fresh) return { ...event, tieBreak: undefined };
+  const userId = event.kind === 'subscription' ? event.snapshot.userId : null;
+  return {
+    kind: 'subscription',
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    snapshot: { ...fresh, userId: userId ?? fresh.userId },
+  };
 }
 
 export async function handleStripeWebhook(
@@ -238,8 +261,20 @@ export async function handleStripeWebhook(
   }
   try {
     const event = await provider.parseWebhook(rawBody, signature);
-    const outcome = await applyBillingEvent(deps.db, event);
+    let outcome = await applyBillingEvent(deps.db, event);
+    if (outcome === 'tie') {
+      // Same second as the last state, order unknown: apply what Stripe says now (decision 088).
+      outcome = await applyBillingEvent(deps.db, await readProviderForTie(provider, event));
+    }
     deps.logger.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook');
+    if (outcome === 'unmatched') {
+      // Not recorded: Stripe retries a non-2xx answer, so the event applies once the profile exists.
+      throw new AppError(
+        'customer_not_found',
+        'No account has this customer yet; the event will be retried.',
+        409,
+      );
+    }
     return outcome;
   } catch (error) {
     if (error instanceof WebhookSignatureError) {

@@ -369,6 +369,96 @@ describe('POST /api/payments/webhook', () => {
   });
 });
 
+describe('webhook events in the same second, and events for a customer not known yet', () => {
+  const second = inDays(0) - 20;
+
+  it('two genuinely signed events of one second (deleted, then updated) end in what Stripe says: canceled', async () => {
+    const user = await customerUser('cus_tie_a');
+    const base = { id: 'sub_tie_a', customer: 'cus_tie_a', periodEnd: inDays(30) };
+    await deliverWebhook(
+      system,
+      stripeEvent('evt_tie_a0', 'customer.subscription.created', second - 60, fakeSubscription(base)),
+    );
+    // Stripe's truth now: the subscription was deleted.
+    const ended = fakeSubscription({ ...base, status: 'canceled', endedAt: second });
+    fake.subscriptions.set('sub_tie_a', ended);
+    const deleted = stripeEvent('evt_tie_a1', 'customer.subscription.deleted', second, ended);
+    // An update from just before the deletion, stamped with the same second, arrives last.
+    const updated = stripeEvent(
+      'evt_tie_a2',
+      'customer.subscription.updated',
+      second,
+      fakeSubscription(base),
+    );
+    expect(await readJson(await deliverWebhook(system, deleted))).toMatchObject({ outcome: 'applied' });
+    const late = await deliverWebhook(system, updated);
+    expect(late.status).toBe(200);
+    expect(await readJson(late)).toMatchObject({ outcome: 'applied' });
+    const profile = await profileOf(user.userId);
+    expect(profile.subscriptionStatus).toBe('canceled');
+    expect(profile.subscriptionEnd?.getTime()).toBe(second * 1000);
+    expect(
+      fake.requests.some(
+        (request) => request.path === '/v1/subscriptions' && request.params.customer === 'cus_tie_a',
+      ),
+    ).toBe(true);
+    // Both are recorded once: replays stay no-ops.
+    expect(await readJson(await deliverWebhook(system, updated))).toMatchObject({ outcome: 'duplicate' });
+  });
+
+  it('the same pair in the other order ends the same way, and a resumed subscription wins when that is the truth', async () => {
+    const user = await customerUser('cus_tie_b');
+    const base = { id: 'sub_tie_b', customer: 'cus_tie_b', periodEnd: inDays(30) };
+    const ended = fakeSubscription({ ...base, status: 'canceled', endedAt: second });
+    fake.subscriptions.set('sub_tie_b', ended);
+    await deliverWebhook(
+      system,
+      stripeEvent('evt_tie_b1', 'customer.subscription.updated', second, fakeSubscription(base)),
+    );
+    await deliverWebhook(system, stripeEvent('evt_tie_b2', 'customer.subscription.deleted', second, ended));
+    expect((await profileOf(user.userId)).subscriptionStatus).toBe('canceled');
+
+    // Canceling at the period end, then resumed, both in one second, delivered resumed-first.
+    const other = await customerUser('cus_tie_c');
+    const running = { id: 'sub_tie_c', customer: 'cus_tie_c', periodEnd: inDays(30) };
+    fake.subscriptions.set('sub_tie_c', fakeSubscription(running));
+    await deliverWebhook(
+      system,
+      stripeEvent('evt_tie_c1', 'customer.subscription.updated', second, fakeSubscription(running)),
+    );
+    await deliverWebhook(
+      system,
+      stripeEvent(
+        'evt_tie_c2',
+        'customer.subscription.updated',
+        second,
+        fakeSubscription({ ...running, cancelAtPeriodEnd: true }),
+      ),
+    );
+    const profile = await profileOf(other.userId);
+    expect(profile.subscriptionStatus).toBe('active');
+    expect(profile.cancelAtPeriodEnd).toBe(false);
+  });
+
+  it('an event for a customer no account has yet is answered non-2xx, not recorded, and applies on the retry', async () => {
+    const base = { id: 'sub_later', customer: 'cus_later', periodEnd: inDays(30) };
+    const event = stripeEvent('evt_later_1', 'customer.subscription.created', second, fakeSubscription(base));
+    const first = await deliverWebhook(system, event);
+    expect(first.status).toBe(409);
+    expect((await readJson(first)).error.code).toBe('customer_not_found');
+    expect(await system.db.select().from(paymentEvents).where(eq(paymentEvents.id, 'evt_later_1'))).toEqual(
+      [],
+    );
+
+    // The profile gets its customer id (create-checkout committing); Stripe's retry then applies.
+    const user = await customerUser('cus_later');
+    const retry = await deliverWebhook(system, event);
+    expect(retry.status).toBe(200);
+    expect(await readJson(retry)).toMatchObject({ outcome: 'applied' });
+    expect((await profileOf(user.userId)).subscriptionStatus).toBe('active');
+  });
+});
+
 describe('check-subscription and customer-portal with Stripe', () => {
   it('reconciles with Stripe: a subscription the webhook never reported becomes visible', async () => {
     const user = await customerUser('cus_reconcile');

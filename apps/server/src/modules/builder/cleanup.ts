@@ -1,6 +1,7 @@
 /**
  * Clean-up of abandoned uploads: rows older than UPLOAD_STALE_HOURS that no release consumed and no
- * saved draft names, with their staged files and anything already in storage. Rows are claimed with
+ * saved draft names, with their staged files and anything already in storage; staged files no live
+ * row needs; and storage temp files older than that which a crash left behind. Rows are claimed with
  * FOR UPDATE SKIP LOCKED, so any number of server instances can run this without doing anything twice.
  */
 import fsp from 'node:fs/promises';
@@ -54,10 +55,15 @@ export async function cleanUpStaleUploads(deps: CleanupDeps, now: Date = new Dat
     if (rows.length < BATCH) break;
   }
   removed += await sweepOrphanStagedFiles(deps, cutoff);
+  // Temp files of storage writes a crash cut short (a submission copying audio, a cover being stored).
+  removed += (await storage.removeStaleTemporaryFiles?.(cutoff)) ?? 0;
   return removed;
 }
 
-/** Staged files without a row (a crash between writing and recording, or a row already removed). */
+/**
+ * Staged files without a live row: a crash between writing and recording, a row already removed, or
+ * audio whose release was committed just before a crash kept the submission from removing it.
+ */
 async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<number> {
   const dir = stagingDir(deps.config);
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
@@ -71,7 +77,7 @@ async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<
     for (const row of await deps.db
       .select({ id: uploads.id })
       .from(uploads)
-      .where(inArray(uploads.id, slice))) {
+      .where(and(inArray(uploads.id, slice), ne(uploads.status, 'consumed')))) {
       known.add(row.id);
     }
   }

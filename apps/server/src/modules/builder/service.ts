@@ -18,7 +18,7 @@ import {
   type UploadInfo,
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
-import { and, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
@@ -191,18 +191,8 @@ function uniqueViolation(error: unknown): string | null {
   return null;
 }
 
-class SubmissionInProgress extends Error {}
-
-/** Waits for a concurrent attempt with the same key to finish (a double click); null if it does not. */
-async function awaitConcurrentSubmission(db: DbOrTx, userId: string, key: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const row = await findByIdempotencyKey(db, userId, key);
-    if (row) return row;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return null;
-}
+/** A file claimed by a submission with another idempotency key (the same file in two releases at once). */
+class FileClaimedElsewhere extends Error {}
 
 /** Rows the submission refers to must be this user's, of the right kind and checked (§ Submission). */
 function checkFiles(
@@ -229,11 +219,18 @@ function checkFiles(
 }
 
 /**
- * Moves each checked WAV from staging into storage under `{userId}/{releaseId}/{name}`. The row is
- * claimed first (storage_key set), so two concurrent attempts never move one file twice; a file a
- * failed attempt already moved is reused as it is.
+ * Copies each checked WAV from staging into storage under `{userId}/{releaseId}/{name}` in an order
+ * that survives a crash at every step (decision 084):
+ * 1. claim: the row records its key (`storage_key`, set where null or already this key), so a file of
+ *    an abandoned submission is found and removed by the clean-up with its row;
+ * 2. copy: staging stays untouched and the storage write is atomic at the key (temp file, then
+ *    rename; a copy cut short leaves only a `.tmp` that the clean-up removes);
+ * 3. verify: the stored size must equal the uploaded size, else the copy is made again.
+ * A retry with the same idempotency key finds its own claims and redoes only what is missing; two
+ * concurrent attempts (a double click) copy the same bytes to the same keys and the release insert
+ * decides which one answers. Staged files are removed only after the release is committed.
  */
-async function moveAudioIntoStorage(
+async function copyAudioIntoStorage(
   deps: ServiceDeps,
   userId: string,
   releaseId: string,
@@ -242,49 +239,72 @@ async function moveAudioIntoStorage(
   const { db, storage, config } = deps;
   const keys = new Map<string, string>();
   const prefix = `${userId}/${releaseId}/`;
-  // Names already taken under this release by earlier attempts, so two files never share a key.
+  const ownIds = new Set(audio.map((row) => row.id));
+  // Names already taken under this release by other files of earlier attempts, so two files never share a key.
   const taken = new Set(
     (
       await db
-        .select({ key: uploads.storageKey })
+        .select({ id: uploads.id, key: uploads.storageKey })
         .from(uploads)
         .where(and(eq(uploads.userId, userId), like(uploads.storageKey, `${prefix}%`)))
-    ).map((row) => row.key as string),
+    )
+      .filter((row) => !ownIds.has(row.id))
+      .map((row) => row.key as string),
   );
   for (const row of audio) {
-    if (row.storageKey) {
-      if (!row.storageKey.startsWith(prefix) || !(await storage.exists(row.storageKey))) {
-        throw new SubmissionInProgress();
+    let key = row.storageKey;
+    if (key && !key.startsWith(prefix)) throw new FileClaimedElsewhere();
+    if (!key) {
+      const name = keySegment(row.sanitizedName, 'track.wav');
+      key = `${prefix}${name}`;
+      for (let suffix = 2; taken.has(key); suffix += 1) {
+        const dot = name.lastIndexOf('.');
+        key =
+          dot > 0
+            ? `${prefix}${name.slice(0, dot)}-${suffix}${name.slice(dot)}`
+            : `${prefix}${name}-${suffix}`;
       }
-      keys.set(row.id, row.storageKey);
-      continue;
-    }
-    const name = keySegment(row.sanitizedName, 'track.wav');
-    let key = `${prefix}${name}`;
-    for (let suffix = 2; taken.has(key); suffix += 1) {
-      const dot = name.lastIndexOf('.');
-      key =
-        dot > 0 ? `${prefix}${name.slice(0, dot)}-${suffix}${name.slice(dot)}` : `${prefix}${name}-${suffix}`;
-    }
-    const [claimed] = await db
-      .update(uploads)
-      .set({ storageKey: key, updatedAt: new Date() })
-      .where(and(eq(uploads.id, row.id), eq(uploads.status, 'checked'), isNull(uploads.storageKey)))
-      .returning({ id: uploads.id });
-    if (!claimed) {
-      throw new SubmissionInProgress();
+      const [claimed] = await db
+        .update(uploads)
+        .set({ storageKey: key, updatedAt: new Date() })
+        .where(
+          and(
+            eq(uploads.id, row.id),
+            eq(uploads.status, 'checked'),
+            or(isNull(uploads.storageKey), eq(uploads.storageKey, key)),
+          ),
+        )
+        .returning({ storageKey: uploads.storageKey });
+      // Claimed in between by a concurrent attempt: take the key it chose if it is ours, else refuse.
+      if (!claimed) {
+        const [now] = await db
+          .select({ storageKey: uploads.storageKey })
+          .from(uploads)
+          .where(eq(uploads.id, row.id));
+        if (!now?.storageKey?.startsWith(prefix)) throw new FileClaimedElsewhere();
+        key = now.storageKey;
+      }
     }
     taken.add(key);
-    try {
-      await storage.putFile(key, stagedFile(config, row.id), 'audio/wav');
-    } catch (error) {
-      await db.update(uploads).set({ storageKey: null }).where(eq(uploads.id, row.id));
-      throw error;
+    if ((await storage.sizeOf(key)) !== row.sizeBytes) {
+      await storage.copyFile(key, stagedFile(config, row.id), 'audio/wav');
+      const stored = await storage.sizeOf(key);
+      if (stored !== row.sizeBytes) {
+        throw new Error(`stored ${key} has ${stored} bytes, expected ${row.sizeBytes}`);
+      }
     }
-    await removeStaged(config, row.id);
     keys.set(row.id, key);
   }
   return keys;
+}
+
+/** Staged copies of audio that now lives in storage; a crash before this leaves them to the clean-up. */
+async function removeStagedAudio(deps: ServiceDeps, audio: UploadRow[]): Promise<void> {
+  for (const row of audio) {
+    await removeStaged(deps.config, row.id).catch((error: unknown) =>
+      deps.logger.warn({ err: error, uploadId: row.id }, 'could not remove a staged file'),
+    );
+  }
 }
 
 export type SubmitResult = { release: SubmittedRelease; isRepeat: boolean };
@@ -328,16 +348,19 @@ export async function submitRelease(
   const releaseId = releaseIdFor(userId, submission.idempotencyKey);
   let audioKeys: Map<string, string>;
   try {
-    audioKeys = await moveAudioIntoStorage(deps, userId, releaseId, files.audio);
+    audioKeys = await copyAudioIntoStorage(deps, userId, releaseId, files.audio);
   } catch (error) {
-    if (!(error instanceof SubmissionInProgress)) throw error;
-    const finished = await awaitConcurrentSubmission(db, userId, submission.idempotencyKey);
+    // A concurrent attempt with the same key may have finished (and removed the staged files) meanwhile.
+    const finished = await findByIdempotencyKey(db, userId, submission.idempotencyKey);
     if (finished) return { release: toSubmitted(finished), isRepeat: true };
-    throw new AppError(
-      'submission_in_progress',
-      'This release is already being submitted. Please wait a moment and try again.',
-      409,
-    );
+    if (error instanceof FileClaimedElsewhere) {
+      throw new AppError(
+        'submission_in_progress',
+        'One of these files is being submitted in another release. Please wait a moment and try again.',
+        409,
+      );
+    }
+    throw error;
   }
 
   const { release } = submission;
@@ -436,6 +459,7 @@ export async function submitRelease(
       return row;
     });
     deps.logger.info({ releaseId, userId, tracks: submission.tracks.length }, 'release submitted');
+    await removeStagedAudio(deps, files.audio);
     return { release: toSubmitted(created), isRepeat: false };
   } catch (error) {
     const constraint = uniqueViolation(error);

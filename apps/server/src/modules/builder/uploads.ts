@@ -12,7 +12,6 @@ import {
   isWavFileName,
   sanitizeFileName,
   type UploadInfo,
-  type UploadKind,
   wavTooLargeMessage,
 } from '@tunedrop/shared/schemas/builder';
 import { FileStore } from '@tus/file-store';
@@ -65,8 +64,8 @@ const stem = (name: string) => name.replace(/\.[^.]*$/, '') || 'cover';
 export function toUploadInfo(row: UploadRow, receivedBytes?: number): UploadInfo {
   return {
     id: row.id,
-    kind: row.kind as UploadKind,
-    status: row.status as UploadInfo['status'],
+    kind: row.kind,
+    status: row.status,
     originalName: row.originalName,
     sizeBytes: row.sizeBytes,
     receivedBytes:
@@ -166,15 +165,18 @@ export async function finalizeUpload(
     const thumbMediumKey = `${prefix}-${stem(name)}-thumb-${THUMB_SIZES.medium}.jpg`;
     await storage.putBuffer(thumbSmallKey, cover.thumbSmall, 'image/jpeg');
     await storage.putBuffer(thumbMediumKey, cover.thumbMedium, 'image/jpeg');
-    await storage.putFile(storageKey, file, cover.format === 'png' ? 'image/png' : 'image/jpeg');
-    await removeStaged(config, id);
-    return await settle({
+    // Copy, record, then clear staging: a crash at any point leaves the staged file for the next
+    // call (draft reload runs this again), which writes the same keys (decision 084).
+    await storage.copyFile(storageKey, file, cover.format === 'png' ? 'image/png' : 'image/jpeg');
+    const settled = await settle({
       status: 'checked',
       storageKey,
       thumbSmallKey,
       thumbMediumKey,
       details: { format: cover.format, width: cover.width, height: cover.height },
     });
+    await removeStaged(config, id);
+    return settled;
   } catch (error) {
     if (!(error instanceof WavError || error instanceof CoverError)) throw error;
     await removeStaged(config, id);
@@ -201,6 +203,23 @@ async function countOpenUploads(db: DbOrTx, userId: string): Promise<number> {
     .from(uploads)
     .where(and(eq(uploads.userId, userId), inArray(uploads.status, ['uploading', 'checked'])));
   return row?.count ?? 0;
+}
+
+/**
+ * Records a new upload unless its user already holds MAX_OPEN_UPLOADS_PER_USER unfinished ones;
+ * false when the cap is reached. The count and the insert run under a per-user advisory lock held to
+ * the end of the transaction, so parallel creations are counted one after another and never beat
+ * the cap (a plain count-then-insert let 80 parallel requests make 80 rows).
+ */
+export async function createUploadRow(db: DbOrTx, values: typeof uploads.$inferInsert): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext('tunedrop:uploads'), hashtext(${values.userId}))`,
+    );
+    if ((await countOpenUploads(tx, values.userId)) >= MAX_OPEN_UPLOADS_PER_USER) return false;
+    await tx.insert(uploads).values(values);
+    return true;
+  });
 }
 
 /** One tus server per running system, staging into $DATA_DIR/uploads-staging. */
@@ -239,14 +258,7 @@ export function tusServerFor(deps: Deps): TusServer {
       } else if (upload.size >= LIMITS.coverArtMaxBytes) {
         throw tusFailure(413, 'too_large', BUILDER_MESSAGES.coverArtSize);
       }
-      if ((await countOpenUploads(db, viewer.user.id)) >= MAX_OPEN_UPLOADS_PER_USER) {
-        throw tusFailure(
-          429,
-          'too_many_uploads',
-          'You have too many unfinished uploads. Submit your release or remove some files first.',
-        );
-      }
-      await db.insert(uploads).values({
+      const isCreated = await createUploadRow(db, {
         id: upload.id,
         userId: viewer.user.id,
         kind,
@@ -255,6 +267,13 @@ export function tusServerFor(deps: Deps): TusServer {
         sizeBytes: upload.size,
         status: 'uploading',
       });
+      if (!isCreated) {
+        throw tusFailure(
+          429,
+          'too_many_uploads',
+          'You have too many unfinished uploads. Submit your release or remove some files first.',
+        );
+      }
       return {};
     },
     async onUploadFinish(_req, upload) {

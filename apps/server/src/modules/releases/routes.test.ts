@@ -112,10 +112,10 @@ describe('GET /api/releases (My Songs)', () => {
     expect(response.status).toBe(422);
   });
 
-  it('needs a session (401) and the subscription gate (402)', async () => {
+  it('needs a session (401); a lapsed subscriber still reads their list (decision 120)', async () => {
     expect((await system.request('/api/releases')).status).toBe(401);
     const lapsed = await system.signedInUser({ subscription: 'inactive' });
-    expect((await system.request('/api/releases', { cookie: lapsed.cookie })).status).toBe(402);
+    expect((await system.request('/api/releases', { cookie: lapsed.cookie })).status).toBe(200);
   });
 });
 
@@ -172,7 +172,8 @@ describe('owner isolation', () => {
 
 describe('status × action', () => {
   for (const status of RELEASE_STATUSES) {
-    const isEditable = status === 'pending' || status === 'processing';
+    // Rejected releases can be fixed and resubmitted (issue 18, decision 121).
+    const isEditable = status === 'pending' || status === 'processing' || status === 'rejected';
     const canTakedown = status === 'approved' || status === 'live';
 
     it(`${status}: edit is ${isEditable ? 'allowed' : 'refused'}`, async () => {
@@ -293,6 +294,18 @@ describe('edit rules', () => {
       publishingHolder: 'Test Artist',
       status: 'processing',
       isEditable: true,
+      // The tracks with their full credits, for the page's tracks editor (issue 18).
+      tracks: [
+        {
+          id: expect.any(String),
+          title: 'Track 1',
+          explicit: false,
+          primaryArtists: [{ name: 'Test Artist' }],
+          featuredArtists: [],
+          songwriters: [{ firstName: 'Sam', middleName: null, lastName: 'Writer', role: 'music_and_lyrics' }],
+          producers: [{ firstName: 'Pat', middleName: null, lastName: 'Producer' }],
+        },
+      ],
     });
   });
 
@@ -316,6 +329,9 @@ describe('edit rules', () => {
       json: editBody({ copyrightYear: new Date().getFullYear() + 1 }),
     });
     expect(future.status).toBe(422);
+    expect((await readJson(future)).error.fields.copyrightYear).toBe(
+      `Valid copyright year is required (1900 to ${new Date().getFullYear()})`,
+    );
   });
 
   it('keeps the stored Spotify links of artists that stay', async () => {

@@ -1,29 +1,32 @@
 /** HTTP routes of the artist's own releases (My Songs, Edit Release, takedown requests, cover thumbnails). */
 import { Readable } from 'node:stream';
 import { isStaff } from '@tunedrop/shared';
-import { COVER_SIZES, editReleaseSchema, mySongsQuerySchema } from '@tunedrop/shared/schemas/releases';
+import {
+  COVER_SIZES,
+  editReleaseSchema,
+  editTracksSchema,
+  mySongsQuerySchema,
+} from '@tunedrop/shared/schemas/releases';
+import { safeText } from '@tunedrop/shared/text';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { access, requireViewer } from '../../lib/access';
+import { access, assertNotBanned, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { fileResponse } from '../../lib/file-response';
+import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import {
   coverThumbKey,
   deleteMyRelease,
   getReleaseForEdit,
   listMyReleases,
-  releaseNotFound,
+  ownTrackFileKey,
+  releaseIdParam,
   requestTakedown,
+  resubmitMyRelease,
   updateMyRelease,
+  updateMyTracks,
 } from './service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A release id from the path; anything that is not a UUID cannot name a release, so it is a 404. */
-export function releaseIdParam(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw releaseNotFound();
-  return value.toLowerCase();
-}
 
 const IMAGE_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -37,12 +40,12 @@ export const imageContentType = (key: string) =>
   IMAGE_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
 export const releasesRoutes = new Hono<AppEnv>()
-  .get('/releases', access('subscriber'), validate('query', mySongsQuerySchema), async (c) => {
+  .get('/releases', access('user'), validate('query', mySongsQuerySchema), async (c) => {
     const viewer = requireViewer(c);
     const { cursor, limit } = c.req.valid('query');
     return c.json(await listMyReleases(c.var.deps.db, viewer.user.id, { cursor, limit }), 200);
   })
-  .get('/releases/:id', access('subscriber'), async (c) => {
+  .get('/releases/:id', access('user'), async (c) => {
     const viewer = requireViewer(c);
     const release = await getReleaseForEdit(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id')));
     return c.json({ release }, 200);
@@ -62,7 +65,35 @@ export const releasesRoutes = new Hono<AppEnv>()
     await deleteMyRelease(c.var.deps, viewer.user.id, releaseIdParam(c.req.param('id')));
     return c.json({ ok: true }, 200);
   })
-  .post('/releases/:id/takedown', access('subscriber'), async (c) => {
+  // Tracks' titles, explicit flags, credits and order (issue 18); same rule as the release edit.
+  .put('/releases/:id/tracks', access('subscriber'), validate('json', editTracksSchema), async (c) => {
+    const viewer = requireViewer(c);
+    const releaseId = releaseIdParam(c.req.param('id'));
+    await updateMyTracks(c.var.deps.db, viewer, releaseId, c.req.valid('json'));
+    return c.json({ ok: true }, 200);
+  })
+  // Fix and resubmit (issue 18): rejected → pending; needs the subscription like any new submission.
+  .post('/releases/:id/resubmit', access('subscriber'), async (c) => {
+    const viewer = requireViewer(c);
+    assertNotBanned(viewer);
+    const release = await resubmitMyRelease(c.var.deps.db, viewer, releaseIdParam(c.req.param('id')));
+    return c.json({ release }, 200);
+  })
+  // The owner's player on the release page: their own WAV with Range support (decision 063, 121).
+  .get('/releases/:id/tracks/:trackId/audio', access('user'), async (c) => {
+    const viewer = requireViewer(c);
+    const key = await ownTrackFileKey(
+      c.var.deps.db,
+      viewer.user.id,
+      releaseIdParam(c.req.param('id')),
+      uuidParam(c.req.param('trackId'), 'Track not found.'),
+    );
+    return fileResponse(c.var.deps.storage, key, {
+      contentType: 'audio/wav',
+      rangeHeader: c.req.header('range'),
+    });
+  })
+  .post('/releases/:id/takedown', access('user'), async (c) => {
     const viewer = requireViewer(c);
     const release = await requestTakedown(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id')));
     return c.json({ release }, 200);
@@ -71,7 +102,7 @@ export const releasesRoutes = new Hono<AppEnv>()
   .get(
     '/releases/:id/cover/:size',
     access('user'),
-    validate('param', z.object({ id: z.string(), size: z.enum(COVER_SIZES) })),
+    validate('param', z.object({ id: safeText(), size: z.enum(COVER_SIZES) })),
     async (c) => {
       const viewer = requireViewer(c);
       const { id, size } = c.req.valid('param');

@@ -17,6 +17,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { contactRequests, user } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import { AppError, notFound } from '../../lib/errors';
+import { pageInfo, pageWindow } from '../../lib/paging';
 
 export class ContactRateLimitError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
@@ -143,8 +144,8 @@ export async function listContactRequests(
       .leftJoin(user, eq(user.id, contactRequests.handledBy))
       .where(filterCondition(params.status))
       .orderBy(desc(contactRequests.createdAt), desc(contactRequests.id))
-      .limit(pageSize)
-      .offset((params.page - 1) * pageSize),
+      .limit(pageWindow(params.page, pageSize).limit)
+      .offset(pageWindow(params.page, pageSize).offset),
     db
       .select({
         open: sql<number>`count(*) filter (where ${contactRequests.handledAt} is null)`.mapWith(Number),
@@ -157,7 +158,7 @@ export async function listContactRequests(
   const open = counts?.open ?? 0;
   const handled = counts?.handled ?? 0;
   const total = params.status === 'open' ? open : params.status === 'handled' ? handled : open + handled;
-  return { items: rows.map(toView), page: params.page, pageSize, total, counts: { open, handled } };
+  return { items: rows.map(toView), ...pageInfo(params.page, pageSize, total), counts: { open, handled } };
 }
 
 /** Marks a request handled (keeping the first handler and time) or open again. */

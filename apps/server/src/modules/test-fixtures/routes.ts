@@ -3,13 +3,17 @@
  * process). Mounted only when E2E_FIXTURES_TOKEN is set outside production, and every call must carry
  * that token. Each answer includes a session cookie so a journey can start signed in.
  */
+import { RELEASE_STATUSES } from '@tunedrop/shared';
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { releases } from '../../db/schema';
 import { access, globalMiddleware } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
-import { forbidden } from '../../lib/errors';
+import { forbidden, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { createTestRelease, createTestUser, signInCookie } from '../../test-support/fixtures';
+import { runDeliveryOnce } from '../delivery/worker';
 
 const userSchema = z.object({
   email: z.string().optional(),
@@ -30,10 +34,14 @@ const userSchema = z.object({
 const releaseSchema = z.object({
   userId: z.string(),
   title: z.string().optional(),
-  status: z.string().optional(),
+  status: z.enum(RELEASE_STATUSES).optional(),
   trackCount: z.number().int().min(1).max(20).optional(),
   takedownRequested: z.boolean().optional(),
   rejectionReason: z.string().nullable().optional(),
+  releaseDate: z.iso.date().optional(),
+  distributionStores: z.array(z.string()).min(1).optional(),
+  /** One ISRC (or null) per track, in order (royalty import journeys match report lines by ISRC). */
+  isrcs: z.array(z.string().nullable()).max(20).optional(),
 });
 
 export const testFixturesRoutes = new Hono<AppEnv>()
@@ -61,4 +69,25 @@ export const testFixturesRoutes = new Hono<AppEnv>()
     const { userId, ...options } = c.req.valid('json');
     const release = await createTestRelease(c.var.deps, userId, options);
     return c.json(release, 201);
+  })
+  // Time passing for the delivery journeys: the release date moves, the next worker pass sees the new day.
+  .post(
+    '/releases/:id/release-date',
+    access('public'),
+    validate('json', z.object({ releaseDate: z.iso.date() })),
+    async (c) => {
+      const updated = await c.var.deps.db
+        .update(releases)
+        .set({ releaseDate: c.req.valid('json').releaseDate })
+        .where(eq(releases.id, c.req.param('id')))
+        .returning({ id: releases.id });
+      if (updated.length === 0) throw notFound('Release not found.');
+      return c.json({ ok: true as const }, 200);
+    },
+  )
+  // One delivery worker pass now (jobs, acknowledgements, live/taken-down promotion) instead of waiting
+  // for the background worker's acknowledgement interval, as a store's poll window would be shortened.
+  .post('/delivery/run', access('public'), async (c) => {
+    const result = await runDeliveryOnce(c.var.deps);
+    return c.json(result, 200);
   });

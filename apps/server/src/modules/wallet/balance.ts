@@ -41,6 +41,8 @@ export type BalanceChange = {
   admin?: { id: string; email: string } | null;
   notes?: string | null | ((outcome: BalanceOutcome) => string | null);
   withdrawalRequestId?: string | null;
+  /** The royalty report being posted (update type 'royalty_import'). */
+  royaltyImportId?: string | null;
 };
 
 export type BatchResult =
@@ -175,6 +177,7 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
       admin_email: change.admin?.email ?? null,
       update_type: change.updateType,
       withdrawal_request_id: change.withdrawalRequestId ?? null,
+      royalty_import_id: change.royaltyImportId ?? null,
       notes: typeof change.notes === 'function' ? change.notes(outcome) : (change.notes ?? null),
     }));
     // One statement writes the figures and the log rows from one parameter. clock_timestamp(), not now():
@@ -184,7 +187,7 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(
           id text, email text, old_balance bigint, balance bigint, total bigint, pending bigint,
           earnings_delta bigint, admin_id text, admin_email text, update_type text,
-          withdrawal_request_id uuid, notes text)
+          withdrawal_request_id uuid, royalty_import_id uuid, notes text)
       ),
       updated as (
         update profiles as p
@@ -197,9 +200,10 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
       )
       insert into balance_updates_log
         (user_id, user_email, old_balance_cents, new_balance_cents, earnings_delta_cents,
-         admin_id, admin_email, update_type, withdrawal_request_id, notes, created_at)
+         admin_id, admin_email, update_type, withdrawal_request_id, royalty_import_id, notes, created_at)
       select v.id, v.email, v.old_balance, v.balance, v.earnings_delta,
-             v.admin_id, v.admin_email, v.update_type, v.withdrawal_request_id, v.notes, clock_timestamp()
+             v.admin_id, v.admin_email, v.update_type, v.withdrawal_request_id, v.royalty_import_id, v.notes,
+             clock_timestamp()
         from v`);
     return results;
   });

@@ -10,13 +10,43 @@ import type { PaymentDetails } from '@tunedrop/shared/schemas/wallet';
 const VERSION = 'v1';
 const keys = new Map<string, Buffer>();
 
-function keyFor(appSecret: string): Buffer {
-  let key = keys.get(appSecret);
+function keyFor(appSecret: string, purpose = 'tunedrop-payment-details'): Buffer {
+  const cacheKey = `${purpose}\u0000${appSecret}`;
+  let key = keys.get(cacheKey);
   if (!key) {
-    key = Buffer.from(hkdfSync('sha256', appSecret, 'tunedrop-payment-details', 'aes-256-gcm v1', 32));
-    keys.set(appSecret, key);
+    key = Buffer.from(hkdfSync('sha256', appSecret, purpose, 'aes-256-gcm v1', 32));
+    keys.set(cacheKey, key);
   }
   return key;
+}
+
+/**
+ * The same scheme for any other secret at rest (delivery target credentials): its own HKDF purpose,
+ * so a key for one purpose never opens the other, and `boundTo` as associated data.
+ */
+export function encryptSecret(appSecret: string, purpose: string, boundTo: string, value: unknown): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(appSecret, purpose), iv);
+  cipher.setAAD(Buffer.from(boundTo, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
+}
+
+/** Throws when the text was not made by encryptSecret for this purpose and binding with this secret. */
+export function decryptSecret<T>(appSecret: string, purpose: string, boundTo: string, text: string): T {
+  const [version, iv, tag, ciphertext] = text.split('.');
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined)
+    throw new Error('secret: unknown format');
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(appSecret, purpose), Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(boundTo, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+  return JSON.parse(plain.toString('utf8')) as T;
 }
 
 export type StoredPaymentDetails = { method: PaymentMethod; details: PaymentDetails };

@@ -1,20 +1,28 @@
-/** HTTP routes of the wallet (spec 02 §2, §7): the summary, payment settings, withdrawal requests. */
-import { paymentSettingsInputSchema, withdrawalRequestInputSchema } from '@tunedrop/shared/schemas/wallet';
+/**
+ * HTTP routes of the wallet (spec 02 §2, §7): the summary, payment settings, withdrawal requests.
+ * Any signed-in account reaches its own money, subscribed or not (decision 120).
+ */
+import {
+  paymentSettingsInputSchema,
+  WALLET_TEXTS,
+  withdrawalRequestInputSchema,
+} from '@tunedrop/shared/schemas/wallet';
 import { Hono } from 'hono';
 import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { cancelWithdrawal, getWalletSummary, requestWithdrawal, savePaymentSettings } from './service';
 
 export const walletRoutes = new Hono<AppEnv>()
-  .get('/wallet', access('subscriber'), async (c) => {
+  .get('/wallet', access('user'), async (c) => {
     const viewer = requireViewer(c);
     const { db, config } = c.var.deps;
     return c.json(await getWalletSummary(db, config.appSecret, viewer.user.id), 200);
   })
   .put(
     '/wallet/payment-settings',
-    access('subscriber'),
+    access('user'),
     validate('json', paymentSettingsInputSchema),
     async (c) => {
       const viewer = requireViewer(c);
@@ -28,18 +36,17 @@ export const walletRoutes = new Hono<AppEnv>()
       return c.json({ paymentDetails }, 200);
     },
   )
-  .post(
-    '/wallet/withdrawals',
-    access('subscriber'),
-    validate('json', withdrawalRequestInputSchema),
-    async (c) => {
-      const viewer = requireViewer(c);
-      const request = await requestWithdrawal(c.var.deps.db, viewer.user.id, c.req.valid('json').amount);
-      return c.json(request, 201);
-    },
-  )
-  .post('/wallet/withdrawals/:id/cancel', access('subscriber'), async (c) => {
+  .post('/wallet/withdrawals', access('user'), validate('json', withdrawalRequestInputSchema), async (c) => {
     const viewer = requireViewer(c);
-    const request = await cancelWithdrawal(c.var.deps.db, viewer.user.id, c.req.param('id'));
+    const request = await requestWithdrawal(c.var.deps.db, viewer.user.id, c.req.valid('json').amount);
+    return c.json(request, 201);
+  })
+  .post('/wallet/withdrawals/:id/cancel', access('user'), async (c) => {
+    const viewer = requireViewer(c);
+    const request = await cancelWithdrawal(
+      c.var.deps.db,
+      viewer.user.id,
+      uuidParam(c.req.param('id'), WALLET_TEXTS.withdrawalNotFound),
+    );
     return c.json(request, 200);
   });

@@ -1,9 +1,10 @@
 /**
- * The wallet's rules: payment settings (encrypted at rest, shown back masked) and the life of a
- * withdrawal request. Each transition is one transaction; the status move is in the UPDATE's WHERE,
- * rows are locked withdrawal first, then profile, so racing transitions serialise and one wins.
+ * The wallet's rules: payment settings (encrypted at rest, shown back masked) and the owner's side of a
+ * withdrawal request (request, cancel). The admin's decisions live in admin-withdrawals/service.ts and
+ * use leavePending() from here. Each transition is one transaction; the status move is in the UPDATE's
+ * WHERE, rows are locked withdrawal first, then profile, so racing transitions serialise and one wins.
  */
-import { formatCents, type PaymentMethod, PLAN_DETAILS, type WithdrawalStatus } from '@tunedrop/shared';
+import { formatCents, PLAN_DETAILS, type Role, type WithdrawalStatus } from '@tunedrop/shared';
 import {
   checkPaymentSettings,
   checkWithdrawal,
@@ -18,10 +19,9 @@ import {
 } from '@tunedrop/shared/schemas/wallet';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, profiles, userRoles, withdrawalRequests } from '../../db/schema';
-import { enqueueMail } from '../../infra/mail/mail';
+import { profiles, userRoles, withdrawalRequests } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
-import { applyBalanceChange, lockProfile, releasePending } from './balance';
+import { applyBalanceChange, lockProfile } from './balance';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
 
 export type Actor = { id: string; email: string };
@@ -47,22 +47,22 @@ function maskedOrNull(
   }
 }
 
-type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
+export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 
 export function toWithdrawalSummary(appSecret: string, row: WithdrawalRow): WithdrawalSummary {
   return {
     id: row.id,
     amountCents: row.amountCents,
-    paymentMethod: row.paymentMethod as PaymentMethod,
+    paymentMethod: row.paymentMethod,
     paymentDetails: maskedOrNull(appSecret, row.userId, row.paymentDetailsEncrypted),
-    status: row.status as WithdrawalStatus,
+    status: row.status,
     requestedAt: row.requestedAt.toISOString(),
     processedAt: row.processedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
   };
 }
 
-async function rolesOf(db: DbOrTx, userId: string): Promise<string[]> {
+async function rolesOf(db: DbOrTx, userId: string): Promise<Role[]> {
   const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
   return rows.map((row) => row.role);
 }
@@ -86,7 +86,7 @@ export async function getWalletSummary(db: Db, appSecret: string, userId: string
     minimumWithdrawalCents: minimum,
     plan: profile.plan,
     hasProMinimum: minimum === PLAN_DETAILS.pro.minWithdrawalCents,
-    paymentMethod: (profile.paymentMethod as PaymentMethod | null) ?? null,
+    paymentMethod: profile.paymentMethod,
     paymentDetails: maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted),
     pendingRequests: pending.map((row) => toWithdrawalSummary(appSecret, row)),
   };
@@ -125,20 +125,22 @@ export async function requestWithdrawal(
     const profile = await lockProfile(tx, userId);
     if (!profile) throw notFound('User not found');
     const roles = await rolesOf(tx, userId);
+    const { paymentMethod, paymentDetailsEncrypted } = profile;
     const checked = checkWithdrawal({
-      hasPaymentInfo: Boolean(profile.paymentMethod && profile.paymentDetailsEncrypted),
+      hasPaymentInfo: Boolean(paymentMethod && paymentDetailsEncrypted),
       balanceCents: profile.balanceCents,
       minimumCents: minimumWithdrawalCents(profile.plan, roles),
       amount,
     });
     if (!checked.ok) throw walletError(checked.error);
+    if (!paymentMethod || !paymentDetailsEncrypted) throw new Error('no payment details after the check');
     const [request] = await tx
       .insert(withdrawalRequests)
       .values({
         userId,
         amountCents: checked.amountCents,
-        paymentMethod: profile.paymentMethod as PaymentMethod,
-        paymentDetailsEncrypted: profile.paymentDetailsEncrypted as string,
+        paymentMethod,
+        paymentDetailsEncrypted,
         status: 'pending',
       })
       .returning();
@@ -159,13 +161,13 @@ export async function requestWithdrawal(
   });
 }
 
-function summaryWithoutDetails(row: WithdrawalRow): WithdrawalSummary {
+export function summaryWithoutDetails(row: WithdrawalRow): WithdrawalSummary {
   return {
     id: row.id,
     amountCents: row.amountCents,
-    paymentMethod: row.paymentMethod as PaymentMethod,
+    paymentMethod: row.paymentMethod,
     paymentDetails: null,
-    status: row.status as WithdrawalStatus,
+    status: row.status,
     requestedAt: row.requestedAt.toISOString(),
     processedAt: row.processedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
@@ -173,7 +175,7 @@ function summaryWithoutDetails(row: WithdrawalRow): WithdrawalSummary {
 }
 
 /** Moves a request out of pending in the UPDATE itself; tells not-found apart from already-decided. */
-async function leavePending(
+export async function leavePending(
   tx: DbOrTx,
   where: { id: string; userId?: string },
   set: Partial<typeof withdrawalRequests.$inferInsert> & { status: WithdrawalStatus },
@@ -194,12 +196,8 @@ async function leavePending(
   throw existing ? notPending() : withdrawalNotFound();
 }
 
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
 /** The owner cancels while pending: cancelled, the amount back to available, in one transaction. */
 export async function cancelWithdrawal(db: Db, userId: string, requestId: string) {
-  if (!isUuid(requestId)) throw withdrawalNotFound();
   return db.transaction(async (tx) => {
     const row = await leavePending(
       tx,
@@ -220,108 +218,6 @@ export async function cancelWithdrawal(db: Db, userId: string, requestId: string
       pendingBalanceCents: outcome.newPendingBalanceCents,
     };
   });
-}
-
-async function audit(
-  tx: DbOrTx,
-  admin: Actor,
-  action: string,
-  row: WithdrawalRow,
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-) {
-  await tx.insert(auditLog).values({
-    actorId: admin.id,
-    actorEmail: admin.email,
-    action,
-    subjectUserId: row.userId,
-    withdrawalRequestId: row.id,
-    before,
-    after,
-  });
-}
-
-async function ownerEmail(tx: DbOrTx, userId: string): Promise<string | null> {
-  const [owner] = await tx.select({ email: profiles.email }).from(profiles).where(eq(profiles.id, userId));
-  return owner?.email ?? null;
-}
-
-/** Admin approval: completed with processed_at and processed_by; the amount leaves pending. */
-export async function approveWithdrawal(db: Db, admin: Actor, requestId: string) {
-  if (!isUuid(requestId)) throw withdrawalNotFound();
-  return db.transaction(async (tx) => {
-    const row = await leavePending(
-      tx,
-      { id: requestId },
-      { status: 'completed', processedAt: new Date(), processedBy: admin.id },
-    );
-    await releasePending(tx, row.userId, row.amountCents);
-    await audit(tx, admin, 'withdrawal.approve', row, { status: 'pending' }, { status: 'completed' });
-    const email = await ownerEmail(tx, row.userId);
-    if (email) {
-      await enqueueMail(tx, {
-        to: email,
-        subject: `Your withdrawal of ${formatCents(row.amountCents)} has been sent`,
-        text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} has been approved and the payment is on its way to your ${row.paymentMethod === 'bank' ? 'bank account' : 'PayPal account'}.\n\nTunedrop`,
-      });
-    }
-    return summaryWithoutDetails(row);
-  });
-}
-
-/** Admin rejection (reason required): rejected, and the amount refunded to available in the same transaction. */
-export async function rejectWithdrawal(db: Db, admin: Actor, requestId: string, reason: string) {
-  if (!isUuid(requestId)) throw withdrawalNotFound();
-  const trimmed = reason.trim();
-  if (!trimmed) {
-    throw new AppError(
-      'rejection_reason_required',
-      'Please provide a reason for rejecting this request.',
-      422,
-    );
-  }
-  return db.transaction(async (tx) => {
-    const row = await leavePending(
-      tx,
-      { id: requestId },
-      { status: 'rejected', processedAt: new Date(), processedBy: admin.id, rejectionReason: trimmed },
-    );
-    const outcome = await applyBalanceChange(tx, {
-      userId: row.userId,
-      balanceDeltaCents: row.amountCents,
-      pendingDeltaCents: -row.amountCents,
-      updateType: 'withdrawal_refund',
-      admin,
-      withdrawalRequestId: row.id,
-      notes: `Withdrawal rejected: ${trimmed}`,
-    });
-    await audit(
-      tx,
-      admin,
-      'withdrawal.reject',
-      row,
-      { status: 'pending' },
-      { status: 'rejected', rejectionReason: trimmed },
-    );
-    await enqueueMail(tx, {
-      to: outcome.email,
-      subject: `Your withdrawal of ${formatCents(row.amountCents)} was not approved`,
-      text: `Hello,\n\nYour withdrawal request of ${formatCents(row.amountCents)} was rejected.\n\nReason: ${trimmed}\n\nThe amount has been returned to your available balance (now ${formatCents(outcome.newBalanceCents)}).\n\nTunedrop`,
-    });
-    return { ...summaryWithoutDetails(row), balanceCents: outcome.newBalanceCents };
-  });
-}
-
-/** For admins only: the payment details of a request, decrypted, to make the payment. */
-export function readPaymentDetails(
-  appSecret: string,
-  row: Pick<WithdrawalRow, 'userId' | 'paymentDetailsEncrypted'>,
-) {
-  try {
-    return decryptPaymentDetails(appSecret, row.userId, row.paymentDetailsEncrypted);
-  } catch {
-    return null;
-  }
 }
 
 /** The user's withdrawal history, newest first (analytics and exports). */

@@ -1,5 +1,7 @@
-/** Admin chrome (spec 02 §2, §6): role badge, Back to Dashboard, Sign Out; staff only, behind the gate. */
-import { GATE_MESSAGE } from '@tunedrop/shared';
+/**
+ * Admin chrome (spec 02 §2, §6): role badge, Back to Dashboard, Sign Out; staff only. Staff need no
+ * subscription here (issue 13, decision 086): the role is checked, never the payment.
+ */
 import { ArrowLeft, LogOut, Shield } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
@@ -17,6 +19,9 @@ const ADMIN_ONLY = [
   paths.adminBulkBalance,
   paths.adminMessages,
   paths.adminAudit,
+  paths.adminDelivery,
+  paths.adminSettings,
+  paths.adminRoyalties,
 ];
 
 export function AdminLayout() {
@@ -34,7 +39,6 @@ export function AdminLayout() {
   if (isError || !viewer || !facts) return <Navigate to={paths.login} replace />;
   // Spec 02 §6: a non-staff user is told 'Access denied' and sent to /dashboard (whose gate applies next).
   if (isDenied) return <Navigate to={paths.dashboard} replace />;
-  if (!facts.passesGate) return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
 
   const isAdminOnlyPage = ADMIN_ONLY.some((path) => location.pathname.startsWith(path));
   const tabs = [
@@ -44,8 +48,11 @@ export function AdminLayout() {
           { to: paths.adminUsers, label: 'Users' },
           { to: paths.adminWithdrawals, label: 'Withdrawals' },
           { to: paths.adminBulkBalance, label: 'Bulk Balance' },
+          { to: paths.adminRoyalties, label: 'Royalties' },
           { to: paths.adminMessages, label: 'Messages' },
           { to: paths.adminAudit, label: 'Audit Log' },
+          { to: paths.adminDelivery, label: 'Delivery' },
+          { to: paths.adminSettings, label: 'Settings' },
         ]
       : []),
   ];

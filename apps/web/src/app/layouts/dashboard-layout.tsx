@@ -1,15 +1,17 @@
 /** Dashboard chrome (spec 01 §2): sidebar, plan and price, upgrade button, sign out, mobile menu; the gate. */
-import { GATE_MESSAGE, PLAN_DETAILS } from '@tunedrop/shared';
+import { GATE_MESSAGE } from '@tunedrop/shared';
 import { BarChart3, Home, LogOut, Menu, Music2, Shield, Upload, User, Wallet, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
-import { Badge, PageLoader } from '../../components/ui/card';
+import { PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
 import { useLiveUpdates } from '../../lib/live-updates';
 import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
+import { isReachableWithoutSubscription, LapsedBanner } from './lapsed-banner';
+import { SidebarPlanCard, showsAnalyticsLink } from './sidebar-plan-card';
 import { useSignOut } from './use-sign-out';
 
 export function DashboardLayout() {
@@ -29,17 +31,18 @@ export function DashboardLayout() {
   const facts = viewerFacts(viewer);
   // /dashboard?success=true may arrive before the provider's webhook: the home page activates and reloads.
   const isActivating = isReturningFromPayment(location.pathname, location.search);
-  if (!facts.passesGate && location.pathname !== paths.account && !isActivating) {
+  // Money and the catalogue stay open after a lapse (decision 120); everything else keeps the spec's gate.
+  const isOpenAfterLapse = isReachableWithoutSubscription(location.pathname);
+  if (!facts.passesGate && location.pathname !== paths.account && !isActivating && !isOpenAfterLapse) {
     return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
   }
-  const plan = PLAN_DETAILS[viewer.profile.plan] ?? PLAN_DETAILS.basic;
 
   const items = [
     { to: paths.dashboard, label: 'Home', icon: Home, end: true },
     { to: paths.upload, label: 'Upload Music', icon: Upload },
     { to: paths.songs, label: 'My Songs', icon: Music2 },
     { to: paths.royalties, label: 'Royalties', icon: Wallet },
-    ...(facts.isPro ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
+    ...(showsAnalyticsLink(viewer) ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
     { to: paths.account, label: 'Account', icon: User },
     ...(facts.isStaff
       ? [{ to: paths.adminReleases, label: facts.isAdmin ? 'Admin' : 'Moderator', icon: Shield }]
@@ -70,18 +73,7 @@ export function DashboardLayout() {
           </NavLink>
         ))}
       </nav>
-      <div className="mt-auto space-y-3 rounded-xl border border-ink-700 bg-ink-800/60 p-4">
-        <p className="text-xs text-zinc-400">Current plan</p>
-        <p className="flex items-center gap-2 font-semibold text-white" data-testid="sidebar-plan">
-          {plan.name} <span className="text-sm font-normal text-zinc-400">{plan.priceLabel}/month</span>
-        </p>
-        {facts.hasFreeAccess ? <Badge tone="brand">Free Access</Badge> : null}
-        {viewer.profile.plan === 'basic' && !facts.hasFreeAccess ? (
-          <Link to={paths.account} className={cn(buttonClass('primary', 'sm'), 'w-full')}>
-            Upgrade to Pro
-          </Link>
-        ) : null}
-      </div>
+      <SidebarPlanCard viewer={viewer} />
       <button type="button" onClick={signOut} className={cn(buttonClass('ghost', 'md'), 'justify-start')}>
         <LogOut aria-hidden className="size-4" /> Sign Out
       </button>
@@ -113,6 +105,7 @@ export function DashboardLayout() {
       ) : null}
       <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-10">
         <div className="mx-auto max-w-6xl">
+          {!facts.passesGate && isOpenAfterLapse ? <LapsedBanner /> : null}
           <Outlet />
         </div>
       </main>

@@ -86,11 +86,25 @@ export function ConfirmDialog({
   isDestructive?: boolean;
   isPending?: boolean;
 }) {
+  // As in Dialog: without a Radix Trigger, return focus to what opened the confirmation when it closes.
+  const returnFocusTo = useRef<HTMLElement | null>(null);
   return (
     <AlertPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertPrimitive.Portal>
         <AlertPrimitive.Overlay className="fixed inset-0 z-40 bg-black/70" />
-        <AlertPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-ink-700 bg-ink-900 p-6 shadow-2xl">
+        <AlertPrimitive.Content
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-ink-700 bg-ink-900 p-6 shadow-2xl"
+          onOpenAutoFocus={() => {
+            returnFocusTo.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (returnFocusTo.current?.isConnected) {
+              event.preventDefault();
+              returnFocusTo.current.focus();
+            }
+          }}
+        >
           <AlertPrimitive.Title className="text-lg font-semibold text-white">{title}</AlertPrimitive.Title>
           <AlertPrimitive.Description className="mt-2 text-sm text-zinc-300">
             {description}

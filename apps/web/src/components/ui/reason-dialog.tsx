@@ -1,5 +1,7 @@
 /** A dialog asking for a required reason (a rejection or a ban); a blank reason shows the spec's toast and an inline error. */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo } from 'react';
+import { z } from 'zod';
+import { useZodForm } from '../../lib/use-zod-form';
 import { Button } from './button';
 import { Dialog } from './dialog';
 import { Field, Textarea } from './input';
@@ -34,41 +36,35 @@ export function ReasonDialog({
   onConfirm: (reason: string) => void;
 }) {
   const id = useId();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  // The rule of every reason the server requires (rejections, bans): not blank once trimmed, with the
+  // caller's spec message; the server checks the same and answers with that message's code.
+  const schema = useMemo(
+    () => z.object({ reason: z.string().trim().min(1, requiredMessage) }),
+    [requiredMessage],
+  );
+  const { register, handleSubmit, reset, formState } = useZodForm(schema, { defaultValues: { reason: '' } });
+  const error = formState.errors.reason?.message;
   useEffect(() => {
-    if (open) {
-      setReason('');
-      setError(undefined);
-    }
-  }, [open]);
+    if (open) reset({ reason: '' });
+  }, [open, reset]);
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description}>
       <form
         noValidate
         className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!reason.trim()) {
-            setError(requiredMessage);
-            notify.error(requiredMessage, requiredTitle);
-            return;
-          }
-          onConfirm(reason.trim());
-        }}
+        onSubmit={handleSubmit(
+          ({ reason }) => onConfirm(reason),
+          () => notify.error(requiredMessage, requiredTitle),
+        )}
       >
         <Field id={`${id}-reason`} label={label} error={error} hint={hint}>
           <Textarea
             id={`${id}-reason`}
             rows={4}
             maxLength={1000}
-            value={reason}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${id}-reason-error` : undefined}
-            onChange={(event) => {
-              setReason(event.target.value);
-              if (error) setError(undefined);
-            }}
+            {...register('reason')}
           />
         </Field>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

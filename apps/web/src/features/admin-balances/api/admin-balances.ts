@@ -1,42 +1,33 @@
 /** Balance Management API: user search, single edit, bulk verify and apply. */
 import { useMutation } from '@tanstack/react-query';
 import type {
-  AppliedRow,
   ApplyRowsInput,
-  BalanceUser,
   ManualBalanceInput,
-  ManualBalanceResult,
-  VerifiedRow,
   VerifyRowsInput,
 } from '@tunedrop/shared/schemas/admin-balances';
-import { api } from '../../../lib/api';
+import { client, unwrap } from '../../../lib/api';
 
 export function useSearchBalanceUsers() {
   return useMutation({
-    mutationFn: (q: string) => api<{ users: BalanceUser[] }>('/api/admin/balances/users', { query: { q } }),
+    mutationFn: (q: string) => unwrap(client.admin.balances.users.$get({ query: { q } })),
   });
 }
 
 export function useUpdateBalance() {
   return useMutation({
     mutationFn: ({ userId, input }: { userId: string; input: ManualBalanceInput }) =>
-      api<ManualBalanceResult>(`/api/admin/balances/users/${userId}`, { method: 'PUT', body: input }),
+      unwrap(client.admin.balances.users[':id'].$put({ param: { id: userId }, json: input })),
   });
 }
 
 export function useVerifyRows() {
   return useMutation({
-    mutationFn: (input: VerifyRowsInput) =>
-      api<{ rows: VerifiedRow[] }>('/api/admin/balances/verify', { method: 'POST', body: input }),
+    mutationFn: (input: VerifyRowsInput) => unwrap(client.admin.balances.verify.$post({ json: input })),
   });
 }
 
 export function useApplyRows() {
   return useMutation({
-    mutationFn: (input: ApplyRowsInput) =>
-      api<{ rows: AppliedRow[]; applied: number }>('/api/admin/balances/apply', {
-        method: 'POST',
-        body: input,
-      }),
+    mutationFn: (input: ApplyRowsInput) => unwrap(client.admin.balances.apply.$post({ json: input })),
   });
 }

@@ -1,23 +1,27 @@
 /** One user's balances with the inline edit (display/edit toggle; Cancel clears the inputs). */
-import { formatCents, parseAmountToCents } from '@tunedrop/shared';
-import { BALANCE_TEXTS, type BalanceUser } from '@tunedrop/shared/schemas/admin-balances';
+import {
+  BALANCE_TEXTS,
+  type BalanceUser,
+  balanceAmountSchema,
+  balanceEditFormSchema,
+} from '@tunedrop/shared/schemas/admin-balances';
 import { centsToInputValue } from '@tunedrop/shared/schemas/wallet';
 import { Pencil } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
+import { formatCents } from '../../../lib/format';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useUpdateBalance } from '../api/admin-balances';
 
-type Draft = { balance: string; totalEarnings: string };
-const emptyDraft: Draft = { balance: '', totalEarnings: '' };
+const emptyDraft = { balance: '', totalEarnings: '' };
 
-/** Non-negative amounts with at most 2 decimals, in cents; null when not. */
+/** The amount in cents when it passes the edit's rule, else null (for the live preview). */
 function toCents(value: string): number | null {
-  if (value.trim() === '') return null;
-  const cents = parseAmountToCents(value);
-  return cents === null || cents < 0 ? null : cents;
+  const parsed = balanceAmountSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 export function BalanceUserCard({
@@ -28,19 +32,23 @@ export function BalanceUserCard({
   onSaved: (user: BalanceUser) => void;
 }) {
   const [isEditing, setIsEditing] = useState(false);
-  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const { register, handleSubmit, reset, watch } = useZodForm(balanceEditFormSchema, {
+    defaultValues: emptyDraft,
+    reValidateMode: 'onSubmit',
+  });
+  const draft = watch();
   const update = useUpdateBalance();
   const idPrefix = `balance-${user.id}`;
 
   const startEdit = () => {
-    setDraft({
+    reset({
       balance: centsToInputValue(user.balanceCents),
       totalEarnings: centsToInputValue(user.totalEarningsCents),
     });
     setIsEditing(true);
   };
   const cancel = () => {
-    setDraft(emptyDraft);
+    reset(emptyDraft);
     setIsEditing(false);
   };
 
@@ -49,35 +57,32 @@ export function BalanceUserCard({
   const addedCents =
     balanceCents !== null && balanceCents > user.balanceCents ? balanceCents - user.balanceCents : 0;
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (balanceCents === null || totalCents === null) {
-      notify.error(BALANCE_TEXTS.invalidValues.description, BALANCE_TEXTS.invalidValues.title);
-      return;
-    }
-    update.mutate(
-      {
-        userId: user.id,
-        input: {
-          balanceCents,
-          totalEarningsCents: totalCents,
-          pendingBalanceCents: user.pendingBalanceCents,
-          expectedBalanceCents: user.balanceCents,
-          expectedTotalEarningsCents: user.totalEarningsCents,
+  const save = handleSubmit(
+    (values) =>
+      update.mutate(
+        {
+          userId: user.id,
+          input: {
+            balanceCents: values.balance,
+            totalEarningsCents: values.totalEarnings,
+            pendingBalanceCents: user.pendingBalanceCents,
+            expectedBalanceCents: user.balanceCents,
+            expectedTotalEarningsCents: user.totalEarningsCents,
+          },
         },
-      },
-      {
-        onSuccess: (result) => {
-          const message = BALANCE_TEXTS.balanceUpdated(result.email);
-          notify.success(message.title, message.description);
-          onSaved(result);
-          setDraft(emptyDraft);
-          setIsEditing(false);
+        {
+          onSuccess: (result) => {
+            const message = BALANCE_TEXTS.balanceUpdated(result.email);
+            notify.success(message.title, message.description);
+            onSaved(result);
+            reset(emptyDraft);
+            setIsEditing(false);
+          },
+          onError: () => notify.error('Failed to update balance'),
         },
-        onError: () => notify.error('Failed to update balance'),
-      },
-    );
-  };
+      ),
+    () => notify.error(BALANCE_TEXTS.invalidValues.description, BALANCE_TEXTS.invalidValues.title),
+  );
 
   return (
     <Card className="space-y-4" data-testid="balance-user">
@@ -109,8 +114,7 @@ export function BalanceUserCard({
                 step="0.01"
                 min="0"
                 inputMode="decimal"
-                value={draft.balance}
-                onChange={(event) => setDraft((current) => ({ ...current, balance: event.target.value }))}
+                {...register('balance')}
               />
             </Field>
             <Field id={`${idPrefix}-total`} label="Total Earnings">
@@ -120,10 +124,7 @@ export function BalanceUserCard({
                 step="0.01"
                 min="0"
                 inputMode="decimal"
-                value={draft.totalEarnings}
-                onChange={(event) =>
-                  setDraft((current) => ({ ...current, totalEarnings: event.target.value }))
-                }
+                {...register('totalEarnings')}
               />
             </Field>
             <Field id={`${idPrefix}-pending`} label="Pending" hint={BALANCE_TEXTS.pendingNotEditable}>

@@ -1,7 +1,7 @@
 /** The bulk preview: a scrolling list of at most 24rem that draws only the rows in view (10,000 rows stay fast). */
-import { formatCents } from '@tunedrop/shared';
 import { useState } from 'react';
 import { Badge } from '../../../components/ui/card';
+import { formatCents } from '../../../lib/format';
 
 export type PreviewRow = {
   line: number;

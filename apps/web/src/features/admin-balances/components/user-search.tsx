@@ -1,31 +1,39 @@
 /** Find users by email or artist name (at most 10), then edit one user's balances inline. */
 import type { BalanceUser } from '@tunedrop/shared/schemas/admin-balances';
-import { BALANCE_TEXTS } from '@tunedrop/shared/schemas/admin-balances';
+import { BALANCE_TEXTS, balanceSearchQuerySchema } from '@tunedrop/shared/schemas/admin-balances';
 import { Search } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useSearchBalanceUsers } from '../api/admin-balances';
 import { BalanceUserCard } from './balance-user-card';
 
 export function UserSearch() {
-  const [query, setQuery] = useState('');
+  const { register, handleSubmit, watch } = useZodForm(balanceSearchQuerySchema, {
+    defaultValues: { q: '' },
+  });
+  const query = watch('q');
   const [results, setResults] = useState<BalanceUser[] | null>(null);
   const search = useSearchBalanceUsers();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!query.trim()) return;
-    search.mutate(query.trim(), {
-      onSuccess: ({ users }) => {
-        setResults(users);
-        if (users.length === 0) notify.error(BALANCE_TEXTS.noUsers.description, BALANCE_TEXTS.noUsers.title);
-      },
-      onError: () => notify.error('Failed to search users'),
-    });
-  };
+  // A blank query does nothing (the button is disabled too); one the server would refuse says so.
+  const submit = handleSubmit(
+    ({ q }) =>
+      search.mutate(q, {
+        onSuccess: ({ users }) => {
+          setResults(users);
+          if (users.length === 0)
+            notify.error(BALANCE_TEXTS.noUsers.description, BALANCE_TEXTS.noUsers.title);
+        },
+        onError: () => notify.error('Failed to search users'),
+      }),
+    () => {
+      if (query.trim()) notify.error('Failed to search users');
+    },
+  );
 
   return (
     <section aria-labelledby="single-edit-heading" className="space-y-4">
@@ -41,8 +49,7 @@ export function UserSearch() {
             type="search"
             aria-label="Search users by email or artist name"
             placeholder="Email or artist name"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
+            {...register('q')}
           />
           <Button type="submit" disabled={query.trim() === '' || search.isPending} className="shrink-0">
             {search.isPending ? (

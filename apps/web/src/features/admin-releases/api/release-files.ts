@@ -1,6 +1,5 @@
 /** Export (one ZIP streamed by the server) and single-file downloads through short-lived signed URLs. */
-import type { ExportManifest } from '@tunedrop/shared/schemas/admin-releases';
-import { api } from '../../../lib/api';
+import { client, unwrap } from '../../../lib/api';
 
 function startDownload(url: string, fileName?: string) {
   const link = document.createElement('a');
@@ -13,8 +12,10 @@ function startDownload(url: string, fileName?: string) {
 }
 
 /** Checks every file is there first, so a broken export fails with a message instead of a bad download. */
-export async function exportRelease(releaseId: string): Promise<ExportManifest> {
-  const manifest = await api<ExportManifest>(`/api/admin/releases/${releaseId}/export/manifest`);
+export async function exportRelease(releaseId: string) {
+  const manifest = await unwrap(
+    client.admin.releases[':id'].export.manifest.$get({ param: { id: releaseId } }),
+  );
   startDownload(manifest.downloadUrl, manifest.fileName);
   return manifest;
 }
@@ -24,8 +25,6 @@ export async function downloadReleaseFile(
   path: string,
   fileName: string,
 ) {
-  const { signedUrl } = await api<{ signedUrl: string; expiresAt: string }>('/api/admin-audio-signed-url', {
-    query: { bucket, path },
-  });
+  const { signedUrl } = await unwrap(client['admin-audio-signed-url'].$get({ query: { bucket, path } }));
   startDownload(signedUrl, fileName);
 }

@@ -1,7 +1,7 @@
 /** The decisions of release review (approve, reject, unapprove, unreject, takedown, delete, ban, unban). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_RELEASE_MESSAGES } from '@tunedrop/shared/schemas/admin-releases';
-import { api } from '../../../lib/api';
+import { client, unwrap } from '../../../lib/api';
 import { adminReleasesKeys } from './keys';
 
 export type ReviewAction =
@@ -14,18 +14,6 @@ export type ReviewAction =
   | 'delete'
   | 'ban'
   | 'unban';
-
-const ENDPOINTS: Record<ReviewAction, { path: (id: string) => string; method: 'POST' | 'DELETE' }> = {
-  approve: { path: (id) => `/api/admin/releases/${id}/approve`, method: 'POST' },
-  reject: { path: (id) => `/api/admin/releases/${id}/reject`, method: 'POST' },
-  unapprove: { path: (id) => `/api/admin/releases/${id}/unapprove`, method: 'POST' },
-  unreject: { path: (id) => `/api/admin/releases/${id}/unreject`, method: 'POST' },
-  takedown_approve: { path: (id) => `/api/admin/releases/${id}/takedown/approve`, method: 'POST' },
-  takedown_reject: { path: (id) => `/api/admin/releases/${id}/takedown/reject`, method: 'POST' },
-  delete: { path: (id) => `/api/admin/releases/${id}`, method: 'DELETE' },
-  ban: { path: (id) => `/api/admin/releases/${id}/uploader/ban`, method: 'POST' },
-  unban: { path: (id) => `/api/admin/releases/${id}/uploader/unban`, method: 'POST' },
-};
 
 /** Spec 02 §8: the destructive toast of each failed action. */
 export const ACTION_FAILED: Record<ReviewAction, string> = {
@@ -63,12 +51,29 @@ export function useReviewAction() {
       action: ReviewAction;
       releaseId: string;
       reason?: string;
-    }) => {
-      const endpoint = ENDPOINTS[action];
-      return api<unknown>(endpoint.path(releaseId), {
-        method: endpoint.method,
-        ...(reason !== undefined ? { body: { reason } } : {}),
-      });
+    }): Promise<unknown> => {
+      const release = client.admin.releases[':id'];
+      const param = { id: releaseId };
+      switch (action) {
+        case 'approve':
+          return unwrap(release.approve.$post({ param }));
+        case 'reject':
+          return unwrap(release.reject.$post({ param, json: { reason: reason ?? '' } }));
+        case 'unapprove':
+          return unwrap(release.unapprove.$post({ param }));
+        case 'unreject':
+          return unwrap(release.unreject.$post({ param }));
+        case 'takedown_approve':
+          return unwrap(release.takedown.approve.$post({ param }));
+        case 'takedown_reject':
+          return unwrap(release.takedown.reject.$post({ param }));
+        case 'delete':
+          return unwrap(release.$delete({ param }));
+        case 'ban':
+          return unwrap(release.uploader.ban.$post({ param, json: { reason: reason ?? '' } }));
+        case 'unban':
+          return unwrap(release.uploader.unban.$post({ param }));
+      }
     },
     // Success or conflict, the cards and counts are refetched so a stale card is replaced.
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminReleasesKeys.all }),

@@ -5,7 +5,8 @@ import {
   type ArtistCreditView,
 } from '@tunedrop/shared/schemas/admin-releases';
 import { Badge } from '../../../components/ui/card';
-import { formatDate, personName, platformName, SONGWRITER_ROLE_LABELS } from '../lib/format';
+import { formatDate } from '../../../lib/format';
+import { personName, platformName, SONGWRITER_ROLE_LABELS } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
   if (artists.length === 0) return <span className="text-zinc-500">—</span>;

@@ -1,11 +1,8 @@
-/** One release under review: summary, uploader, metadata toggle, audio, and the actions of its tab. */
-import type { ReleaseStatus } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
   type AdminReleaseTab,
 } from '@tunedrop/shared/schemas/admin-releases';
-import { RELEASE_STATUS_LABELS } from '@tunedrop/shared/schemas/releases';
 import {
   Ban,
   Check,
@@ -23,22 +20,13 @@ import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ReasonDialog } from '../../../components/ui/reason-dialog';
+import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
+import { formatDate } from '../../../lib/format';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
-import { formatDate } from '../lib/format';
 import { MetadataPanel } from './metadata-panel';
 import { TrackAudio } from './track-audio';
-
-const STATUS_TONES: Record<ReleaseStatus, 'yellow' | 'blue' | 'green' | 'red' | 'neutral'> = {
-  pending: 'yellow',
-  processing: 'blue',
-  approved: 'green',
-  live: 'green',
-  rejected: 'red',
-  taken_down: 'neutral',
-  deleted: 'neutral',
-};
 
 type DialogName = 'reject' | 'unapprove' | 'unreject' | 'delete' | 'delete-final' | 'ban' | 'unban';
 
@@ -89,7 +77,7 @@ export function ReviewCard({
               <h2 id={headingId} className="text-lg font-semibold text-white">
                 {release.title}
               </h2>
-              <Badge tone={STATUS_TONES[release.status]}>{RELEASE_STATUS_LABELS[release.status]}</Badge>
+              <StatusBadge kind="release" status={release.status} />
               {release.isTakedownRequested ? (
                 <Badge tone="yellow">
                   Takedown requested

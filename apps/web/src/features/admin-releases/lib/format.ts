@@ -33,10 +33,3 @@ export const SONGWRITER_ROLE_LABELS: Record<string, string> = {
 
 export const personName = (person: { firstName: string; middleName: string | null; lastName: string }) =>
   [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ');
-
-export const formatDate = (iso: string) =>
-  new Date(iso.length === 10 ? `${iso}T00:00:00` : iso).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });

@@ -1,12 +1,14 @@
 /** Audit log (admins only; the server refuses moderators): who did what and when, with before and after. */
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@tunedrop/shared/schemas/admin-releases';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
+import { ScrollFades, ScrollHint, useScrollEdges } from '../../../components/ui/scroll-cue';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
+import { formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAuditLog } from '../api/list-audit';
 
@@ -35,12 +37,14 @@ export default function AdminAuditPage() {
   const [userText, setUserText] = useState(user);
   const [releaseText, setReleaseText] = useState(releaseId);
   const audit = useAuditLog(user, releaseId);
+  const tableBox = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (audit.isError) notify.error(errorMessage(audit.error, 'Failed to load the audit log'));
   }, [audit.isError, audit.error]);
 
   const items = audit.data?.pages.flatMap((page) => page.items) ?? [];
+  const tableEdges = useScrollEdges(tableBox, items.length);
 
   return (
     <div className="space-y-6">
@@ -92,56 +96,72 @@ export default function AdminAuditPage() {
           {audit.isError ? errorMessage(audit.error, 'Failed to load the audit log') : 'No entries.'}
         </Card>
       ) : (
-        <Card className="overflow-x-auto p-0">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <caption className="sr-only">Audit log entries</caption>
-            <thead className="border-b border-ink-700 text-xs text-zinc-400 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  When
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Who
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Action
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Release / user
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Change
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id} className="border-b border-ink-800 align-top">
-                  <td className="px-4 py-3 whitespace-nowrap text-zinc-300">
-                    <time dateTime={entry.createdAt}>{new Date(entry.createdAt).toLocaleString()}</time>
-                  </td>
-                  <td className="px-4 py-3 text-zinc-100">{entry.actorEmail}</td>
-                  <td className="px-4 py-3 text-zinc-100">
-                    {AUDIT_ACTION_LABELS[entry.action] ?? entry.action}
-                  </td>
-                  <td className="px-4 py-3 font-mono text-xs text-zinc-400">
-                    {entry.releaseId ? <div>release {entry.releaseId}</div> : null}
-                    {entry.subjectUserId ? <div>user {entry.subjectUserId}</div> : null}
-                  </td>
-                  <td className="px-4 py-3 text-xs text-zinc-300">
-                    <ul className="space-y-0.5">
-                      {changes(entry).map((line) => (
-                        <li key={line} className="break-all">
-                          {line}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+        <>
+          <div className="relative">
+            {/* The table scrolls sideways in its own box on a phone (issue 18); the page never does. */}
+            <section
+              ref={tableBox}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+              tabIndex={0}
+              aria-label="Audit log entries, scrolls sideways"
+              data-testid="audit-table-scroll"
+              className="w-full max-w-full overflow-x-auto rounded-xl border border-ink-700 bg-ink-900 focus-visible:outline-2 focus-visible:outline-brand-400"
+            >
+              <table className="w-full min-w-[48rem] text-left text-sm">
+                <caption className="sr-only">Audit log entries</caption>
+                <thead className="border-b border-ink-700 text-xs text-zinc-400 uppercase">
+                  <tr>
+                    <th scope="col" className="px-4 py-3">
+                      When
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Who
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Action
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Release / user
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Change
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((entry) => (
+                    <tr key={entry.id} className="border-b border-ink-800 align-top">
+                      <td className="px-4 py-3 whitespace-nowrap text-zinc-300">
+                        <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+                      </td>
+                      <td className="px-4 py-3 text-zinc-100">{entry.actorEmail}</td>
+                      <td className="px-4 py-3 text-zinc-100">
+                        {AUDIT_ACTION_LABELS[entry.action] ?? entry.action}
+                      </td>
+                      <td className="px-4 py-3 font-mono text-xs text-zinc-400">
+                        {entry.releaseId ? <div>release {entry.releaseId}</div> : null}
+                        {entry.subjectUserId ? <div>user {entry.subjectUserId}</div> : null}
+                      </td>
+                      <td className="px-4 py-3 text-xs text-zinc-300">
+                        <ul className="space-y-0.5">
+                          {changes(entry).map((line) => (
+                            <li key={line} className="break-all">
+                              {line}
+                            </li>
+                          ))}
+                        </ul>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+            <ScrollFades edges={tableEdges} />
+          </div>
+          <ScrollHint edges={tableEdges} testId="audit-scroll-cue">
+            Scroll sideways to see every column
+          </ScrollHint>
+        </>
       )}
       {audit.hasNextPage ? (
         <div className="flex justify-center">

@@ -1,14 +1,15 @@
 /** User Management API: the paged list with tab counts, role grants, bans. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminUsersPage, GrantableRole, UserTab } from '@tunedrop/shared/schemas/admin-users';
-import { api } from '../../../lib/api';
+import type { GrantableRole, UserTab } from '@tunedrop/shared/schemas/admin-users';
+import { client, unwrap } from '../../../lib/api';
 
 export const adminUsersKey = ['admin-users'] as const;
 
 export function useAdminUsers(params: { q: string; tab: UserTab; page: number }) {
   return useQuery({
     queryKey: [...adminUsersKey, params],
-    queryFn: () => api<AdminUsersPage>('/api/admin/users', { query: params }),
+    queryFn: () =>
+      unwrap(client.admin.users.$get({ query: { q: params.q, tab: params.tab, page: String(params.page) } })),
     placeholderData: keepPreviousData,
   });
 }
@@ -21,19 +22,27 @@ export type UserAction =
 export function useUserAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (action: UserAction) => {
+    mutationFn: (action: UserAction): Promise<unknown> => {
       if (action.kind === 'role') {
-        return api(`/api/admin/users/${action.userId}/roles/${action.role}`, {
-          method: action.isGranted ? 'PUT' : 'DELETE',
-        });
+        const param = { id: action.userId, role: action.role };
+        const roles = client.admin.users[':id'].roles[':role'];
+        return unwrap(action.isGranted ? roles.$put({ param }) : roles.$delete({ param }));
       }
       if (action.kind === 'ban') {
-        return api(`/api/admin/users/${action.userId}/ban`, {
-          method: 'POST',
-          body: { reason: action.reason },
-        });
+        // The ban route reads its body itself (for its own error code), so the body has no declared type.
+        return unwrap(
+          client.admin.users[':id'].ban.$post(
+            { param: { id: action.userId } },
+            {
+              init: {
+                body: JSON.stringify({ reason: action.reason }),
+                headers: { 'content-type': 'application/json' },
+              },
+            },
+          ),
+        );
       }
-      return api(`/api/admin/users/${action.userId}/unban`, { method: 'POST' });
+      return unwrap(client.admin.users[':id'].unban.$post({ param: { id: action.userId } }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersKey }),
   });

@@ -1,12 +1,11 @@
 /** One user in User Management: who they are, plan, roles, ban, and the admin's actions. */
-import { formatCents, PLAN_DETAILS } from '@tunedrop/shared';
+import { PLAN_DETAILS } from '@tunedrop/shared';
 import type { AdminUser } from '@tunedrop/shared/schemas/admin-users';
 import { Ban, Crown, Shield, ShieldOff, Undo2, UserX } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
+import { formatCents, formatDate } from '../../../lib/format';
 import type { UserAction } from '../api/admin-users';
-
-const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 export function UserCard({
   user,
@@ -45,13 +44,12 @@ export function UserCard({
           {user.fullName} · {user.email}
         </p>
         <p className="text-xs text-zinc-400">
-          Joined {date.format(new Date(user.createdAt))} · Subscription {user.subscriptionStatus} ·{' '}
-          {user.releaseCount} release{user.releaseCount === 1 ? '' : 's'} · Balance{' '}
-          {formatCents(user.balanceCents)}
+          Joined {formatDate(user.createdAt)} · Subscription {user.subscriptionStatus} · {user.releaseCount}{' '}
+          release{user.releaseCount === 1 ? '' : 's'} · Balance {formatCents(user.balanceCents)}
         </p>
         {user.banned ? (
           <p className="text-sm text-red-300">
-            Banned{user.bannedAt ? ` on ${date.format(new Date(user.bannedAt))}` : ''}
+            Banned{user.bannedAt ? ` on ${formatDate(user.bannedAt)}` : ''}
             {user.banReason ? `: ${user.banReason}` : ''}
           </p>
         ) : null}

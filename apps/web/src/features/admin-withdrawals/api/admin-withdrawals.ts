@@ -1,14 +1,17 @@
 /** Withdrawal Management API: the list (with decrypted payment details), approve, reject. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminWithdrawalsPage, WithdrawalTab } from '@tunedrop/shared/schemas/admin-withdrawals';
-import { api } from '../../../lib/api';
+import type { WithdrawalTab } from '@tunedrop/shared/schemas/admin-withdrawals';
+import { client, unwrap } from '../../../lib/api';
 
 export const adminWithdrawalsKey = ['admin-withdrawals'] as const;
 
 export function useAdminWithdrawals(params: { q: string; tab: WithdrawalTab; page: number }) {
   return useQuery({
     queryKey: [...adminWithdrawalsKey, params],
-    queryFn: () => api<AdminWithdrawalsPage>('/api/admin/withdrawals', { query: params }),
+    queryFn: () =>
+      unwrap(
+        client.admin.withdrawals.$get({ query: { q: params.q, tab: params.tab, page: String(params.page) } }),
+      ),
     placeholderData: keepPreviousData,
     // Decrypted payment details: do not keep them around after the page is left.
     gcTime: 0,
@@ -22,11 +25,13 @@ export function useDecideWithdrawal() {
       decision: { id: string; kind: 'approve' } | { id: string; kind: 'reject'; reason: string },
     ) =>
       decision.kind === 'approve'
-        ? api(`/api/admin/withdrawals/${decision.id}/approve`, { method: 'POST' })
-        : api(`/api/admin/withdrawals/${decision.id}/reject`, {
-            method: 'POST',
-            body: { reason: decision.reason },
-          }),
+        ? unwrap(client.admin.withdrawals[':id'].approve.$post({ param: { id: decision.id } }))
+        : unwrap(
+            client.admin.withdrawals[':id'].reject.$post({
+              param: { id: decision.id },
+              json: { reason: decision.reason },
+            }),
+          ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminWithdrawalsKey }),
   });
 }

@@ -1,19 +1,11 @@
 /** One withdrawal request for the admin: who, how much, where to pay it, and its outcome. */
-import { formatCents } from '@tunedrop/shared';
 import type { AdminWithdrawal } from '@tunedrop/shared/schemas/admin-withdrawals';
 import type { BankDetails, PaypalDetails } from '@tunedrop/shared/schemas/wallet';
 import { Check, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
-import { Badge, Card } from '../../../components/ui/card';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const TONES = { pending: 'yellow', completed: 'green', rejected: 'red', cancelled: 'neutral' } as const;
-const LABELS = {
-  pending: 'Pending',
-  completed: 'Completed',
-  rejected: 'Rejected',
-  cancelled: 'Cancelled',
-} as const;
+import { Card } from '../../../components/ui/card';
+import { StatusBadge, statusLabel } from '../../../components/ui/status-badge';
+import { formatCents, formatDateTime } from '../../../lib/format';
 
 function PaymentDetails({ item }: { item: AdminWithdrawal }) {
   if (!item.paymentDetails) {
@@ -61,11 +53,11 @@ export function WithdrawalCard({
         <div>
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold text-white">{item.artistName}</h3>
-            <Badge tone={TONES[item.status]}>{LABELS[item.status]}</Badge>
+            <StatusBadge kind="withdrawal" status={item.status} />
           </div>
           <p className="text-sm text-zinc-300">{item.email}</p>
           <p className="text-xs text-zinc-400">
-            Requested {dateTime.format(new Date(item.requestedAt))} · Current balance{' '}
+            Requested {formatDateTime(item.requestedAt)} · Current balance{' '}
             {formatCents(item.userBalanceCents)}
           </p>
         </div>
@@ -88,8 +80,8 @@ export function WithdrawalCard({
         </div>
       ) : (
         <p className="text-sm text-zinc-400">
-          {LABELS[item.status]}
-          {item.processedAt ? ` ${dateTime.format(new Date(item.processedAt))}` : ''}
+          {statusLabel('withdrawal', item.status)}
+          {item.processedAt ? ` ${formatDateTime(item.processedAt)}` : ''}
           {item.status === 'cancelled'
             ? ' by the artist'
             : item.processedByEmail

@@ -1,23 +1,21 @@
 /** Withdrawal Management (admin only): search, Pending and Completed tabs, approve and reject. */
-import { formatCents } from '@tunedrop/shared';
 import {
   ADMIN_WITHDRAWALS_TEXTS,
   type AdminWithdrawal,
   WITHDRAWAL_TABS,
   type WithdrawalTab,
 } from '@tunedrop/shared/schemas/admin-withdrawals';
-import { Search } from 'lucide-react';
-import { Tabs } from 'radix-ui';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/button';
 import { PageLoader, Spinner } from '../../../components/ui/card';
-import { cn } from '../../../components/ui/cn';
+import { CountTabs } from '../../../components/ui/count-tabs';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
+import { Pager } from '../../../components/ui/pager';
 import { ReasonDialog } from '../../../components/ui/reason-dialog';
+import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
+import { pageCountOf, useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { ApiError } from '../../../lib/api';
+import { formatCents } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAdminWithdrawals, useDecideWithdrawal } from '../api/admin-withdrawals';
 import { WithdrawalCard } from '../components/withdrawal-card';
@@ -32,45 +30,23 @@ function showFailure(error: unknown, fallback: string) {
   }
 }
 
+const tabIds = WITHDRAWAL_TABS.map((item) => item.id);
+
 export default function AdminWithdrawalsPage() {
   usePageTitle('Withdrawal Management');
-  const [params, setParams] = useSearchParams();
-  const tab: WithdrawalTab = params.get('tab') === 'completed' ? 'completed' : 'pending';
-  const q = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [draft, setDraft] = useState(q);
-  const list = useAdminWithdrawals({ q, tab, page });
+  const list = useListParams<WithdrawalTab>({ tabs: tabIds, defaultTab: 'pending' });
+  const { tab, q, page } = list;
+  const withdrawals = useAdminWithdrawals({ q, tab, page });
   const decide = useDecideWithdrawal();
   const [approving, setApproving] = useState<AdminWithdrawal | null>(null);
   const [rejecting, setRejecting] = useState<AdminWithdrawal | null>(null);
+  const data = withdrawals.data;
+  const pageCount = data ? pageCountOf(data.total, data.pageSize) : undefined;
+  usePageClamp(list, pageCount);
 
   useEffect(() => {
-    if (list.isError) notify.error('Failed to fetch withdrawal requests');
-  }, [list.isError]);
-
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if (draft.trim() === q) return;
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (draft.trim()) next.set('q', draft.trim());
-        else next.delete('q');
-        next.delete('page');
-        return next;
-      });
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [draft, q, setParams]);
-
-  const update = (changes: Record<string, string | null>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === null) next.delete(key);
-        else next.set(key, value);
-      }
-      return next;
-    });
+    if (withdrawals.isError) notify.error('Failed to fetch withdrawal requests');
+  }, [withdrawals.isError]);
 
   const approve = () => {
     if (!approving) return;
@@ -110,9 +86,6 @@ export default function AdminWithdrawalsPage() {
     );
   };
 
-  const data = list.data;
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-
   return (
     <div className="space-y-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
@@ -127,91 +100,43 @@ export default function AdminWithdrawalsPage() {
           </p>
         ) : null}
       </header>
-      <div className="relative max-w-xl">
-        <Search
-          aria-hidden
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500"
-        />
-        <Input
-          type="search"
-          aria-label="Search by artist name or email"
-          placeholder="Search by artist name or email"
-          className="pl-9"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-        />
-      </div>
-      <Tabs.Root
+      <SearchInput
+        label="Search by artist name or email"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        onSubmit={list.submitSearch}
+      />
+      <CountTabs
+        label="Withdrawal status"
+        tabs={WITHDRAWAL_TABS}
         value={tab}
-        onValueChange={(value) => update({ tab: value === 'pending' ? null : value, page: null })}
+        onValueChange={list.setTab}
+        counts={data?.counts}
       >
-        <Tabs.List aria-label="Withdrawal status" className="flex gap-1 border-b border-ink-800">
-          {WITHDRAWAL_TABS.map((item) => (
-            <Tabs.Trigger
-              key={item.id}
-              value={item.id}
-              className={cn(
-                '-mb-px flex items-center gap-2 border-b-2 px-3 py-2 text-sm font-medium',
-                tab === item.id
-                  ? 'border-brand-400 text-white'
-                  : 'border-transparent text-zinc-400 hover:text-white',
-              )}
-            >
-              {item.label}
-              <span className="rounded-full bg-ink-700 px-2 py-0.5 text-xs tabular-nums">
-                {data?.counts[item.id] ?? '–'}
-              </span>
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-        <Tabs.Content value={tab} className="pt-4 focus-visible:outline-none">
-          {list.isPending ? (
-            <PageLoader />
-          ) : !data ? (
-            <p className="text-zinc-400">Withdrawal requests could not be loaded.</p>
-          ) : data.withdrawals.length === 0 ? (
-            <p className="text-zinc-400">
-              {tab === 'pending' ? 'No pending withdrawal requests.' : 'No processed withdrawal requests.'}
-            </p>
-          ) : (
-            <div className="space-y-3">
-              {list.isFetching ? <Spinner className="size-4 text-brand-400" label="Updating" /> : null}
-              {data.withdrawals.map((item) => (
-                <WithdrawalCard
-                  key={item.id}
-                  item={item}
-                  isBusy={decide.isPending && decide.variables?.id === item.id}
-                  onApprove={setApproving}
-                  onReject={setRejecting}
-                />
-              ))}
-            </div>
-          )}
-        </Tabs.Content>
-      </Tabs.Root>
-      {data && data.total > data.pageSize ? (
-        <nav aria-label="Pages" className="flex items-center justify-between gap-3">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page <= 1}
-            onClick={() => update({ page: String(page - 1) })}
-          >
-            Previous
-          </Button>
-          <p className="text-sm text-zinc-400">
-            Page {page} of {pageCount}
+        {withdrawals.isPending ? (
+          <PageLoader />
+        ) : !data ? (
+          <p className="text-zinc-400">Withdrawal requests could not be loaded.</p>
+        ) : data.withdrawals.length === 0 ? (
+          <p className="text-zinc-400">
+            {tab === 'pending' ? 'No pending withdrawal requests.' : 'No processed withdrawal requests.'}
           </p>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page >= pageCount}
-            onClick={() => update({ page: String(page + 1) })}
-          >
-            Next
-          </Button>
-        </nav>
-      ) : null}
+        ) : (
+          <div className="space-y-3">
+            {withdrawals.isFetching ? <Spinner className="size-4 text-brand-400" label="Updating" /> : null}
+            {data.withdrawals.map((item) => (
+              <WithdrawalCard
+                key={item.id}
+                item={item}
+                isBusy={decide.isPending && decide.variables?.id === item.id}
+                onApprove={setApproving}
+                onReject={setRejecting}
+              />
+            ))}
+          </div>
+        )}
+      </CountTabs>
+      <Pager page={page} pageCount={pageCount ?? 1} onPageChange={list.setPage} />
       <ConfirmDialog
         open={approving !== null}
         onOpenChange={(open) => {

@@ -1,12 +1,12 @@
 /** The Pro analytics report and the withdrawal history export. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AnalyticsRange, AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
-import { ApiError, api } from '../../../lib/api';
+import type { AnalyticsRange } from '@tunedrop/shared/schemas/wallet';
+import { ApiError, client, unwrap } from '../../../lib/api';
 
 export function useAnalytics(range: AnalyticsRange, isEnabled: boolean) {
   return useQuery({
     queryKey: ['analytics', range],
-    queryFn: () => api<AnalyticsReport>('/api/analytics', { query: { range } }),
+    queryFn: () => unwrap(client.analytics.$get({ query: { range } })),
     enabled: isEnabled,
     placeholderData: keepPreviousData,
   });

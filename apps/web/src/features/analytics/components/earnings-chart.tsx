@@ -1,5 +1,4 @@
 /** Earnings over time (recharts): earnings per period as bars, the cumulative total or the balance as a line. */
-import { formatCents } from '@tunedrop/shared';
 import type { AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { useState } from 'react';
 import {
@@ -13,7 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import { cn } from '../../../components/ui/cn';
-import { axisMoney, periodLabel, shortPeriodLabel } from './format';
+import { formatCents, formatCompactCents, formatPeriod } from '../../../lib/format';
 
 type LineMode = 'cumulative' | 'balance';
 
@@ -21,7 +20,7 @@ export function EarningsChart({ report }: { report: AnalyticsReport }) {
   const [lineMode, setLineMode] = useState<LineMode>('cumulative');
   const data = report.earnings.map((point) => ({
     ...point,
-    label: shortPeriodLabel(point.start, report.bucket),
+    label: formatPeriod(point.start, report.bucket, 'short'),
     line: lineMode === 'cumulative' ? point.cumulativeCents : point.balanceCents,
   }));
   const hasEarnings = report.earnings.some((point) => point.earningsCents !== 0);
@@ -65,7 +64,7 @@ export function EarningsChart({ report }: { report: AnalyticsReport }) {
               stroke="#a1a1aa"
               fontSize={12}
               tickLine={false}
-              tickFormatter={axisMoney}
+              tickFormatter={formatCompactCents}
               width={56}
             />
             <YAxis
@@ -74,7 +73,7 @@ export function EarningsChart({ report }: { report: AnalyticsReport }) {
               stroke="#a1a1aa"
               fontSize={12}
               tickLine={false}
-              tickFormatter={axisMoney}
+              tickFormatter={formatCompactCents}
               width={56}
             />
             <Tooltip
@@ -82,7 +81,7 @@ export function EarningsChart({ report }: { report: AnalyticsReport }) {
               labelStyle={{ color: '#fff' }}
               labelFormatter={(_label, payload) => {
                 const start = payload?.[0]?.payload?.start as string | undefined;
-                return start ? periodLabel(start, report.bucket) : '';
+                return start ? formatPeriod(start, report.bucket) : '';
               }}
               formatter={(value, name) => [formatCents(Number(value)), name]}
             />
@@ -131,7 +130,7 @@ export function EarningsChart({ report }: { report: AnalyticsReport }) {
             <tbody>
               {report.earnings.map((point) => (
                 <tr key={point.start} className="border-t border-ink-800">
-                  <td className="py-1">{periodLabel(point.start, report.bucket)}</td>
+                  <td className="py-1">{formatPeriod(point.start, report.bucket)}</td>
                   <td className="py-1 text-right tabular-nums">{formatCents(point.earningsCents)}</td>
                   <td className="py-1 text-right tabular-nums">{formatCents(point.cumulativeCents)}</td>
                   <td className="py-1 text-right tabular-nums">{formatCents(point.balanceCents)}</td>

@@ -1,19 +1,12 @@
 /** Releases by status and the platforms the catalogue is distributed to. */
+
+import { RELEASE_STATUSES } from '@tunedrop/shared';
 import type { AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card';
+import { statusLabel, statusTone, TONE_FILL } from '../../../components/ui/status-badge';
 import { paths } from '../../../config/paths';
-import { platformName, STATUS_LABELS } from './format';
-
-const STATUS_COLORS: Record<string, string> = {
-  live: 'bg-emerald-400',
-  approved: 'bg-sky-400',
-  pending: 'bg-amber-400',
-  processing: 'bg-amber-300',
-  rejected: 'bg-red-400',
-  taken_down: 'bg-zinc-500',
-  deleted: 'bg-zinc-600',
-};
+import { platformName } from './format';
 
 function Bars({
   items,
@@ -63,12 +56,15 @@ export function ReleaseBreakdown({ releases }: { releases: AnalyticsReport['rele
           ) : (
             <Bars
               total={releases.total}
-              items={releases.byStatus.map((row) => ({
-                key: row.status,
-                label: STATUS_LABELS[row.status] ?? row.status,
-                count: row.count,
-                color: STATUS_COLORS[row.status] ?? 'bg-brand-400',
-              }))}
+              items={releases.byStatus.map((row) => {
+                const status = RELEASE_STATUSES.find((item) => item === row.status);
+                return {
+                  key: row.status,
+                  label: status ? statusLabel('release', status) : row.status,
+                  count: row.count,
+                  color: TONE_FILL[status ? statusTone('release', status) : 'brand'],
+                };
+              })}
             />
           )}
         </div>

@@ -1,16 +1,13 @@
 /** Every withdrawal request with its outcome, and the CSV export. */
-import { formatCents } from '@tunedrop/shared';
 import type { AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Badge, Card } from '../../../components/ui/card';
+import { Card } from '../../../components/ui/card';
+import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
+import { formatCents, formatDate } from '../../../lib/format';
 import { downloadWithdrawalsCsv } from '../api/analytics';
-import { STATUS_LABELS } from './format';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const TONES = { pending: 'yellow', completed: 'green', rejected: 'red', cancelled: 'neutral' } as const;
 
 export function WithdrawalHistory({ withdrawals }: { withdrawals: AnalyticsReport['withdrawals'] }) {
   const [isExporting, setIsExporting] = useState(false);
@@ -67,19 +64,19 @@ export function WithdrawalHistory({ withdrawals }: { withdrawals: AnalyticsRepor
             <tbody>
               {withdrawals.map((item) => (
                 <tr key={item.id} className="border-t border-ink-800 align-top">
-                  <td className="py-2 text-zinc-200">{dateFormat.format(new Date(item.requestedAt))}</td>
+                  <td className="py-2 text-zinc-200">{formatDate(item.requestedAt)}</td>
                   <td className="py-2 text-right text-white tabular-nums">{formatCents(item.amountCents)}</td>
                   <td className="py-2 text-zinc-300">
                     {item.paymentMethod === 'bank' ? 'Bank account' : 'PayPal'}
                   </td>
                   <td className="py-2">
-                    <Badge tone={TONES[item.status]}>{STATUS_LABELS[item.status] ?? item.status}</Badge>
+                    <StatusBadge kind="withdrawal" status={item.status} />
                     {item.rejectionReason ? (
                       <p className="mt-1 text-xs text-zinc-400">Reason: {item.rejectionReason}</p>
                     ) : null}
                   </td>
                   <td className="py-2 text-zinc-300">
-                    {item.processedAt ? dateFormat.format(new Date(item.processedAt)) : '—'}
+                    {item.processedAt ? formatDate(item.processedAt) : '—'}
                   </td>
                 </tr>
               ))}

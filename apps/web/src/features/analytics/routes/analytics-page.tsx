@@ -1,5 +1,4 @@
 /** Analytics (Pro, free access and admins): earnings over time, releases, withdrawal history. Basic users go to /dashboard. */
-import { formatCents } from '@tunedrop/shared';
 import { ANALYTICS_RANGES, ANALYTICS_TEXTS, type AnalyticsRange } from '@tunedrop/shared/schemas/wallet';
 import { ArrowDownRight, ArrowUpRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -9,11 +8,12 @@ import { Card, PageLoader, Spinner } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
+import { formatCents, formatPeriod } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useAnalytics } from '../api/analytics';
+import { EarningsBreakdown } from '../components/earnings-breakdown';
 import { EarningsChart } from '../components/earnings-chart';
-import { periodLabel } from '../components/format';
 import { ReleaseBreakdown } from '../components/release-breakdown';
 import { WithdrawalHistory } from '../components/withdrawal-history';
 
@@ -136,7 +136,7 @@ export default function AnalyticsPage() {
           testId="analytics-total-earnings"
           detail={
             data.totals.bestPeriod
-              ? `Best ${data.bucket}: ${periodLabel(data.totals.bestPeriod.start, data.bucket)} (${formatCents(data.totals.bestPeriod.earningsCents)})`
+              ? `Best ${data.bucket}: ${formatPeriod(data.totals.bestPeriod.start, data.bucket)} (${formatCents(data.totals.bestPeriod.earningsCents)})`
               : undefined
           }
         />
@@ -156,6 +156,8 @@ export default function AnalyticsPage() {
         <h2 className="mb-4 text-lg font-semibold text-white">Earnings over time</h2>
         <EarningsChart report={data} />
       </Card>
+
+      <EarningsBreakdown isEnabled={isPro} />
 
       <ReleaseBreakdown releases={data.releases} />
 

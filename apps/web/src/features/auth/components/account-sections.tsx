@@ -3,21 +3,14 @@
  * Settings and Security (change password with the current one, two-factor). The Current Plan section
  * above them belongs to billing.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  AUTH_MESSAGES,
-  type ChangePasswordInput,
-  changePasswordSchema,
-  type ProfileInput,
-  profileSchema,
-} from '@tunedrop/shared/schemas/auth';
+import { AUTH_MESSAGES, changePasswordSchema, profileSchema } from '@tunedrop/shared/schemas/auth';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { authClient } from '../../../lib/auth-client';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer, type Viewer } from '../../../lib/viewer';
 import { useUpdateProfile } from '../api/account';
 import { type AuthClientError, authErrorMessage } from '../lib/auth-errors';
@@ -67,8 +60,7 @@ export function AccountSections() {
 
 function ProfileSection({ viewer }: { viewer: Viewer }) {
   const updateProfile = useUpdateProfile();
-  const { register, handleSubmit, formState, reset } = useForm<ProfileInput>({
-    resolver: zodResolver(profileSchema),
+  const { register, handleSubmit, formState, reset } = useZodForm(profileSchema, {
     values: { fullName: viewer.profile.fullName, artistName: viewer.profile.artistName },
   });
   const { errors, isDirty } = formState;
@@ -119,8 +111,7 @@ function ProfileSection({ viewer }: { viewer: Viewer }) {
 }
 
 function ChangePasswordForm() {
-  const { register, handleSubmit, formState, reset } = useForm<ChangePasswordInput>({
-    resolver: zodResolver(changePasswordSchema),
+  const { register, handleSubmit, formState, reset } = useZodForm(changePasswordSchema, {
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors, isSubmitting } = formState;

@@ -4,7 +4,12 @@
  * the app confirms it. Turning it off takes the password and a current code (or a backup code).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTH_MESSAGES } from '@tunedrop/shared/schemas/auth';
+import {
+  AUTH_MESSAGES,
+  twoFactorCodeSchema,
+  twoFactorDisableSchema,
+  twoFactorPasswordSchema,
+} from '@tunedrop/shared/schemas/auth';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -13,6 +18,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { authClient } from '../../../lib/auth-client';
+import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
 import { viewerQueryKey } from '../../../lib/viewer';
 import { type AuthClientError, authErrorMessage } from '../lib/auth-errors';
 import { FormAlert } from './auth-shell';
@@ -30,16 +36,27 @@ function secretOf(totpURI: string): string {
 export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'enable' | 'disable' | null>(null);
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const startForm = useZodForm(twoFactorPasswordSchema, { defaultValues: { password: '' } });
+  const confirmForm = useZodForm(twoFactorCodeSchema, {
+    defaultValues: { code: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const disableForm = useZodForm(twoFactorDisableSchema, {
+    defaultValues: { code: '', password: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const startPassword = startForm.watch('password');
+  const disablePassword = disableForm.watch('password');
+  const showFirstError = (errors: object) => setError(firstErrorMessage(errors) ?? null);
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
 
   function close() {
     setDialog(null);
-    setPassword('');
-    setCode('');
+    startForm.reset();
+    confirmForm.reset();
+    disableForm.reset();
     setEnrolment(null);
     setError(null);
     setIsBusy(false);
@@ -63,8 +80,7 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
     }
   }
 
-  async function startEnrolment(event: React.FormEvent) {
-    event.preventDefault();
+  const startEnrolment = startForm.handleSubmit(async ({ password }) => {
     let result: Enrolment | null = null;
     const isOk = await run(async () => {
       const answer = await authClient.twoFactor.enable({ password });
@@ -75,18 +91,13 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
     }, 'Failed to start two-factor setup.');
     if (isOk && result) {
       setEnrolment(result);
-      setPassword('');
+      startForm.reset();
     }
-  }
+  }, showFirstError);
 
-  async function confirmEnrolment(event: React.FormEvent) {
-    event.preventDefault();
-    if (!code.trim()) {
-      setError(AUTH_MESSAGES.twoFactorCodeRequired);
-      return;
-    }
+  const confirmEnrolment = confirmForm.handleSubmit(async ({ code }) => {
     const isOk = await run(
-      () => authClient.twoFactor.verifyTotp({ code: code.trim() }),
+      () => authClient.twoFactor.verifyTotp({ code }),
       AUTH_MESSAGES.twoFactorCodeInvalid,
     );
     if (isOk) {
@@ -94,19 +105,14 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
       await queryClient.invalidateQueries({ queryKey: viewerQueryKey });
       notify.success('Two-factor authentication is on', 'You will be asked for a code when you sign in.');
     }
-  }
+  }, showFirstError);
 
-  async function disable(event: React.FormEvent) {
-    event.preventDefault();
-    if (!code.trim()) {
-      setError(AUTH_MESSAGES.twoFactorCodeRequired);
-      return;
-    }
+  const disable = disableForm.handleSubmit(async ({ password, code }) => {
     const isOk = await run(
       () =>
         authClient.$fetch('/two-factor/disable', {
           method: 'POST',
-          body: { password, code: code.trim() },
+          body: { password, code },
         }),
       'Failed to turn off two-factor authentication.',
     );
@@ -115,7 +121,7 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
       await queryClient.invalidateQueries({ queryKey: viewerQueryKey });
       notify.success('Two-factor authentication is off');
     }
-  }
+  }, showFirstError);
 
   return (
     <div className="space-y-3 border-t border-ink-700 pt-5">
@@ -176,8 +182,7 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
                 id="two-factor-confirm-code"
                 autoComplete="one-time-code"
                 inputMode="numeric"
-                value={code}
-                onChange={(event) => setCode(event.target.value)}
+                {...confirmForm.register('code')}
               />
             </Field>
             {error ? <FormAlert>{error}</FormAlert> : null}
@@ -197,12 +202,11 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
                 id="two-factor-enable-password"
                 type="password"
                 autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
+                {...startForm.register('password')}
               />
             </Field>
             {error ? <FormAlert>{error}</FormAlert> : null}
-            <Button type="submit" className="w-full" disabled={isBusy || password === ''}>
+            <Button type="submit" className="w-full" disabled={isBusy || startPassword === ''}>
               {isBusy ? 'Starting...' : 'Continue'}
             </Button>
           </form>
@@ -221,20 +225,23 @@ export function TwoFactorSettings({ isEnabled }: { isEnabled: boolean }) {
               id="two-factor-disable-password"
               type="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
+              {...disableForm.register('password')}
             />
           </Field>
           <Field id="two-factor-disable-code" label="Authentication code">
             <Input
               id="two-factor-disable-code"
               autoComplete="one-time-code"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
+              {...disableForm.register('code')}
             />
           </Field>
           {error ? <FormAlert>{error}</FormAlert> : null}
-          <Button type="submit" variant="danger" className="w-full" disabled={isBusy || password === ''}>
+          <Button
+            type="submit"
+            variant="danger"
+            className="w-full"
+            disabled={isBusy || disablePassword === ''}
+          >
             {isBusy ? 'Turning off...' : 'Turn off'}
           </Button>
         </form>

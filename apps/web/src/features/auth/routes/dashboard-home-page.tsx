@@ -1,6 +1,6 @@
 /** Dashboard home (spec 01 §2): 'Welcome Back!', Total Releases, Plan Type, the Your Plan card and the support line. */
 import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
-import { Disc3, LifeBuoy, Sparkles } from 'lucide-react';
+import { Disc3, LifeBuoy, Sparkles, Upload } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader, Spinner } from '../../../components/ui/card';
@@ -54,6 +54,28 @@ export default function DashboardHomePage() {
           stands.
         </p>
       </header>
+
+      {/* A brand-new artist is shown the way in (issue 18): nothing released yet, nothing else to read here. */}
+      {stats.data?.totalReleases === 0 && !viewer.profile.banned ? (
+        <section
+          aria-labelledby="first-release-heading"
+          className="flex flex-col items-start gap-4 rounded-xl border border-brand-500/40 bg-brand-600/10 p-5 sm:flex-row sm:items-center"
+        >
+          <Upload aria-hidden className="size-10 shrink-0 text-brand-400" />
+          <div className="flex-1">
+            <h2 id="first-release-heading" className="text-xl font-semibold text-white">
+              Upload your first release
+            </h2>
+            <p className="mt-1 text-sm text-zinc-300">
+              Add your tracks, artwork and credits in the Release Builder, choose your stores and send it for
+              review. Your progress is saved as you go.
+            </p>
+          </div>
+          <Link to={paths.upload} className={buttonClass('primary', 'md')}>
+            Start your first release
+          </Link>
+        </section>
+      ) : null}
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Card className="flex items-center gap-4">
@@ -109,7 +131,7 @@ export default function DashboardHomePage() {
             ))}
           </ul>
           <div className="flex flex-wrap gap-3">
-            {plan === 'basic' && !facts.hasFreeAccess ? (
+            {plan === 'basic' && !facts.hasFreeAccess && !viewer.profile.banned ? (
               <Link to={paths.account} className={buttonClass('primary', 'md')}>
                 Upgrade to Pro
               </Link>

@@ -7,40 +7,34 @@ import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthShell, FormAlert } from '../components/auth-shell';
 import { type AuthClientError, authErrorMessage } from '../lib/auth-errors';
 
 export default function ForgotPasswordPage() {
   usePageTitle('Forgot password');
-  const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useZodForm(emailOnlySchema, {
+    defaultValues: { email: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const fieldError = formState.errors.email?.message;
   const [error, setError] = useState<string | null>(null);
   const [isSent, setIsSent] = useState(false);
-  const [isBusy, setIsBusy] = useState(false);
 
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
+  const onSubmit = handleSubmit(async ({ email }) => {
     setError(null);
-    const parsed = emailOnlySchema.safeParse({ email: email.trim() });
-    if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.emailInvalid);
-      return;
-    }
-    setFieldError(null);
-    setIsBusy(true);
     try {
       const { error: failure } = await authClient.requestPasswordReset({
-        email: parsed.data.email,
+        email: email.trim(),
         redirectTo: paths.resetPassword,
       });
       if (failure) setError(authErrorMessage(failure as AuthClientError, AUTH_MESSAGES.loginUnexpected));
       else setIsSent(true);
     } catch {
       setError(AUTH_MESSAGES.loginUnexpected);
-    } finally {
-      setIsBusy(false);
     }
-  }
+  });
+  const isBusy = formState.isSubmitting;
 
   return (
     <AuthShell
@@ -59,15 +53,14 @@ export default function ForgotPasswordPage() {
         <FormAlert tone="success">{AUTH_MESSAGES.resetRequested} The link is valid for one hour.</FormAlert>
       ) : (
         <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
-          <Field id="forgot-email" label="Email" error={fieldError ?? undefined}>
+          <Field id="forgot-email" label="Email" error={fieldError}>
             <Input
               id="forgot-email"
               type="email"
               autoComplete="email"
-              value={email}
               aria-invalid={Boolean(fieldError)}
               aria-describedby={fieldError ? 'forgot-email-error' : undefined}
-              onChange={(event) => setEmail(event.target.value)}
+              {...register('email')}
             />
           </Field>
           {error ? <FormAlert>{error}</FormAlert> : null}

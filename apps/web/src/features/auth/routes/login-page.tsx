@@ -4,7 +4,7 @@
  * two-factor code prompt when the account has it. A just-signed-out user is not sent back to the dashboard.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTH_MESSAGES, loginSchema } from '@tunedrop/shared/schemas/auth';
+import { AUTH_MESSAGES, loginSchema, twoFactorCodeSchema } from '@tunedrop/shared/schemas/auth';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -15,6 +15,7 @@ import { ApiError } from '../../../lib/api';
 import { authClient } from '../../../lib/auth-client';
 import { announceAuthChange, applyAuthEvent, SIGNED_OUT_FLAG } from '../../../lib/auth-sync';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
 import { resendVerification } from '../api/account';
 import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
@@ -35,9 +36,10 @@ export default function LoginPage() {
   }, []);
 
   const [step, setStep] = useState<Step>('credentials');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(false);
+  const { register, handleSubmit, getValues, setValue } = useZodForm(loginSchema, {
+    defaultValues: { email: '', password: '', rememberMe: false },
+    reValidateMode: 'onSubmit',
+  });
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [isUnverified, setIsUnverified] = useState(false);
@@ -56,19 +58,27 @@ export default function LoginPage() {
     navigate(paths.dashboard, { replace: true });
   }
 
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
+  const clearMessages = () => {
     setError(null);
     setNotice(null);
     setIsUnverified(false);
-    const parsed = loginSchema.safeParse({ email: email.trim(), password, rememberMe });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.loginRequired);
-      return;
-    }
+  };
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      clearMessages();
+      await signIn({ ...values, email: values.email.trim() });
+    },
+    (errors) => {
+      clearMessages();
+      setError(firstErrorMessage(errors) ?? AUTH_MESSAGES.loginRequired);
+    },
+  );
+
+  async function signIn(credentials: { email: string; password: string; rememberMe: boolean }) {
     setIsBusy(true);
     try {
-      const { data, error: failure } = await authClient.signIn.email(parsed.data);
+      const { data, error: failure } = await authClient.signIn.email(credentials);
       if (failure) {
         const problem = failure as AuthClientError;
         setError(loginErrorMessage(problem));
@@ -91,7 +101,7 @@ export default function LoginPage() {
   async function onResend() {
     setError(null);
     try {
-      await resendVerification({ email: email.trim() });
+      await resendVerification({ email: getValues('email').trim() });
       setNotice(
         'If this address is waiting for confirmation, a new link is on its way. It is valid for 24 hours.',
       );
@@ -109,7 +119,7 @@ export default function LoginPage() {
         onDone={finishSignIn}
         onRestart={(message) => {
           setStep('credentials');
-          setPassword('');
+          setValue('password', '');
           setError(message);
         }}
       />
@@ -134,21 +144,14 @@ export default function LoginPage() {
     >
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
         <Field id="login-email" label="Email">
-          <Input
-            id="login-email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
+          <Input id="login-email" type="email" autoComplete="email" {...register('email')} />
         </Field>
         <Field id="login-password" label="Password">
           <Input
             id="login-password"
             type="password"
             autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            {...register('password')}
           />
         </Field>
         <div className="flex items-center justify-between gap-4">
@@ -157,8 +160,7 @@ export default function LoginPage() {
               id="login-remember"
               type="checkbox"
               className="size-4 accent-brand-500"
-              checked={rememberMe}
-              onChange={(event) => setRememberMe(event.target.checked)}
+              {...register('rememberMe')}
             />
             <Label htmlFor="login-remember" className="mb-0">
               Remember me
@@ -195,19 +197,21 @@ function TwoFactorStep({
   onDone: () => Promise<void>;
   onRestart: (message: string) => void;
 }) {
-  const [code, setCode] = useState('');
+  const { register, handleSubmit, reset } = useZodForm(twoFactorCodeSchema, {
+    defaultValues: { code: '' },
+    reValidateMode: 'onSubmit',
+  });
   const [isBackupCode, setIsBackupCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
 
-  async function onSubmit(event: React.FormEvent) {
-    event.preventDefault();
+  const onSubmit = handleSubmit(
+    ({ code }) => verify(code),
+    (errors) => setError(firstErrorMessage(errors) ?? AUTH_MESSAGES.twoFactorCodeRequired),
+  );
+
+  async function verify(trimmed: string) {
     setError(null);
-    const trimmed = code.trim();
-    if (!trimmed) {
-      setError(AUTH_MESSAGES.twoFactorCodeRequired);
-      return;
-    }
     setIsBusy(true);
     try {
       const { error: failure } = isBackupCode
@@ -252,9 +256,8 @@ function TwoFactorStep({
             id="two-factor-code"
             autoComplete="one-time-code"
             inputMode={isBackupCode ? 'text' : 'numeric'}
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
             autoFocus
+            {...register('code')}
           />
         </Field>
         {error ? <FormAlert>{error}</FormAlert> : null}
@@ -266,7 +269,7 @@ function TwoFactorStep({
           className="w-full text-center text-sm text-brand-300 underline underline-offset-2 hover:text-brand-200"
           onClick={() => {
             setIsBackupCode((value) => !value);
-            setCode('');
+            reset({ code: '' });
             setError(null);
           }}
         >

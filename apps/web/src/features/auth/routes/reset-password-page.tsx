@@ -2,15 +2,8 @@
  * /reset-password?token=…: the new password obeys the sign-up rules (the server adds the one about
  * the address); afterwards every old session has ended and the user signs in again.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  confirmPasswordError,
-  passwordError,
-  type ResetPasswordInput,
-  resetPasswordSchema,
-} from '@tunedrop/shared/schemas/auth';
+import { confirmPasswordError, passwordError, resetPasswordSchema } from '@tunedrop/shared/schemas/auth';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { cn } from '../../../components/ui/cn';
@@ -18,6 +11,7 @@ import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { authClient } from '../../../lib/auth-client';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { AuthShell, FormAlert } from '../components/auth-shell';
 import { PasswordChecklist } from '../components/password-checklist';
 import { type AuthClientError, authErrorMessage } from '../lib/auth-errors';
@@ -32,10 +26,7 @@ export default function ResetPasswordPage() {
   const [isDone, setIsDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const { register, handleSubmit, watch, formState } = useForm<ResetPasswordInput>({
-    resolver: zodResolver(resetPasswordSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const { register, handleSubmit, watch, formState } = useZodForm(resetPasswordSchema, {
     defaultValues: { password: '', confirmPassword: '' },
   });
   const [password, confirmPassword] = watch(['password', 'confirmPassword']);

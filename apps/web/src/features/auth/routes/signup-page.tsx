@@ -2,7 +2,6 @@
  * /signup (spec 01 §2, §4, §5, §8): plan picker from ?plan=, the five fields, the live password
  * checklist, and the shared schema both here and on the server. Success asks for email verification.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { PLAN_DETAILS, PLANS, type Plan } from '@tunedrop/shared';
 import {
   AUTH_MESSAGES,
@@ -15,7 +14,6 @@ import {
 } from '@tunedrop/shared/schemas/auth';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { PageLoader } from '../../../components/ui/card';
@@ -24,6 +22,7 @@ import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
 import { signUp } from '../api/account';
 import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
@@ -39,10 +38,7 @@ export default function SignupPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
-  const form = useForm<SignupInput>({
-    resolver: zodResolver(signupSchema),
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+  const form = useZodForm(signupSchema, {
     defaultValues: {
       email: '',
       fullName: '',
@@ -53,23 +49,37 @@ export default function SignupPage() {
     },
   });
   const { register, handleSubmit, watch, formState, setError } = form;
-  const [email, password, confirmPassword, plan] = watch(['email', 'password', 'confirmPassword', 'plan']);
-  const { dirtyFields, errors, isSubmitting, isSubmitted } = formState;
+  const [email, fullName, artistName, password, confirmPassword, plan] = watch([
+    'email',
+    'fullName',
+    'artistName',
+    'password',
+    'confirmPassword',
+    'plan',
+  ]);
+  const { dirtyFields, touchedFields, errors, isSubmitting } = formState;
 
   if (isPending) return <PageLoader />;
   if (viewer) return <Navigate to={paths.dashboard} replace />;
 
-  // Email and password checks run live while typing; every check runs again on submit (names too).
-  const liveEmailError = emailError(email);
-  const livePasswordError = passwordError(password, email);
-  const liveConfirmError = confirmPasswordError(password, confirmPassword);
+  // A field's spec message shows once the user has left it (blur) or typed in it, and for every field
+  // after a submit attempt (the resolver's errors); it then re-runs live as email or password change.
+  const isVisited = (name: FieldName) => Boolean(touchedFields[name] || dirtyFields[name]);
+  const areNamesBlank =
+    (isVisited('fullName') && fullName.trim() === '') ||
+    (isVisited('artistName') && artistName.trim() === '');
   const shown = {
-    email: errors.email?.message ?? (dirtyFields.email ? liveEmailError : null),
-    password: errors.password?.message ?? (dirtyFields.password ? livePasswordError : null),
+    // §5: blank names show 'Please fill in all required fields' on the email field, after its own rules.
+    email:
+      errors.email?.message ??
+      (isVisited('email') ? emailError(email) : null) ??
+      (areNamesBlank ? AUTH_MESSAGES.namesRequired : null),
+    password: errors.password?.message ?? (isVisited('password') ? passwordError(password, email) : null),
     confirmPassword:
-      errors.confirmPassword?.message ?? (dirtyFields.confirmPassword ? liveConfirmError : null),
+      errors.confirmPassword?.message ??
+      (isVisited('confirmPassword') ? confirmPasswordError(password, confirmPassword) : null),
   };
-  const isBlocked = Boolean(liveEmailError || livePasswordError || liveConfirmError) || isSubmitting;
+  const isNamesMessageShown = shown.email === AUTH_MESSAGES.namesRequired;
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -162,22 +172,24 @@ export default function SignupPage() {
             autoComplete="email"
             aria-invalid={Boolean(shown.email)}
             aria-describedby={shown.email ? 'signup-email-error' : undefined}
-            {...register('email')}
+            {...register('email', { deps: ['password'] })}
           />
         </Field>
         <Field id="signup-full-name" label="Full name">
           <Input
             id="signup-full-name"
             autoComplete="name"
-            aria-invalid={Boolean(errors.fullName)}
-            {...register('fullName')}
+            aria-invalid={Boolean(errors.fullName) || (isNamesMessageShown && fullName.trim() === '')}
+            aria-describedby={isNamesMessageShown ? 'signup-email-error' : undefined}
+            {...register('fullName', { deps: ['email'] })}
           />
         </Field>
         <Field id="signup-artist-name" label="Artist name">
           <Input
             id="signup-artist-name"
-            aria-invalid={Boolean(errors.artistName)}
-            {...register('artistName')}
+            aria-invalid={Boolean(errors.artistName) || (isNamesMessageShown && artistName.trim() === '')}
+            aria-describedby={isNamesMessageShown ? 'signup-email-error' : undefined}
+            {...register('artistName', { deps: ['email'] })}
           />
         </Field>
         <Field id="signup-password" label="Password" error={shown.password ?? undefined}>
@@ -187,7 +199,7 @@ export default function SignupPage() {
             autoComplete="new-password"
             aria-invalid={Boolean(shown.password)}
             aria-describedby={cn('signup-password-checklist', shown.password && 'signup-password-error')}
-            {...register('password')}
+            {...register('password', { deps: ['confirmPassword'] })}
           />
           <PasswordChecklist id="signup-password-checklist" password={password} email={email} />
         </Field>
@@ -207,12 +219,11 @@ export default function SignupPage() {
         </Field>
 
         {formError ? <FormAlert>{formError}</FormAlert> : null}
-        <Button type="submit" className="w-full" size="lg" disabled={isBlocked}>
+        {/* Never silently disabled: a submit with a failing rule shows every field's message and
+            moves focus to the first one; nothing is sent until all checks pass (§5). */}
+        <Button type="submit" className="w-full" size="lg" disabled={isSubmitting}>
           {isSubmitting ? 'Creating account...' : 'Create account'}
         </Button>
-        {isBlocked && !isSubmitting && !isSubmitted ? (
-          <p className="text-center text-xs text-zinc-400">Complete every requirement to continue.</p>
-        ) : null}
         <LegalLinks />
       </form>
     </AuthShell>

@@ -1,23 +1,15 @@
 /** Billing requests: create-checkout, check-subscription, customer-portal and the payment sandbox. */
 import { useQuery } from '@tanstack/react-query';
 import type { Plan } from '@tunedrop/shared';
-import {
-  type CreateCheckoutResult,
-  type PortalResult,
-  type SandboxCheckout,
-  type SandboxPortalAction,
-  type SandboxRedirect,
-  type SubscriptionInfo,
-  subscriptionInfoQueryKey,
-} from '@tunedrop/shared/schemas/billing';
-import { api } from '../../../lib/api';
+import { type SandboxPortalAction, subscriptionInfoQueryKey } from '@tunedrop/shared/schemas/billing';
+import { client, unwrap } from '../../../lib/api';
 
 export function createCheckout(input: { plan: Plan; successUrl: string; cancelUrl: string }) {
-  return api<CreateCheckoutResult>('/api/billing/create-checkout', { method: 'POST', body: input });
+  return unwrap(client.billing['create-checkout'].$post({ json: input }));
 }
 
 export function checkSubscription() {
-  return api<SubscriptionInfo>('/api/billing/check-subscription', { method: 'POST' });
+  return unwrap(client.billing['check-subscription'].$post());
 }
 
 /** The account page's subscription state, reconciled with the provider when it loads. */
@@ -31,7 +23,7 @@ export function useSubscriptionInfo(isEnabled: boolean) {
 }
 
 export function openCustomerPortal() {
-  return api<PortalResult>('/api/billing/customer-portal', { method: 'POST' });
+  return unwrap(client.billing['customer-portal'].$post());
 }
 
 export const sandboxCheckoutQueryKey = (id: string) => ['billing', 'sandbox-checkout', id] as const;
@@ -39,21 +31,20 @@ export const sandboxCheckoutQueryKey = (id: string) => ['billing', 'sandbox-chec
 export function useSandboxCheckout(id: string) {
   return useQuery({
     queryKey: sandboxCheckoutQueryKey(id),
-    queryFn: () => api<SandboxCheckout>(`/api/billing/sandbox/checkouts/${encodeURIComponent(id)}`),
+    queryFn: () =>
+      unwrap(client.billing.sandbox.checkouts[':id'].$get({ param: { id: encodeURIComponent(id) } })),
     retry: false,
   });
 }
 
 export function paySandboxCheckout(id: string) {
-  return api<SandboxRedirect>(`/api/billing/sandbox/checkouts/${encodeURIComponent(id)}/pay`, {
-    method: 'POST',
-  });
+  return unwrap(client.billing.sandbox.checkouts[':id'].pay.$post({ param: { id: encodeURIComponent(id) } }));
 }
 
 export function cancelSandboxCheckout(id: string) {
-  return api<SandboxRedirect>(`/api/billing/sandbox/checkouts/${encodeURIComponent(id)}/cancel`, {
-    method: 'POST',
-  });
+  return unwrap(
+    client.billing.sandbox.checkouts[':id'].cancel.$post({ param: { id: encodeURIComponent(id) } }),
+  );
 }
 
 export const sandboxPortalQueryKey = ['billing', 'sandbox-portal'] as const;
@@ -61,12 +52,12 @@ export const sandboxPortalQueryKey = ['billing', 'sandbox-portal'] as const;
 export function useSandboxPortal(isEnabled: boolean) {
   return useQuery({
     queryKey: sandboxPortalQueryKey,
-    queryFn: () => api<SubscriptionInfo>('/api/billing/sandbox/portal'),
+    queryFn: () => unwrap(client.billing.sandbox.portal.$get()),
     enabled: isEnabled,
     retry: false,
   });
 }
 
 export function sandboxPortalAction(action: SandboxPortalAction) {
-  return api<SubscriptionInfo>('/api/billing/sandbox/portal', { method: 'POST', body: action });
+  return unwrap(client.billing.sandbox.portal.$post({ json: action }));
 }

@@ -15,22 +15,17 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Badge, Spinner } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { formatLongDate } from '../../../lib/format';
 import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
 import { createCheckout, openCustomerPortal, useSubscriptionInfo } from '../api/billing';
-import { formatBillingDate } from './format';
 
 const RETURN_SUCCESS = `${paths.account}?success=true`;
 const RETURN_CANCELED = `${paths.account}?canceled=true`;
-
-const STATUS_BADGES = {
-  active: { label: 'Active', tone: 'green' },
-  canceled: { label: 'Canceled', tone: 'yellow' },
-  past_due: { label: 'Past due', tone: 'red' },
-  inactive: { label: 'Inactive', tone: 'neutral' },
-} as const;
 
 /** While check-subscription answers (or if it fails), the viewer's copy of the same fields. */
 function infoFromViewer(viewer: Viewer): SubscriptionInfo {
@@ -70,6 +65,7 @@ export function CurrentPlanSection() {
   const { data: viewer } = useViewer();
   const subscription = useSubscriptionInfo(Boolean(viewer));
   const [busy, setBusy] = useState<string | null>(null);
+  const [isUpgradeConfirmOpen, setIsUpgradeConfirmOpen] = useState(false);
   useReturnFlags();
 
   if (!viewer) return null;
@@ -92,7 +88,7 @@ export function CurrentPlanSection() {
       });
       if (result.planChange) {
         const when = result.planChange.effectiveAt
-          ? ` on ${formatBillingDate(result.planChange.effectiveAt)}`
+          ? ` on ${formatLongDate(result.planChange.effectiveAt)}`
           : ' at your next billing cycle';
         notify.success('Plan change scheduled', `You move to ${PLAN_DETAILS[target].name}${when}.`);
         await queryClient.invalidateQueries({ queryKey: subscriptionInfoQueryKey });
@@ -149,9 +145,7 @@ export function CurrentPlanSection() {
             <Spinner className="size-4 text-zinc-400" label="Checking subscription" />
           ) : null}
           {facts.hasFreeAccess ? <Badge tone="brand">Free Access</Badge> : null}
-          <Badge tone={STATUS_BADGES[status].tone} data-testid="subscription-status">
-            {STATUS_BADGES[status].label}
-          </Badge>
+          <StatusBadge kind="subscription" status={status} data-testid="subscription-status" />
         </div>
       </div>
 
@@ -171,14 +165,14 @@ export function CurrentPlanSection() {
 
       {status === 'active' && end ? (
         <p className="flex items-center gap-2 text-zinc-200">
-          <CalendarClock aria-hidden className="size-4 text-zinc-400" /> Renews on {formatBillingDate(end)}
+          <CalendarClock aria-hidden className="size-4 text-zinc-400" /> Renews on {formatLongDate(end)}
         </p>
       ) : null}
 
       {info.pending_plan && info.pending_plan !== info.plan && !isEnded ? (
         <p className="text-sm text-zinc-300" data-testid="pending-plan">
           Your plan changes to {PLAN_DETAILS[info.pending_plan].name}
-          {end ? ` on ${formatBillingDate(end)}` : ' at the start of your next billing cycle'}.
+          {end ? ` on ${formatLongDate(end)}` : ' at the start of your next billing cycle'}.
         </p>
       ) : null}
 
@@ -192,8 +186,8 @@ export function CurrentPlanSection() {
             {end === null
               ? `Your subscription is ${BILLING_MESSAGES.cancelAtPeriodEndUnknown}.`
               : isEnded
-                ? `Your subscription ended on ${formatBillingDate(end)}.`
-                : `Your subscription has been canceled and will end on ${formatBillingDate(end)}.`}{' '}
+                ? `Your subscription ended on ${formatLongDate(end)}.`
+                : `Your subscription has been canceled and will end on ${formatLongDate(end)}.`}{' '}
             You will need to resubscribe to upload new releases.
           </p>
         </div>
@@ -246,7 +240,7 @@ export function CurrentPlanSection() {
           info.plan === 'basic' &&
           info.pending_plan !== 'pro' &&
           !facts.hasFreeAccess ? (
-            <Button disabled={busy !== null} onClick={() => subscribe('pro')}>
+            <Button disabled={busy !== null} onClick={() => setIsUpgradeConfirmOpen(true)}>
               <Sparkles aria-hidden className="size-4" />
               {busy === 'subscribe_pro' ? 'Upgrading...' : 'Upgrade to Pro'}
             </Button>
@@ -256,6 +250,22 @@ export function CurrentPlanSection() {
           </Button>
         </div>
       ) : null}
+      {/* Decision 042: an upgrade takes effect at the next billing cycle; say when before doing it. */}
+      <ConfirmDialog
+        open={isUpgradeConfirmOpen}
+        onOpenChange={setIsUpgradeConfirmOpen}
+        title="Upgrade to Pro?"
+        description={`Your plan changes to Pro ${
+          end ? `on ${formatLongDate(end)}, ` : ''
+        }at the start of your next billing cycle. Nothing is charged now; from then on you pay ${
+          PLAN_DETAILS.pro.priceLabel
+        }/month and get Pro features such as analytics.`}
+        confirmLabel="Upgrade at next billing cycle"
+        onConfirm={() => {
+          setIsUpgradeConfirmOpen(false);
+          void subscribe('pro');
+        }}
+      />
     </section>
   );
 }

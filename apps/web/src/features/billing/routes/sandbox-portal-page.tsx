@@ -10,15 +10,14 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
+import { statusLabel } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { formatLongDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { sandboxPortalAction, sandboxPortalQueryKey, useSandboxPortal } from '../api/billing';
-import { formatBillingDate } from '../components/format';
-
-const STATUS_LABELS = { active: 'Active', canceled: 'Canceled', past_due: 'Past due', inactive: 'Inactive' };
 
 export default function SandboxPortalPage() {
   usePageTitle('Manage subscription');
@@ -98,14 +97,16 @@ export default function SandboxPortalPage() {
                   <Badge
                     tone={isCanceling ? 'yellow' : info.subscription_status === 'active' ? 'green' : 'red'}
                   >
-                    {isCanceling ? 'Cancels at period end' : STATUS_LABELS[info.subscription_status]}
+                    {isCanceling
+                      ? 'Cancels at period end'
+                      : statusLabel('subscription', info.subscription_status)}
                   </Badge>
                 </dd>
               </div>
               {info.subscription_end ? (
                 <div className="flex justify-between gap-4">
                   <dt className="text-zinc-400">{isCanceling ? 'Ends on' : 'Renews on'}</dt>
-                  <dd className="text-white">{formatBillingDate(info.subscription_end)}</dd>
+                  <dd className="text-white">{formatLongDate(info.subscription_end)}</dd>
                 </div>
               ) : null}
               {info.pending_plan ? (

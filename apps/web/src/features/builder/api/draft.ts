@@ -1,14 +1,14 @@
 /** The saved wizard (GET/PUT/DELETE /api/builder/draft): a reload or a later visit restores it. */
 import { useQuery } from '@tanstack/react-query';
-import type { BuilderDraft, DraftAnswer } from '@tunedrop/shared/schemas/builder';
-import { api } from '../../../lib/api';
+import type { BuilderDraft } from '@tunedrop/shared/schemas/builder';
+import { client, unwrap } from '../../../lib/api';
 
 export const draftQueryKey = ['builder', 'draft'] as const;
 
 export function useDraftQuery() {
   return useQuery({
     queryKey: draftQueryKey,
-    queryFn: () => api<DraftAnswer>('/api/builder/draft'),
+    queryFn: () => unwrap(client.builder.draft.$get()),
     // The page owns the draft once loaded; refetching would overwrite what the user is typing.
     staleTime: Infinity,
     gcTime: 0,
@@ -18,7 +18,7 @@ export function useDraftQuery() {
 }
 
 export function saveDraft(draft: BuilderDraft) {
-  return api<{ ok: true }>('/api/builder/draft', { method: 'PUT', body: draft });
+  return unwrap(client.builder.draft.$put({ json: draft }));
 }
 
 /** The last save when the page goes away: keepalive lets the request outlive the page. */
@@ -36,5 +36,5 @@ export function saveDraftOnExit(draft: BuilderDraft) {
 }
 
 export function deleteDraft() {
-  return api<{ ok: true }>('/api/builder/draft', { method: 'DELETE' });
+  return unwrap(client.builder.draft.$delete());
 }

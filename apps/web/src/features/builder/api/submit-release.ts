@@ -1,16 +1,13 @@
 /** POST /api/builder/releases: the one request that creates the release from the uploaded files. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReleaseSubmissionInput, SubmittedRelease } from '@tunedrop/shared/schemas/builder';
-import { api } from '../../../lib/api';
+import type { ReleaseSubmissionInput } from '@tunedrop/shared/schemas/builder';
+import { client, unwrap } from '../../../lib/api';
 
 export function useSubmitRelease() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (submission: ReleaseSubmissionInput) =>
-      api<{ release: SubmittedRelease; isRepeat: boolean }>('/api/builder/releases', {
-        method: 'POST',
-        body: submission,
-      }),
+      unwrap(client.builder.releases.$post({ json: submission })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['releases'] });
     },

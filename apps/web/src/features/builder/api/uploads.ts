@@ -6,7 +6,7 @@
  */
 import type { UploadInfo, UploadKind } from '@tunedrop/shared/schemas/builder';
 import * as tus from 'tus-js-client';
-import { ApiError, api } from '../../../lib/api';
+import { ApiError, client, unwrap } from '../../../lib/api';
 
 export const UPLOAD_ENDPOINT = '/api/uploads';
 /** No chunking; set a size here if a proxy in front of the server limits request bodies. */
@@ -43,7 +43,7 @@ function messageOf(error: unknown, fallback: string): string {
 }
 
 export function fetchUploadInfo(uploadId: string) {
-  return api<UploadInfo>(`/api/builder/uploads/${uploadId}`);
+  return unwrap(client.builder.uploads[':id'].$get({ param: { id: uploadId } }));
 }
 
 export const coverThumbnailUrl = (uploadId: string) => `/api/builder/uploads/${uploadId}/thumbnail`;

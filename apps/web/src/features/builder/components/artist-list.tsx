@@ -62,6 +62,13 @@ export function ArtistList({
 
   const isBasicPrimary = kind === 'primary' && !isPro;
   const isFormShown = !(isBasicPrimary && artists.length >= 1);
+  // Continue with a name typed but never added: say so on the name field, not "none added" beside it (issue 18).
+  const pendingName = form.name.trim();
+  const notAddedMessage =
+    error && isFormShown && pendingName !== ''
+      ? `"${pendingName}" is not added yet. Press Add ${singular} to add it.`
+      : null;
+  const nameError = formErrors.name ?? notAddedMessage;
 
   const add = () => {
     const errors: Record<string, string> = {};
@@ -180,7 +187,8 @@ export function ArtistList({
               id={`${id}-name`}
               value={form.name}
               placeholder={isBasicPrimary ? artistName : 'Artist name'}
-              aria-invalid={formErrors.name ? true : undefined}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? `${id}-name-error` : undefined}
               onChange={(event) => setForm({ ...form, name: event.target.value })}
               onKeyDown={(event) => {
                 if (event.key === 'Enter') {
@@ -189,7 +197,11 @@ export function ArtistList({
                 }
               }}
             />
-            {formErrors.name ? <p className="mt-1 text-xs text-red-400">{formErrors.name}</p> : null}
+            {nameError ? (
+              <p id={`${id}-name-error`} role="alert" className="mt-1 text-xs text-red-400">
+                {nameError}
+              </p>
+            ) : null}
           </div>
           <div>
             <Label htmlFor={`${id}-spotify`}>Spotify Link (optional)</Label>
@@ -246,7 +258,7 @@ export function ArtistList({
           {warning}
         </p>
       ) : null}
-      {error ? (
+      {error && !notAddedMessage ? (
         <p role="alert" className="text-sm text-red-400">
           {error}
         </p>

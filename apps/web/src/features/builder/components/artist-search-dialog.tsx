@@ -1,7 +1,10 @@
 /** 'Search for Artist' (spec 02 §2, §5, §8): Spotify search through our server, at least 2 characters. */
 
-import { LIMITS } from '@tunedrop/shared';
-import { BUILDER_MESSAGES, type SpotifyArtistResult } from '@tunedrop/shared/schemas/builder';
+import {
+  BUILDER_MESSAGES,
+  type SpotifyArtistResult,
+  spotifySearchSchema,
+} from '@tunedrop/shared/schemas/builder';
 import { Search, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -10,6 +13,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Input, Label } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
+import { formatNumber } from '../../../lib/format';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { searchSpotifyArtists } from '../api/spotify';
 
 export const NOT_CONFIGURED_TEXT =
@@ -26,16 +31,14 @@ export function ArtistSearchDialog({
   isConfigured: boolean;
   onSelect: (artist: SpotifyArtistResult) => void;
 }) {
-  const [query, setQuery] = useState('');
+  const { register, handleSubmit, reset } = useZodForm(spotifySearchSchema, {
+    defaultValues: { query: '' },
+    reValidateMode: 'onSubmit',
+  });
   const [results, setResults] = useState<SpotifyArtistResult[] | null>(null);
   const [isSearching, setIsSearching] = useState(false);
 
-  const search = async () => {
-    const text = query.trim();
-    if (text.length < LIMITS.artistSearchMinChars) {
-      notify.error(BUILDER_MESSAGES.searchTooShort, BUILDER_MESSAGES.invalidSearchTitle);
-      return;
-    }
+  const search = async (text: string) => {
     setIsSearching(true);
     try {
       const { artists } = await searchSpotifyArtists(text);
@@ -54,7 +57,7 @@ export function ArtistSearchDialog({
       onOpenChange={(next) => {
         if (!next) {
           setResults(null);
-          setQuery('');
+          reset();
         }
         onOpenChange(next);
       }}
@@ -68,18 +71,17 @@ export function ArtistSearchDialog({
       ) : (
         <form
           className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void search();
-          }}
+          onSubmit={handleSubmit(
+            ({ query }) => search(query),
+            () => notify.error(BUILDER_MESSAGES.searchTooShort, BUILDER_MESSAGES.invalidSearchTitle),
+          )}
         >
           <div>
             <Label htmlFor="artist-search-query">Artist name</Label>
             <div className="flex gap-2">
               <Input
                 id="artist-search-query"
-                value={query}
-                onChange={(event) => setQuery(event.target.value)}
+                {...register('query')}
                 placeholder="Search Spotify artists"
                 autoComplete="off"
               />
@@ -106,7 +108,7 @@ export function ArtistSearchDialog({
                     onClick={() => {
                       onSelect(artist);
                       setResults(null);
-                      setQuery('');
+                      reset();
                       onOpenChange(false);
                     }}
                   >
@@ -118,7 +120,7 @@ export function ArtistSearchDialog({
                     <span className="min-w-0">
                       <span className="block truncate font-medium text-white">{artist.name}</span>
                       <span className="block truncate text-xs text-zinc-400">
-                        {artist.followers.toLocaleString()} followers
+                        {formatNumber(artist.followers)} followers
                         {artist.genres.length > 0 ? ` · ${artist.genres.slice(0, 3).join(', ')}` : ''}
                       </span>
                     </span>

@@ -23,6 +23,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { Label, Select } from '../../../components/ui/input';
+import { ScrollFades, ScrollHint, useScrollEdges } from '../../../components/ui/scroll-cue';
 import type { AddArtistResult } from '../model/draft';
 import type { Slots } from '../model/slots';
 import { TrackEditor } from './track-editor';
@@ -156,6 +157,8 @@ export function TracksStep({
   );
   const active = tracks[activeIndex] as TrackDraft;
   const editorTop = useRef<HTMLDivElement>(null);
+  const tabsRef = useRef<HTMLUListElement>(null);
+  const tabEdges = useScrollEdges(tabsRef, tracks.length);
 
   useEffect(() => {
     if (focusRequest === 0) return;
@@ -204,18 +207,24 @@ export function TracksStep({
 
         <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
           <SortableContext items={tracks.map((track) => track.id)} strategy={horizontalListSortingStrategy}>
-            <ul aria-label="Tracks" className="flex gap-2 overflow-x-auto pb-2">
-              {tracks.map((track, index) => (
-                <TrackTab
-                  key={track.id}
-                  track={track}
-                  index={index}
-                  isActive={track.id === active.id}
-                  hasErrors={Object.keys(errors[track.id] ?? {}).length > 0}
-                  onSelect={() => onSelectTrack(track.id)}
-                />
-              ))}
-            </ul>
+            <div className="relative">
+              <ul ref={tabsRef} aria-label="Tracks" className="flex gap-2 overflow-x-auto pb-2">
+                {tracks.map((track, index) => (
+                  <TrackTab
+                    key={track.id}
+                    track={track}
+                    index={index}
+                    isActive={track.id === active.id}
+                    hasErrors={Object.keys(errors[track.id] ?? {}).length > 0}
+                    onSelect={() => onSelectTrack(track.id)}
+                  />
+                ))}
+              </ul>
+              <ScrollFades edges={tabEdges} />
+            </div>
+            <ScrollHint edges={tabEdges} testId="track-tabs-scroll-cue">
+              {`Swipe sideways to see all ${tracks.length} tracks`}
+            </ScrollHint>
           </SortableContext>
         </DndContext>
 

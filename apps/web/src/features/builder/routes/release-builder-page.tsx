@@ -24,6 +24,7 @@ import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
 import { saveDraft, saveDraftOnExit, useDraftQuery } from '../api/draft';
 import { useSubmitRelease } from '../api/submit-release';
 import { AccountBannedScreen, SubscriptionRequiredScreen } from '../components/access-screens';
+import { DiscardDraftButton, draftTitle, hasDraftContent } from '../components/discard-draft';
 import { PlatformsStep } from '../components/platforms-step';
 import { ProgressSteps } from '../components/progress-steps';
 import { ReleaseDetailsStep } from '../components/release-details-step';
@@ -256,15 +257,20 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
           <h1 className="text-3xl font-bold text-white">Release Builder</h1>
           <p className="mt-1 text-zinc-400">Create a single, EP or album and send it for review.</p>
         </div>
-        <p className="text-xs text-zinc-400" aria-live="polite" data-testid="save-state">
-          {saveState === 'saving'
-            ? 'Saving draft…'
-            : saveState === 'saved'
-              ? 'Draft saved'
-              : saveState === 'failed'
-                ? 'Draft not saved — check your connection'
-                : ''}
-        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-xs text-zinc-400" aria-live="polite" data-testid="save-state">
+            {saveState === 'saving'
+              ? 'Saving draft…'
+              : saveState === 'saved'
+                ? 'Draft saved'
+                : saveState === 'failed'
+                  ? 'Draft not saved — check your connection'
+                  : ''}
+          </p>
+          {hasDraftContent(draft) ? (
+            <DiscardDraftButton title={draftTitle(draft)} onDiscarded={startOver} />
+          ) : null}
+        </div>
       </header>
       <ProgressSteps step={draft.step} />
 

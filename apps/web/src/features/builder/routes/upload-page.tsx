@@ -1,12 +1,14 @@
 /** Upload Music (/dashboard/upload, spec 02 §2): the banned and subscription screens, or the way into the builder. */
-import { Globe2, ListMusic, Music, Users } from 'lucide-react';
+import { FileClock, Globe2, ListMusic, Music, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useDraftQuery } from '../api/draft';
 import { AccountBannedScreen, SubscriptionRequiredScreen } from '../components/access-screens';
+import { DiscardDraftButton, draftTitle, hasDraftContent } from '../components/discard-draft';
 
 const BLURBS = [
   { icon: ListMusic, title: 'Multi-track releases', text: 'Singles, EPs and albums with up to 20 tracks.' },
@@ -34,6 +36,7 @@ export default function UploadPage() {
         <h1 className="text-3xl font-bold text-white">Upload Music</h1>
         <p className="mt-2 text-zinc-400">Build your release step by step and send it for review.</p>
       </header>
+      <DraftNotice />
       <Card className="flex flex-col items-center gap-4 py-10 text-center">
         <Music aria-hidden className="size-12 text-brand-400" />
         <h2 className="text-xl font-semibold text-white">Ready to release new music?</h2>
@@ -57,5 +60,35 @@ export default function UploadPage() {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** Says when a saved draft exists (issue 18): continue it in the builder, or discard it after a confirmation. */
+function DraftNotice() {
+  const draftQuery = useDraftQuery();
+  const draft = draftQuery.data?.draft;
+  if (!hasDraftContent(draft)) return null;
+  const title = draftTitle(draft);
+  return (
+    <section
+      aria-labelledby="draft-notice-heading"
+      className="flex flex-col gap-3 rounded-xl border border-brand-500/40 bg-brand-600/10 p-4 sm:flex-row sm:items-center"
+    >
+      <FileClock aria-hidden className="size-8 shrink-0 text-brand-300" />
+      <div className="flex-1">
+        <h2 id="draft-notice-heading" className="font-semibold text-white">
+          You have a draft in progress
+        </h2>
+        <p className="text-sm text-zinc-300">
+          "{title}" is saved at step {draft.step} of 4. The Release Builder opens it where you left off.
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Link to={paths.releaseBuilder} className={buttonClass('primary', 'sm')}>
+          Continue draft
+        </Link>
+        <DiscardDraftButton title={title} onDiscarded={() => void draftQuery.refetch()} />
+      </div>
+    </section>
   );
 }

@@ -1,12 +1,12 @@
 /** DELETE /api/releases/:id: removes a release still pending or processing, with its files. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
+import { client, unwrap } from '../../../lib/api';
 import { releasesKeys } from './keys';
 
 export function useDeleteRelease(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ ok: true }>(`/api/releases/${id}`, { method: 'DELETE' }),
+    mutationFn: () => unwrap(client.releases[':id'].$delete({ param: { id } })),
     onSuccess: () => queryClient.removeQueries({ queryKey: releasesKeys.detail(id) }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: releasesKeys.list() }),
   });

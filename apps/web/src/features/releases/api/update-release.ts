@@ -1,14 +1,14 @@
 /** PATCH /api/releases/:id: saves the Edit Release form. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EditReleaseInput, ReleaseForEdit } from '@tunedrop/shared/schemas/releases';
-import { api } from '../../../lib/api';
+import type { EditReleaseInput } from '@tunedrop/shared/schemas/releases';
+import { client, unwrap } from '../../../lib/api';
 import { releasesKeys } from './keys';
 
 export function useUpdateRelease(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: EditReleaseInput) =>
-      (await api<{ release: ReleaseForEdit }>(`/api/releases/${id}`, { method: 'PATCH', body })).release,
+      (await unwrap(client.releases[':id'].$patch({ param: { id }, json: body }))).release,
     onSettled: () => queryClient.invalidateQueries({ queryKey: releasesKeys.all }),
   });
 }

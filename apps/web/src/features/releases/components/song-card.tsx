@@ -5,12 +5,13 @@ import {
   type MySongItem,
   RELEASE_MESSAGES,
 } from '@tunedrop/shared/schemas/releases';
-import { Pencil, XCircle } from 'lucide-react';
+import { Eye, Pencil, Wrench, XCircle } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { paths } from '../../../config/paths';
+import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { ReleaseStatusBadge } from './release-status-badge';
 
 export function SongCard({
@@ -21,13 +22,21 @@ export function SongCard({
   onRequestTakedown: (release: MySongItem) => void;
 }) {
   const headingId = `release-${release.id}-title`;
+  // After a lapse My Songs is read-only (decision 120): no edit or fix links that would hit the gate.
+  const { data: viewer } = useViewer();
+  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
   return (
     <li>
       <Card className="flex flex-col gap-4 sm:flex-row sm:items-center" aria-labelledby={headingId}>
         <CoverThumb src={release.coverUrl} alt={`Cover of ${release.title}`} size={72} />
         <div className="min-w-0 flex-1 space-y-1">
           <h2 id={headingId} className="truncate text-lg font-semibold text-white">
-            {release.title}
+            <Link
+              to={paths.releaseDetail(release.id)}
+              className="rounded hover:text-brand-300 hover:underline focus-visible:outline-2 focus-visible:outline-brand-400"
+            >
+              {release.title}
+            </Link>
           </h2>
           <p className="truncate text-sm text-zinc-300">{release.primaryArtists.join(', ')}</p>
           <p className="text-xs text-zinc-400">
@@ -46,7 +55,18 @@ export function SongCard({
           ) : null}
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">
-          {isReleaseEditable(release.status) ? (
+          <Link
+            to={paths.releaseDetail(release.id)}
+            className={buttonClass('outline', 'sm')}
+            aria-label={`View ${release.title}`}
+          >
+            <Eye aria-hidden className="size-4" /> View
+          </Link>
+          {!canChange ? null : release.status === 'rejected' ? (
+            <Link to={paths.releaseDetail(release.id)} className={buttonClass('outline', 'sm')}>
+              <Wrench aria-hidden className="size-4" /> Fix and resubmit
+            </Link>
+          ) : isReleaseEditable(release.status) ? (
             <Link to={paths.editRelease(release.id)} className={buttonClass('outline', 'sm')}>
               <Pencil aria-hidden className="size-4" /> Edit Release
             </Link>

@@ -1,5 +1,7 @@
-/** Edit Release (spec 02 §2, §8): the owner edits a pending or processing release, or deletes it. */
-import { zodResolver } from '@hookform/resolvers/zod';
+/**
+ * Edit Release (spec 02 §2, §8): the owner edits a pending or processing release, or deletes it; a
+ * rejected one too, then resubmits it from its page (issue 18).
+ */
 import { GENRES } from '@tunedrop/shared';
 import {
   type EditReleaseFormValues,
@@ -9,9 +11,7 @@ import {
 } from '@tunedrop/shared/schemas/releases';
 import { ArrowLeft, Save, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { z } from 'zod';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -20,10 +20,12 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useDeleteRelease } from '../api/delete-release';
 import { useReleaseForEdit } from '../api/get-release';
 import { useUpdateRelease } from '../api/update-release';
+import { TracksEditor } from '../components/tracks-editor';
 
 const isNotEditableError = (error: unknown) =>
   error instanceof ApiError && error.code === 'release_not_editable';
@@ -58,8 +60,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
 
   // Basic releases carry the artist name as both holders (spec 02 §1); the server enforces the same.
   const lockedHolder = isPro ? null : (viewer?.profile.artistName ?? null);
-  const form = useForm<EditReleaseFormValues, unknown, z.output<typeof editReleaseFormSchema>>({
-    resolver: zodResolver(editReleaseFormSchema),
+  const form = useZodForm(editReleaseFormSchema, {
     defaultValues: {
       title: release.title,
       primaryArtists: release.primaryArtists.join(', '),
@@ -86,7 +87,8 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
       {
         onSuccess: () => {
           notify.success(RELEASE_MESSAGES.updated);
-          navigate(paths.songs);
+          // A rejected release is fixed to be resubmitted: back to its page, where Resubmit is.
+          navigate(release.status === 'rejected' ? paths.releaseDetail(release.id) : paths.songs);
         },
         onError: (error) => {
           if (isNotEditableError(error)) return onCannotEdit();
@@ -132,7 +134,9 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
       <div>
         <h1 className="text-3xl font-bold text-white">Edit Release</h1>
         <p className="mt-1 text-sm text-zinc-400">
-          You can change a release while it is pending or processing.
+          {release.status === 'rejected'
+            ? 'Fix what the moderator asked for, save, then resubmit the release from its page.'
+            : 'You can change a release while it is pending or processing.'}
         </p>
       </div>
       <Card>
@@ -237,6 +241,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
           </div>
         </form>
       </Card>
+      {release.tracks.length > 0 ? <TracksEditor releaseId={release.id} initial={release.tracks} /> : null}
       <ConfirmDialog
         open={isDeleteOpen}
         onOpenChange={(open) => {

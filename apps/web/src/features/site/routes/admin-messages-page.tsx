@@ -1,32 +1,33 @@
 /** `/admin/messages` (admin only): Contact Us requests, newest first, marked as handled or reopened. */
 import type { ContactRequestFilter, ContactRequestView } from '@tunedrop/shared/schemas/site';
 import { ExternalLink, Inbox } from 'lucide-react';
-import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
+import { CountTabs } from '../../../components/ui/count-tabs';
+import { Pager } from '../../../components/ui/pager';
 import { notify } from '../../../components/ui/toast';
+import { pageCountOf, useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { errorMessage } from '../../../lib/api';
+import { formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useContactRequests, useSetContactRequestHandled } from '../api/contact-requests';
 
-const tabs: { value: ContactRequestFilter; label: string }[] = [
-  { value: 'open', label: 'Open' },
-  { value: 'handled', label: 'Handled' },
-  { value: 'all', label: 'All' },
+const tabs: { id: ContactRequestFilter; label: string }[] = [
+  { id: 'open', label: 'Open' },
+  { id: 'handled', label: 'Handled' },
+  { id: 'all', label: 'All' },
 ];
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const tabIds = tabs.map((tab) => tab.id);
 
 export default function AdminMessagesPage() {
   usePageTitle('Contact Requests', 'Messages sent through the Contact Us form.');
-  const [status, setStatus] = useState<ContactRequestFilter>('open');
-  const [page, setPage] = useState(1);
+  const list = useListParams<ContactRequestFilter>({ tabs: tabIds, defaultTab: 'open' });
+  const { tab: status, page } = list;
   const { data, isPending, isError, error, isPlaceholderData } = useContactRequests({ status, page });
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-
-  const countFor = (value: ContactRequestFilter) =>
-    data ? (value === 'all' ? data.counts.open + data.counts.handled : data.counts[value]) : null;
+  const pageCount = data ? pageCountOf(data.total, data.pageSize) : undefined;
+  usePageClamp(list, pageCount);
+  const counts = data ? { ...data.counts, all: data.counts.open + data.counts.handled } : undefined;
 
   return (
     <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
@@ -35,73 +36,42 @@ export default function AdminMessagesPage() {
         Messages sent through Contact Us on the public site. Each one is also mailed to the support address.
       </p>
 
-      <fieldset className="mt-6 flex flex-wrap gap-2">
-        <legend className="sr-only">Filter requests</legend>
-        {tabs.map((tab) => {
-          const count = countFor(tab.value);
-          const isSelected = status === tab.value;
-          return (
-            <button
-              key={tab.value}
-              type="button"
-              aria-pressed={isSelected}
-              onClick={() => {
-                setStatus(tab.value);
-                setPage(1);
-              }}
-              className={cn(
-                'rounded-lg px-3 py-1.5 text-sm font-medium transition-colors',
-                isSelected ? 'bg-brand-600 text-white' : 'bg-ink-800 text-zinc-300 hover:text-white',
-              )}
-            >
-              {tab.label}
-              {count !== null ? ` (${count})` : ''}
-            </button>
-          );
-        })}
-      </fieldset>
+      <div className="mt-6">
+        <CountTabs
+          label="Filter requests"
+          tabs={tabs}
+          value={status}
+          onValueChange={list.setTab}
+          counts={counts}
+        >
+          <section aria-label={`${tabs.find((tab) => tab.id === status)?.label} requests`}>
+            {isPending ? (
+              <PageLoader />
+            ) : isError ? (
+              <p role="alert" className="mt-8 text-red-300">
+                {errorMessage(error, 'Failed to load contact requests.')}
+              </p>
+            ) : data.items.length === 0 ? (
+              <div className="mt-10 flex flex-col items-center gap-2 text-center text-zinc-400">
+                <Inbox aria-hidden className="size-10" />
+                <p>
+                  {status === 'open' ? 'No open requests. You are all caught up.' : 'No requests here yet.'}
+                </p>
+              </div>
+            ) : (
+              <ul className={cn('mt-6 space-y-4', isPlaceholderData && 'opacity-60')}>
+                {data.items.map((item) => (
+                  <li key={item.id}>
+                    <ContactRequestCard item={item} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </CountTabs>
+      </div>
 
-      <section aria-label={`${tabs.find((tab) => tab.value === status)?.label} requests`}>
-        {isPending ? (
-          <PageLoader />
-        ) : isError ? (
-          <p role="alert" className="mt-8 text-red-300">
-            {errorMessage(error, 'Failed to load contact requests.')}
-          </p>
-        ) : data.items.length === 0 ? (
-          <div className="mt-10 flex flex-col items-center gap-2 text-center text-zinc-400">
-            <Inbox aria-hidden className="size-10" />
-            <p>{status === 'open' ? 'No open requests. You are all caught up.' : 'No requests here yet.'}</p>
-          </div>
-        ) : (
-          <ul className={cn('mt-6 space-y-4', isPlaceholderData && 'opacity-60')}>
-            {data.items.map((item) => (
-              <li key={item.id}>
-                <ContactRequestCard item={item} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-
-      {data && data.total > data.pageSize ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4">
-          <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <p className="text-sm text-zinc-400">
-            Page {page} of {pageCount}
-          </p>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page >= pageCount}
-            onClick={() => setPage((p) => p + 1)}
-          >
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      <Pager className="mt-6" page={page} pageCount={pageCount ?? 1} onPageChange={list.setPage} />
     </main>
   );
 }
@@ -154,9 +124,9 @@ function ContactRequestCard({ item }: { item: ContactRequestView }) {
           <p className="text-sm text-zinc-400">No links</p>
         )}
         <p className="pt-1 text-xs text-zinc-400">
-          Received {dateTime.format(new Date(item.createdAt))}
+          Received {formatDateTime(item.createdAt)}
           {item.handledAt
-            ? ` · handled ${dateTime.format(new Date(item.handledAt))}${item.handledByName ? ` by ${item.handledByName}` : ''}`
+            ? ` · handled ${formatDateTime(item.handledAt)}${item.handledByName ? ` by ${item.handledByName}` : ''}`
             : ''}
         </p>
       </div>

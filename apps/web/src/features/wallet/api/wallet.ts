@@ -1,29 +1,19 @@
 /** The wallet API: the summary query, payment settings, withdrawal request and cancel mutations. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  MaskedPaymentDetails,
-  PaymentSettings,
-  WalletSummary,
-  WithdrawalSummary,
-} from '@tunedrop/shared/schemas/wallet';
-import { api } from '../../../lib/api';
+import type { PaymentSettings } from '@tunedrop/shared/schemas/wallet';
+import { client, unwrap } from '../../../lib/api';
 
 export const walletQueryKey = ['wallet'] as const;
 
 export function useWallet() {
-  return useQuery({ queryKey: walletQueryKey, queryFn: () => api<WalletSummary>('/api/wallet') });
+  return useQuery({ queryKey: walletQueryKey, queryFn: () => unwrap(client.wallet.$get()) });
 }
-
-type Moved = WithdrawalSummary & { balanceCents: number; pendingBalanceCents: number };
 
 export function useSavePaymentSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: PaymentSettings) =>
-      api<{ paymentDetails: MaskedPaymentDetails }>('/api/wallet/payment-settings', {
-        method: 'PUT',
-        body: settings,
-      }),
+      unwrap(client.wallet['payment-settings'].$put({ json: settings })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
   });
 }
@@ -31,8 +21,7 @@ export function useSavePaymentSettings() {
 export function useRequestWithdrawal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: string) =>
-      api<Moved>('/api/wallet/withdrawals', { method: 'POST', body: { amount } }),
+    mutationFn: (amount: string) => unwrap(client.wallet.withdrawals.$post({ json: { amount } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
   });
 }
@@ -40,7 +29,7 @@ export function useRequestWithdrawal() {
 export function useCancelWithdrawal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<Moved>(`/api/wallet/withdrawals/${id}/cancel`, { method: 'POST' }),
+    mutationFn: (id: string) => unwrap(client.wallet.withdrawals[':id'].cancel.$post({ param: { id } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
   });
 }

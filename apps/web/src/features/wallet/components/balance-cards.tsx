@@ -1,8 +1,8 @@
 /** The three figures of the wallet: available, total earnings (all time), pending (processing). */
-import { formatCents } from '@tunedrop/shared';
 import { Clock, TrendingUp, Wallet } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Card } from '../../../components/ui/card';
+import { formatCents } from '../../../lib/format';
 
 function Figure({
   label,

@@ -1,21 +1,22 @@
 /** Payment Settings: bank account or PayPal, checked with the §5 rules; saved details are shown masked. */
 import {
-  checkPaymentSettings,
   describeMaskedDetails,
   type MaskedPaymentDetails,
+  paymentSettingsMessage,
+  paymentSettingsRequestSchema,
 } from '@tunedrop/shared/schemas/wallet';
 import { Building2, CreditCard } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
+import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
 import { useSavePaymentSettings } from '../api/wallet';
 import { showWalletError } from './show-wallet-error';
 
-type Method = '' | 'bank' | 'paypal';
-const emptyFields = {
+const emptyDetails = {
   account_name: '',
   account_number: '',
   routing_number: '',
@@ -30,43 +31,32 @@ export function PaymentSettingsForm({
   savedMethod: 'bank' | 'paypal' | null;
   savedDetails: MaskedPaymentDetails | null;
 }) {
-  const [method, setMethod] = useState<Method>(savedMethod ?? '');
-  const [fields, setFields] = useState(emptyFields);
+  const form = useZodForm(paymentSettingsRequestSchema, {
+    defaultValues: { payment_method: savedMethod ?? '', payment_details: emptyDetails },
+  });
+  const { register, handleSubmit, watch, getValues, setValue, reset } = form;
+  const method = watch('payment_method');
   const save = useSavePaymentSettings();
 
   useEffect(() => {
-    if (savedMethod) setMethod((current) => current || savedMethod);
-  }, [savedMethod]);
+    if (savedMethod && !getValues('payment_method')) setValue('payment_method', savedMethod);
+  }, [savedMethod, getValues, setValue]);
 
-  const set = (name: keyof typeof emptyFields) => (event: { target: { value: string } }) =>
-    setFields((current) => ({ ...current, [name]: event.target.value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = checkPaymentSettings({
-      payment_method: method || null,
-      payment_details:
-        method === 'bank'
-          ? {
-              account_name: fields.account_name,
-              account_number: fields.account_number,
-              routing_number: fields.routing_number,
-              bank_name: fields.bank_name,
-            }
-          : { paypal_email: fields.paypal_email },
-    });
-    if (!checked.ok) {
-      notify.error(checked.error.description, checked.error.title);
-      return;
-    }
-    save.mutate(checked.settings, {
-      onSuccess: (result) => {
-        notify.success('Payment information saved', describeMaskedDetails(result.paymentDetails));
-        setFields(emptyFields);
-      },
-      onError: (error) => showWalletError(error, 'Failed to save payment information'),
-    });
-  };
+  // The spec shows each rule as a toast with its title, one at a time, in the rules' order.
+  const submit = handleSubmit(
+    (settings) =>
+      save.mutate(settings, {
+        onSuccess: (result) => {
+          notify.success('Payment information saved', describeMaskedDetails(result.paymentDetails));
+          reset({ payment_method: settings.payment_method, payment_details: emptyDetails });
+        },
+        onError: (error) => showWalletError(error, 'Failed to save payment information'),
+      }),
+    (errors) => {
+      const message = paymentSettingsMessage(firstErrorMessage(errors));
+      notify.error(message.description, message.title);
+    },
+  );
 
   const options = [
     { value: 'bank' as const, label: 'Bank Account', icon: Building2 },
@@ -115,11 +105,9 @@ export function PaymentSettingsForm({
               >
                 <input
                   type="radio"
-                  name="payment-method"
                   value={option.value}
-                  checked={method === option.value}
-                  onChange={() => setMethod(option.value)}
                   className="accent-brand-500"
+                  {...register('payment_method')}
                 />
                 <option.icon aria-hidden className="size-4" />
                 {option.label}
@@ -130,23 +118,17 @@ export function PaymentSettingsForm({
         {method === 'bank' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <Field id="account-name" label="Account Name">
-              <Input
-                id="account-name"
-                autoComplete="name"
-                value={fields.account_name}
-                onChange={set('account_name')}
-              />
+              <Input id="account-name" autoComplete="name" {...register('payment_details.account_name')} />
             </Field>
             <Field id="bank-name" label="Bank Name">
-              <Input id="bank-name" value={fields.bank_name} onChange={set('bank_name')} />
+              <Input id="bank-name" {...register('payment_details.bank_name')} />
             </Field>
             <Field id="account-number" label="Account Number">
               <Input
                 id="account-number"
                 inputMode="numeric"
                 autoComplete="off"
-                value={fields.account_number}
-                onChange={set('account_number')}
+                {...register('payment_details.account_number')}
               />
             </Field>
             <Field id="routing-number" label="Routing Number">
@@ -154,8 +136,7 @@ export function PaymentSettingsForm({
                 id="routing-number"
                 inputMode="numeric"
                 autoComplete="off"
-                value={fields.routing_number}
-                onChange={set('routing_number')}
+                {...register('payment_details.routing_number')}
               />
             </Field>
           </div>
@@ -166,8 +147,7 @@ export function PaymentSettingsForm({
               id="paypal-email"
               type="email"
               autoComplete="email"
-              value={fields.paypal_email}
-              onChange={set('paypal_email')}
+              {...register('payment_details.paypal_email')}
             />
           </Field>
         ) : null}

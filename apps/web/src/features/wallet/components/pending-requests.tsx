@@ -1,15 +1,14 @@
 /** Pending withdrawal requests, each with Cancel and the 'Keep Request' / 'Yes, Cancel Request' confirmation. */
-import { formatCents } from '@tunedrop/shared';
 import { describeMaskedDetails, WALLET_TEXTS, type WithdrawalSummary } from '@tunedrop/shared/schemas/wallet';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Badge, Card } from '../../../components/ui/card';
+import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
+import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
+import { formatCents, formatDateTime } from '../../../lib/format';
 import { useCancelWithdrawal } from '../api/wallet';
 import { showWalletError } from './show-wallet-error';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 export function PendingRequests({ requests }: { requests: WithdrawalSummary[] }) {
   const [cancelling, setCancelling] = useState<WithdrawalSummary | null>(null);
@@ -44,12 +43,12 @@ export function PendingRequests({ requests }: { requests: WithdrawalSummary[] })
               <div>
                 <p className="font-semibold text-white tabular-nums">{formatCents(request.amountCents)}</p>
                 <p className="text-sm text-zinc-400">
-                  Requested {dateTime.format(new Date(request.requestedAt))} ·{' '}
+                  Requested {formatDateTime(request.requestedAt)} ·{' '}
                   {describeMaskedDetails(request.paymentDetails)}
                 </p>
               </div>
               <div className="flex items-center gap-3">
-                <Badge tone="yellow">Pending</Badge>
+                <StatusBadge kind="withdrawal" status="pending" />
                 <Button
                   variant="outline"
                   size="sm"

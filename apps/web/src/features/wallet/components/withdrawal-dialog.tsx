@@ -1,16 +1,18 @@
 /** Request Withdrawal: the amount (number, step 0.01, the full balance to start with) and the §5 checks in order. */
-import { formatCents } from '@tunedrop/shared';
 import {
   centsToInputValue,
   checkWithdrawal,
   describeMaskedDetails,
   type WalletSummary,
+  withdrawalFormSchema,
 } from '@tunedrop/shared/schemas/wallet';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
+import { formatCents } from '../../../lib/format';
+import { useZodForm } from '../../../lib/use-zod-form';
 import { useRequestWithdrawal } from '../api/wallet';
 import { showWalletError } from './show-wallet-error';
 
@@ -23,36 +25,42 @@ export function WithdrawalDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [amount, setAmount] = useState('');
+  const hasPaymentInfo = wallet.paymentDetails !== null;
+  const { balanceCents, minimumWithdrawalCents: minimumCents } = wallet;
+  const schema = useMemo(
+    () => withdrawalFormSchema({ hasPaymentInfo, balanceCents, minimumCents }),
+    [hasPaymentInfo, balanceCents, minimumCents],
+  );
+  const { register, handleSubmit, reset, getValues } = useZodForm(schema, { defaultValues: { amount: '' } });
   const request = useRequestWithdrawal();
 
   useEffect(() => {
-    if (open) setAmount(centsToInputValue(wallet.balanceCents));
-  }, [open, wallet.balanceCents]);
+    if (open) reset({ amount: centsToInputValue(wallet.balanceCents) });
+  }, [open, wallet.balanceCents, reset]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = checkWithdrawal({
-      hasPaymentInfo: wallet.paymentDetails !== null,
-      balanceCents: wallet.balanceCents,
-      minimumCents: wallet.minimumWithdrawalCents,
-      amount,
-    });
-    if (!checked.ok) {
-      notify.error(checked.error.description, checked.error.title);
-      return;
-    }
-    request.mutate(amount, {
-      onSuccess: (result) => {
-        notify.success(
-          'Withdrawal requested',
-          `${formatCents(result.amountCents)} is on its way. Your request is now pending review.`,
-        );
-        onOpenChange(false);
-      },
-      onError: (error) => showWalletError(error, 'Failed to request withdrawal'),
-    });
-  };
+  // The spec shows the first failed check as a toast with its title (the same rule as the schema).
+  const submit = handleSubmit(
+    ({ amount }) =>
+      request.mutate(amount, {
+        onSuccess: (result) => {
+          notify.success(
+            'Withdrawal requested',
+            `${formatCents(result.amountCents)} is on its way. Your request is now pending review.`,
+          );
+          onOpenChange(false);
+        },
+        onError: (error) => showWalletError(error, 'Failed to request withdrawal'),
+      }),
+    () => {
+      const checked = checkWithdrawal({
+        hasPaymentInfo,
+        balanceCents,
+        minimumCents,
+        amount: getValues('amount'),
+      });
+      if (!checked.ok) notify.error(checked.error.description, checked.error.title);
+    },
+  );
 
   return (
     <Dialog
@@ -73,8 +81,7 @@ export function WithdrawalDialog({
             inputMode="decimal"
             step="0.01"
             min="0"
-            value={amount}
-            onChange={(event) => setAmount(event.target.value)}
+            {...register('amount')}
             aria-describedby="withdrawal-amount-error"
           />
         </Field>

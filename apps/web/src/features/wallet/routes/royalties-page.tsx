@@ -1,5 +1,4 @@
 /** Royalties and Wallet (spec 02 §2): balances, the plan minimum, withdrawals, payment settings. */
-import { formatCents } from '@tunedrop/shared';
 import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { ArrowUpRight, Info } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -8,11 +7,14 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
+import { formatCents } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useWallet } from '../api/wallet';
 import { BalanceCards } from '../components/balance-cards';
+import { LedgerSection } from '../components/ledger-section';
 import { PaymentSettingsForm } from '../components/payment-settings-form';
 import { PendingRequests } from '../components/pending-requests';
+import { StatementsSection } from '../components/statements-section';
 import { WithdrawalDialog } from '../components/withdrawal-dialog';
 
 const PLAN_LABELS: Record<string, string> = { basic: 'Basic plan', pro: 'Pro plan' };
@@ -95,6 +97,10 @@ export default function RoyaltiesPage() {
       </Card>
 
       <PendingRequests requests={data.pendingRequests} />
+
+      <StatementsSection />
+
+      <LedgerSection />
 
       <PaymentSettingsForm savedMethod={data.paymentMethod} savedDetails={data.paymentDetails} />
 

@@ -6,9 +6,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client';
 import { profiles } from '../../db/schema';
-import { grantRole } from '../../modules/auth/service';
-import { applyBalanceChange } from '../../modules/wallet/balance';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
+import { grantRole } from '../auth/service';
+import { applyBalanceChange } from '../wallet/balance';
 
 let system: TestSystem;
 

@@ -1,0 +1,57 @@
+/**
+ * The shared text rule (packages/shared/src/text.ts) at the door of every API route: a NUL or another
+ * control character in the path, the query or a JSON body is refused with 422 before any route or
+ * the database sees it (PostgreSQL refuses NUL in text, which used to surface as a 500). Tabs and
+ * line breaks in a body are left to each field's schema (multi-line fields allow them); better-auth's
+ * routes, which have no schema of ours, get the same backstop for NUL and the other controls.
+ */
+import { findControlCharacters } from '@tunedrop/shared/text';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context';
+import { validationError } from './errors';
+
+/** Bodies passed on untouched: signed by their sender, and never stored as text fields. */
+const UNCHECKED_BODY_PREFIXES = ['/api/payments/webhook', '/api/uploads'];
+
+const refuse = (found: { path: string; message: string }) =>
+  validationError(found.message, { [found.path]: found.message });
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    const inPath = findControlCharacters(decoded(url.pathname), { isMultiline: false });
+    if (inPath) throw refuse({ ...inPath, path: 'path' });
+    for (const [key, value] of url.searchParams) {
+      const inQuery = findControlCharacters({ [key]: value }, { isMultiline: false });
+      if (inQuery) throw refuse(inQuery);
+    }
+
+    const contentType = c.req.header('content-type') ?? '';
+    const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
+    if (
+      hasBody &&
+      /^application\/(.+\+)?json\b/i.test(contentType) &&
+      !UNCHECKED_BODY_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))
+    ) {
+      // A copy of the body (already bounded by the body limit), so the route still reads the original.
+      const text = await c.req.raw.clone().text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined; // Malformed JSON is the route's validator's to refuse.
+      }
+      const inBody = findControlCharacters(body, { isMultiline: true });
+      if (inBody) throw refuse(inBody);
+    }
+    await next();
+  };
+}

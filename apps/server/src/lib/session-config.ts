@@ -1,0 +1,4 @@
+/** Session lifetime, shared by better-auth's config (modules/auth/auth.ts) and the viewer's fast path (lib/access.ts). */
+export const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
+/** A session older than this since its last refresh is extended by better-auth on its next use. */
+export const SESSION_UPDATE_AGE_SECONDS = 60 * 60 * 24;

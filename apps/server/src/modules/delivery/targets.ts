@@ -1,0 +1,198 @@
+/**
+ * Delivery targets: where packages go. The URL (with its password), a private key and own S3
+ * credentials are encrypted at rest with the payment-details scheme (record 101), bound to the
+ * target's id; the API only ever shows the masked URL and whether a secret is set.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PlatformId } from '@tunedrop/shared';
+import {
+  DELIVERY_MESSAGES,
+  type DeliveryState,
+  type DeliveryTargetView,
+  type TargetInput,
+  type TargetPatch,
+  type TargetScheme,
+  targetInputSchema,
+  targetPatchSchema,
+  targetUrlScheme,
+} from '@tunedrop/shared/schemas/delivery';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { DbOrTx } from '../../db/client';
+import { deliveries, deliveryTargets } from '../../db/schema';
+import { AppError, notFound } from '../../lib/errors';
+import { decryptSecret, encryptSecret } from '../wallet/payment-crypto';
+
+const PURPOSE = 'tunedrop-delivery-target';
+
+export type TargetSecret = {
+  url: string;
+  privateKey?: string;
+  s3?: { endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+};
+
+export type TargetRow = typeof deliveryTargets.$inferSelect;
+export type OpenTarget = TargetRow & { secretValue: TargetSecret };
+
+export function maskUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+export function openTarget(config: Config, row: TargetRow): OpenTarget {
+  return { ...row, secretValue: decryptSecret<TargetSecret>(config.appSecret, PURPOSE, row.id, row.secret) };
+}
+
+export const servesPlatform = (target: Pick<TargetRow, 'platforms'>, platform: string) =>
+  target.platforms === null || (target.platforms as string[]).includes(platform);
+
+function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> = {}): DeliveryTargetView {
+  return {
+    id: row.id,
+    name: row.name,
+    scheme: row.scheme,
+    urlMasked: row.urlMasked,
+    dpid: row.dpid,
+    platforms: row.platforms ?? 'all',
+    profile: row.profile,
+    enabled: row.enabled,
+    hasPassword: row.hasPassword,
+    hasPrivateKey: row.hasPrivateKey,
+    hasOwnS3Credentials: row.hasOwnS3,
+    counts,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function nameTaken(error: unknown): never {
+  const text = String((error as { cause?: { message?: string } })?.cause?.message ?? error);
+  if (text.includes('delivery_targets_name_unique')) {
+    throw new AppError('target_name_taken', DELIVERY_MESSAGES.targetNameTaken, 409, {
+      name: DELIVERY_MESSAGES.targetNameTaken,
+    });
+  }
+  throw error;
+}
+
+function secretColumns(config: Config, id: string, secret: TargetSecret) {
+  const url = new URL(secret.url);
+  const hasOwnS3 = Boolean(secret.s3?.accessKeyId || secret.s3?.endpoint);
+  return {
+    scheme: targetUrlScheme(secret.url) as TargetScheme,
+    urlMasked: maskUrl(secret.url),
+    secret: encryptSecret(config.appSecret, PURPOSE, id, secret),
+    hasPassword: url.password !== '',
+    hasPrivateKey: Boolean(secret.privateKey),
+    hasOwnS3,
+  };
+}
+
+export async function listTargets(db: DbOrTx): Promise<DeliveryTargetView[]> {
+  const rows = await db
+    .select()
+    .from(deliveryTargets)
+    .where(isNull(deliveryTargets.deletedAt))
+    .orderBy(asc(deliveryTargets.name));
+  const counts = await db
+    .select({ targetId: deliveries.targetId, state: deliveries.state, n: sql<number>`count(*)::int` })
+    .from(deliveries)
+    .groupBy(deliveries.targetId, deliveries.state);
+  return rows.map((row) =>
+    toView(
+      row,
+      Object.fromEntries(counts.filter((c) => c.targetId === row.id).map((c) => [c.state, Number(c.n)])),
+    ),
+  );
+}
+
+export async function getTargetRow(db: DbOrTx, id: string): Promise<TargetRow> {
+  const [row] = await db
+    .select()
+    .from(deliveryTargets)
+    .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)));
+  if (!row) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+  return row;
+}
+
+export async function createTarget(
+  db: DbOrTx,
+  config: Config,
+  input: TargetInput,
+): Promise<DeliveryTargetView> {
+  const value = targetInputSchema.parse(input);
+  const id = randomUUID();
+  const secret: TargetSecret = {
+    url: value.url,
+    ...(value.privateKey ? { privateKey: value.privateKey } : {}),
+    ...(value.s3 ? { s3: value.s3 } : {}),
+  };
+  try {
+    const [row] = await db
+      .insert(deliveryTargets)
+      .values({
+        id,
+        name: value.name,
+        dpid: value.dpid,
+        platforms: value.platforms === 'all' ? null : (value.platforms as PlatformId[]),
+        profile: value.profile,
+        enabled: value.enabled,
+        ...secretColumns(config, id, secret),
+      })
+      .returning();
+    if (!row) throw new Error('target insert returned nothing');
+    return toView(row);
+  } catch (error) {
+    return nameTaken(error);
+  }
+}
+
+export async function updateTarget(
+  db: DbOrTx,
+  config: Config,
+  id: string,
+  patch: TargetPatch,
+): Promise<DeliveryTargetView> {
+  const value = targetPatchSchema.parse(patch);
+  const row = await getTargetRow(db, id);
+  const current = openTarget(config, row).secretValue;
+  const secret: TargetSecret = {
+    url: value.url ?? current.url,
+    ...((value.privateKey ?? current.privateKey)
+      ? { privateKey: value.privateKey ?? current.privateKey }
+      : {}),
+    ...((value.s3 ?? current.s3) ? { s3: value.s3 ?? current.s3 } : {}),
+  };
+  try {
+    const [updated] = await db
+      .update(deliveryTargets)
+      .set({
+        ...(value.name !== undefined ? { name: value.name } : {}),
+        ...(value.dpid !== undefined ? { dpid: value.dpid } : {}),
+        ...(value.platforms !== undefined
+          ? { platforms: value.platforms === 'all' ? null : (value.platforms as PlatformId[]) }
+          : {}),
+        ...(value.profile !== undefined ? { profile: value.profile } : {}),
+        ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
+        ...secretColumns(config, id, secret),
+        updatedAt: new Date(),
+      })
+      .where(eq(deliveryTargets.id, id))
+      .returning();
+    if (!updated) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+    return toView(updated);
+  } catch (error) {
+    return nameTaken(error);
+  }
+}
+
+/** Soft delete: the history of what was sent there stays; no new jobs go to it. */
+export async function deleteTarget(db: DbOrTx, id: string): Promise<void> {
+  const rows = await db
+    .update(deliveryTargets)
+    .set({ deletedAt: new Date(), enabled: false, updatedAt: new Date() })
+    .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
+    .returning({ id: deliveryTargets.id });
+  if (rows.length === 0) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+}

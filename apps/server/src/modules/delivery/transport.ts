@@ -1,0 +1,334 @@
+/**
+ * How bytes reach a target: real SFTP (ssh2-sftp-client, writes pipelined on the raw channel so a
+ * stream is not bound by one round trip per chunk), S3 multipart (@aws-sdk/lib-storage), or a local /
+ * mounted folder. Paths are relative to the target's root folder, always with `/`.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import SftpClient from 'ssh2-sftp-client';
+import type { Config } from '../../config';
+import type { TargetSecret } from './targets';
+
+export type RemoteEntry = { name: string; size: number; isDir: boolean };
+
+export interface Transport {
+  ensureDir(dir: string): Promise<void>;
+  /** Streams the body to `file`; resolves with the bytes written. */
+  putStream(file: string, body: Readable): Promise<number>;
+  /** Writes small text (an XML message) so a reader never sees it half written (temp name + rename). */
+  putText(file: string, text: string): Promise<void>;
+  /** Entries of a folder; [] when it does not exist. */
+  list(dir: string): Promise<RemoteEntry[]>;
+  readText(file: string, maxBytes: number): Promise<string>;
+  remove(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A pass-through that counts what flows (a second 'data' listener would race the real reader). */
+function byteCounter(): Transform & { bytes: number } {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      counter.bytes += chunk.length;
+      callback(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  counter.bytes = 0;
+  return counter;
+}
+
+const join = (...parts: string[]) => path.posix.join(...parts.filter((p) => p !== ''));
+
+/** A clear sentence for the admin from a connection or file error. */
+export function describeTransportError(error: unknown): string {
+  const e = error as { code?: string | number; message?: string; level?: string };
+  const message = e?.message ?? String(error);
+  if (e?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Connection refused: ${message}`;
+  if (e?.code === 'ENOTFOUND' || /ENOTFOUND|getaddrinfo/.test(message)) return `Host not found: ${message}`;
+  if (e?.code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) return `Connection timed out: ${message}`;
+  if (e?.level === 'client-authentication' || /authentication/i.test(message))
+    return `Login refused (check the user, password or key): ${message}`;
+  if (/permission denied|EACCES/i.test(message)) return `Permission denied on the target: ${message}`;
+  if (/no space|ENOSPC|quota/i.test(message)) return `The target is full: ${message}`;
+  return message;
+}
+
+// ------------------------------------------------------------------ file://
+
+export function fileTransport(root: string): Transport {
+  const abs = (p: string) => path.join(root, p);
+  return {
+    async ensureDir(dir) {
+      await fsp.mkdir(abs(dir), { recursive: true });
+    },
+    async putStream(file, body) {
+      const counter = byteCounter();
+      await pipeline(body, counter, fs.createWriteStream(abs(file)));
+      return counter.bytes;
+    },
+    async putText(file, text) {
+      const tmp = `${abs(file)}.part`;
+      await fsp.writeFile(tmp, text);
+      await fsp.rename(tmp, abs(file));
+    },
+    async list(dir) {
+      try {
+        const entries = await fsp.readdir(abs(dir), { withFileTypes: true });
+        return Promise.all(
+          entries.map(async (entry) => ({
+            name: entry.name,
+            isDir: entry.isDirectory(),
+            size: entry.isFile() ? (await fsp.stat(path.join(abs(dir), entry.name))).size : 0,
+          })),
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ENOENT') return [];
+        throw error;
+      }
+    },
+    async readText(file, maxBytes) {
+      const handle = await fsp.open(abs(file), 'r');
+      try {
+        const buffer = Buffer.alloc(maxBytes);
+        const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    },
+    async remove(file) {
+      await fsp.rm(abs(file), { force: true });
+    },
+    async close() {},
+  };
+}
+
+// ------------------------------------------------------------------ sftp://
+
+type RawSftp = {
+  open(p: string, flags: string, cb: (err: Error | undefined, handle: Buffer) => void): void;
+  write(h: Buffer, b: Buffer, o: number, l: number, pos: number, cb: (err?: Error) => void): void;
+  close(h: Buffer, cb: (err?: Error) => void): void;
+  _maxWriteLen?: number;
+};
+
+/** Writes a stream with up to `depth` SFTP write requests in flight (ssh2's own stream waits for each). */
+async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth = 8): Promise<number> {
+  const handle = await new Promise<Buffer>((resolve, reject) =>
+    sftp.open(remote, 'w', (err, h) => (err ? reject(err) : resolve(h))),
+  );
+  let position = 0;
+  let inFlight = 0;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const settle = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  // As large as the server takes in one request (OpenSSH: ~256 KB), so ssh2 never splits a write serially.
+  const CHUNK = Math.max(32 * 1024, Math.min(sftp._maxWriteLen ?? 32 * 1024, 255 * 1024));
+  const send = async (piece: Buffer) => {
+    if (failure) throw failure;
+    while (inFlight >= depth) await new Promise<void>((r) => (wake = r));
+    if (failure) throw failure;
+    inFlight += 1;
+    sftp.write(handle, piece, 0, piece.length, position, (err) => {
+      inFlight -= 1;
+      if (err && !failure) failure = err;
+      settle();
+    });
+    position += piece.length;
+  };
+  try {
+    // Small stream chunks (64 KB from a file) are gathered into full-size requests.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for await (const raw of body) {
+      pending.push(raw as Buffer);
+      pendingBytes += (raw as Buffer).length;
+      while (pendingBytes >= CHUNK) {
+        const all = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes);
+        await send(all.subarray(0, CHUNK));
+        const rest = all.subarray(CHUNK);
+        pending = rest.length > 0 ? [rest] : [];
+        pendingBytes = rest.length;
+      }
+    }
+    if (pendingBytes > 0) await send(Buffer.concat(pending, pendingBytes));
+    while (inFlight > 0) await new Promise<void>((r) => (wake = r));
+    if (failure) throw failure;
+  } finally {
+    await new Promise<void>((resolve) => sftp.close(handle, () => resolve()));
+    body.destroy();
+  }
+  return position;
+}
+
+export async function sftpTransport(
+  secret: TargetSecret,
+  options: { timeoutMs?: number } = {},
+): Promise<Transport> {
+  const url = new URL(secret.url);
+  const root = decodeURIComponent(url.pathname) || '.';
+  // Its default listeners print to the console; errors reach us through the rejected calls instead.
+  const client = new SftpClient('tunedrop-delivery', {
+    error: () => undefined,
+    end: () => undefined,
+    close: () => undefined,
+  });
+  await client.connect({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 22,
+    username: decodeURIComponent(url.username),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(secret.privateKey ? { privateKey: secret.privateKey } : {}),
+    readyTimeout: options.timeoutMs ?? 15_000,
+    // AES-GCM first: node's native crypto; ssh2's chacha20-poly1305 (the OpenSSH default) runs in JS here.
+    algorithms: {
+      cipher: [
+        'aes128-gcm@openssh.com',
+        'aes256-gcm@openssh.com',
+        'aes128-ctr',
+        'aes256-ctr',
+        'chacha20-poly1305@openssh.com',
+      ],
+    },
+    retries: 0,
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: ssh2-sftp-client keeps the raw SFTPWrapper untyped on `sftp`
+  const raw = (client as any).sftp as RawSftp;
+  const abs = (p: string) => join(root, p);
+  return {
+    async ensureDir(dir) {
+      const target = abs(dir);
+      if ((await client.exists(target)) !== 'd') await client.mkdir(target, true);
+    },
+    putStream(file, body) {
+      return pipelinedPut(raw, abs(file), body);
+    },
+    async putText(file, text) {
+      const tmp = `${abs(file)}.part`;
+      await client.put(Buffer.from(text, 'utf8'), tmp);
+      await client.rename(tmp, abs(file));
+    },
+    async list(dir) {
+      const target = abs(dir);
+      if ((await client.exists(target)) !== 'd') return [];
+      const entries = await client.list(target);
+      return entries.map((entry) => ({ name: entry.name, size: entry.size, isDir: entry.type === 'd' }));
+    },
+    async readText(file, maxBytes) {
+      const data = (await client.get(abs(file))) as Buffer;
+      return data.subarray(0, maxBytes).toString('utf8');
+    },
+    async remove(file) {
+      await client.delete(abs(file), true);
+    },
+    async close() {
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+// ------------------------------------------------------------------ s3://
+
+export function s3Transport(secret: TargetSecret, config: Config): Transport {
+  const url = new URL(secret.url);
+  const Bucket = url.hostname;
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  const own = secret.s3 ?? {};
+  const client = new S3Client({
+    endpoint: own.endpoint ?? config.S3_ENDPOINT,
+    region: own.region ?? config.S3_REGION ?? 'us-east-1',
+    forcePathStyle: true,
+    credentials: {
+      accessKeyId: own.accessKeyId ?? config.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: own.secretAccessKey ?? config.S3_SECRET_ACCESS_KEY ?? '',
+    },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const key = (p: string) => join(prefix, p);
+  return {
+    async ensureDir() {},
+    async putStream(file, body) {
+      const counter = byteCounter();
+      body.on('error', (error) => counter.destroy(error));
+      body.pipe(counter);
+      await new Upload({
+        client,
+        params: { Bucket, Key: key(file), Body: counter },
+        partSize: 8 * 1024 * 1024,
+      }).done();
+      return counter.bytes;
+    },
+    async putText(file, text) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key(file), Body: text }));
+    },
+    async list(dir) {
+      const base = `${key(dir)}/`;
+      const out: RemoteEntry[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: base, Delimiter: '/', ContinuationToken: token }),
+        );
+        for (const item of page.Contents ?? []) {
+          if (item.Key) out.push({ name: item.Key.slice(base.length), size: item.Size ?? 0, isDir: false });
+        }
+        for (const p of page.CommonPrefixes ?? []) {
+          if (p.Prefix)
+            out.push({ name: p.Prefix.slice(base.length).replace(/\/$/, ''), size: 0, isDir: true });
+        }
+        token = page.NextContinuationToken;
+      } while (token);
+      return out;
+    },
+    async readText(file, maxBytes) {
+      const result = await client.send(new GetObjectCommand({ Bucket, Key: key(file) }));
+      const text = await (
+        result.Body as Readable & { transformToString(): Promise<string> }
+      ).transformToString();
+      return text.slice(0, maxBytes);
+    },
+    async remove(file) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key(file) }));
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+export async function openTransport(secret: TargetSecret, config: Config): Promise<Transport> {
+  const url = new URL(secret.url);
+  if (url.protocol === 'sftp:') return sftpTransport(secret);
+  if (url.protocol === 's3:') return s3Transport(secret, config);
+  return fileTransport(decodeURIComponent(url.pathname));
+}
+
+/** Test connection: connect, make sure the root folder exists and is writable, remove the probe. */
+export async function probeTransport(secret: TargetSecret, config: Config): Promise<void> {
+  const transport = await openTransport(secret, config);
+  try {
+    const probe = `.tunedrop-probe-${Date.now()}`;
+    await transport.putText(probe, 'ok');
+    await transport.list('');
+    await transport.remove(probe);
+  } finally {
+    await transport.close();
+  }
+}
+
+export { Readable };

@@ -1,0 +1,142 @@
+/**
+ * Revenue per line (decision 111): a DSR summary record's NetRevenue is shared among its sales lines by
+ * usages, by the largest-remainder rule, in units of 10^-s where s = max(2, decimals of NetRevenue), so
+ * the amounts under one summary add up exactly to its revenue. Lines that are not royalty bearing, or
+ * have no positive units, get no share. Lines with their own amount keep it. Computed set-based in SQL,
+ * in one scan of the import's lines (window functions, no self-join), when the report is summed and when
+ * it is posted; never stored twice.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+
+/** Whether some staged line still waits for its share of a summary's revenue (computed in SQL). */
+export async function needsAllocation(db: DbOrTx, importId: string): Promise<boolean> {
+  const result = await db.execute(
+    sql`select exists (select 1 from royalty_import_lines where import_id = ${importId} and amount is null) as needed`,
+  );
+  return Boolean((result as unknown as { rows: { needed: boolean }[] }).rows[0]?.needed);
+}
+
+/**
+ * The single-pass rule used while a DSR file streams (decision 111): when a summary states its usages U
+ * and its lines' royalty-bearing weights add up to exactly U, line i gets
+ * round(N × C_i / U) − round(N × C_(i−1) / U) units, C_i being the running sum of weights in file order.
+ * The amounts add up exactly to N (the sum telescopes) and each is within one unit of its exact share,
+ * with no sort and O(1) memory per summary. A summary where the condition fails falls back to the
+ * largest-remainder computation in SQL (its lines' amounts are cleared after staging).
+ */
+export class StreamingAllocator {
+  private readonly states = new Map<
+    string,
+    {
+      n: bigint;
+      negative: boolean;
+      scale: number;
+      total: bigint | null;
+      cumulative: bigint;
+      previous: bigint;
+      valid: boolean;
+    }
+  >();
+
+  constructor(summaries: Iterable<{ id: string; netRevenue: string; usages: string | null }>) {
+    for (const summary of summaries) this.add(summary);
+  }
+
+  add(summary: { id: string; netRevenue: string; usages: string | null }) {
+    if (this.states.has(summary.id)) return;
+    const negative = summary.netRevenue.startsWith('-');
+    const [whole = '0', fraction = ''] = summary.netRevenue.replace('-', '').split('.');
+    const scale = Math.max(2, fraction.length);
+    const n = BigInt(whole + fraction.padEnd(scale, '0'));
+    const total = summary.usages !== null && /^\d+$/.test(summary.usages) ? BigInt(summary.usages) : null;
+    this.states.set(summary.id, {
+      n,
+      negative,
+      scale,
+      total,
+      cumulative: 0n,
+      previous: 0n,
+      valid: total !== null && total > 0n,
+    });
+  }
+
+  /** The line's amount as decimal text, or null when its summary falls back to SQL. */
+  share(summaryId: string, units: string, royaltyBearing: boolean): string | null {
+    const state = this.states.get(summaryId);
+    if (!state?.valid || state.total === null) return null;
+    let weight = 0n;
+    if (royaltyBearing && !units.startsWith('-')) {
+      if (!/^\d+$/.test(units)) {
+        state.valid = false;
+        return null;
+      }
+      weight = BigInt(units);
+    }
+    state.cumulative += weight;
+    if (state.cumulative > state.total) {
+      state.valid = false;
+      return null;
+    }
+    const rounded = (2n * state.n * state.cumulative + state.total) / (2n * state.total);
+    const units_ = rounded - state.previous;
+    state.previous = rounded;
+    return formatUnits(units_, state.scale, state.negative);
+  }
+
+  /** Summaries whose lines must be allocated in SQL instead (condition failed or total not reached). */
+  fallbacks(): string[] {
+    return [...this.states.entries()]
+      .filter(([, state]) => state.cumulative > 0n && (!state.valid || state.cumulative !== state.total))
+      .map(([id]) => id);
+  }
+}
+
+function formatUnits(units: bigint, scale: number, negative: boolean): string {
+  const digits = units.toString().padStart(scale + 1, '0');
+  const text = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative && units !== 0n ? `-${text}` : text;
+}
+
+/**
+ * Every line of the import with `line_amount`, its amount in the report currency. With `allocate` false
+ * (every line already has its amount) it is a plain scan; otherwise lines without an amount get their
+ * largest-remainder share computed here.
+ */
+export function lineAmountsSql(importId: string, allocate = true): SQL {
+  if (!allocate) {
+    return sql`select l.*, l.amount as line_amount from royalty_import_lines l where l.import_id = ${importId}`;
+  }
+  return sql`
+    select r.*,
+           case when r.amount is not null then r.amount
+                when r.n is null then 0
+                else trim_scale(r.sg * (r.fl + case when r.rk <= r.n - r.sum_fl then 1 else 0 end) / r.unit)
+           end as line_amount
+      from (
+        select q.*,
+               sum(q.fl) over (partition by q.summary_id) as sum_fl,
+               row_number() over (partition by q.summary_id order by q.rem desc, q.line_no) as rk
+          from (
+            select w.*,
+                   case when w.total > 0 then div(w.n * w.weight, w.total) else 0 end as fl,
+                   case when w.total > 0 then mod(w.n * w.weight, w.total) else 0 end as rem
+              from (
+                select l.*, s.sg, s.n, s.unit,
+                       case when l.amount is null and l.royalty_bearing and l.units > 0 then l.units else 0 end
+                         as weight,
+                       sum(case when l.amount is null and l.royalty_bearing and l.units > 0 then l.units else 0 end)
+                         over (partition by l.summary_id) as total
+                  from royalty_import_lines l
+                  left join (
+                    select summary_id, sign(net_revenue) as sg,
+                           power(10::numeric, greatest(2, scale(net_revenue))) as unit,
+                           abs(net_revenue) * power(10::numeric, greatest(2, scale(net_revenue))) as n
+                      from royalty_import_summaries
+                     where import_id = ${importId}
+                  ) s on s.summary_id = l.summary_id and l.amount is null
+                 where l.import_id = ${importId}
+              ) w
+          ) q
+      ) r`;
+}

@@ -1,0 +1,66 @@
+/** CLI command of royalty import (registered in cli-commands.ts): `royalties:import FILE [--post]`. */
+import path from 'node:path';
+import { formatCents } from '@tunedrop/shared';
+import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
+import { CliError, type Command } from '../../cli-commands';
+import { AppError } from '../../lib/errors';
+import { postImport } from './posting';
+import { importRoyaltyFile } from './service';
+
+export const royaltiesCliCommands: Record<string, Command> = {
+  'royalties:import': {
+    usage: `FILE [--format ${ROYALTY_FORMATS.join('|')}] [--rate R] [--currency CUR] [--preset ID] [--post]`,
+    options: {
+      format: { type: 'string' },
+      rate: { type: 'string' },
+      currency: { type: 'string' },
+      preset: { type: 'string' },
+      post: { type: 'boolean' },
+    },
+    paths: { positionals: [0] },
+    async run(system, positionals, flags) {
+      const [file] = positionals;
+      if (!file) throw new CliError('FILE is required', 2);
+      const parsed = royaltyImportQuerySchema.safeParse({
+        format: flags.format,
+        rate: flags.rate,
+        currency: flags.currency,
+        preset: flags.preset,
+      });
+      if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? 'invalid option', 2);
+      const filePath = path.resolve(file);
+      try {
+        const summary = await importRoyaltyFile(system.db, {
+          filePath,
+          fileName: path.basename(filePath),
+          format: parsed.data.format,
+          rate: parsed.data.rate,
+          currency: parsed.data.currency,
+          presetId: parsed.data.preset,
+        });
+        const lines = [
+          `Import ${summary.id}: ${summary.format}, ${summary.status}, ${summary.lineCount} line(s), ${summary.totalAmount} ${summary.currency} (rate to USD ${summary.exchangeRate || '?'})`,
+          `Matched ${summary.matched.lines} line(s), unmatched ${summary.unmatched.lines}, refused ${summary.refusedCount}.`,
+          ...summary.errors.map((error) => `Error: ${error}`),
+          ...summary.warnings.map((warning) => `Warning: ${warning}`),
+          ...summary.refused.slice(0, 20).map((line) => `Refused line ${line.line}: ${line.reason}`),
+        ];
+        if (summary.refusedCount > 20) lines.push(`… and ${summary.refusedCount - 20} more refused line(s).`);
+        if (summary.status === 'failed') {
+          throw new CliError(`${lines.join('\n')}\nThe report has errors and was not posted.`);
+        }
+        if (flags.post === true) {
+          const result = await postImport(system.db, summary.id, { admin: null });
+          system.wakeMail();
+          lines.push(
+            `Posted: ${formatCents(result.postedCents)} to ${result.artists} artist(s) from ${result.earningsLines} line(s); rounding residue ${result.residue} USD.`,
+          );
+        }
+        return lines.join('\n');
+      } catch (error) {
+        if (error instanceof AppError) throw new CliError(error.message);
+        throw error;
+      }
+    },
+  },
+};

@@ -1,0 +1,141 @@
+/**
+ * What every report parser produces: staged sales lines (exact decimal text, never floats) and a report
+ * of the file (identity, currency, summary records, fatal errors, warnings, refused lines).
+ */
+import { ROYALTY_LIMITS, type RoyaltySourceFormat } from '@tunedrop/shared/schemas/royalties';
+
+export type ParsedLine = {
+  /** Physical line number in the (decompressed) file, 1-based. */
+  lineNo: number;
+  /** Identity of the sale across imports: DSR sender/MessageId/SalesTransactionId; CSV line number. */
+  lineKey: string;
+  /** DSR summary record whose NetRevenue this line shares (amount null); null when amount is given. */
+  summaryId: string | null;
+  isrc: string | null;
+  upc: string | null;
+  title: string | null;
+  artist: string | null;
+  store: string | null;
+  country: string | null;
+  /** YYYY-MM */
+  period: string | null;
+  usageType: string | null;
+  units: string;
+  amount: string | null;
+  royaltyBearing: boolean;
+};
+
+export type SummaryRecord = { id: string; netRevenue: string; usages: string | null; line: number };
+
+export type ParseReport = {
+  format: RoyaltySourceFormat;
+  currency: string | null;
+  sender: string | null;
+  messageId: string | null;
+  fileNumber: number | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  summaries: Map<string, SummaryRecord>;
+  errors: string[];
+  warnings: string[];
+  refused: { line: number; reason: string }[];
+  refusedCount: number;
+  lineCount: number;
+};
+
+export function newReport(format: RoyaltySourceFormat): ParseReport {
+  return {
+    format,
+    currency: null,
+    sender: null,
+    messageId: null,
+    fileNumber: null,
+    periodStart: null,
+    periodEnd: null,
+    summaries: new Map(),
+    errors: [],
+    warnings: [],
+    refused: [],
+    refusedCount: 0,
+    lineCount: 0,
+  };
+}
+
+export function refuse(report: ParseReport, line: number, reason: string): void {
+  report.refusedCount += 1;
+  if (report.refused.length < ROYALTY_LIMITS.maxRefusedListed) report.refused.push({ line, reason });
+}
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/**
+ * An exact decimal as canonical text ("5." → "5", "+0.50" → "0.50", "-.5" → "-0.5"); null when the
+ * text is not a plain decimal (no exponent, no grouping).
+ */
+export function parseDecimal(text: string): string | null {
+  const match = DECIMAL.exec(text.trim());
+  if (!match) return null;
+  const [, sign, whole = '', fraction = ''] = match;
+  if (whole === '' && fraction === '') return null;
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '') || '0';
+  const body = fraction === '' ? wholeDigits : `${wholeDigits}.${fraction}`;
+  const isZero = !/[1-9]/.test(body);
+  return sign === '-' && !isZero ? `-${body}` : body;
+}
+
+export function isNegative(decimal: string): boolean {
+  return decimal.startsWith('-');
+}
+
+let currencyCodes: Set<string> | null = null;
+/** ISO 4217 codes known to the runtime's Intl data. */
+export function isKnownCurrency(code: string): boolean {
+  currencyCodes ??= new Set(Intl.supportedValuesOf('currency'));
+  return currencyCodes.has(code);
+}
+
+/** ISRC normalised for matching: upper case without hyphens, spaces or dots. */
+export function normaliseIsrc(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const code = value.replace(/[\s.-]/g, '').toUpperCase();
+  return code === '' ? null : code;
+}
+
+/** UPC-A, EAN-13 and GTIN-14 as one 13-digit form (UPC-A gains a leading 0; a GTIN-14's leading 0 goes). */
+export function normaliseUpc(value: string | null | undefined): string | null {
+  if (!value) return null;
+  let code = value.replace(/["'\s-]/g, '');
+  if (!/^\d+$/.test(code)) return code === '' ? null : code.toUpperCase();
+  if (code.length === 12) code = `0${code}`;
+  else if (code.length === 14 && code.startsWith('0')) code = code.slice(1);
+  return code;
+}
+
+/** YYYY-MM from a date-like cell: 2020-06, 2020-06-01, 20200601, 6/30/2020 …; null otherwise. */
+export function periodOf(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const text = value.trim();
+  let match = /^(\d{4})-?(\d{2})(?:-?\d{2})?(?:[T ].*)?$/.exec(text);
+  if (match) return validMonth(match[1] as string, match[2] as string);
+  match = /^(\d{1,2})\/\d{1,2}\/(\d{4})(?:\s.*)?$/.exec(text);
+  if (match) return validMonth(match[2] as string, (match[1] as string).padStart(2, '0'));
+  return null;
+}
+
+function validMonth(year: string, month: string): string | null {
+  const m = Number(month);
+  return m >= 1 && m <= 12 ? `${year}-${month}` : null;
+}
+
+/** An ISO date (YYYY-MM-DD) from YYYY, YYYY-MM or YYYY-MM-DD; end=true gives the last day. */
+export function isoDate(value: string, end: boolean): string | null {
+  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value.trim());
+  if (!match) return null;
+  const year = Number(match[1]);
+  const month = match[2] ? Number(match[2]) : end ? 12 : 1;
+  if (month < 1 || month > 12) return null;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = match[3] ? Number(match[3]) : end ? lastDay : 1;
+  if (day < 1 || day > lastDay) return null;
+  return `${match[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

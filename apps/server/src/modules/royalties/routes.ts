@@ -1,0 +1,189 @@
+/**
+ * Royalty import routes (issue 16; the list is in packages/shared/src/schemas/royalties.ts).
+ * The upload streams the request body to a temporary file (never into memory), bounded by
+ * ROYALTY_LIMITS.maxUploadBytes; the global body limit exempts /api/admin/royalties/ (lib/body-limit.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  codeMappingSchema,
+  csvPresetSchema,
+  ROYALTY_LIMITS,
+  royaltyImportQuerySchema,
+  statementPeriodSchema,
+} from '@tunedrop/shared/schemas/royalties';
+import { safeText } from '@tunedrop/shared/text';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { access, requireViewer } from '../../lib/access';
+import { attachmentDisposition } from '../../lib/content-disposition';
+import type { AppEnv } from '../../lib/context';
+import { AppError, notFound } from '../../lib/errors';
+import { validate } from '../../lib/validate';
+import { getLedger, getStatementPeriods, statementCsv } from './ledger';
+import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
+import { postImport } from './posting';
+import { deleteImport, getImportSummary, importRoyaltyFile, listImports } from './service';
+import { statementPdf } from './statement-pdf';
+
+const idParam = z.object({ id: z.uuid('Not found') });
+const cursorQuery = z.object({ cursor: safeText().max(500).optional() });
+
+/** Streams a request body to a new temporary file; refuses more than maxBytes with 413. */
+async function bodyToTempFile(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) throw new AppError('empty_file', 'Send the report file as the request body.', 422);
+  const dir = path.join(os.tmpdir(), 'tunedrop-royalty-uploads');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${randomUUID()}.upload`);
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      if (received > maxBytes) {
+        callback(new AppError('payload_too_large', 'The file is larger than 4 GB.', 413));
+        return;
+      }
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), counter, createWriteStream(file));
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error;
+  }
+  if (received === 0) {
+    await rm(file, { force: true });
+    throw new AppError('empty_file', 'The file is empty.', 422);
+  }
+  return file;
+}
+
+/** The prefix is exempt from the global body limit (for the upload); the JSON routes keep a small one. */
+const jsonLimit = bodyLimit({
+  maxSize: 64 * 1024,
+  onError: (c) =>
+    c.json(
+      { error: { code: 'payload_too_large', message: 'This request is too large (at most 64 KB).' } },
+      413,
+    ),
+}) as MiddlewareHandler<AppEnv>;
+
+const adminOf = (viewer: { user: { id: string; email: string } }) => ({
+  id: viewer.user.id,
+  email: viewer.user.email,
+});
+
+export const royaltiesRoutes = new Hono<AppEnv>()
+  .post(
+    '/admin/royalties/imports',
+    access('admin'),
+    validate('query', royaltyImportQuerySchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const query = c.req.valid('query');
+      const file = await bodyToTempFile(c.req.raw.body, ROYALTY_LIMITS.maxUploadBytes);
+      try {
+        const summary = await importRoyaltyFile(c.var.deps.db, {
+          filePath: file,
+          fileName: query.filename ?? 'upload',
+          format: query.format,
+          rate: query.rate,
+          currency: query.currency,
+          presetId: query.preset,
+          adminId: viewer.user.id,
+        });
+        return c.json(summary, 201);
+      } finally {
+        await rm(file, { force: true });
+      }
+    },
+  )
+  .get('/admin/royalties/imports', access('admin'), validate('query', cursorQuery), async (c) => {
+    return c.json(await listImports(c.var.deps.db, c.req.valid('query').cursor), 200);
+  })
+  .get('/admin/royalties/imports/:id', access('admin'), validate('param', idParam), async (c) => {
+    return c.json(await getImportSummary(c.var.deps.db, c.req.valid('param').id), 200);
+  })
+  .delete('/admin/royalties/imports/:id', access('admin'), validate('param', idParam), async (c) => {
+    await deleteImport(c.var.deps.db, c.req.valid('param').id);
+    return c.json({ deleted: true }, 200);
+  })
+  .post('/admin/royalties/imports/:id/post', access('admin'), validate('param', idParam), async (c) => {
+    const admin = adminOf(requireViewer(c));
+    const result = await postImport(c.var.deps.db, c.req.valid('param').id, { admin });
+    c.var.deps.wakeMail();
+    return c.json(result, 200);
+  })
+  .get('/admin/royalties/unmatched', access('admin'), async (c) => {
+    return c.json(await listUnmatched(c.var.deps.db), 200);
+  })
+  .post(
+    '/admin/royalties/code-mappings',
+    access('admin'),
+    jsonLimit,
+    validate('json', codeMappingSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      return c.json(await assignCode(c.var.deps.db, viewer.user.id, c.req.valid('json')), 200);
+    },
+  )
+  .get('/admin/royalties/presets', access('admin'), async (c) => {
+    return c.json({ items: await listPresets(c.var.deps.db) }, 200);
+  })
+  .post(
+    '/admin/royalties/presets',
+    access('admin'),
+    jsonLimit,
+    validate('json', csvPresetSchema),
+    async (c) => {
+      return c.json(await savePreset(c.var.deps.db, null, c.req.valid('json')), 201);
+    },
+  )
+  .put(
+    '/admin/royalties/presets/:id',
+    access('admin'),
+    jsonLimit,
+    validate('param', idParam),
+    validate('json', csvPresetSchema),
+    async (c) => {
+      return c.json(await savePreset(c.var.deps.db, c.req.valid('param').id, c.req.valid('json')), 200);
+    },
+  )
+  .delete('/admin/royalties/presets/:id', access('admin'), validate('param', idParam), async (c) => {
+    await deletePreset(c.var.deps.db, c.req.valid('param').id);
+    return c.json({ deleted: true }, 200);
+  })
+  .get('/royalties/ledger', access('user'), validate('query', cursorQuery), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await getLedger(c.var.deps.db, viewer.user.id, c.req.valid('query').cursor), 200);
+  })
+  .get('/royalties/statements', access('user'), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await getStatementPeriods(c.var.deps.db, viewer.user.id), 200);
+  })
+  .get('/royalties/statements/:file', access('user'), async (c) => {
+    const viewer = requireViewer(c);
+    const match = /^(.+)\.(csv|pdf)$/.exec(c.req.param('file'));
+    const period = match ? statementPeriodSchema.safeParse(match[1]) : null;
+    if (!match || !period?.success) throw notFound('Statement not found');
+    if (match[2] === 'pdf') {
+      const pdf = await statementPdf(c.var.deps.db, viewer.user.id, period.data);
+      if (pdf === null) throw notFound('There are no earnings for this period.');
+      c.header('Content-Type', 'application/pdf');
+      c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.pdf`));
+      return c.body(new Uint8Array(pdf), 200);
+    }
+    const csv = await statementCsv(c.var.deps.db, viewer.user.id, period.data);
+    if (csv === null) throw notFound('There are no earnings for this period.');
+    c.header('Content-Type', 'text/csv; charset=utf-8');
+    c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.csv`));
+    return c.body(csv, 200);
+  });

@@ -1,0 +1,116 @@
+/**
+ * An artist's statement for one period as a PDF (pdfkit, standard Helvetica: no font files to ship).
+ * The same immutable earnings lines as the CSV statement, summed by store, by country and by track, with
+ * the period's total in USD. Amounts are exact decimal text from the database, shown to the cent.
+ */
+
+import { sql } from 'drizzle-orm';
+import PDFDocument from 'pdfkit';
+import type { DbOrTx } from '../../db/client';
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+type Row = { label: string | null; units: string; amount: string };
+
+/** Exact decimal USD text → "$1,234.56" (rounded half away from zero at the cent, from the text). */
+export function usdText(decimal: string): string {
+  const negative = decimal.startsWith('-');
+  const [whole = '0', fraction = ''] = decimal.replace('-', '').split('.');
+  let cents = BigInt(whole) * 100n + BigInt(`${fraction}00`.slice(0, 2));
+  if ((fraction[2] ?? '0') >= '5') cents += 1n;
+  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const rest = (cents % 100n).toString().padStart(2, '0');
+  return `${negative && cents > 0n ? '-' : ''}$${dollars}.${rest}`;
+}
+
+async function grouped(db: DbOrTx, userId: string, period: string, by: 'store' | 'country' | 'track') {
+  const label =
+    by === 'store'
+      ? sql`coalesce(e.store, 'Unknown store')`
+      : by === 'country'
+        ? sql`coalesce(e.country, 'Unknown')`
+        : sql`coalesce(t.title || coalesce(' (' || t.isrc || ')', ''), r.title, 'Unknown')`;
+  return rowsOf<Row>(
+    await db.execute(sql`
+      select ${label} as label, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount
+        from royalty_earnings e
+        left join tracks t on t.id = e.track_id
+        left join releases r on r.id = e.release_id
+       where e.user_id = ${userId} and e.period = ${period}
+       group by 1 order by sum(e.amount_usd) desc, 1 limit 200`),
+  );
+}
+
+/** The PDF bytes, or null when the artist has no earnings in that period. */
+export async function statementPdf(db: DbOrTx, userId: string, period: string): Promise<Buffer | null> {
+  const [total] = rowsOf<{
+    lines: string | number;
+    units: string | null;
+    amount: string | null;
+    name: string;
+  }>(
+    await db.execute(sql`
+      select count(*) as lines, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount,
+             (select coalesce(nullif(u.name, ''), u.email) from "user" u where u.id = ${userId}) as name
+        from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}`),
+  );
+  if (!total || Number(total.lines) === 0) return null;
+  const sections: [string, Row[]][] = [
+    ['By store', await grouped(db, userId, period, 'store')],
+    ['By country', await grouped(db, userId, period, 'country')],
+    ['By track', await grouped(db, userId, period, 'track')],
+  ];
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Tunedrop statement ${period}`, Author: 'Tunedrop' },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  doc.font('Helvetica-Bold').fontSize(20).text('Tunedrop royalty statement');
+  doc.moveDown(0.3).font('Helvetica').fontSize(11);
+  doc.text(`Period: ${period}`);
+  doc.text(`Artist: ${total.name}`);
+  doc.text(`Earnings lines: ${Number(total.lines)} · Units: ${total.units ?? '0'}`);
+  doc
+    .moveDown(0.3)
+    .font('Helvetica-Bold')
+    .fontSize(13)
+    .text(`Total earnings: ${usdText(total.amount ?? '0')} USD`);
+
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  for (const [title, rows] of sections) {
+    doc.moveDown(1).font('Helvetica-Bold').fontSize(12).text(title, left);
+    doc.moveDown(0.2).fontSize(9);
+    const header = doc.y;
+    doc.text('Name', left, header, { width: width * 0.6 });
+    doc.text('Units', left + width * 0.6, header, { width: width * 0.18, align: 'right' });
+    doc.text('Amount (USD)', left + width * 0.78, header, { width: width * 0.22, align: 'right' });
+    doc.font('Helvetica');
+    for (const row of rows) {
+      if (doc.y > doc.page.height - doc.page.margins.bottom - 20) doc.addPage();
+      const y = doc.y;
+      doc.text(row.label ?? '', left, y, { width: width * 0.6, lineBreak: false, ellipsis: true });
+      doc.text(row.units, left + width * 0.6, y, { width: width * 0.18, align: 'right' });
+      doc.text(usdText(row.amount), left + width * 0.78, y, { width: width * 0.22, align: 'right' });
+    }
+  }
+  doc
+    .moveDown(2)
+    .fontSize(8)
+    .fillColor('#555555')
+    .text(
+      'Amounts are the exact sums of your earnings lines converted to USD at each report’s exchange rate; ' +
+        'your balance was credited with each report’s total rounded down to the cent.',
+      left,
+    );
+  doc.end();
+  return done;
+}

@@ -1,0 +1,206 @@
+/**
+ * Every API route with its exact access rule. `lib/access.test.ts` fails when the app has a route that is
+ * not here, or here with another rule; `lib/access-matrix.test.ts` calls each row as every kind of caller.
+ *
+ * Adding a route: add one `route(method, path, rule, options)` line below, in the group of its module.
+ * Options tell the matrix how to call it:
+ * - `params`: which fixture fills each `:param` (default: a random UUID, so the route answers 404 after
+ *   access passes); the fixtures are in access-matrix.test.ts (`release`, `track`, `withdrawal`, `user`,
+ *   `coverSize`, `role`).
+ * - `owned: true`: the params name the owner artist's resource, so another artist must get 404.
+ * - `call`: the concrete path (with query) and/or JSON body to send, when the default (the path with its
+ *   params filled, `{}` for POST/PUT/PATCH) is not a useful request.
+ */
+import type { AccessRule } from '../lib/access';
+
+export type MatrixFixture = 'release' | 'track' | 'withdrawal' | 'user' | 'coverSize' | 'role';
+
+export type RouteRow = {
+  method: string;
+  path: string;
+  rule: AccessRule;
+  params?: Record<string, MatrixFixture>;
+  owned?: boolean;
+  call?: { path?: string; method?: string; json?: unknown; headers?: Record<string, string> };
+};
+
+function route(
+  method: string,
+  path: string,
+  rule: AccessRule,
+  options: Omit<RouteRow, 'method' | 'path' | 'rule'> = {},
+): RouteRow {
+  return { method, path, rule, ...options };
+}
+
+const release = { id: 'release' } as const;
+
+export const ROUTE_TABLE: RouteRow[] = [
+  // health, config, site
+  route('GET', '/api/health', 'public'),
+  route('GET', '/api/config', 'public'),
+  route('POST', '/api/contact', 'public'),
+
+  // auth (ours, then better-auth's catch-all) and the viewer
+  route('POST', '/api/auth/signup', 'public'),
+  route('POST', '/api/auth/resend-verification', 'public'),
+  route('POST', '/api/auth/sign-in/email', 'public'),
+  route('POST', '/api/auth/reset-password', 'public'),
+  route('GET', '/api/auth/*', 'public', { call: { path: '/api/auth/get-session' } }),
+  route('POST', '/api/auth/*', 'public', { call: { path: '/api/auth/request-password-reset' } }),
+  route('GET', '/api/me', 'user'),
+  route('PATCH', '/api/me/profile', 'user'),
+  route('GET', '/api/me/stats', 'user'),
+  route('GET', '/api/events', 'user'),
+
+  // billing
+  route('POST', '/api/billing/check-subscription', 'user'),
+  route('POST', '/api/billing/create-checkout', 'user'),
+  route('POST', '/api/billing/customer-portal', 'user'),
+  route('GET', '/api/billing/sandbox/checkouts/:id', 'user'),
+  route('POST', '/api/billing/sandbox/checkouts/:id/cancel', 'user'),
+  route('POST', '/api/billing/sandbox/checkouts/:id/pay', 'user'),
+  route('GET', '/api/billing/sandbox/portal', 'user'),
+  route('POST', '/api/billing/sandbox/portal', 'user'),
+  route('POST', '/api/payments/webhook', 'public'),
+
+  // builder and uploads
+  route('GET', '/api/builder/draft', 'subscriber'),
+  route('PUT', '/api/builder/draft', 'subscriber'),
+  route('DELETE', '/api/builder/draft', 'subscriber'),
+  route('POST', '/api/builder/fetch-spotify-artist', 'subscriber'),
+  route('POST', '/api/builder/search-spotify-artists', 'subscriber'),
+  route('POST', '/api/builder/releases', 'subscriber'),
+  route('GET', '/api/builder/uploads/:id', 'subscriber'),
+  route('GET', '/api/builder/uploads/:id/thumbnail', 'subscriber'),
+  route('ALL', '/api/uploads/:id?', 'subscriber', { call: { method: 'POST', path: '/api/uploads' } }),
+
+  // the artist's releases
+  route('GET', '/api/releases', 'user'),
+  route('GET', '/api/releases/:id', 'user', { params: release, owned: true }),
+  route('PATCH', '/api/releases/:id', 'subscriber', {
+    params: release,
+    owned: true,
+    call: {
+      json: {
+        title: 'Edited Title',
+        primaryArtists: ['Owner Artist'],
+        genre: 'Rock',
+        labelName: 'My Label',
+        copyrightHolder: 'Owner Holdings',
+        copyrightYear: 2020,
+        publishingHolder: 'Owner Publishing',
+      },
+    },
+  }),
+  route('POST', '/api/releases/:id/takedown', 'user', { params: release, owned: true }),
+  route('GET', '/api/releases/:id/cover/:size', 'user', {
+    params: { id: 'release', size: 'coverSize' },
+    owned: true,
+  }),
+  route('DELETE', '/api/releases/:id', 'subscriber', { params: release, owned: true }),
+  route('POST', '/api/releases/:id/resubmit', 'subscriber', { params: release, owned: true }),
+  route('PUT', '/api/releases/:id/tracks', 'subscriber', { params: release }),
+  route('GET', '/api/releases/:id/tracks/:trackId/audio', 'user', {
+    params: { id: 'release', trackId: 'track' },
+    owned: true,
+  }),
+
+  // wallet and analytics
+  route('GET', '/api/wallet', 'user'),
+  route('PUT', '/api/wallet/payment-settings', 'user'),
+  route('POST', '/api/wallet/withdrawals', 'user'),
+  route('POST', '/api/wallet/withdrawals/:id/cancel', 'user', {
+    params: { id: 'withdrawal' },
+    owned: true,
+  }),
+  route('GET', '/api/analytics', 'subscriber'),
+  route('GET', '/api/analytics/withdrawals.csv', 'subscriber'),
+  route('GET', '/api/analytics/earnings', 'subscriber'),
+  route('GET', '/api/analytics/earnings.csv', 'subscriber'),
+
+  // release review (moderators and admins)
+  route('GET', '/api/admin/releases', 'moderator'),
+  route('GET', '/api/admin/releases/:id/export/manifest', 'moderator', { params: release }),
+  route('GET', '/api/admin/releases/:id/export', 'moderator', { params: release }),
+  route('GET', '/api/admin/releases/:id/tracks/:trackId/audio', 'moderator', {
+    params: { id: 'release', trackId: 'track' },
+  }),
+  route('POST', '/api/admin/releases/:id/approve', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/unapprove', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/reject', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/unreject', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/takedown/approve', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/takedown/reject', 'moderator', { params: release }),
+  route('POST', '/api/admin/releases/:id/uploader/ban', 'moderator'),
+  route('POST', '/api/admin/releases/:id/uploader/unban', 'moderator'),
+  route('GET', '/api/admin-audio-signed-url', 'moderator', {
+    call: { path: '/api/admin-audio-signed-url?bucket=audio-files&path=nobody%2Fnothing.wav' },
+  }),
+  route('GET', '/api/admin/signed-files', 'public', {
+    call: { path: '/api/admin/signed-files?bucket=audio-files&path=a.wav&expires=1&signature=x' },
+  }),
+  route('DELETE', '/api/admin/releases/:id', 'moderator'),
+
+  // admin only
+  route('GET', '/api/admin/audit', 'admin'),
+  route('GET', '/api/admin/users', 'admin'),
+  route('PUT', '/api/admin/users/:id/roles/:role', 'admin', { params: { id: 'user', role: 'role' } }),
+  route('DELETE', '/api/admin/users/:id/roles/:role', 'admin', { params: { id: 'user', role: 'role' } }),
+  route('POST', '/api/admin/users/:id/ban', 'admin'),
+  route('POST', '/api/admin/users/:id/unban', 'admin'),
+  route('GET', '/api/admin/withdrawals', 'admin'),
+  route('POST', '/api/admin/withdrawals/:id/approve', 'admin'),
+  route('POST', '/api/admin/withdrawals/:id/reject', 'admin'),
+  route('GET', '/api/admin/balances/users', 'admin', { call: { path: '/api/admin/balances/users?q=a' } }),
+  route('PUT', '/api/admin/balances/users/:id', 'admin'),
+  route('POST', '/api/admin/balances/verify', 'admin'),
+  route('POST', '/api/admin/balances/apply', 'admin'),
+  route('GET', '/api/admin/messages', 'admin'),
+  route('PATCH', '/api/admin/messages/:id', 'admin'),
+
+  // delivery (issue 15): admin only, and the owner's release detail and per-store takedown requests
+  route('GET', '/api/admin/settings', 'admin'),
+  route('PUT', '/api/admin/settings', 'admin'),
+  route('GET', '/api/admin/delivery/targets', 'admin'),
+  route('POST', '/api/admin/delivery/targets', 'admin'),
+  route('PATCH', '/api/admin/delivery/targets/:id', 'admin'),
+  route('DELETE', '/api/admin/delivery/targets/:id', 'admin'),
+  route('POST', '/api/admin/delivery/targets/:id/test', 'admin'),
+  route('GET', '/api/admin/delivery/unmatched-acks', 'admin'),
+  route('GET', '/api/admin/deliveries', 'admin'),
+  route('GET', '/api/admin/deliveries/:id', 'admin'),
+  route('GET', '/api/admin/deliveries/:id/attempts/:attemptId/package', 'admin'),
+  route('POST', '/api/admin/deliveries/:id/retry', 'admin'),
+  route('POST', '/api/admin/releases/:id/takedown', 'admin', { params: release }),
+  route('GET', '/api/releases/:id/detail', 'user', { params: release, owned: true }),
+  route('POST', '/api/releases/:id/store-takedowns', 'user', {
+    params: release,
+    owned: true,
+    call: { json: { platformId: 'spotify' } },
+  }),
+
+  // royalties: imports and presets for admins, the artist's ledger and statements
+  route('GET', '/api/admin/royalties/imports', 'admin'),
+  route('POST', '/api/admin/royalties/imports', 'admin'),
+  route('GET', '/api/admin/royalties/imports/:id', 'admin'),
+  route('DELETE', '/api/admin/royalties/imports/:id', 'admin'),
+  route('POST', '/api/admin/royalties/imports/:id/post', 'admin'),
+  route('GET', '/api/admin/royalties/unmatched', 'admin'),
+  route('POST', '/api/admin/royalties/code-mappings', 'admin'),
+  route('GET', '/api/admin/royalties/presets', 'admin'),
+  route('POST', '/api/admin/royalties/presets', 'admin'),
+  route('PUT', '/api/admin/royalties/presets/:id', 'admin'),
+  route('DELETE', '/api/admin/royalties/presets/:id', 'admin'),
+  route('GET', '/api/royalties/ledger', 'user'),
+  route('GET', '/api/royalties/statements', 'user'),
+  route('GET', '/api/royalties/statements/:file', 'user', {
+    call: { path: '/api/royalties/statements/2026-01.csv' },
+  }),
+
+  // only mounted with E2E_FIXTURES_TOKEN (tests); the token itself is the check
+  route('POST', '/api/test-fixtures/users', 'public'),
+  route('POST', '/api/test-fixtures/releases', 'public'),
+  route('POST', '/api/test-fixtures/releases/:id/release-date', 'public'),
+  route('POST', '/api/test-fixtures/delivery/run', 'public'),
+];

@@ -1,0 +1,216 @@
+/**
+ * A real OpenSSH SFTP server for tests (ARCHITECTURE pitfalls): our own `sshd` on a random loopback
+ * port with a temporary host key and user key, never the system service; and a small fake store that
+ * reads what was delivered and writes acknowledgements into the release's `acknowledgements/` folder.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export type SftpServer = {
+  port: number;
+  user: string;
+  /** The folder deliveries land in (the SFTP root used in target URLs). */
+  root: string;
+  privateKey: string;
+  privateKeyFile: string;
+  url: (subPath?: string) => string;
+  stop: () => Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number, child: ChildProcess, log: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`sshd exited (${child.exitCode}): ${fs.readFileSync(log, 'utf8')}`);
+    const isOpen = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (isOpen) return;
+    if (Date.now() > deadline)
+      throw new Error(`sshd did not listen on ${port}: ${fs.readFileSync(log, 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const SSHD = '/usr/sbin/sshd';
+
+export async function startSftpServer(): Promise<SftpServer> {
+  if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install -y openssh-server`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-sshd-'));
+  const root = path.join(dir, 'store');
+  fs.mkdirSync(root);
+  fs.mkdirSync('/run/sshd', { recursive: true });
+  for (const name of ['host_key', 'user_key']) {
+    const result = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, name)]);
+    if (result.status !== 0) throw new Error(`ssh-keygen failed: ${result.stderr}`);
+  }
+  fs.copyFileSync(path.join(dir, 'user_key.pub'), path.join(dir, 'authorized_keys'));
+  const port = await freePort();
+  const user = os.userInfo().username;
+  const config = path.join(dir, 'sshd_config');
+  fs.writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${path.join(dir, 'host_key')}`,
+      `PidFile ${path.join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'UsePAM no',
+      'StrictModes no',
+      'MaxStartups 100',
+      'Subsystem sftp internal-sftp',
+      '',
+    ].join('\n'),
+  );
+  const log = path.join(dir, 'sshd.log');
+  const child = spawn(SSHD, ['-D', '-f', config, '-E', log], { stdio: 'ignore' });
+  await waitForPort(port, 10_000, child, log);
+  const privateKeyFile = path.join(dir, 'user_key');
+  return {
+    port,
+    user,
+    root,
+    privateKey: fs.readFileSync(privateKeyFile, 'utf8'),
+    privateKeyFile,
+    url: (subPath = '') => `sftp://${user}@127.0.0.1:${port}${path.join(root, subPath)}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ------------------------------------------------------------------ the fake store
+
+export type DeliveredPackage = {
+  /** Folder relative to the store root, e.g. `N_0614141000012_20261123101500123`. */
+  folder: string;
+  xmlFile: string;
+  xml: string;
+  messageId: string;
+  resources: string[];
+};
+
+/** Reads the store's folder as a DSP would: every release folder whose XML is complete. */
+export function readDeliveries(root: string): DeliveredPackage[] {
+  const out: DeliveredPackage[] = [];
+  const visit = (folder: string) => {
+    const abs = path.join(root, folder);
+    for (const name of fs.readdirSync(abs)) {
+      if (
+        name.endsWith('.xml') &&
+        !name.startsWith('BatchComplete_') &&
+        fs.statSync(path.join(abs, name)).isFile()
+      ) {
+        const xml = fs.readFileSync(path.join(abs, name), 'utf8');
+        const resourcesDir = path.join(abs, 'resources');
+        out.push({
+          folder,
+          xmlFile: path.join(folder, name),
+          xml,
+          messageId: /<MessageId>([^<]+)<\/MessageId>/.exec(xml)?.[1] ?? '',
+          resources: fs.existsSync(resourcesDir) ? fs.readdirSync(resourcesDir).sort() : [],
+        });
+      }
+    }
+  };
+  for (const top of fs.readdirSync(root).sort()) {
+    const abs = path.join(root, top);
+    if (!fs.statSync(abs).isDirectory()) continue;
+    visit(top);
+    for (const sub of fs.readdirSync(abs)) {
+      if (
+        sub !== 'resources' &&
+        sub !== 'acknowledgements' &&
+        fs.statSync(path.join(abs, sub)).isDirectory()
+      ) {
+        visit(path.join(top, sub));
+      }
+    }
+  }
+  return out;
+}
+
+export function ackXml(options: {
+  messageId: string;
+  upc?: string | null;
+  status?: string;
+  releaseStatus?: string;
+  errorText?: string;
+}): string {
+  const isOk = !options.status || options.status === 'FileOK';
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<ern-c-sftp:AcknowledgementMessage xmlns:ern-c-sftp="http://ddex.net/xml/ern-c-sftp/18" AvsVersionId="4">
+  <MessageHeader>
+    <MessageId>ACK-${options.messageId}</MessageId>
+    <MessageSender><PartyId>PADPIDA2009101501Y</PartyId></MessageSender>
+    <MessageRecipient><PartyId>PADPIDA2013042401U</PartyId></MessageRecipient>
+    <MessageCreatedDateTime>2026-11-23T10:15:00Z</MessageCreatedDateTime>
+  </MessageHeader>
+  <ReleaseStatus>
+    <ReleaseId>${options.upc ? `<ICPN>${options.upc}</ICPN>` : '<ProprietaryId Namespace="x">x</ProprietaryId>'}</ReleaseId>
+    <ReleaseStatus>${options.releaseStatus ?? (isOk ? 'SuccessfullyIngestedByReleaseDistributor' : 'ProcessingErrorAtReleaseDistributor')}</ReleaseStatus>
+    ${options.errorText ? `<ErrorText>${options.errorText}</ErrorText>` : ''}
+    <Acknowledgement>
+      <MessageType>NewReleaseMessage</MessageType>
+      <MessageId>${options.messageId}</MessageId>
+      <MessageStatus><Status>${options.status ?? 'FileOK'}</Status></MessageStatus>
+    </Acknowledgement>
+  </ReleaseStatus>
+</ern-c-sftp:AcknowledgementMessage>
+`;
+}
+
+/** Writes an acknowledgement where the choreography puts it: `<ackFolder>/acknowledgements/ACK_<id>_<time>.xml`. */
+export function writeAck(root: string, ackFolder: string, messageId: string, text: string): string {
+  const dir = path.join(root, ackFolder, 'acknowledgements');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `ACK_${messageId}_${new Date().toISOString().replace(/[-:TZ.]/g, '')}.xml`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** The fake store: acknowledges every package not yet acknowledged, accepting or rejecting it. */
+export function storeAcknowledgeAll(
+  root: string,
+  decide: (pkg: DeliveredPackage) => { status?: string; errorText?: string } = () => ({}),
+): DeliveredPackage[] {
+  const handled: DeliveredPackage[] = [];
+  for (const pkg of readDeliveries(root)) {
+    const ackFolder = pkg.folder.includes('/') ? (pkg.folder.split('/')[0] as string) : pkg.folder;
+    const ackDir = path.join(root, ackFolder, 'acknowledgements');
+    if (fs.existsSync(ackDir) && fs.readdirSync(ackDir).some((name) => name.includes(pkg.messageId)))
+      continue;
+    const upc = /<ICPN>(\d+)<\/ICPN>/.exec(pkg.xml)?.[1] ?? null;
+    writeAck(root, ackFolder, pkg.messageId, ackXml({ messageId: pkg.messageId, upc, ...decide(pkg) }));
+    handled.push(pkg);
+  }
+  return handled;
+}

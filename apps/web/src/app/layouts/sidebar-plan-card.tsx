@@ -1,0 +1,58 @@
+/**
+ * The sidebar's plan card (spec 01 §2) told truthfully (issue 18): a paid plan shows its name and price;
+ * an account without an active subscription says so and points to the account page instead of showing
+ * a price it does not pay; a banned account is never offered an upgrade.
+ */
+import { PLAN_DETAILS } from '@tunedrop/shared';
+import { Link } from 'react-router';
+import { buttonClass } from '../../components/ui/button';
+import { Badge } from '../../components/ui/card';
+import { cn } from '../../components/ui/cn';
+import { paths } from '../../config/paths';
+import { type Viewer, viewerFacts } from '../../lib/viewer';
+
+/** Analytics is a Pro feature behind the subscription gate: only then does the sidebar link to it. */
+export function showsAnalyticsLink(viewer: Viewer): boolean {
+  const facts = viewerFacts(viewer);
+  return facts.isPro && facts.passesGate;
+}
+
+export function SidebarPlanCard({ viewer }: { viewer: Viewer }) {
+  const facts = viewerFacts(viewer);
+  const plan = PLAN_DETAILS[viewer.profile.plan] ?? PLAN_DETAILS.basic;
+  const isPaying = facts.passesGate && !facts.hasFreeAccess;
+  const canUpgrade = isPaying && viewer.profile.plan === 'basic' && !viewer.profile.banned;
+  return (
+    <div className="mt-auto space-y-3 rounded-xl border border-ink-700 bg-ink-800/60 p-4">
+      <p className="text-xs text-zinc-400">Current plan</p>
+      {facts.hasFreeAccess ? (
+        <>
+          <p className="font-semibold text-white" data-testid="sidebar-plan">
+            {plan.name}
+          </p>
+          <Badge tone="brand">Free Access</Badge>
+        </>
+      ) : isPaying ? (
+        <p className="flex items-center gap-2 font-semibold text-white" data-testid="sidebar-plan">
+          {plan.name} <span className="text-sm font-normal text-zinc-400">{plan.priceLabel}/month</span>
+        </p>
+      ) : (
+        <>
+          <p className="font-semibold text-white" data-testid="sidebar-plan">
+            No active plan
+          </p>
+          {viewer.profile.banned ? null : (
+            <Link to={paths.account} className={cn(buttonClass('secondary', 'sm'), 'w-full')}>
+              Choose a plan
+            </Link>
+          )}
+        </>
+      )}
+      {canUpgrade ? (
+        <Link to={paths.account} className={cn(buttonClass('primary', 'sm'), 'w-full')}>
+          Upgrade to Pro
+        </Link>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+/** Delivery targets: list, add, edit, remove, test the connection (/api/admin/delivery/targets). */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TargetInput, TargetPatch } from '@tunedrop/shared/schemas/delivery';
+import { client, unwrap } from '../../../lib/api';
+import { deliveryKeys } from './keys';
+
+const targets = client.admin.delivery.targets;
+
+export function useDeliveryTargets() {
+  return useQuery({
+    queryKey: deliveryKeys.targets(),
+    queryFn: async () => (await unwrap(targets.$get())).items,
+  });
+}
+
+export type SaveTargetVariables = { id: null; body: TargetInput } | { id: string; body: TargetPatch };
+
+export function useSaveDeliveryTarget() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: SaveTargetVariables) =>
+      id === null
+        ? unwrap(targets.$post({ json: body as TargetInput }))
+        : unwrap(targets[':id'].$patch({ param: { id }, json: body })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.targets() }),
+  });
+}
+
+export function useDeleteDeliveryTarget() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(targets[':id'].$delete({ param: { id } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
+  });
+}
+
+export function useTestDeliveryTarget() {
+  return useMutation({
+    mutationFn: (id: string) => unwrap(targets[':id'].test.$post({ param: { id } })),
+  });
+}

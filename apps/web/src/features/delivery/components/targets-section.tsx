@@ -1,0 +1,208 @@
+/** Delivery targets: where approved releases are sent. Add, edit, delete (confirmed), test the connection. */
+import { PLATFORMS } from '@tunedrop/shared';
+import {
+  DELIVERY_MESSAGES,
+  DELIVERY_STATE_LABELS,
+  type DeliveryState,
+  type DeliveryTargetView,
+  TARGET_PROFILE_LABELS,
+  type TargetTestResult,
+} from '@tunedrop/shared/schemas/delivery';
+import { CheckCircle2, Pencil, Plug, Plus, Send, Trash2, XCircle } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Badge, Card, Spinner } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { notify } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api';
+import { useDeleteDeliveryTarget, useDeliveryTargets, useTestDeliveryTarget } from '../api/targets';
+import { TargetFormDialog } from './target-form-dialog';
+
+const platformNames = new Map<string, string>(PLATFORMS.map((platform) => [platform.id, platform.name]));
+
+function platformsText(platforms: DeliveryTargetView['platforms']): string {
+  if (platforms === 'all') return `All ${PLATFORMS.length} platforms`;
+  return platforms.map((id) => platformNames.get(id) ?? id).join(', ');
+}
+
+function countsText(counts: DeliveryTargetView['counts']): string {
+  const parts = (Object.entries(counts) as [DeliveryState, number][])
+    .filter(([, count]) => count > 0)
+    .map(([state, count]) => `${count} ${DELIVERY_STATE_LABELS[state].toLowerCase()}`);
+  return parts.length > 0 ? parts.join(', ') : 'None yet';
+}
+
+export function TargetsSection() {
+  const targets = useDeliveryTargets();
+  const remove = useDeleteDeliveryTarget();
+  const [editing, setEditing] = useState<DeliveryTargetView | null>(null);
+  const [isFormOpen, setIsFormOpen] = useState(false);
+  const [deleting, setDeleting] = useState<DeliveryTargetView | null>(null);
+
+  const openForm = (target: DeliveryTargetView | null) => {
+    setEditing(target);
+    setIsFormOpen(true);
+  };
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => notify.success(DELIVERY_MESSAGES.targetDeleted, deleting.name),
+      onError: (error) => notify.error(errorMessage(error, 'Failed to delete the target')),
+      onSettled: () => setDeleting(null),
+    });
+  };
+
+  return (
+    <section aria-labelledby="targets-title" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="targets-title" className="text-xl font-semibold text-white">
+            Targets
+          </h2>
+          <p className="text-sm text-zinc-400">
+            Approval queues one delivery per target serving any of the release's platforms.
+          </p>
+        </div>
+        <Button onClick={() => openForm(null)}>
+          <Plus aria-hidden className="size-4" /> Add target
+        </Button>
+      </div>
+
+      {targets.isPending ? (
+        <Card className="flex justify-center text-brand-400">
+          <Spinner />
+        </Card>
+      ) : targets.isError ? (
+        <Card className="space-y-3 text-center">
+          <p className="text-zinc-300">{errorMessage(targets.error, 'Failed to load targets')}</p>
+          <Button variant="outline" onClick={() => targets.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      ) : targets.data.length === 0 ? (
+        <Card className="flex flex-col items-center gap-2 py-10 text-center">
+          <Send aria-hidden className="size-8 text-brand-400" />
+          <h3 className="font-semibold text-white">No delivery targets yet</h3>
+          <p className="max-w-md text-sm text-zinc-400">
+            Add an aggregator or a store here. Until then, approved releases get their codes but are not sent
+            anywhere.
+          </p>
+        </Card>
+      ) : (
+        <ul className="grid gap-3 lg:grid-cols-2" aria-label="Delivery targets">
+          {targets.data.map((target) => (
+            <TargetCard
+              key={target.id}
+              target={target}
+              onEdit={() => openForm(target)}
+              onDelete={() => setDeleting(target)}
+            />
+          ))}
+        </ul>
+      )}
+
+      <TargetFormDialog target={editing} open={isFormOpen} onOpenChange={setIsFormOpen} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open && !remove.isPending) setDeleting(null);
+        }}
+        title="Delete target"
+        description={`Remove "${deleting?.name ?? ''}"? Nothing more is sent to it; deliveries already made and their history are kept.`}
+        confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
+        isDestructive
+        isPending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
+    </section>
+  );
+}
+
+function TargetCard({
+  target,
+  onEdit,
+  onDelete,
+}: {
+  target: DeliveryTargetView;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const test = useTestDeliveryTarget();
+  const [result, setResult] = useState<TargetTestResult | null>(null);
+  const headingId = `target-${target.id}-name`;
+
+  const runTest = () => {
+    setResult(null);
+    test.mutate(target.id, {
+      onSuccess: setResult,
+      onError: (error) =>
+        setResult({ ok: false, message: errorMessage(error, 'The test could not run.'), elapsedMs: 0 }),
+    });
+  };
+
+  return (
+    <li aria-labelledby={headingId}>
+      <Card className="flex h-full flex-col gap-3">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <h3 id={headingId} className="text-lg font-semibold text-white">
+            {target.name}
+          </h3>
+          <div className="flex flex-wrap gap-2">
+            {target.enabled ? null : <Badge tone="neutral">Disabled</Badge>}
+            <Badge tone="brand">{TARGET_PROFILE_LABELS[target.profile]}</Badge>
+          </div>
+        </div>
+        <dl className="grid gap-1 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
+          <dt className="text-zinc-400">URL</dt>
+          <dd className="break-all font-mono text-zinc-200" data-testid="target-url">
+            {target.urlMasked}
+          </dd>
+          <dt className="text-zinc-400">DPID</dt>
+          <dd className="break-all font-mono text-zinc-200">{target.dpid}</dd>
+          <dt className="text-zinc-400">Platforms</dt>
+          <dd className="text-zinc-200">{platformsText(target.platforms)}</dd>
+          <dt className="text-zinc-400">Deliveries</dt>
+          <dd className="text-zinc-200">{countsText(target.counts)}</dd>
+        </dl>
+        <div aria-live="polite">
+          {test.isPending ? (
+            <p className="flex items-center gap-2 text-sm text-zinc-300">
+              <Spinner className="size-4" label="Testing" /> Testing the connection…
+            </p>
+          ) : result ? (
+            <p
+              data-testid="connection-result"
+              className={
+                result.ok
+                  ? 'flex items-start gap-2 text-sm text-emerald-300'
+                  : 'flex items-start gap-2 text-sm text-red-300'
+              }
+            >
+              {result.ok ? (
+                <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0" />
+              ) : (
+                <XCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
+              )}
+              <span>
+                <span className="font-medium">{result.ok ? 'Connected. ' : 'Connection failed. '}</span>
+                {result.message}
+              </span>
+            </p>
+          ) : null}
+        </div>
+        <div className="mt-auto flex flex-wrap gap-2">
+          <Button variant="outline" size="sm" onClick={runTest} disabled={test.isPending}>
+            <Plug aria-hidden className="size-4" /> Test connection
+          </Button>
+          <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${target.name}`}>
+            <Pencil aria-hidden className="size-4" /> Edit
+          </Button>
+          <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${target.name}`}>
+            <Trash2 aria-hidden className="size-4" /> Delete
+          </Button>
+        </div>
+      </Card>
+    </li>
+  );
+}

@@ -1,0 +1,23 @@
+/** The artist's earnings ledger (cursor pages, newest first) and statements per period (every plan). */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { client, unwrap } from '../../../lib/api';
+
+export const ledgerQueryKey = ['royalties-ledger'] as const;
+
+export function useLedger(cursor: string | null) {
+  return useQuery({
+    queryKey: [...ledgerQueryKey, cursor ?? 'first'],
+    queryFn: () => unwrap(client.royalties.ledger.$get({ query: cursor ? { cursor } : {} })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useStatements() {
+  return useQuery({
+    queryKey: ['royalties-statements'],
+    queryFn: () => unwrap(client.royalties.statements.$get()),
+  });
+}
+
+export const statementUrl = (period: string, type: 'csv' | 'pdf') =>
+  `/api/royalties/statements/${period}.${type}`;

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatCents,
+  formatCompactCents,
+  formatDate,
+  formatDateTime,
+  formatLongDate,
+  formatPeriod,
+} from './format';
+
+describe('format', () => {
+  it('shows calendar dates as written, whatever the time zone', () => {
+    expect(formatDate('2026-01-01')).toBe('Jan 1, 2026');
+    expect(formatLongDate('2026-06-12')).toBe('June 12, 2026');
+  });
+
+  it('shows instants in English with the time when asked', () => {
+    const instant = new Date(2026, 5, 12, 15, 4);
+    expect(formatDate(instant)).toBe('Jun 12, 2026');
+    expect(formatLongDate(instant.toISOString())).toBe('June 12, 2026');
+    expect(formatDateTime(instant)).toMatch(/^Jun 12, 2026, 3:04\sPM$/);
+  });
+
+  it('labels chart periods by bucket', () => {
+    expect(formatPeriod('2026-03-01', 'month')).toBe('Mar 2026');
+    expect(formatPeriod('2026-03-01', 'month', 'short')).toBe('Mar 26');
+    expect(formatPeriod('2026-03-09', 'week')).toBe('Week of Mar 9');
+    expect(formatPeriod('2026-03-09', 'week', 'short')).toBe('Mar 9');
+    expect(formatPeriod('2026-03-09', 'day')).toBe('Mar 9');
+  });
+
+  it('formats money from cents', () => {
+    expect(formatCents(123456)).toBe('$1,234.56');
+    expect(formatCents(-5)).toBe('-$0.05');
+    expect(formatCompactCents(123_456)).toBe('$1.2k');
+    expect(formatCompactCents(250_000_000)).toBe('$2.5M');
+    expect(formatCompactCents(4_200)).toBe('$42');
+  });
+});

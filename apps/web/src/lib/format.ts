@@ -1,0 +1,52 @@
+/**
+ * Every date and money display of the web app. One rule (record 096): English (en-US) month names
+ * whatever the browser language, since every spec text is English; instants in the viewer's time
+ * zone; calendar dates (`YYYY-MM-DD`, e.g. a release date) as written, never shifted by a zone.
+ */
+import { formatCents } from '@tunedrop/shared';
+
+export { formatCents };
+
+const LOCALE = 'en-US';
+const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+/** A calendar date is read and shown in UTC so it stays the same day everywhere. */
+const toDate = (value: string | Date) =>
+  value instanceof Date ? value : new Date(isCalendarDate(value) ? `${value}T00:00:00Z` : value);
+const zoneFor = (value: string | Date) =>
+  typeof value === 'string' && isCalendarDate(value) ? { timeZone: 'UTC' } : {};
+
+const format = (value: string | Date, options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat(LOCALE, { ...options, ...zoneFor(value) }).format(toDate(value));
+
+/** "Jun 12, 2026": lists, cards, tables. */
+export const formatDate = (value: string | Date) => format(value, { dateStyle: 'medium' });
+
+/** "June 12, 2026": sentences such as 'Renews on {date}'. */
+export const formatLongDate = (value: string | Date) => format(value, { dateStyle: 'long' });
+
+/** "Jun 12, 2026, 3:04 PM": when something happened (requests, decisions, the audit log). */
+export const formatDateTime = (value: string | Date) =>
+  format(value, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Chart periods; `start` is a calendar date. Month: "Jun 2026" (short: "Jun 26"); day and week: "Jun 12". */
+export function formatPeriod(
+  start: string,
+  bucket: 'day' | 'week' | 'month',
+  length: 'short' | 'long' = 'long',
+): string {
+  if (bucket === 'month')
+    return format(start, { month: 'short', year: length === 'short' ? '2-digit' : 'numeric' });
+  const day = format(start, { month: 'short', day: 'numeric' });
+  return bucket === 'week' && length === 'long' ? `Week of ${day}` : day;
+}
+
+/** "$1.2k" for chart axes; full amounts (formatCents) everywhere else. */
+export function formatCompactCents(cents: number): string {
+  const dollars = cents / 100;
+  if (Math.abs(dollars) >= 1_000_000) return `$${(dollars / 1_000_000).toFixed(1)}M`;
+  if (Math.abs(dollars) >= 1000) return `$${(dollars / 1000).toFixed(1)}k`;
+  return `$${dollars.toFixed(0)}`;
+}
+
+/** "12,345" */
+export const formatNumber = (value: number) => value.toLocaleString(LOCALE);

@@ -1,0 +1,159 @@
+/**
+ * Lighthouse (npm package, mobile preset = its default config) on the public pages of the built app,
+ * in Debian Chromium (/usr/bin/chromium or CHROMIUM_PATH, headless, the e2e flags). Starts the bundled
+ * server (apps/server/dist/main.js, PGlite in a temporary DATA_DIR) on a free port; builds first only
+ * if a build is missing (the build writes the shared apps/web/dist: beside other work, run it under
+ * `flock /tmp/tunedrop-e2e.lock`). Median of N runs per page (default 5). Prints performance, LCP, FCP,
+ * accessibility, the JS bytes (transferred, gzip) and script files each page loads, and flags any
+ * script whose name says dashboard or admin. Prints figures; it is not a test.
+ *   node --import tsx bench/lighthouse.ts [runs=5]
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const runs = Number(process.argv[2] ?? 5);
+const pages = ['/', '/pricing', '/login', '/signup'];
+const root = path.resolve(import.meta.dirname, '..');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+};
+
+if (
+  !fs.existsSync(path.join(root, 'apps/web/dist/index.html')) ||
+  !fs.existsSync(path.join(root, 'apps/server/dist/main.js'))
+) {
+  console.info('no build found: npm run build…');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-lh-'));
+const port = 30000 + Math.floor(Math.random() * 20000);
+const base = `http://127.0.0.1:${port}`;
+const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    APP_URL: base,
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const chrome = await chromeLauncher.launch({
+  chromePath: chromiumPath,
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+type Figures = {
+  performance: number;
+  lcp: number;
+  fcp: number;
+  accessibility: number;
+  jsGzip: number;
+  scripts: string[];
+};
+
+try {
+  for (let waited = 0; ; waited += 200) {
+    if (waited > 300_000) throw new Error('server not healthy after 300 s');
+    const ok = await fetch(`${base}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  console.info(
+    `load average ${os
+      .loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs; Lighthouse mobile preset, ${runs} run(s) per page, median`,
+  );
+  console.info(
+    `\n${'page'.padEnd(10)} ${'perf'.padStart(5)} ${'LCP'.padStart(8)} ${'FCP'.padStart(8)} ${'a11y'.padStart(5)} ${'JS gzip'.padStart(9)}  scripts`,
+  );
+  const results = new Map<string, Figures>();
+  for (const page of pages) {
+    const figures: Figures[] = [];
+    for (let run = 0; run < runs; run += 1) {
+      const result = await lighthouse(`${base}${page}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+      });
+      if (!result) throw new Error(`${page}: no Lighthouse result`);
+      const { lhr } = result;
+      const requests = (
+        (
+          lhr.audits['network-requests']?.details as
+            | { items?: { url: string; resourceType?: string; transferSize?: number }[] }
+            | undefined
+        )?.items ?? []
+      ).filter((item) => item.resourceType === 'Script');
+      figures.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+        fcp: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+        jsGzip: requests.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+        scripts: requests.map((item) => new URL(item.url).pathname.split('/').pop() ?? item.url),
+      });
+    }
+    const row: Figures = {
+      performance: median(figures.map((figure) => figure.performance)),
+      lcp: median(figures.map((figure) => figure.lcp)),
+      fcp: median(figures.map((figure) => figure.fcp)),
+      accessibility: median(figures.map((figure) => figure.accessibility)),
+      jsGzip: median(figures.map((figure) => figure.jsGzip)),
+      scripts: figures[0]?.scripts ?? [],
+    };
+    results.set(page, row);
+    console.info(
+      `${page.padEnd(10)} ${String(row.performance).padStart(5)} ${`${(row.lcp / 1000).toFixed(2)} s`.padStart(8)} ${`${(row.fcp / 1000).toFixed(2)} s`.padStart(8)} ${String(row.accessibility).padStart(5)} ${`${(row.jsGzip / 1024).toFixed(1)} KB`.padStart(9)}  ${row.scripts.length} files`,
+    );
+  }
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const all = [...results.values()];
+  const home = results.get('/');
+  const staffCode = [...results.entries()].flatMap(([page, row]) =>
+    row.scripts.filter((name) => /admin|dashboard/i.test(name)).map((name) => `${page}: ${name}`),
+  );
+  console.info('\ntargets');
+  console.info(`  performance >= 98 on every page: ${verdict(all.every((row) => row.performance >= 98))}`);
+  console.info(`  LCP <= 1.5 s on every page: ${verdict(all.every((row) => row.lcp <= 1500))}`);
+  console.info(
+    `  accessibility 100 on every page: ${verdict(all.every((row) => row.accessibility === 100))}`,
+  );
+  console.info(
+    `  JS on / <= 90 KB gzip: ${verdict((home?.jsGzip ?? Number.POSITIVE_INFINITY) <= 90 * 1024)}`,
+  );
+  console.info(
+    `  no dashboard/admin scripts on public pages (by file name): ${staffCode.length === 0 ? 'met' : `NOT met (${staffCode.join(', ')})`}`,
+  );
+} finally {
+  await chrome.kill();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(0);

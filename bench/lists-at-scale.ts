@@ -1,0 +1,121 @@
+/**
+ * Lists at scale (issue 19): the same requests at 1,000 and at 100,000 releases (one label account holding
+ * a fifth of them: 20,000 at 100,000; the rest over one artist per ten releases), seeded set-based with
+ * generate_series, one track each. Times the review tabs with their counts, review search, My Songs (first
+ * page and a page after a cursor) and the admin user list (tab and search), each the median of repeated
+ * in-process requests (app + database, no network), and prints both figures with their ratio; the target
+ * is <= 1.5x. PostgreSQL with DATABASE_URL, else PGlite. Prints figures; it is not a test.
+ *   node --import tsx bench/lists-at-scale.ts [small=1000] [large=100000] [runs=15]
+ */
+import os from 'node:os';
+import { sql } from 'drizzle-orm';
+import { createTestSystem, type TestSystem } from '../apps/server/src/test-support/harness';
+
+const SMALL = Number(process.argv[2] ?? 1000);
+const LARGE = Number(process.argv[3] ?? 100_000);
+const RUNS = Number(process.argv[4] ?? 15);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+};
+
+async function seed(system: TestSystem, releases: number, labelId: string) {
+  const artists = Math.max(1, Math.floor(releases / 10));
+  await system.db.execute(sql`
+    insert into "user" (id, name, email, email_verified)
+    select 'ls-' || g, 'Scale Artist ' || g, 'scale-' || g || '@example.com', true
+      from generate_series(1, ${artists}) as g`);
+  await system.db.execute(sql`
+    insert into profiles (id, email, full_name, artist_name)
+    select id, email, name, name from "user" where id like 'ls-%'`);
+  await system.db.execute(sql`
+    insert into releases (id, user_id, title, primary_artists, primary_artists_data, genre, release_date,
+                          copyright_holder, publishing_holder, copyright_year, publishing_year,
+                          distribution_stores, status, created_at)
+    select gen_random_uuid(),
+           case when g % 5 = 0 then ${labelId} else 'ls-' || (g % ${artists} + 1) end,
+           'Release ' || g, array['Scale Artist ' || (g % ${artists} + 1)],
+           jsonb_build_array(jsonb_build_object('name', 'Scale Artist ' || (g % ${artists} + 1))),
+           'Pop', date '2026-12-01', 'Holder', 'Holder', 2026, 2026, array['spotify'],
+           (array['pending', 'processing', 'approved', 'live', 'rejected', 'taken_down'])[g % 6 + 1],
+           timestamptz '2020-01-01' + g * interval '1 minute'
+      from generate_series(1, ${releases}) as g`);
+  await system.db.execute(sql`
+    insert into tracks (release_id, position, title, duration_ms, file_key, original_file_name, file_size_bytes)
+    select id, 1, 'Track 1', 180000, user_id || '/' || id || '/track.wav', 'track.wav', 1000 from releases`);
+  await system.db.execute(sql`analyze`);
+}
+
+async function measure(releases: number): Promise<Map<string, number>> {
+  const system = await createTestSystem();
+  try {
+    const label = await system.signedInUser({ artistName: 'Big Label' });
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    const seedStarted = performance.now();
+    await seed(system, releases, label.userId);
+    console.info(
+      `  seeded ${releases.toLocaleString('en-US')} releases in ${Math.round(performance.now() - seedStarted)} ms`,
+    );
+    const time = async (url: string, cookie: string) => {
+      const times: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const started = performance.now();
+        const response = await system.request(url, { cookie });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${url}: ${response.status}`);
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    const first = (await (
+      await system.request('/api/releases?limit=20', { cookie: label.cookie })
+    ).json()) as {
+      nextCursor: string | null;
+    };
+    const figures = new Map<string, number>();
+    figures.set('review: pending tab + counts', await time('/api/admin/releases?tab=pending', admin.cookie));
+    figures.set(
+      'review: takedown tab + counts',
+      await time('/api/admin/releases?tab=takedown', admin.cookie),
+    );
+    figures.set(
+      'review: search "Release 42" (approved)',
+      await time('/api/admin/releases?tab=approved&q=Release%2042', admin.cookie),
+    );
+    figures.set('My Songs (label): first page', await time('/api/releases?limit=20', label.cookie));
+    if (first.nextCursor) {
+      figures.set(
+        'My Songs (label): page after cursor',
+        await time(`/api/releases?limit=20&cursor=${encodeURIComponent(first.nextCursor)}`, label.cookie),
+      );
+    }
+    figures.set('admin users: all', await time('/api/admin/users', admin.cookie));
+    figures.set('admin users: search "scale-42"', await time('/api/admin/users?q=scale-42', admin.cookie));
+    return figures;
+  } finally {
+    await system.close();
+  }
+}
+
+console.info(
+  `load average ${os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(
+      ' ',
+    )} on ${os.cpus().length} CPUs; ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; median of ${RUNS}`,
+);
+const small = await measure(SMALL);
+const large = await measure(LARGE);
+console.info(
+  `\n${'request'.padEnd(40)} ${`${SMALL.toLocaleString('en-US')}`.padStart(9)} ${`${LARGE.toLocaleString('en-US')}`.padStart(9)}  ratio  target <= 1.5x`,
+);
+for (const [name, smallMs] of small) {
+  const largeMs = large.get(name) ?? Number.NaN;
+  const ratio = largeMs / smallMs;
+  console.info(
+    `${name.padEnd(40)} ${`${smallMs.toFixed(1)} ms`.padStart(9)} ${`${largeMs.toFixed(1)} ms`.padStart(9)}  ${`${ratio.toFixed(1)}x`.padStart(5)}  ${ratio <= 1.5 ? 'met' : 'NOT met'}`,
+  );
+}
+process.exit(0);

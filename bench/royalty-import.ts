@@ -1,0 +1,317 @@
+/**
+ * Royalty import throughput: generates a DDEX DSR Basic Audio file of N sales lines (default 1,000,000;
+ * 10,000 tracks in 1,000 release blocks, 25 stores × 50 countries = 1,250 summary records, a usage
+ * period of 3 months), seeds a catalogue (200 artists; 95% of the ISRCs known), then times in this
+ * process (the server's code, in-process):
+ *   - import (hash, parse, match, stage, totals and checks) → lines/s and the process's peak RSS growth;
+ *   - posting (one transaction: earnings lines, postings, balances, log rows, mails) → seconds;
+ *   - beside them, in the same run, a raw COPY of the same staged rows into a bare table (psql \copy on
+ *     PostgreSQL, COPY FROM '/dev/blob' on PGlite) → lines/s, and the import / COPY ratio.
+ * Targets on PostgreSQL: import ≥ 100,000 lines/s and ≥ 50% of raw COPY; posting ≤ 10 s; RSS growth < 200 MB.
+ * It is not a test.
+ *   node --import tsx bench/royalty-import.ts [--lines 1000000] [--db pglite|postgres|both]
+ *   (postgres: DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch database is made)
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Database, openDatabase } from '../apps/server/src/db/client';
+import { runMigrations } from '../apps/server/src/db/migrate';
+import { postImport } from '../apps/server/src/modules/royalties/posting';
+import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+
+const { values } = parseArgs({
+  options: {
+    lines: { type: 'string', default: '1000000' },
+    db: { type: 'string', default: 'both' },
+  },
+});
+const LINES = Number(values.lines);
+const TRACKS = 10_000;
+const TRACKS_PER_RELEASE = 10;
+const RELEASES = TRACKS / TRACKS_PER_RELEASE;
+const ARTISTS = 200;
+const STORES = Array.from({ length: 25 }, (_, i) => `Store${String(i + 1).padStart(2, '0')}`);
+const COUNTRIES = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'SE',
+  'NO',
+  'DK',
+  'FI',
+  'PL',
+  'PT',
+  'IE',
+  'AT',
+  'CH',
+  'CZ',
+  'HU',
+  'RO',
+  'GR',
+  'TR',
+  'CA',
+  'MX',
+  'BR',
+  'AR',
+  'CL',
+  'CO',
+  'PE',
+  'AU',
+  'NZ',
+  'JP',
+  'KR',
+  'IN',
+  'ID',
+  'PH',
+  'TH',
+  'VN',
+  'MY',
+  'SG',
+  'ZA',
+  'NG',
+  'EG',
+  'MA',
+  'KE',
+  'IL',
+  'AE',
+  'SA',
+  'UA',
+  'HK',
+];
+const MB = 1024 * 1024;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-royalty-'));
+const isrcOf = (track: number) => `ZZBEN${String(track).padStart(7, '0')}`;
+
+/** Deterministic pseudo-random numbers (LCG), so every run reads the same file. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+async function writeDsr(file: string): Promise<void> {
+  const next = random(42);
+  const summaries = STORES.length * COUNTRIES.length;
+  const usages = new Array<number>(summaries).fill(0);
+  // Blocks first (to a temporary file), so the summary records can state their usage totals.
+  const blocksFile = `${file}.blocks`;
+  const out = fs.createWriteStream(blocksFile);
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  let physical = 0;
+  let line = 0;
+  let buffer = '';
+  const perRelease = Math.ceil(LINES / RELEASES);
+  for (let release = 1; release <= RELEASES && line < LINES; release++) {
+    buffer += `RE01.02\t${release}\tR1\trel${release}\t\t\t\tBench Artist\t\tAlbum ${release}\t\tAlbum\tBench Label\t\t\t\n`;
+    physical += 1;
+    for (let t = 1; t <= TRACKS_PER_RELEASE; t++) {
+      const track = (release - 1) * TRACKS_PER_RELEASE + t;
+      buffer += `AS02.03\t${release}\tA${t}\tdsp${track}\t${isrcOf(track)}\tTrack ${track}\t\tBench Artist\t\tPT3M\tSoundRecording\t\t\t\t\t\t\t\t\t\t\ttrue\n`;
+      physical += 1;
+    }
+    for (let i = 0; i < perRelease && line < LINES; i++) {
+      line += 1;
+      const summary = Math.floor(next() * summaries);
+      const streams = 1 + Math.floor(next() * 500);
+      usages[summary] = (usages[summary] as number) + streams;
+      const t = 1 + (i % TRACKS_PER_RELEASE);
+      buffer += `SU02.02\t${release}\tS${summary + 1}\tT${line}\t\tA${t}\ttrue\t${streams}\t\t\tOnDemandStream\n`;
+      physical += 1;
+      if (buffer.length > 1 << 20) {
+        await write(buffer);
+        buffer = '';
+      }
+    }
+  }
+  await write(buffer);
+  await new Promise<void>((resolve) => out.end(resolve));
+
+  const head = `HEAD\tdsrf/1.1/1.4.1/1.3\tBasicAudioProfile\t1.3\tBENCH-${randomUUID()}\t2025-04-10T09:00:00Z\t1\t1\t2025-01-01\t2025-03-31\tPADPIDA99999999013\tBench Stream\tBenchStream\tPADPIDA99999999021\tTunedrop\t\n`;
+  let top = head;
+  for (let s = 0; s < summaries; s++) {
+    const store = STORES[Math.floor(s / COUNTRIES.length)];
+    const country = COUNTRIES[s % COUNTRIES.length];
+    const net = ((usages[s] as number) * 0.0037).toFixed(2);
+    top += `SY01.02\tS${s + 1}\t${store}\t\tSubscriptionModel\tOnDemandStream\t${country}\t${store} Premium\t${usages[s]}\t\tUSD\t${net}\t\tUSD\t1\n`;
+  }
+  const total = 1 + summaries + physical + 1;
+  fs.writeFileSync(file, top);
+  await new Promise<void>((resolve, reject) => {
+    const input = fs.createReadStream(blocksFile);
+    const output = fs.createWriteStream(file, { flags: 'a' });
+    input.pipe(output);
+    output.on('finish', resolve);
+    output.on('error', reject);
+  });
+  fs.appendFileSync(file, `FOOT\t${total}\t${total}\t${summaries}\t${RELEASES}\t${RELEASES}`);
+  fs.rmSync(blocksFile);
+}
+
+async function seedCatalogue(database: Database): Promise<void> {
+  const { db } = database;
+  await db.execute(sql`
+    insert into "user" (id, name, email, email_verified)
+    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(sql`
+    insert into profiles (id, email, full_name, artist_name)
+    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
+      from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(sql`
+    insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
+                          copyright_year, publishing_year, status)
+    select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench-' || ((g - 1) % ${ARTISTS} + 1),
+           'Album ' || g, 'Pop', '2025-01-01', 'x', 'x', 2025, 2025, 'live'
+      from generate_series(1, ${RELEASES}) g`);
+  // 95% of the ISRCs are in the catalogue; the rest wait in the unmatched queue.
+  await db.execute(sql`
+    insert into tracks (release_id, position, title, isrc, file_key, original_file_name, file_size_bytes)
+    select ('00000000-0000-4000-8000-' || lpad(to_hex((k - 1) / ${TRACKS_PER_RELEASE} + 1), 12, '0'))::uuid,
+           (k - 1) % ${TRACKS_PER_RELEASE} + 1, 'Track ' || k,
+           case when k % 20 <> 0 then 'ZZBEN' || lpad(k::text, 7, '0') end,
+           'bench/' || k, k || '.wav', 1
+      from generate_series(1, ${TRACKS}) k`);
+}
+
+const COLUMNS =
+  'line_no, line_key, summary_id, isrc, upc, title, artist, store, country, period, usage_type, units, amount, royalty_bearing, track_id, release_id, user_id';
+
+/** A bare table with the staged rows' columns and no key, index or constraint. */
+const BARE_TABLE = `create table bench_copy (line_no int, line_key text, summary_id text, isrc text, upc text,
+  title text, artist text, store text, country text, period text, usage_type text, units numeric, amount numeric,
+  royalty_bearing boolean, track_id uuid, release_id uuid, user_id text)`;
+
+async function rawCopy(database: Database, importId: string, url: string | null): Promise<number> {
+  await database.db.execute(sql.raw(BARE_TABLE));
+  const select = `select ${COLUMNS} from royalty_import_lines where import_id = '${importId}'`;
+  if (url) {
+    const tsv = path.join(work, 'rows.tsv');
+    const out = spawnSync('psql', [url, '-qc', `\\copy (${select}) to '${tsv}'`], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(out.stderr);
+    const started = performance.now();
+    const copy = spawnSync('psql', [url, '-qc', `\\copy bench_copy from '${tsv}'`], { encoding: 'utf8' });
+    if (copy.status !== 0) throw new Error(copy.stderr);
+    return (performance.now() - started) / 1000;
+  }
+  type Client = { query: (q: string, p?: unknown[], o?: { blob?: Blob }) => Promise<{ blob?: Blob }> };
+  const client = (database.db as unknown as { $client: Client }).$client;
+  const exported = await client.query(`copy (${select}) to '/dev/blob'`);
+  const started = performance.now();
+  await client.query(`copy bench_copy from '/dev/blob'`, [], { blob: exported.blob as Blob });
+  return (performance.now() - started) / 1000;
+}
+
+function rssSampler() {
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return (peak - baseline) / MB;
+    },
+  };
+}
+
+async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `tunedrop_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function run(kind: 'pglite' | 'postgres', file: string) {
+  const scratch =
+    kind === 'postgres'
+      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+      : null;
+  const dataDir = path.join(work, `pglite-${randomUUID()}`);
+  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir, lockRole: 'cli' });
+  try {
+    await runMigrations(database);
+    await seedCatalogue(database);
+    // A small warm-up import, so code loading and JIT are not counted.
+    const warm = path.join(work, 'warm.tsv');
+    fs.writeFileSync(
+      warm,
+      'HEAD\tdsrf/1.1/1.4.1/1.3\tBasicAudioProfile\t1.3\tWARM\t2025-01-01T00:00:00Z\t1\t1\t2025-01-01\t2025-01-31\tPADPIDA1\tW\t\t\t\t\nSY01.02\tS1\tW\t\tSubscriptionModel\tOnDemandStream\tUS\tW\t1\t\tUSD\t0.01\t\tUSD\t1\nRE01.02\t1\tR1\tr\t\t\t\tA\t\tT\t\t\t\t\t\t\nAS02.03\t1\tA1\td\tZZBEN0000001\tT\t\tA\t\t\tSoundRecording\nSU02.02\t1\tS1\tT1\t\tA1\ttrue\t1\t\t\t\nFOOT\t6\t6\t1\t1\t1',
+    );
+    await importRoyaltyFile(database.db, { filePath: warm, fileName: 'warm.tsv', format: 'auto' });
+    global.gc?.();
+
+    const rss = rssSampler();
+    const started = performance.now();
+    const summary = await importRoyaltyFile(database.db, {
+      filePath: file,
+      fileName: 'bench.tsv',
+      format: 'auto',
+    });
+    const importSeconds = (performance.now() - started) / 1000;
+    const rssGrowth = rss.stop();
+    if (summary.status !== 'staged') throw new Error(`bench import failed: ${summary.errors.join('; ')}`);
+
+    const postStarted = performance.now();
+    const posted = await postImport(database.db, summary.id, { admin: null });
+    const postSeconds = (performance.now() - postStarted) / 1000;
+
+    const copySeconds = await rawCopy(database, summary.id, scratch?.url ?? null);
+    const importRate = summary.lineCount / importSeconds;
+    const copyRate = summary.lineCount / copySeconds;
+    console.info(
+      [
+        `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched)`,
+        `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
+        `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
+        `  posting  ${postSeconds.toFixed(1)} s (${posted.earningsLines.toLocaleString('en-US')} earnings lines, ${posted.artists} artists, ${(posted.postedCents / 100).toFixed(2)} USD, residue ${posted.residue} USD)`,
+      ].join('\n'),
+    );
+  } finally {
+    await database.close();
+    await scratch?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const file = path.join(
+  work,
+  'DSR_PADPIDA99999999021_PADPIDA99999999013_BenchStream_2025-Q1__1of1_20250410T090000.tsv',
+);
+const generated = performance.now();
+await writeDsr(file);
+console.info(
+  `Generated ${LINES.toLocaleString('en-US')} sales lines (${(fs.statSync(file).size / MB).toFixed(0)} MB) in ${((performance.now() - generated) / 1000).toFixed(1)} s; ${os.cpus().length} CPUs`,
+);
+try {
+  if (values.db === 'postgres' || values.db === 'both') await run('postgres', file);
+  if (values.db === 'pglite' || values.db === 'both') await run('pglite', file);
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,93 @@
+/**
+ * Issue 15 journey: the artist asks for a release to leave one store; the admin sends that takedown from
+ * the delivery dashboard; the store acknowledges it and only that store's row reads "Taken down".
+ */
+import {
+  adminApi,
+  answer,
+  deliverThroughApi,
+  storeFolder,
+  uniqueName,
+  waitForPackage,
+} from './support/delivery';
+import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
+
+test('an artist requests a takedown from one store and only that store takes the release down', async ({
+  browser,
+}) => {
+  // A whole delivery round trip (worker, store answer, worker) beside other journeys on two cores.
+  test.setTimeout(120_000);
+  const store = storeFolder();
+  const tag = Math.random().toString(36).slice(2, 8);
+  const title = `Two Stores ${tag}`;
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const artist = await pageAs(browser);
+  const { releaseId } = await seed.release({
+    userId: artist.user.userId,
+    title,
+    distributionStores: ['anghami', 'boomplay'],
+  });
+  let targetId: string | null = null;
+
+  try {
+    const targetName = uniqueName('Two-store aggregator');
+    ({ targetId } = await deliverThroughApi(admin.page.request, {
+      store,
+      platforms: ['anghami', 'boomplay'],
+      releaseId,
+      targetName,
+    }));
+    const first = await waitForPackage(store.dir);
+    await answer(first, { isAccepted: true });
+
+    // The artist asks, with a confirmation, for Anghami only.
+    const page = artist.page;
+    await page.goto(`/dashboard/releases/${releaseId}`);
+    const anghami = page.getByRole('listitem', { name: 'Anghami' });
+    const boomplay = page.getByRole('listitem', { name: 'Boomplay' });
+    await expect(anghami.getByTestId('store-state')).toHaveText('Acknowledged', { timeout: 30_000 });
+    // By keyboard: Enter opens the confirmation, Escape leaves it and focus returns to the button.
+    const takedownButton = anghami.getByRole('button', { name: 'Request takedown from Anghami' });
+    await takedownButton.focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText('Every other store keeps it');
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(takedownButton).toBeFocused();
+    await expect(anghami.getByTestId('store-state')).toHaveText('Acknowledged');
+    await anghami.getByRole('button', { name: 'Request takedown from Anghami' }).click();
+    await confirm.getByRole('button', { name: 'Request Takedown' }).click();
+    await expect(page.getByText('Takedown requested for this store')).toBeVisible();
+    await expect(anghami.getByTestId('store-state')).toHaveText('Takedown requested');
+    await expect(anghami.getByRole('button', { name: 'Request takedown from Anghami' })).toHaveCount(0);
+    await expect(boomplay.getByTestId('store-state')).toHaveText('Acknowledged');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The admin sees the request on the dashboard row and sends it.
+    const adminPage = admin.page;
+    await adminPage.goto(`/admin/delivery?target=${targetId}`);
+    const row = adminPage.getByTestId('delivery-row').filter({ hasText: title });
+    await row.getByRole('button', { name: 'Take down from Anghami' }).click();
+    const adminConfirm = adminPage.getByRole('alertdialog');
+    await expect(adminConfirm).toContainText('the other stores keep the release');
+    await adminConfirm.getByRole('button', { name: 'Take down' }).click();
+    await expect(
+      adminPage.getByRole('region', { name: /Notifications/ }).getByText('Takedown queued'),
+    ).toBeVisible();
+    await expect(row.getByRole('button', { name: 'Take down from Anghami' })).toHaveCount(0);
+
+    // The store receives a message that no longer offers Anghami and acknowledges it.
+    const second = await waitForPackage(store.dir, (item) => item.messageId !== first.messageId);
+    await answer(second, { isAccepted: true });
+
+    await expect(anghami.getByTestId('store-state')).toHaveText('Taken down', { timeout: 30_000 });
+    await expect(boomplay.getByTestId('store-state')).toHaveText('Acknowledged');
+    await expect(page.getByTestId('release-status')).not.toHaveText('Taken Down');
+  } finally {
+    if (targetId) await adminApi(admin.page.request, 'DELETE', `/api/admin/delivery/targets/${targetId}`);
+    await admin.context.close();
+    await artist.context.close();
+    store.remove();
+  }
+});

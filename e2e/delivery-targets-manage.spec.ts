@@ -1,0 +1,79 @@
+/**
+ * Issue 15 journey: an admin manages delivery targets: the password of an SFTP URL is never shown back,
+ * Test connection explains an unreachable host, an edit keeps the stored credentials, a removal asks
+ * first. Moderators do not reach the delivery pages.
+ */
+import { STORE_DPID, uniqueName } from './support/delivery';
+import { expect, pageAs, seriousA11yViolations, test } from './support/test';
+
+test('an admin adds, tests, edits and removes an SFTP target; a moderator is kept out', async ({
+  browser,
+}) => {
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const page = admin.page;
+  const name = uniqueName('Unreachable store');
+  const renamed = `${name} (renamed)`;
+
+  await page.goto('/admin/delivery');
+  await page.getByRole('button', { name: 'Add target' }).click();
+  const dialog = page.getByRole('dialog');
+  // The shared rules answer in the form: a bad URL and a malformed DPID.
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('URL').fill('ftp://store@127.0.0.1/in');
+  await dialog.getByLabel('Recipient party id (DPID)').fill('PADPID-123');
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(dialog.getByText(/Enter a URL starting with sftp:\/\//)).toBeVisible();
+  await expect(dialog.getByText(/Enter a DDEX Party ID: 18 characters starting with PADPIDA/)).toBeVisible();
+  // Port 1 on loopback: nothing listens there.
+  await dialog.getByLabel('URL').fill('sftp://store:s3cret-pass@127.0.0.1:1/incoming');
+  await expect(dialog.getByLabel('SFTP private key (optional)')).toBeVisible();
+  await dialog.getByLabel('Recipient party id (DPID)').fill(STORE_DPID);
+  await dialog.getByLabel('Selected platforms').check();
+  await dialog.getByLabel('Kuack Media').check();
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(dialog).toBeHidden();
+
+  const card = page.getByRole('listitem', { name });
+  await expect(card.getByTestId('target-url')).toContainText('sftp://store:');
+  await expect(card.getByTestId('target-url')).not.toContainText('s3cret-pass');
+  await expect(page.getByText('s3cret-pass')).toHaveCount(0);
+  await card.getByRole('button', { name: 'Test connection' }).click();
+  await expect(card.getByTestId('connection-result')).toContainText('Connection failed.');
+
+  // Editing: the URL box starts empty (the stored one is never sent back) and empty keeps it.
+  await card.getByRole('button', { name: `Edit ${name}` }).click();
+  await expect(dialog.getByLabel('URL')).toHaveValue('');
+  await expect(dialog).not.toContainText('s3cret-pass');
+  await dialog.getByLabel('Name').fill(renamed);
+  await dialog.getByRole('button', { name: 'Save target' }).click();
+  await expect(dialog).toBeHidden();
+  const renamedCard = page.getByRole('listitem', { name: renamed });
+  await expect(renamedCard.getByTestId('target-url')).toContainText('sftp://store:');
+  await expect(renamedCard.getByTestId('target-url')).toContainText('@127.0.0.1:1/incoming');
+
+  // Removal asks first; Cancel keeps the target.
+  await renamedCard.getByRole('button', { name: `Delete ${renamed}` }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('history are kept');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(renamedCard).toBeVisible();
+  await renamedCard.getByRole('button', { name: `Delete ${renamed}` }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('Delivery target removed'),
+  ).toBeVisible();
+  await expect(renamedCard).toHaveCount(0);
+  await admin.context.close();
+
+  // A moderator has no Delivery or Settings tab and is told the pages are for admins.
+  const moderator = await pageAs(browser, { roles: ['moderator'] });
+  await moderator.page.goto('/admin/delivery');
+  await expect(moderator.page.getByText('You need admin privileges to access this page.')).toBeVisible();
+  await expect(
+    moderator.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Delivery' }),
+  ).toHaveCount(0);
+  await moderator.page.goto('/admin/settings');
+  await expect(moderator.page.getByText('You need admin privileges to access this page.')).toBeVisible();
+  await moderator.context.close();
+});

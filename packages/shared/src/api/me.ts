@@ -1,0 +1,27 @@
+/** GET /api/me: who is signed in. One declaration for the server (which answers it) and the web (which reads it). */
+import type { Plan, Role, SubscriptionStatus } from '../constants';
+
+export type MeUser = {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+};
+
+export type MeProfile = {
+  plan: Plan;
+  fullName: string;
+  artistName: string;
+  banned: boolean;
+  banReason: string | null;
+  subscriptionStatus: SubscriptionStatus;
+  /** ISO 8601 instant, or null when the subscription has no end date. */
+  subscriptionEnd: string | null;
+};
+
+export type MeResponse = {
+  user: MeUser;
+  profile: MeProfile;
+  roles: Role[];
+};

@@ -1,0 +1,249 @@
+/**
+ * Royalty import (issue 16): store / aggregator statements in, an earnings ledger out.
+ * Input schemas and response shapes shared by the server routes and the web pages.
+ *
+ * Routes served (apps/server/src/modules/royalties/routes.ts):
+ *   Admin (access('admin')):
+ *     POST   /api/admin/royalties/imports            streamed upload (raw body = the file, plain or .gz;
+ *                                                    query: royaltyImportQuerySchema) → ImportSummary (201)
+ *     GET    /api/admin/royalties/imports            ?cursor= → ImportListResponse
+ *     GET    /api/admin/royalties/imports/:id        → ImportSummary (totals by store, country, period,
+ *                                                    usage type; matched vs unmatched; refused lines)
+ *     DELETE /api/admin/royalties/imports/:id        unposted only → { deleted: true }
+ *     POST   /api/admin/royalties/imports/:id/post   → PostResult (409 already_posted / not_postable)
+ *     GET    /api/admin/royalties/unmatched          ?cursor= → UnmatchedListResponse (codes waiting)
+ *     POST   /api/admin/royalties/code-mappings      codeMappingSchema → CodeMapping (remembered, re-matches
+ *                                                    every unposted import's lines with that code)
+ *     GET    /api/admin/royalties/presets            → CsvPreset[]
+ *     POST   /api/admin/royalties/presets            csvPresetSchema → CsvPreset (201)
+ *     PUT    /api/admin/royalties/presets/:id        csvPresetSchema → CsvPreset
+ *     DELETE /api/admin/royalties/presets/:id        → { deleted: true }
+ *   Artist (access('user'), every plan):
+ *     GET    /api/royalties/ledger                   ?cursor= → LedgerResponse (newest first, running balance)
+ *     GET    /api/royalties/statements               → StatementPeriodsResponse
+ *     GET    /api/royalties/statements/:period.csv   period = YYYY-MM → text/csv attachment
+ *     GET    /api/royalties/statements/:period.pdf   period = YYYY-MM → application/pdf attachment
+ *
+ * Money: file amounts are exact decimal strings (never floats); cents only after posting.
+ */
+import { z } from 'zod';
+import { safeText } from '../text';
+
+export const ROYALTY_FORMATS = ['auto', 'dsr', 'distrokid', 'tunecore', 'fuga', 'csv'] as const;
+export type RoyaltyFormat = (typeof ROYALTY_FORMATS)[number];
+/** The format a file was read as (auto resolved). */
+export type RoyaltySourceFormat = Exclude<RoyaltyFormat, 'auto'>;
+
+export const ROYALTY_IMPORT_STATUSES = ['staged', 'failed', 'posted'] as const;
+export type RoyaltyImportStatus = (typeof ROYALTY_IMPORT_STATUSES)[number];
+
+export const LEDGER_ENTRY_KINDS = ['earnings', 'withdrawal', 'withdrawal_refund', 'adjustment'] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/** The canonical fields a generic CSV column mapping can fill. */
+export const CSV_MAPPING_FIELDS = [
+  'isrc',
+  'upc',
+  'store',
+  'country',
+  'period',
+  'usageType',
+  'units',
+  'amount',
+  'currency',
+  'lineId',
+] as const;
+export type CsvMappingField = (typeof CSV_MAPPING_FIELDS)[number];
+
+export const ROYALTY_LIMITS = {
+  /** 4 GB uncompressed is the DSR maximum (Part 1 §6.6.13); the upload itself may be gzip. */
+  maxUploadBytes: 4_000_000_000,
+  /** Refused lines kept per import (the count is exact, the list is capped). */
+  maxRefusedListed: 1000,
+  pageSize: 50,
+} as const;
+
+const decimalText = /^-?\d+(\.\d+)?$/;
+
+/** Query of POST /api/admin/royalties/imports (the body is the file itself). */
+export const royaltyImportQuerySchema = z.object({
+  format: z.enum(ROYALTY_FORMATS).default('auto'),
+  /** Exchange rate to USD (1 unit of the report currency = rate USD); required for non-USD reports
+   * unless the file gives one. Exact decimal text. */
+  rate: safeText()
+    .trim()
+    .regex(decimalText, 'The exchange rate must be a decimal number such as 1.0825')
+    .refine((value) => Number(value) > 0, 'The exchange rate must be above 0')
+    .optional(),
+  /** ISO 4217 currency of the amounts when the file does not say (CSV presets). */
+  currency: safeText()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, 'The currency must be a three-letter ISO 4217 code')
+    .transform((value) => value.toUpperCase())
+    .optional(),
+  /** A saved CSV preset's id (format csv). */
+  preset: z.uuid('Unknown preset').optional(),
+  /** The original file name (the body carries only bytes). */
+  filename: safeText().trim().max(255).optional(),
+});
+export type RoyaltyImportQuery = z.infer<typeof royaltyImportQuerySchema>;
+
+/** A generic CSV's column mapping: canonical field → header text in the file. */
+export const csvMappingSchema = z
+  .object({
+    isrc: safeText().trim().min(1).optional(),
+    upc: safeText().trim().min(1).optional(),
+    store: safeText().trim().min(1).optional(),
+    country: safeText().trim().min(1).optional(),
+    period: safeText().trim().min(1).optional(),
+    usageType: safeText().trim().min(1).optional(),
+    units: safeText().trim().min(1).optional(),
+    amount: safeText().trim().min(1, 'Choose the column that holds the amount'),
+    currency: safeText().trim().min(1).optional(),
+    lineId: safeText().trim().min(1).optional(),
+  })
+  .refine((m) => m.isrc !== undefined || m.upc !== undefined, {
+    message: 'Map an ISRC or a UPC column',
+    path: ['isrc'],
+  });
+export type CsvMapping = z.infer<typeof csvMappingSchema>;
+
+export const csvPresetSchema = z.object({
+  name: safeText().trim().min(1, 'Name the preset').max(100),
+  delimiter: z.enum([',', ';', '\t']).default(','),
+  /** Currency of the amount column when the file has no currency column. */
+  currency: safeText()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, 'The currency must be a three-letter ISO 4217 code')
+    .transform((value) => value.toUpperCase())
+    .default('USD'),
+  mapping: csvMappingSchema,
+});
+export type CsvPresetInput = z.input<typeof csvPresetSchema>;
+export type CsvPreset = z.infer<typeof csvPresetSchema> & { id: string; createdAt: string };
+
+export const codeMappingSchema = z
+  .object({
+    /** ISRC or UPC/EAN as seen in the file (normalised on the server). */
+    code: safeText().trim().min(1, 'Enter the code'),
+    kind: z.enum(['isrc', 'upc']),
+    trackId: z.uuid().optional(),
+    releaseId: z.uuid().optional(),
+  })
+  .refine((m) => (m.trackId === undefined) !== (m.releaseId === undefined), {
+    message: 'Choose exactly one track or release',
+    path: ['trackId'],
+  });
+export type CodeMappingInput = z.infer<typeof codeMappingSchema>;
+export type CodeMapping = {
+  code: string;
+  kind: 'isrc' | 'upc';
+  trackId: string | null;
+  releaseId: string | null;
+  /** Lines of unposted imports that now match. */
+  rematchedLines: number;
+};
+
+export const statementPeriodSchema = safeText().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Period must be YYYY-MM');
+
+// ---------------------------------------------------------------- responses
+
+/** An exact decimal amount as text, with its currency. */
+export type DecimalAmount = string;
+
+export type RefusedLine = { line: number; reason: string };
+
+export type TotalsRow = {
+  key: string;
+  lines: number;
+  units: string;
+  /** Sum of the line amounts in the report currency, exact. */
+  amount: DecimalAmount;
+};
+
+export type ImportListItem = {
+  id: string;
+  fileName: string;
+  format: RoyaltySourceFormat;
+  status: RoyaltyImportStatus;
+  currency: string;
+  /** Report currency → USD, exact decimal text. */
+  exchangeRate: string;
+  sender: string | null;
+  messageId: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
+  lineCount: number;
+  refusedCount: number;
+  totalAmount: DecimalAmount;
+  createdAt: string;
+  postedAt: string | null;
+};
+
+export type ImportSummary = ImportListItem & {
+  /** Fatal problems (bad FOOT totals, unknown currency …): the import cannot be posted. */
+  errors: string[];
+  warnings: string[];
+  refused: RefusedLine[];
+  matched: { lines: number; amount: DecimalAmount };
+  unmatched: { lines: number; amount: DecimalAmount };
+  /** Distinct artists owning the matched lines: how many balances posting will credit. */
+  matchedArtists: number;
+  /** Lines whose amount is negative (refunds / returns). */
+  refunds: { lines: number; amount: DecimalAmount };
+  byStore: TotalsRow[];
+  byCountry: TotalsRow[];
+  byPeriod: TotalsRow[];
+  byUsageType: TotalsRow[];
+  /** After posting: the cents credited and the rounding residue kept by the house. */
+  postedCents: number | null;
+  residue: DecimalAmount | null;
+  postedArtists: number | null;
+};
+
+export type ImportListResponse = { items: ImportListItem[]; nextCursor: string | null };
+
+export type PostResult = {
+  importId: string;
+  postedCents: number;
+  /** USD left over from rounding each artist's total down to cents, exact. */
+  residue: DecimalAmount;
+  artists: number;
+  earningsLines: number;
+};
+
+export type UnmatchedCode = {
+  code: string;
+  kind: 'isrc' | 'upc';
+  lines: number;
+  imports: number;
+  amount: DecimalAmount;
+  sampleTitle: string | null;
+  sampleArtist: string | null;
+};
+export type UnmatchedListResponse = { items: UnmatchedCode[] };
+
+export type LedgerEntry = {
+  id: string;
+  kind: LedgerEntryKind;
+  /** For earnings: the statement period (YYYY-MM); otherwise null. */
+  period: string | null;
+  description: string;
+  amountCents: number;
+  /** Available balance after this entry. */
+  balanceCents: number;
+  status: string | null;
+  createdAt: string;
+};
+export type LedgerResponse = { items: LedgerEntry[]; nextCursor: string | null };
+
+export type StatementPeriod = { period: string; amountCents: number; lines: number; units: string };
+export type StatementPeriodsResponse = { items: StatementPeriod[] };
+
+export const ROYALTY_TEXTS = {
+  earningsMailSubject: (amount: string, period: string) => `New earnings: ${amount} for ${period}`,
+  alreadyImported: 'This file was already imported.',
+  alreadyPosted: 'This report has already been posted.',
+  notPostable: 'This report has errors and cannot be posted.',
+  postedNotDeletable: 'A posted report cannot be deleted.',
+} as const;

@@ -1,0 +1,75 @@
+/**
+ * The one rule for text people type: no NUL and no control characters (issue 13; decision 082).
+ * Single-line fields (names, titles, emails, searches) refuse tab and line breaks too; multi-line
+ * fields (reasons, messages, keys pasted as text) allow tab, line feed and carriage return only.
+ * Every input schema in `schemas/*` builds its strings from `safeText()` / `multilineText()`, and
+ * the server refuses the same characters in any JSON body, query or path before a route runs.
+ */
+import { z } from 'zod';
+
+export const TEXT_MESSAGES = {
+  controlCharacters: 'This field cannot contain control characters.',
+  lineBreaks: 'This field must be on one line.',
+} as const;
+
+/** C0 controls except tab, LF and CR; DEL; C1 controls. NUL (U+0000) is the first of them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const TAB_OR_LINE_BREAK = /[\t\n\r]/;
+
+/** Why `value` is refused, or null when it is acceptable text. */
+export function textError(value: string, options: { isMultiline?: boolean } = {}): string | null {
+  if (CONTROL_CHARACTER.test(value)) return TEXT_MESSAGES.controlCharacters;
+  if (!options.isMultiline && TAB_OR_LINE_BREAK.test(value)) return TEXT_MESSAGES.lineBreaks;
+  return null;
+}
+
+export const hasControlCharacters = (value: string, options: { isMultiline?: boolean } = {}) =>
+  textError(value, options) !== null;
+
+/**
+ * A single-line string: no control characters, no tab, no line break. `message` replaces both
+ * messages where a form words the rule its own way.
+ */
+export const safeText = (params?: Parameters<typeof z.string>[0], message?: string) =>
+  z
+    .string(params)
+    .refine((value) => !CONTROL_CHARACTER.test(value), message ?? TEXT_MESSAGES.controlCharacters)
+    .refine((value) => !TAB_OR_LINE_BREAK.test(value), message ?? TEXT_MESSAGES.lineBreaks);
+
+/** A multi-line string (reasons, messages): tab, LF and CR allowed; other control characters refused. */
+export const multilineText = (params?: Parameters<typeof z.string>[0], message?: string) =>
+  z
+    .string(params)
+    .refine((value) => !CONTROL_CHARACTER.test(value), message ?? TEXT_MESSAGES.controlCharacters);
+
+/**
+ * The first string anywhere in a parsed JSON value (or a query object) that breaks the rule, with
+ * its dotted path; null when there is none. Keys are checked like values.
+ */
+export function findControlCharacters(
+  value: unknown,
+  options: { isMultiline?: boolean } = {},
+  path: string[] = [],
+): { path: string; message: string } | null {
+  if (typeof value === 'string') {
+    const message = textError(value, options);
+    return message ? { path: path.join('.') || '_', message } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = findControlCharacters(value[index], options, [...path, String(index)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const keyMessage = textError(key);
+      if (keyMessage) return { path: [...path, key].join('.'), message: keyMessage };
+      const found = findControlCharacters(item, options, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
