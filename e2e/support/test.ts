@@ -92,6 +92,13 @@ export async function pageAs(
 
 /** Serious or critical accessibility violations on the page as it is now. */
 export async function seriousA11yViolations(page: Page) {
+  // A toast on its way out fades through low contrast; wait until it has left (visible toasts are checked).
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        '[data-sonner-toast][data-visible="false"], [data-sonner-toast][data-removed="true"]',
+      ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
