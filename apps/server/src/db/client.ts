@@ -153,10 +153,13 @@ async function openPostgres(url: string): Promise<Database> {
 
 async function openPglite(dir: string | null, template?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // Trigram search indexes (migration 0008); PostgreSQL has pg_trgm in its contrib, PGlite ships it apart.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const extensions = { pg_trgm };
   if (dir) fs.mkdirSync(dir, { recursive: true });
   const client = dir
-    ? await PGlite.create(dir)
-    : await PGlite.create(template ? { loadDataDir: template } : {});
+    ? await PGlite.create({ dataDir: dir, extensions })
+    : await PGlite.create(template ? { loadDataDir: template, extensions } : { extensions });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const listen: Listen = async (channel, onPayload) => {
     const unsubscribe = await client.listen(channel, onPayload);

@@ -182,7 +182,14 @@ export const profiles = pgTable(
     check('profiles_total_earnings_non_negative', sql`total_earnings_cents >= 0`),
     check('profiles_pending_balance_non_negative', sql`pending_balance_cents >= 0`),
     check('profiles_ban_consistent', sql`banned or (ban_reason is null and banned_at is null)`),
-    index('profiles_created_at_idx').on(t.createdAt.desc()),
+    // The admin user list (migration 0008): its order whole from an index, per plan and for the banned;
+    // partial search through trigram indexes.
+    index('profiles_created_id_idx').on(t.createdAt.desc(), t.id),
+    index('profiles_plan_created_id_idx').on(t.plan, t.createdAt.desc(), t.id),
+    index('profiles_banned_created_id_idx').on(t.createdAt.desc(), t.id).where(sql`banned`),
+    index('profiles_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('profiles_artist_name_trgm_idx').using('gin', sql`${t.artistName} gin_trgm_ops`),
+    index('profiles_full_name_trgm_idx').using('gin', sql`${t.fullName} gin_trgm_ops`),
     index('profiles_email_lower_idx').on(sql`lower(${t.email})`),
     index('profiles_artist_name_lower_idx').on(sql`lower(${t.artistName})`),
   ],
@@ -254,8 +261,42 @@ export const releases = pgTable(
     index('releases_status_created_idx').on(t.status, t.createdAt.desc()),
     index('releases_takedown_idx').on(t.createdAt.desc()).where(sql`takedown_requested`),
     uniqueIndex('releases_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    // Review tabs (migration 0008): one partial index per tab in the tab's order; trigram search.
+    index('releases_review_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`status in ('pending', 'processing')`),
+    index('releases_review_approved_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`status in ('approved', 'live')`),
+    index('releases_review_rejected_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`status = 'rejected'`),
+    index('releases_review_takendown_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`status in ('taken_down', 'deleted')`),
+    index('releases_review_takedown_idx').on(t.takedownRequestedAt, t.id).where(sql`takedown_requested`),
+    index('releases_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('releases_artists_trgm_idx').using(
+      'gin',
+      sql`tunedrop_joined_text(${t.primaryArtists}) gin_trgm_ops`,
+    ),
   ],
 );
+
+/**
+ * Tab counts kept by statement triggers on releases (migration 0008): each statement appends what it
+ * changed per (status, takedown flag); the review list sums these rows and folds them up when they grow.
+ */
+export const releaseCountDeltas = pgTable('release_count_deltas', {
+  status: text('status').$type<ReleaseStatus>().notNull(),
+  takedownRequested: boolean('takedown_requested').notNull(),
+  delta: bigint('delta', { mode: 'number' }).notNull(),
+});
+
+/** The same for profiles per (plan, banned), read by the admin user list's tab counts. */
+export const profileCountDeltas = pgTable('profile_count_deltas', {
+  plan: text('plan').$type<Plan>().notNull(),
+  banned: boolean('banned').notNull(),
+  delta: bigint('delta', { mode: 'number' }).notNull(),
+});
 
 export const tracks = pgTable(
   'tracks',

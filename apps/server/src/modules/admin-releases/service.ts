@@ -9,14 +9,24 @@ import {
   ADMIN_RELEASE_TABS,
   ADMIN_TAB_STATUSES,
   type AdminReleaseCard,
+  type AdminReleaseCounts,
   type AdminReleasesPage,
   type AdminReleaseTab,
+  type AdminTrack,
   DECISION_FROM,
 } from '@tunedrop/shared/schemas/admin-releases';
 import { RELEASE_STATUS_LABELS } from '@tunedrop/shared/schemas/releases';
-import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { producers, profiles, releases, songwriters, tracks, userRoles } from '../../db/schema';
+import {
+  producers,
+  profiles,
+  releaseCountDeltas,
+  releases,
+  songwriters,
+  tracks,
+  userRoles,
+} from '../../db/schema';
 import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
@@ -29,19 +39,34 @@ import { type AuditAction, writeAudit } from './audit';
 
 // ------------------------------------------------------------------ list
 
-function tabCondition(tab: AdminReleaseTab): SQL {
-  if (tab === 'takedown') return eq(releases.takedownRequested, true);
-  return inArray(releases.status, [...ADMIN_TAB_STATUSES[tab]]);
-}
+const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
+/**
+ * Each tab's condition with its statuses as literals (constants of the shared package, never user input):
+ * the same text as the predicates of the partial indexes of migration 0008, so every plan, prepared ones
+ * included, reads the tab's page in order from its own index.
+ */
+const TAB_CONDITIONS: Record<AdminReleaseTab, SQL> = Object.fromEntries(
+  ADMIN_RELEASE_TABS.map((tab) => [
+    tab,
+    tab === 'takedown'
+      ? sql`${releases.takedownRequested}`
+      : sql`${releases.status} in (${sql.raw(ADMIN_TAB_STATUSES[tab].map(quoted).join(', '))})`,
+  ]),
+) as Record<AdminReleaseTab, SQL>;
+
+/**
+ * The releases matching a search: title or artists (trigram indexes on releases) or the uploader's email
+ * (trigram index on profiles), as a UNION so each side uses its own index instead of an OR over a join.
+ */
 function searchCondition(q: string | undefined): SQL | undefined {
   if (!q) return undefined;
   const pattern = containsPattern(q);
-  return or(
-    ilike(releases.title, pattern),
-    sql`array_to_string(${releases.primaryArtists}, ' ') ilike ${pattern}`,
-    ilike(profiles.email, pattern),
-  );
+  return sql`${releases.id} in (
+    select r.id from ${releases} r
+     where r.title ilike ${pattern} or tunedrop_joined_text(r.primary_artists) ilike ${pattern}
+    union
+    select r.id from ${releases} r join ${profiles} p on p.id = r.user_id where p.email ilike ${pattern})`;
 }
 
 /** Review queues first come, first served; the decided tabs show the newest first. */
@@ -51,31 +76,29 @@ function tabOrder(tab: AdminReleaseTab) {
   return [desc(releases.createdAt), desc(releases.id)];
 }
 
-export async function listReviewReleases(
-  db: DbOrTx,
-  query: { tab: AdminReleaseTab; q?: string | undefined; page: number; pageSize: number },
-): Promise<AdminReleasesPage> {
-  const search = searchCondition(query.q);
-  const [countRow] = await db
-    .select(
-      Object.fromEntries(
-        ADMIN_RELEASE_TABS.map((tab) => [
-          tab,
-          sql<number>`(count(*) filter (where ${tabCondition(tab)}))::int`,
-        ]),
-      ) as Record<AdminReleaseTab, SQL.Aliased<number> | SQL<number>>,
-    )
-    .from(releases)
-    .innerJoin(profiles, eq(profiles.id, releases.userId))
-    .where(search);
-  const counts = Object.fromEntries(
-    ADMIN_RELEASE_TABS.map((tab) => [
-      tab,
-      Number((countRow as Record<string, unknown> | undefined)?.[tab] ?? 0),
-    ]),
-  ) as AdminReleasesPage['counts'];
+type TrackJson = Omit<AdminTrack, 'audioUrl'>;
 
-  const rows = await db
+/** A page's tracks with their credits, built in the page query (no query per table). */
+const tracksJson = sql<TrackJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', t.id, 'position', t.position, 'title', t.title, 'isrc', t.isrc, 'explicit', t.explicit,
+    'durationMs', t.duration_ms, 'originalFileName', t.original_file_name, 'fileKey', t.file_key,
+    'fileSizeBytes', t.file_size_bytes, 'sampleRate', t.sample_rate, 'bitDepth', t.bit_depth,
+    'channels', t.channels, 'primaryArtists', t.primary_artists_data,
+    'featuredArtists', t.featured_artists_data,
+    'songwriters', coalesce((
+      select json_agg(json_build_object('firstName', w.first_name, 'middleName', w.middle_name,
+                                        'lastName', w.last_name, 'role', w.role))
+        from ${songwriters} w where w.track_id = t.id), '[]'::json),
+    'producers', coalesce((
+      select json_agg(json_build_object('firstName', p.first_name, 'middleName', p.middle_name,
+                                        'lastName', p.last_name))
+        from ${producers} p where p.track_id = t.id), '[]'::json)
+  ) order by t.position)
+  from ${tracks} t where t.release_id = ${releases.id}), '[]'::json)`;
+
+function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefined) {
+  return db
     .select({
       release: releases,
       uploader: {
@@ -85,31 +108,119 @@ export async function listReviewReleases(
         banned: profiles.banned,
         banReason: profiles.banReason,
       },
+      tracks: tracksJson,
     })
     .from(releases)
     .innerJoin(profiles, eq(profiles.id, releases.userId))
-    .where(and(tabCondition(query.tab), search))
-    .orderBy(...tabOrder(query.tab))
-    .limit(pageWindow(query.page, query.pageSize).limit)
-    .offset(pageWindow(query.page, query.pageSize).offset);
+    .where(and(TAB_CONDITIONS[tab], search))
+    .orderBy(...tabOrder(tab))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+}
 
-  const releaseIds = rows.map((row) => row.release.id);
-  const trackRows = releaseIds.length
-    ? await db
-        .select()
-        .from(tracks)
-        .where(inArray(tracks.releaseId, releaseIds))
-        .orderBy(asc(tracks.releaseId), asc(tracks.position))
-    : [];
-  const trackIds = trackRows.map((track) => track.id);
-  const writerRows = trackIds.length
-    ? await db.select().from(songwriters).where(inArray(songwriters.trackId, trackIds))
-    : [];
-  const producerRows = trackIds.length
-    ? await db.select().from(producers).where(inArray(producers.trackId, trackIds))
-    : [];
+type ReviewQueries = {
+  pages: Record<AdminReleaseTab, ReturnType<ReturnType<typeof reviewPageQuery>['prepare']>>;
+  deltas: ReturnType<typeof deltaQuery>;
+};
 
-  const items: AdminReleaseCard[] = rows.map(({ release, uploader }) => ({
+function deltaQuery(db: DbOrTx) {
+  return db
+    .select({
+      status: releaseCountDeltas.status,
+      takedownRequested: releaseCountDeltas.takedownRequested,
+      count: sql<number>`sum(${releaseCountDeltas.delta})::int`.mapWith(Number),
+      rows: sql<number>`count(*)::int`.mapWith(Number),
+    })
+    .from(releaseCountDeltas)
+    .groupBy(releaseCountDeltas.status, releaseCountDeltas.takedownRequested)
+    .prepare('tunedrop_review_counts');
+}
+
+/** The list's statements without a search, built once per database (building cost more than running). */
+const reviewQueries = new WeakMap<object, ReviewQueries>();
+
+function queriesOf(db: DbOrTx): ReviewQueries {
+  let queries = reviewQueries.get(db);
+  if (!queries) {
+    queries = {
+      pages: Object.fromEntries(
+        ADMIN_RELEASE_TABS.map((tab) => [
+          tab,
+          reviewPageQuery(db, tab, undefined).prepare(`tunedrop_review_${tab}`),
+        ]),
+      ) as ReviewQueries['pages'],
+      deltas: deltaQuery(db),
+    };
+    reviewQueries.set(db, queries);
+  }
+  return queries;
+}
+
+/** Delta rows beyond this are folded into one row per (status, flag) by the next reader. */
+const DELTA_ROWS_TO_FOLD = 200;
+
+/**
+ * Every tab's count from the delta rows the triggers of migration 0008 append (no scan of releases).
+ * When they have grown, they are folded: each row is deleted by exactly one statement (a concurrent fold
+ * skips the rows another one deleted) and its sum inserted by that same statement, so no change is lost.
+ */
+async function tabCounts(db: DbOrTx, queries: ReviewQueries): Promise<AdminReleaseCounts> {
+  const rows = await queries.deltas.execute();
+  const counts = Object.fromEntries(ADMIN_RELEASE_TABS.map((tab) => [tab, 0])) as AdminReleaseCounts;
+  let deltaRows = 0;
+  for (const row of rows) {
+    deltaRows += row.rows;
+    if (row.takedownRequested) counts.takedown += row.count;
+    for (const tab of ADMIN_RELEASE_TABS) {
+      if (tab !== 'takedown' && ADMIN_TAB_STATUSES[tab].includes(row.status)) counts[tab] += row.count;
+    }
+  }
+  if (deltaRows > DELTA_ROWS_TO_FOLD) {
+    await db.execute(sql`with gone as (delete from ${releaseCountDeltas} returning *)
+      insert into ${releaseCountDeltas} (status, takedown_requested, delta)
+      select status, takedown_requested, sum(delta) from gone group by 1, 2 having sum(delta) <> 0`);
+  }
+  return counts;
+}
+
+/** Counts within a search: over the matching releases only (the trigram indexes find them). */
+async function searchCounts(db: DbOrTx, search: SQL): Promise<AdminReleaseCounts> {
+  const [row] = await db
+    .select(
+      Object.fromEntries(
+        ADMIN_RELEASE_TABS.map((tab) => [
+          tab,
+          sql<number>`(count(*) filter (where ${TAB_CONDITIONS[tab]}))::int`.mapWith(Number),
+        ]),
+      ) as Record<AdminReleaseTab, SQL<number>>,
+    )
+    .from(releases)
+    .innerJoin(profiles, eq(profiles.id, releases.userId))
+    .where(search);
+  return Object.fromEntries(
+    ADMIN_RELEASE_TABS.map((tab) => [tab, Number(row?.[tab] ?? 0)]),
+  ) as AdminReleaseCounts;
+}
+
+export async function listReviewReleases(
+  db: DbOrTx,
+  query: { tab: AdminReleaseTab; q?: string | undefined; page: number; pageSize: number },
+): Promise<AdminReleasesPage> {
+  const search = searchCondition(query.q);
+  const queries = queriesOf(db);
+  const window = pageWindow(query.page, query.pageSize);
+  // A search has no prepared shape: its plan depends on the pattern, so it is planned with it each time.
+  const [counts, rows] = search
+    ? [
+        await searchCounts(db, search),
+        await reviewPageQuery(db, query.tab, search).execute({ limit: window.limit, offset: window.offset }),
+      ]
+    : [
+        await tabCounts(db, queries),
+        await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset }),
+      ];
+
+  const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows }) => ({
     id: release.id,
     title: release.title,
     status: release.status,
@@ -144,40 +255,11 @@ export async function listReviewReleases(
       isBanned: uploader.banned,
       banReason: uploader.banReason,
     },
-    tracks: trackRows
-      .filter((track) => track.releaseId === release.id)
-      .map((track) => ({
-        id: track.id,
-        position: track.position,
-        title: track.title,
-        isrc: track.isrc,
-        explicit: track.explicit,
-        durationMs: track.durationMs,
-        originalFileName: track.originalFileName,
-        fileKey: track.fileKey,
-        fileSizeBytes: track.fileSizeBytes,
-        sampleRate: track.sampleRate,
-        bitDepth: track.bitDepth,
-        channels: track.channels,
-        primaryArtists: track.primaryArtistsData,
-        featuredArtists: track.featuredArtistsData,
-        songwriters: writerRows
-          .filter((writer) => writer.trackId === track.id)
-          .map((writer) => ({
-            firstName: writer.firstName,
-            middleName: writer.middleName,
-            lastName: writer.lastName,
-            role: writer.role,
-          })),
-        producers: producerRows
-          .filter((producer) => producer.trackId === track.id)
-          .map((producer) => ({
-            firstName: producer.firstName,
-            middleName: producer.middleName,
-            lastName: producer.lastName,
-          })),
-        audioUrl: `/api/admin/releases/${release.id}/tracks/${track.id}/audio`,
-      })),
+    tracks: trackRows.map((track) => ({
+      ...track,
+      fileSizeBytes: Number(track.fileSizeBytes),
+      audioUrl: `/api/admin/releases/${release.id}/tracks/${track.id}/audio`,
+    })),
   }));
 
   return {
