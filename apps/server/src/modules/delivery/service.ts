@@ -236,7 +236,7 @@ export async function afterReleaseDecision(
   tx: DbOrTx,
   config: Config,
   decision: string,
-  before: { id: string; status: string },
+  before: { id: string; status: ReleaseStatus },
 ): Promise<{ codes?: CodesResult; keepStatus?: ReleaseStatus }> {
   const releaseId = before.id;
   if (decision === 'approve') {
@@ -253,7 +253,7 @@ export async function afterReleaseDecision(
     const queued = await queueTakedowns(tx, releaseId);
     if (queued > 0 && decision === 'takedown_approve') {
       await addEvent(tx, releaseId, 'takedown_in_progress', 'Takedown sent to every store.');
-      return { keepStatus: before.status as ReleaseStatus };
+      return { keepStatus: before.status };
     }
     await addEvent(tx, releaseId, decision === 'unapprove' ? 'pending' : 'taken_down', null);
     return {};
@@ -326,7 +326,7 @@ type ListRow = {
   releaseTitle: string;
   artist: string[];
   upc: string | null;
-  releaseStatus: string;
+  releaseStatus: ReleaseStatus;
   targetName: string;
 };
 
@@ -338,7 +338,7 @@ function listItem(row: ListRow, pending: PlatformId[]): DeliveryListItem {
     releaseTitle: row.releaseTitle,
     artistName: row.artist.join(', '),
     upc: row.upc,
-    releaseStatus: row.releaseStatus as ReleaseStatus,
+    releaseStatus: row.releaseStatus,
     targetId: d.targetId,
     targetName: row.targetName,
     action: d.action,
@@ -662,7 +662,7 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
   return {
     id: release.id,
     title: release.title,
-    status: release.status as ReleaseStatus,
+    status: release.status,
     coverUrl: release.coverThumbMediumKey || release.coverArtKey ? coverUrl(release.id, 'medium') : null,
     primaryArtists: release.primaryArtists,
     featuredArtists: release.featuredArtists,
