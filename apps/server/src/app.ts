@@ -1,10 +1,6 @@
-/** The Hono app: global middleware, every module's router under /api, and the built web app. */
+/** The Hono app: global middleware, every module's router under /api, and the built web app (lib/web-app.ts). */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Deps } from './deps';
@@ -14,6 +10,7 @@ import type { AppEnv } from './lib/context';
 import { refuseControlCharacters } from './lib/control-characters';
 import { AppError } from './lib/errors';
 import { webDistDir } from './lib/paths';
+import { mountWebApp } from './lib/web-app';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
 import { adminUsersRoutes } from './modules/admin-users/routes';
@@ -134,33 +131,7 @@ export function createApp(deps: Deps) {
   }
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
 
-  if (fs.existsSync(path.join(webDistDir, 'index.html'))) {
-    const indexHtml = fs.readFileSync(path.join(webDistDir, 'index.html'), 'utf8');
-    // The web app's files go out gzip-compressed (about a third of their size); API routes answer before this.
-    app.use('*', globalMiddleware(compress()));
-    app.use(
-      '/assets/*',
-      serveStatic({
-        root: path.relative(process.cwd(), webDistDir),
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=31536000, immutable');
-        },
-      }),
-    );
-    app.use(
-      '*',
-      serveStatic({
-        root: path.relative(process.cwd(), webDistDir),
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'no-cache');
-        },
-      }),
-    );
-    app.get('*', (c) => {
-      c.header('Cache-Control', 'no-cache');
-      return c.html(indexHtml);
-    });
-  }
+  mountWebApp(app, webDistDir);
 
   app.onError((error, c) => {
     if (error instanceof AppError) {

@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { AuthSync } from '../lib/auth-sync';
 
 export const queryClient = new QueryClient({
@@ -9,21 +8,36 @@ export const queryClient = new QueryClient({
   },
 });
 
+// sonner's Toaster loads after the first paint (record 128): it is not part of the public pages' first
+// bundle. A toast raised before it subscribes is replayed by sonner when it does.
+const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
+
 export function AppProviders({ children }: { children: ReactNode }) {
+  // False on the server and in the first client render (hydration), true after the first commit.
+  const [isMounted, setIsMounted] = useState(false);
+  useEffect(() => {
+    setIsMounted(true);
+    // Marks the app as interactive (hydrated or rendered); the e2e journeys wait on it (record 128).
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       <AuthSync />
       {children}
-      {/* Bottom right, clear of page headings and the dashboard's top bar (issue 18); one at a time (spec 01 §2). */}
-      <Toaster
-        theme="dark"
-        position="bottom-right"
-        offset={24}
-        mobileOffset={16}
-        visibleToasts={1}
-        richColors
-        closeButton
-      />
+      {isMounted ? (
+        <Suspense fallback={null}>
+          {/* Bottom right, clear of page headings and the dashboard's top bar (issue 18); one at a time (spec 01 §2). */}
+          <Toaster
+            theme="dark"
+            position="bottom-right"
+            offset={24}
+            mobileOffset={16}
+            visibleToasts={1}
+            richColors
+            closeButton
+          />
+        </Suspense>
+      ) : null}
     </QueryClientProvider>
   );
 }

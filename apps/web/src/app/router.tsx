@@ -1,5 +1,9 @@
-/** Routes of the whole app. Every page is a lazy route, so public pages never load dashboard or admin code. */
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+/**
+ * Routes of the whole app. Every page is a lazy route, so public pages never load dashboard or admin code.
+ * main.tsx creates the browser router from them (after loading a prerendered page's route, record 128);
+ * entry-server.tsx renders the public pages from them at build time.
+ */
+import { Navigate, type RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteError } from './route-error';
 
@@ -87,5 +91,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

@@ -8,7 +8,6 @@ import { AUTH_MESSAGES, loginSchema, twoFactorCodeSchema } from '@tunedrop/share
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { PageLoader } from '../../../components/ui/card';
 import { Field, Input, Label } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
@@ -27,9 +26,11 @@ export default function LoginPage() {
   usePageTitle('Sign In');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { data: viewer, isPending, dataUpdatedAt } = useViewer();
+  const { data: viewer, dataUpdatedAt } = useViewer();
   // Read once: a sign-out just happened in this tab, so a cached viewer must not bounce us to the dashboard.
-  const [hadSignedOutFlag] = useState(() => sessionStorage.getItem(SIGNED_OUT_FLAG) === '1');
+  const [hadSignedOutFlag] = useState(
+    () => typeof sessionStorage !== 'undefined' && sessionStorage.getItem(SIGNED_OUT_FLAG) === '1',
+  );
   const mountedAt = useRef(Date.now());
   useEffect(() => {
     sessionStorage.removeItem(SIGNED_OUT_FLAG);
@@ -45,7 +46,8 @@ export default function LoginPage() {
   const [isUnverified, setIsUnverified] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
 
-  if (isPending) return <PageLoader />;
+  // While the viewer is still loading the form shows (it is also the prerendered page, record 128);
+  // a signed-in viewer is sent on once known.
   const isFreshViewer = dataUpdatedAt >= mountedAt.current;
   if (viewer && (!hadSignedOutFlag || isFreshViewer) && !isBusy) {
     return <Navigate to={paths.dashboard} replace />;

@@ -16,7 +16,6 @@ import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { PageLoader } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
@@ -34,7 +33,7 @@ const FIELD_NAMES: FieldName[] = ['email', 'fullName', 'artistName', 'password',
 export default function SignupPage() {
   usePageTitle('Create your account');
   const [searchParams] = useSearchParams();
-  const { data: viewer, isPending } = useViewer();
+  const { data: viewer } = useViewer();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -59,7 +58,7 @@ export default function SignupPage() {
   ]);
   const { dirtyFields, touchedFields, errors, isSubmitting } = formState;
 
-  if (isPending) return <PageLoader />;
+  // While the viewer is still loading the form shows (it is also the prerendered page, record 128).
   if (viewer) return <Navigate to={paths.dashboard} replace />;
 
   // A field's spec message shows once the user has left it (blur) or typed in it, and for every field

@@ -1,0 +1,87 @@
+/**
+ * Prerenders the public pages to static HTML after `vite build` (record 128). Runs the server bundle of
+ * src/entry-server.tsx (built by `vite build --ssr` into node_modules/.prerender) and writes, for each
+ * page, the built dist/index.html with the page's markup in #root, its title and description, the CSS
+ * inlined (no render-blocking stylesheet request) and modulepreload links for the page's route chunk.
+ * Output: dist/prerendered/<name>.html, which the server sends for that path (apps/server/src/lib/web-app.ts);
+ * dist/index.html stays the empty shell of every other page. main.tsx hydrates the markup.
+ *   node prerender.mjs [distDir=dist]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const webDir = import.meta.dirname;
+const distDir = path.resolve(process.argv[2] ?? path.join(webDir, 'dist'));
+const manifestFile = path.join(distDir, '.vite/manifest.json');
+const serverEntry = path.join(webDir, 'node_modules/.prerender/entry-server.js');
+
+/** Path, output name, and the route module whose chunk the page needs before hydrating. */
+const pages = [
+  { path: '/', name: 'index', module: 'src/features/site/routes/home-page.tsx' },
+  { path: '/pricing', name: 'pricing', module: 'src/features/site/routes/pricing-page.tsx' },
+  { path: '/terms', name: 'terms', module: 'src/features/site/routes/terms-page.tsx' },
+  { path: '/privacy', name: 'privacy', module: 'src/features/site/routes/privacy-page.tsx' },
+  { path: '/login', name: 'login', module: 'src/features/auth/routes/login-page.tsx' },
+  { path: '/signup', name: 'signup', module: 'src/features/auth/routes/signup-page.tsx' },
+];
+
+const escapeHtml = (text) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+const template = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+/** @type {Record<string, { file: string; imports?: string[]; isEntry?: boolean }>} */
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+
+/** Chunk keys reachable through static imports from `start`. */
+function closure(start) {
+  const seen = new Set();
+  const queue = [start];
+  while (queue.length > 0) {
+    const key = queue.shift();
+    if (!key || seen.has(key) || !manifest[key]) continue;
+    seen.add(key);
+    queue.push(...(manifest[key].imports ?? []));
+  }
+  return seen;
+}
+const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+if (!entryKey) throw new Error('prerender: no entry in the Vite manifest');
+const inEntry = closure(entryKey);
+
+// Inline the stylesheet: the page paints without waiting for a second request.
+const stylesheet = template.match(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/);
+if (!stylesheet?.[1]) throw new Error('prerender: no stylesheet link in dist/index.html');
+const css = fs.readFileSync(path.join(distDir, stylesheet[1]), 'utf8');
+if (css.includes('</style')) throw new Error('prerender: the CSS cannot be inlined');
+
+const { render } = await import(pathToFileURL(serverEntry).href);
+fs.rmSync(path.join(distDir, 'prerendered'), { recursive: true, force: true });
+fs.mkdirSync(path.join(distDir, 'prerendered'));
+
+for (const page of pages) {
+  if (!manifest[page.module]) throw new Error(`prerender: ${page.module} is not in the Vite manifest`);
+  const { html, title, description } = await render(page.path);
+  if (!html.includes('<main')) throw new Error(`prerender: ${page.path} rendered no <main>`);
+  const preloads = [...closure(page.module)]
+    .filter((key) => !inEntry.has(key))
+    .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]?.file}">`)
+    .join('\n    ');
+  let document = template
+    .replace(stylesheet[0], () => `<style>${css}</style>\n    ${preloads}`)
+    .replace('<div id="root"></div>', () => `<div id="root">${html}</div>`);
+  if (title)
+    document = document.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
+  if (description) {
+    document = document.replace(
+      /<meta name="description" content="[^"]*"/,
+      () => `<meta name="description" content="${escapeHtml(description)}"`,
+    );
+  }
+  fs.writeFileSync(path.join(distDir, 'prerendered', `${page.name}.html`), document);
+}
+// The manifest was only for this script; the server would otherwise serve it.
+fs.rmSync(path.join(distDir, '.vite'), { recursive: true, force: true });
+console.info(`prerendered ${pages.map((page) => page.path).join(' ')}`);
+// The app's modules keep handles open (BroadcastChannel, query timers); nothing else to wait for.
+process.exit(0);

@@ -1,0 +1,32 @@
+/**
+ * Build-time prerender of the public pages (record 128), bundled by `vite build --ssr` and called by
+ * prerender.mjs: renders one path with the same routes and providers as main.tsx, signed out and with
+ * every query still pending, which is exactly what the first client render sees before hydration.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { AppProviders } from './app/providers';
+import { routes } from './app/router';
+import { prerenderHead } from './lib/use-page-title';
+
+export type Prerendered = { html: string; title?: string; description?: string };
+
+export async function render(pathname: string): Promise<Prerendered> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://localhost${pathname}`));
+  if (context instanceof Response) throw new Error(`${pathname}: the router answered a redirect`);
+  if (context.statusCode !== 200) throw new Error(`${pathname}: status ${context.statusCode}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  prerenderHead.title = undefined;
+  prerenderHead.description = undefined;
+  const html = renderToString(
+    <StrictMode>
+      <AppProviders>
+        {/* No inline hydration script (the CSP allows none); main.tsx needs no loader data. */}
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  return { html, ...prerenderHead };
+}
