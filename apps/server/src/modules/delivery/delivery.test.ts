@@ -2,6 +2,7 @@
  * Release delivery end to end with real parts: PGlite/PostgreSQL, a real OpenSSH sshd serving SFTP,
  * the fake store of test-support/sftp.ts, xmllint against the ERN 4.3 schema.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -602,6 +603,40 @@ describe('bad input', () => {
       .from(mailOutbox)
       .where(eq(mailOutbox.recipient, people.admin.email));
     expect(mails.some((m) => m.subject.startsWith('Delivery failed'))).toBe(true);
+  });
+
+  it('a full remote disk is named as such, keeps the job for a retry, and other deliveries go on', async () => {
+    await setCodes();
+    await disableAllTargets();
+    // A 64 KB filesystem inside the SFTP root: smaller than one WAV (root is needed to mount; CI runs as root).
+    const full = path.join(sftp.root, `full-${Date.now()}`);
+    fs.mkdirSync(full);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full]);
+    expect(mounted.status, String(mounted.stderr)).toBe(0);
+    try {
+      const good = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-good-'));
+      await addTarget({
+        name: `Full ${Date.now()}`,
+        url: sftp.url(path.basename(full)),
+        privateKey: sftp.privateKey,
+        platforms: ['spotify'],
+      });
+      await addTarget({ name: `Roomy ${Date.now()}`, url: `file://${good}`, platforms: ['spotify'] });
+      const { releaseId } = await createTestRelease(system, people.artist.userId, {
+        status: 'pending',
+        distributionStores: ['spotify'],
+      });
+      await approve(releaseId);
+      await runDeliveryOnce(system, { retryBaseMs: 60_000 });
+      const rows = await system.db
+        .select({ state: deliveries.state, error: deliveries.lastError })
+        .from(deliveries)
+        .where(eq(deliveries.releaseId, releaseId));
+      expect(rows.map((r) => r.state).sort()).toEqual(['delivered', 'queued']);
+      expect(rows.find((r) => r.state === 'queued')?.error).toMatch(/^The target is full/);
+    } finally {
+      spawnSync('umount', [full]);
+    }
   });
 
   it('a half-written ack is kept as malformed and read again when complete; an unknown message is kept and shown', async () => {

@@ -119,8 +119,29 @@ type RawSftp = {
   open(p: string, flags: string, cb: (err: Error | undefined, handle: Buffer) => void): void;
   write(h: Buffer, b: Buffer, o: number, l: number, pos: number, cb: (err?: Error) => void): void;
   close(h: Buffer, cb: (err?: Error) => void): void;
+  /** OpenSSH's statvfs@openssh.com extension (absent on servers without it). */
+  ext_openssh_statvfs?(
+    p: string,
+    cb: (err: Error | undefined, stats: { frsize: number; bavail: number }) => void,
+  ): void;
   _maxWriteLen?: number;
 };
+
+/**
+ * SFTP answers a write to a full disk with the generic SSH_FX_FAILURE ("Failure"); the free space of the
+ * folder tells the admin what actually happened.
+ */
+async function explainWriteFailure(sftp: RawSftp, remote: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof Error) || !/^Failure$/i.test(error.message.trim()) || !sftp.ext_openssh_statvfs)
+    return error;
+  const free = await new Promise<number | null>((resolve) =>
+    sftp.ext_openssh_statvfs?.(path.posix.dirname(remote), (err, stats) =>
+      resolve(err ? null : stats.frsize * stats.bavail),
+    ),
+  );
+  if (free === null || free > 1024 * 1024) return error;
+  return new Error(`No space left on the target (${free} bytes free in ${path.posix.dirname(remote)})`);
+}
 
 /** Writes a stream with up to `depth` SFTP write requests in flight (ssh2's own stream waits for each). */
 async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth = 8): Promise<number> {
@@ -214,8 +235,12 @@ export async function sftpTransport(
       const target = abs(dir);
       if ((await client.exists(target)) !== 'd') await client.mkdir(target, true);
     },
-    putStream(file, body) {
-      return pipelinedPut(raw, abs(file), body);
+    async putStream(file, body) {
+      try {
+        return await pipelinedPut(raw, abs(file), body);
+      } catch (error) {
+        throw await explainWriteFailure(raw, abs(file), error);
+      }
     },
     async putText(file, text) {
       const tmp = `${abs(file)}.part`;
