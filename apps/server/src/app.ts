@@ -25,6 +25,7 @@ import { healthRoutes } from './modules/health/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
+import { splitsRoutes } from './modules/splits/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
 /**
@@ -48,6 +49,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', adminWithdrawalsRoutes)
   .route('/', adminBalancesRoutes)
   .route('/', royaltiesRoutes)
+  .route('/', splitsRoutes)
   .route('/', deliveryRoutes);
 
 /** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */

@@ -18,6 +18,7 @@ export const PUBLIC_ENTRY_POINTS: Record<string, readonly string[]> = {
   auth: ['service', 'auth'],
   delivery: ['service', 'worker'],
   releases: ['service', 'mails'],
+  splits: ['posting'],
   wallet: ['service', 'balance', 'payment-crypto', 'audit'],
 };
 

@@ -54,6 +54,8 @@ export const BALANCE_UPDATE_TYPES = [
   'withdrawal_cancel',
   'withdrawal_refund',
   'royalty_import',
+  'split_release',
+  'split_return',
 ] as const;
 export type BalanceUpdateType = (typeof BALANCE_UPDATE_TYPES)[number];
 

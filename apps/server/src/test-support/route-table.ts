@@ -198,6 +198,27 @@ export const ROUTE_TABLE: RouteRow[] = [
     call: { path: '/api/royalties/statements/2026-01.csv' },
   }),
 
+  // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
+  route('GET', '/api/releases/:id/splits', 'user', { params: release, owned: true }),
+  route('PUT', '/api/releases/:id/splits', 'user', {
+    params: release,
+    owned: true,
+    call: { json: { trackId: null, ownerPercent: '100', payees: [] } },
+  }),
+  route('POST', '/api/releases/:id/splits/payees/:payeeId/withdraw', 'user', { params: release }),
+  route('POST', '/api/releases/:id/expenses', 'user', {
+    params: release,
+    owned: true,
+    call: { json: { amount: '10.00', description: 'Mastering', spentOn: '2026-01-15' } },
+  }),
+  route('GET', '/api/split-invitations/:token', 'public', {
+    call: { path: '/api/split-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+  }),
+  route('POST', '/api/split-invitations/:token/accept', 'user', {
+    call: { path: '/api/split-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/accept' },
+  }),
+  route('GET', '/api/splits/shares', 'user'),
+
   // only mounted with E2E_FIXTURES_TOKEN (tests); the token itself is the check
   route('POST', '/api/test-fixtures/users', 'public'),
   route('POST', '/api/test-fixtures/releases', 'public'),

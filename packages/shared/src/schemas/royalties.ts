@@ -210,6 +210,10 @@ export type PostResult = {
   residue: DecimalAmount;
   artists: number;
   earningsLines: number;
+  /** Split shares held for payees who have not accepted yet (decision 140), in cents. */
+  heldCents: number;
+  /** Held shares of withdrawn invitations returned to their owners by this posting, in cents. */
+  returnedCents: number;
 };
 
 export type UnmatchedCode = {

@@ -18,6 +18,8 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const KIND_OF: Record<string, LedgerEntryKind> = {
   royalty_import: 'earnings',
+  split_release: 'earnings',
+  split_return: 'earnings',
   withdrawal_request: 'withdrawal',
   withdrawal_cancel: 'withdrawal_refund',
   withdrawal_refund: 'withdrawal_refund',
@@ -40,10 +42,11 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
     period_start: string | null;
     period_end: string | null;
     store_names: string | null;
+    notes: string | null;
   }>(
     await db.execute(sql`
       select b.id, b.update_type, b.old_balance_cents, b.new_balance_cents, b.created_at,
-             b.created_at::text as created_text, w.status as withdrawal_status,
+             b.created_at::text as created_text, w.status as withdrawal_status, b.notes,
              i.period_start::text as period_start, i.period_end::text as period_end,
              (select string_agg(distinct e.store, ', ') from royalty_earnings e
                where e.import_id = b.royalty_import_id and e.user_id = b.user_id) as store_names
@@ -61,17 +64,19 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
     const amountCents = Number(row.new_balance_cents) - Number(row.old_balance_cents);
     const period = row.period_start ? row.period_start.slice(0, 7) : null;
     const description =
-      kind === 'earnings'
-        ? `Royalties for ${period ?? 'the period'}${row.store_names ? ` (${row.store_names})` : ''}`
-        : kind === 'withdrawal'
-          ? 'Withdrawal request'
-          : kind === 'withdrawal_refund'
-            ? row.update_type === 'withdrawal_cancel'
-              ? 'Withdrawal cancelled'
-              : 'Withdrawal rejected, refunded'
-            : row.update_type === 'bulk_csv'
-              ? 'Balance adjustment (bulk CSV)'
-              : 'Balance adjustment';
+      row.update_type === 'split_release' || row.update_type === 'split_return'
+        ? (row.notes ?? 'Held split shares')
+        : kind === 'earnings'
+          ? `Royalties for ${period ?? 'the period'}${row.store_names ? ` (${row.store_names})` : ''}`
+          : kind === 'withdrawal'
+            ? 'Withdrawal request'
+            : kind === 'withdrawal_refund'
+              ? row.update_type === 'withdrawal_cancel'
+                ? 'Withdrawal cancelled'
+                : 'Withdrawal rejected, refunded'
+              : row.update_type === 'bulk_csv'
+                ? 'Balance adjustment (bulk CSV)'
+                : 'Balance adjustment';
     return {
       id: row.id,
       kind,
@@ -91,12 +96,42 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
   };
 }
 
+/**
+ * Split shares of one user (decision 140), per period: as owner, each payee's share of their lines
+ * (negative; shares held and later returned to the owner are not deducted); as an accepted payee, their
+ * shares of others' lines (positive). Exact USD; `period` null for every period.
+ */
+function splitRowsSql(userId: string, period: string | null) {
+  return sql`
+    select a.period, -a.amount_usd as amount, 'to' as direction, p.email as party, r.title as release_title,
+           r.upc, t.title as track_title, t.isrc, a.percent
+      from split_allocations a
+      join split_payees p on p.id = a.payee_id
+      join split_settlements st on st.import_id = a.import_id and st.payee_id = a.payee_id
+      left join releases r on r.id = a.release_id
+      left join tracks t on t.id = a.track_id
+     where a.owner_id = ${userId} and a.kind = 'share' and st.released_to is distinct from 'owner'
+       ${period ? sql`and a.period = ${period}` : sql``}
+    union all
+    select a.period, a.amount_usd, 'from', u.email, r.title, r.upc, t.title, t.isrc, a.percent
+      from split_payees p
+      join split_allocations a on a.payee_id = p.id and a.kind = 'share'
+      left join "user" u on u.id = a.owner_id
+      left join releases r on r.id = a.release_id
+      left join tracks t on t.id = a.track_id
+     where p.user_id = ${userId} ${period ? sql`and a.period = ${period}` : sql``}`;
+}
+
 export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<StatementPeriodsResponse> {
   const rows = rowsOf<{ period: string; amount: string; lines: number | string; units: string }>(
     await db.execute(sql`
-      select period, trunc(sum(amount_usd), 2)::text as amount, count(*) as lines,
+      select period, trunc(sum(amount), 2)::text as amount, count(*) filter (where is_line) as lines,
              trim_scale(sum(units))::text as units
-        from royalty_earnings where user_id = ${userId}
+        from (
+          select period, amount_usd as amount, units, true as is_line from royalty_earnings where user_id = ${userId}
+          union all
+          select period, amount, 0, false from (${splitRowsSql(userId, null)}) s
+        ) x
        group by period order by period desc`),
   );
   return {
@@ -107,6 +142,52 @@ export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<S
       units: row.units,
     })),
   };
+}
+
+export type SplitStatementRow = {
+  direction: 'to' | 'from';
+  party: string;
+  releaseTitle: string | null;
+  upc: string | null;
+  trackTitle: string | null;
+  isrc: string | null;
+  percent: string;
+  amount: string;
+};
+
+/** The period's split shares summed per direction, party, release, track and percentage. */
+export async function splitStatementRows(
+  db: DbOrTx,
+  userId: string,
+  period: string,
+): Promise<SplitStatementRow[]> {
+  const rows = rowsOf<{
+    direction: 'to' | 'from';
+    party: string;
+    release_title: string | null;
+    upc: string | null;
+    track_title: string | null;
+    isrc: string | null;
+    percent: string;
+    amount: string;
+  }>(
+    await db.execute(sql`
+      select direction, party, release_title, upc, track_title, isrc, percent::text as percent,
+             trim_scale(sum(amount))::text as amount
+        from (${splitRowsSql(userId, period)}) s
+       group by direction, party, release_title, upc, track_title, isrc, percent
+       order by direction, party, release_title, track_title`),
+  );
+  return rows.map((row) => ({
+    direction: row.direction,
+    party: row.party,
+    releaseTitle: row.release_title,
+    upc: row.upc,
+    trackTitle: row.track_title,
+    isrc: row.isrc,
+    percent: row.percent,
+    amount: row.amount,
+  }));
 }
 
 const csvCell = (value: string | number | null) => {
@@ -139,7 +220,8 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
        group by e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc
        order by sum(e.amount_usd) desc, e.store, e.country`),
   );
-  if (rows.length === 0) return null;
+  const splits = await splitStatementRows(db, userId, period);
+  if (rows.length === 0 && splits.length === 0) return null;
   const header = [
     'Period',
     'Store',
@@ -166,6 +248,26 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
         row.isrc,
         row.units,
         row.amount,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  }
+  for (const split of splits) {
+    lines.push(
+      [
+        period,
+        split.direction === 'to'
+          ? `Split share to ${split.party} (${split.percent}%)`
+          : `Split share from ${split.party} (${split.percent}%)`,
+        null,
+        null,
+        split.releaseTitle,
+        split.upc,
+        split.trackTitle,
+        split.isrc,
+        null,
+        split.amount,
       ]
         .map(csvCell)
         .join(','),

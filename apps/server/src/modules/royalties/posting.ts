@@ -13,6 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { mailOutbox, profiles, royaltyImports } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
 
@@ -33,9 +34,11 @@ function periodLabel(start: string | null, end: string | null): string {
 export async function postImport(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '256MB'`);
+    // Effective dating (decision 140): splits saved before the lock apply, later ones wait for this commit.
+    await lockSplitsForPosting(tx);
     const [claimed] = await tx
       .update(royaltyImports)
-      .set({ status: 'posted', postedAt: new Date(), postedBy: options.admin?.id ?? null })
+      .set({ status: 'posted', postedAt: sql`clock_timestamp()`, postedBy: options.admin?.id ?? null })
       .where(sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged'`)
       .returning();
     if (!claimed) {
@@ -50,23 +53,55 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
     const rate = claimed.exchangeRate ?? '1';
     const fallbackPeriod = claimed.periodStart?.slice(0, 7) ?? claimed.createdAt.toISOString().slice(0, 7);
     const allocate = await needsAllocation(tx, importId);
+    // The lines are written once; their sums per (artist, release, track, period) feed the splits and the
+    // postings (a few thousand rows for a million lines).
+    await tx.execute(sql`
+      create temp table posting_groups (
+        user_id text not null, release_id uuid, track_id uuid, period text not null,
+        amount numeric not null, lines bigint not null
+      ) on commit drop`);
+    await tx.execute(sql`
+      with inserted as (
+        insert into royalty_earnings
+          (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
+           usage_type, units, amount, amount_usd)
+        select l.import_id, l.line_no, l.line_key, l.user_id, l.track_id, l.release_id, l.store, l.country,
+               coalesce(l.period, ${fallbackPeriod}), l.usage_type, l.units, l.line_amount,
+               l.line_amount * ${rate}::numeric
+          from (${lineAmountsSql(importId, allocate)}) l
+         where l.user_id is not null
+        returning user_id, release_id, track_id, period, amount_usd
+      )
+      insert into posting_groups (user_id, release_id, track_id, period, amount, lines)
+      select user_id, release_id, track_id, period, sum(amount_usd), count(*)
+        from inserted
+       group by user_id, release_id, track_id, period`);
+    await applySplits(tx, importId);
+    // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
+    // plus the cents received as an accepted payee (decision 140).
     const postings = rowsOf<{ user_id: string; cents: string | number; amount_usd: string; lines: number }>(
       await tx.execute(sql`
-        with inserted as (
-          insert into royalty_earnings
-            (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
-             usage_type, units, amount, amount_usd)
-          select l.import_id, l.line_no, l.line_key, l.user_id, l.track_id, l.release_id, l.store, l.country,
-                 coalesce(l.period, ${fallbackPeriod}), l.usage_type, l.units, l.line_amount,
-                 l.line_amount * ${rate}::numeric
-            from (${lineAmountsSql(importId, allocate)}) l
-           where l.user_id is not null
-          returning user_id, amount_usd
-        )
-        insert into royalty_postings (import_id, user_id, amount_usd, cents, lines)
-        select ${importId}::uuid, user_id, trim_scale(sum(amount_usd)), trunc(sum(amount_usd), 2) * 100, count(*)
-          from inserted
-         group by user_id
+        with own as (
+          select user_id, sum(amount) as amount, sum(lines) as lines from posting_groups group by user_id
+        ),
+        out_ as (
+          select owner_id as user_id, sum(cents) as cents from split_settlements
+           where import_id = ${importId} group by owner_id
+        ),
+        in_ as (
+          select payee_user_id as user_id, sum(cents) as cents from split_settlements
+           where import_id = ${importId} and not held group by payee_user_id
+        ),
+        users as (select user_id from own union select user_id from out_ union select user_id from in_)
+        insert into royalty_postings
+          (import_id, user_id, amount_usd, cents, lines, split_out_cents, split_in_cents)
+        select ${importId}::uuid, u.user_id, trim_scale(coalesce(own.amount, 0)),
+               coalesce(trunc(own.amount, 2) * 100, 0) - coalesce(out_.cents, 0) + coalesce(in_.cents, 0),
+               coalesce(own.lines, 0), coalesce(out_.cents, 0), coalesce(in_.cents, 0)
+          from users u
+          left join own on own.user_id = u.user_id
+          left join out_ on out_.user_id = u.user_id
+          left join in_ on in_.user_id = u.user_id
         returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines`),
     );
     const period = periodLabel(claimed.periodStart, claimed.periodEnd);
@@ -95,13 +130,37 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
     const missing = results.find((result) => result.status !== 'applied');
     if (missing) throw conflict(`The artist ${missing.userId} no longer exists; nothing was posted.`);
 
+    // Held shares of invitations withdrawn before this posting go back to their owners, one ledger line each.
+    const returned = await returnWithdrawnHolds(tx, importId);
+    await applyBalanceChanges(
+      tx,
+      returned
+        .filter((row) => row.cents !== 0)
+        .map((row) => ({
+          userId: row.ownerId,
+          balanceDeltaCents: row.cents,
+          addsPositiveDifferenceToEarnings: true,
+          updateType: 'split_return' as const,
+          royaltyImportId: importId,
+          admin: options.admin,
+          notes: `Held split shares returned: invitation to ${row.emails.join(', ')} withdrawn`,
+        })),
+    );
+    const returnedCents = returned.reduce((sum, row) => sum + row.cents, 0);
+
     const postedCents = postings.reduce((sum, posting) => sum + Number(posting.cents), 0);
-    const [totals] = rowsOf<{ residue: string | null }>(
+    const [totals] = rowsOf<{ residue: string | null; held: string }>(
       await tx.execute(sql`
-        select trim_scale(coalesce(sum(amount_usd), 0) - ${postedCents}::numeric / 100)::text as residue
-          from royalty_postings where import_id = ${importId}`),
+        select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held) / 100)::text as residue,
+               h.held::text as held
+          from royalty_postings,
+               (select coalesce(sum(cents), 0) as held from split_settlements
+                 where import_id = ${importId} and held) h
+         where import_id = ${importId}
+         group by h.held`),
     );
     const residue = totals?.residue ?? '0';
+    const heldCents = Number(totals?.held ?? 0);
     await tx
       .update(royaltyImports)
       .set({ postedCents, residue, postedArtists: postings.length })
@@ -133,6 +192,14 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
     }
     if (options.beforeCommit) await options.beforeCommit(tx);
     const earningsLines = postings.reduce((sum, posting) => sum + Number(posting.lines), 0);
-    return { importId, postedCents, residue, artists: postings.length, earningsLines };
+    return {
+      importId,
+      postedCents,
+      residue,
+      artists: postings.length,
+      earningsLines,
+      heldCents,
+      returnedCents,
+    };
   });
 }

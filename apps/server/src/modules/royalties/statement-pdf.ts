@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import type { DbOrTx } from '../../db/client';
+import { splitStatementRows } from './ledger';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -54,12 +55,30 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
              (select coalesce(nullif(u.name, ''), u.email) from "user" u where u.id = ${userId}) as name
         from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}`),
   );
-  if (!total || Number(total.lines) === 0) return null;
+  const splits = await splitStatementRows(db, userId, period);
+  if (!total || (Number(total.lines) === 0 && splits.length === 0)) return null;
   const sections: [string, Row[]][] = [
     ['By store', await grouped(db, userId, period, 'store')],
     ['By country', await grouped(db, userId, period, 'country')],
     ['By track', await grouped(db, userId, period, 'track')],
   ];
+  // Split shares (decision 140): paid to collaborators (negative) or received from other artists.
+  if (splits.length > 0) {
+    sections.push([
+      'Split shares',
+      splits.map((split) => ({
+        label: `${split.direction === 'to' ? 'To' : 'From'} ${split.party} · ${split.releaseTitle ?? ''}${split.trackTitle ? ` / ${split.trackTitle}` : ''} · ${split.percent}%`,
+        units: '',
+        amount: split.amount,
+      })),
+    ]);
+  }
+  const [net] = rowsOf<{ amount: string }>(
+    await db.execute(sql`
+      select trim_scale(${total.amount ?? '0'}::numeric + coalesce(sum(x.amount::numeric), 0))::text as amount
+        from jsonb_to_recordset(${JSON.stringify(splits.map((split) => ({ amount: split.amount })))}::jsonb)
+          as x(amount text)`),
+  );
 
   const doc = new PDFDocument({
     size: 'A4',
@@ -82,7 +101,7 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
     .moveDown(0.3)
     .font('Helvetica-Bold')
     .fontSize(13)
-    .text(`Total earnings: ${usdText(total.amount ?? '0')} USD`);
+    .text(`Total earnings: ${usdText(net?.amount ?? total.amount ?? '0')} USD`);
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;

@@ -5,6 +5,9 @@
  * the user's pending withdrawal requests. Royalties (issue 16): each 'royalty_import' log row must move the
  * balance by the cents of its posting, and each posting must be its earnings lines' exact USD sum
  * truncated to cents, so the balance reconciles with earnings lines, withdrawals and manual adjustments.
+ * Splits (issue 17, record 140): a posting's cents are its lines' truncated sum minus the cents settled to
+ * payees plus the cents received as an accepted payee; the 'split_release' and 'split_return' log rows of a
+ * user add up to the held settlements released to them.
  */
 import { formatCents } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
@@ -117,17 +120,49 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
     earned as (
       select user_id, import_id, trunc(sum(amount_usd), 2) * 100 as cents
         from royalty_earnings group by user_id, import_id
+    ),
+    -- Splits (decision 140): cents moved from an owner to payees (paid or held) and received by payees.
+    split_out as (
+      select owner_id as user_id, import_id, sum(cents) as cents from split_settlements group by owner_id, import_id
+    ),
+    split_in as (
+      select payee_user_id as user_id, import_id, sum(cents) as cents from split_settlements
+       where not held group by payee_user_id, import_id
+    ),
+    expected as (
+      select p.user_id, p.import_id,
+             coalesce(e.cents, 0) - coalesce(o.cents, 0) + coalesce(i.cents, 0) as cents
+        from royalty_postings p
+        left join earned e on e.user_id = p.user_id and e.import_id = p.import_id
+        left join split_out o on o.user_id = p.user_id and o.import_id = p.import_id
+        left join split_in i on i.user_id = p.user_id and i.import_id = p.import_id
+    ),
+    -- Held shares released later: to the payee on acceptance, or back to the owner by a posting.
+    released as (
+      select case when released_to = 'payee' then payee_user_id else owner_id end as user_id, sum(cents) as cents
+        from split_settlements where released_to is not null
+       group by 1
+    ),
+    released_logged as (
+      select user_id, sum(new_balance_cents - old_balance_cents) as cents
+        from balance_updates_log where update_type in ('split_release', 'split_return') group by user_id
     )
-    select p.user_id, pr.email, p.cents as posted, coalesce(l.cents, 0) as logged, coalesce(e.cents, 0) as earned
+    select p.user_id, pr.email, p.cents as posted, coalesce(l.cents, 0) as logged, x.cents as earned
       from royalty_postings p
       join profiles pr on pr.id = p.user_id
+      join expected x on x.user_id = p.user_id and x.import_id = p.import_id
       left join logged l on l.user_id = p.user_id and l.import_id = p.import_id
-      left join earned e on e.user_id = p.user_id and e.import_id = p.import_id
-     where p.cents <> coalesce(l.cents, 0) or p.cents <> coalesce(e.cents, 0)
+     where p.cents <> coalesce(l.cents, 0) or p.cents <> x.cents
     union all
     select l.user_id, pr.email, 0, l.cents, 0
       from logged l join profiles pr on pr.id = l.user_id
-     where not exists (select 1 from royalty_postings p where p.user_id = l.user_id and p.import_id = l.import_id)`);
+     where not exists (select 1 from royalty_postings p where p.user_id = l.user_id and p.import_id = l.import_id)
+    union all
+    select coalesce(r.user_id, rl.user_id), pr.email, coalesce(r.cents, 0), coalesce(rl.cents, 0), coalesce(r.cents, 0)
+      from released r
+      full join released_logged rl on rl.user_id = r.user_id
+      join profiles pr on pr.id = coalesce(r.user_id, rl.user_id)
+     where coalesce(r.cents, 0) <> coalesce(rl.cents, 0)`);
   const rows = (
     result as unknown as {
       rows: { user_id: string; email: string; posted: unknown; logged: unknown; earned: unknown }[];

@@ -1,0 +1,488 @@
+/**
+ * Royalty splits (issue 17, decision 140): the owner's rules (who shares, how much, expenses), the
+ * invitation's acceptance and the payee's view. Versions are immutable: a save writes a new version of
+ * its target (release default or one track) under the release's row lock and the splits lock taken
+ * shared (posting takes it exclusive), so a version either precedes a posting or follows it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { hasRole, parseAmountToCents } from '@tunedrop/shared';
+import {
+  type ExpenseInput,
+  hundredthsToPercent,
+  type PayeeSharesResponse,
+  type PayeeStatus,
+  percentToHundredths,
+  type ReleaseSplits,
+  SPLIT_TEXTS,
+  type SplitInvitation,
+  type SplitSetInput,
+  type SplitVersionView,
+} from '@tunedrop/shared/schemas/splits';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import { releaseExpenses, releases, splitPayees, splitShares, splitVersions } from '../../db/schema';
+import { enqueueMail } from '../../infra/mail/mail';
+import type { Viewer } from '../../lib/context';
+import { AppError, notFound } from '../../lib/errors';
+import { applyBalanceChange } from '../wallet/balance';
+import { lockSplitsForEdit } from './posting';
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim();
+
+type OwnedRelease = { id: string; title: string; userId: string };
+
+/** The release when the viewer owns it or is an admin; 404 otherwise (another artist learns nothing). */
+async function ownedRelease(db: DbOrTx, releaseId: string, viewer: Viewer, lock = false) {
+  const query = db
+    .select({ id: releases.id, title: releases.title, userId: releases.userId, status: releases.status })
+    .from(releases)
+    .where(eq(releases.id, releaseId));
+  const [release] = lock ? await query.for('update') : await query;
+  if (!release || release.status === 'deleted') throw notFound('Release not found');
+  if (release.userId !== viewer.user.id && !hasRole(viewer.roles, 'admin'))
+    throw notFound('Release not found');
+  return release as OwnedRelease;
+}
+
+export async function getReleaseSplits(
+  db: DbOrTx,
+  releaseId: string,
+  viewer: Viewer,
+): Promise<ReleaseSplits> {
+  const release = await ownedRelease(db, releaseId, viewer);
+  return readReleaseSplits(db, release);
+}
+
+async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<ReleaseSplits> {
+  const [owner] = rowsOf<{ email: string }>(
+    await db.execute(sql`select email from "user" where id = ${release.userId}`),
+  );
+  const trackRows = rowsOf<{ id: string; position: number; title: string }>(
+    await db.execute(
+      sql`select id, position, title from tracks where release_id = ${release.id} order by position`,
+    ),
+  );
+  const versions = rowsOf<{
+    id: string;
+    track_id: string | null;
+    track_title: string | null;
+    version: number;
+    owner_percent: string;
+    created_at: Date | string;
+    created_by_email: string | null;
+    shares: { payeeId: string; email: string; status: PayeeStatus; percent: string }[] | null;
+  }>(
+    await db.execute(sql`
+      select v.id, v.track_id, t.title as track_title, v.version, v.owner_percent::text as owner_percent,
+             v.created_at, u.email as created_by_email,
+             (select json_agg(json_build_object('payeeId', p.id, 'email', p.email, 'status', p.status,
+                                                'percent', s.percent::text) order by s.percent desc, p.email)
+                from split_shares s join split_payees p on p.id = s.payee_id
+               where s.version_id = v.id) as shares
+        from split_versions v
+        left join tracks t on t.id = v.track_id
+        left join "user" u on u.id = v.created_by
+       where v.release_id = ${release.id}
+       order by v.created_at desc, v.version desc`),
+  );
+  const history: SplitVersionView[] = versions.map((row) => ({
+    id: row.id,
+    trackId: row.track_id,
+    trackTitle: row.track_title,
+    version: Number(row.version),
+    ownerPercent: row.owner_percent,
+    shares: row.shares ?? [],
+    createdAt: new Date(row.created_at).toISOString(),
+    createdByEmail: row.created_by_email,
+  }));
+  const seen = new Set<string>();
+  const current = history
+    .filter((version) => {
+      const key = version.trackId ?? '';
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => (a.trackId === null ? -1 : b.trackId === null ? 1 : 0));
+  const payees = rowsOf<{
+    id: string;
+    email: string;
+    status: PayeeStatus;
+    created_at: Date | string;
+    accepted_at: Date | string | null;
+    withdrawn_at: Date | string | null;
+    held: string;
+    paid: string;
+  }>(
+    await db.execute(sql`
+      select p.id, p.email, p.status, p.created_at, p.accepted_at, p.withdrawn_at,
+             coalesce((select sum(s.cents) from split_settlements s
+                        where s.payee_id = p.id and s.held and s.released_to is null), 0)::text as held,
+             coalesce((select sum(s.cents) from split_settlements s
+                        where s.payee_id = p.id and (not s.held or s.released_to = 'payee')), 0)::text as paid
+        from split_payees p
+       where p.release_id = ${release.id}
+       order by p.created_at, p.email`),
+  );
+  const expenses = await db
+    .select()
+    .from(releaseExpenses)
+    .where(eq(releaseExpenses.releaseId, release.id))
+    .orderBy(releaseExpenses.spentOn, releaseExpenses.createdAt);
+  const [recouped] = rowsOf<{ cents: string }>(
+    await db.execute(
+      sql`select coalesce(sum(cents), 0)::text as cents from split_recoupments where release_id = ${release.id}`,
+    ),
+  );
+  const expensesCents = expenses.reduce((sum, row) => sum + row.amountCents, 0);
+  const recoupedCents = Number(recouped?.cents ?? 0);
+  const payeeViews = payees.map((row) => ({
+    id: row.id,
+    email: row.email,
+    status: row.status,
+    invitedAt: new Date(row.created_at).toISOString(),
+    acceptedAt: row.accepted_at ? new Date(row.accepted_at).toISOString() : null,
+    withdrawnAt: row.withdrawn_at ? new Date(row.withdrawn_at).toISOString() : null,
+    heldCents: Number(row.held),
+    paidCents: Number(row.paid),
+  }));
+  return {
+    releaseId: release.id,
+    releaseTitle: release.title,
+    ownerEmail: owner?.email ?? '',
+    tracks: trackRows.map((row) => ({ id: row.id, position: Number(row.position), title: row.title })),
+    current,
+    history,
+    payees: payeeViews,
+    expenses: expenses.map((row) => ({
+      id: row.id,
+      amountCents: row.amountCents,
+      description: row.description,
+      spentOn: row.spentOn,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    recoupment: { expensesCents, recoupedCents, remainingCents: expensesCents - recoupedCents },
+    heldCents: payeeViews.reduce((sum, payee) => sum + payee.heldCents, 0),
+  };
+}
+
+function invitationMail(input: { to: string; ownerName: string; releaseTitle: string; url: string }) {
+  const title = oneLine(input.releaseTitle);
+  return {
+    to: input.to,
+    subject: SPLIT_TEXTS.invitationMailSubject(title),
+    text: [
+      'Hi,',
+      '',
+      `${oneLine(input.ownerName)} wants to share the royalties of "${title}" with you on Tunedrop.`,
+      '',
+      `See your share and accept it here: ${input.url}`,
+      '',
+      'Accepting needs a free Tunedrop account; no subscription is needed to receive shares. Until you accept, your share is held for you.',
+      '',
+      '— The Tunedrop team',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Saves a new version of one split (release default or a track). New payees are invited (a mail with
+ * their own link, in the same transaction); payees already invited to this release keep their invitation.
+ */
+export async function saveSplit(
+  db: Db,
+  releaseId: string,
+  viewer: Viewer,
+  input: SplitSetInput,
+  appUrl: string,
+): Promise<ReleaseSplits> {
+  return db.transaction(async (tx) => {
+    await lockSplitsForEdit(tx);
+    const release = await ownedRelease(tx, releaseId, viewer, true);
+    if (input.trackId) {
+      const [track] = rowsOf<{ id: string }>(
+        await tx.execute(
+          sql`select id from tracks where id = ${input.trackId} and release_id = ${release.id}`,
+        ),
+      );
+      if (!track) throw new AppError('track_not_in_release', SPLIT_TEXTS.trackNotInRelease, 422);
+    }
+    const [owner] = rowsOf<{ email: string; artist_name: string | null }>(
+      await tx.execute(sql`
+        select u.email, p.artist_name from "user" u left join profiles p on p.id = u.id
+         where u.id = ${release.userId}`),
+    );
+    const emails = input.payees.map((payee) => payee.email.trim().toLowerCase());
+    if (owner && emails.includes(owner.email.toLowerCase())) {
+      throw new AppError('owner_listed', SPLIT_TEXTS.ownerListed, 422);
+    }
+    if (new Set(emails).size !== emails.length)
+      throw new AppError('duplicate_payee', SPLIT_TEXTS.duplicate, 422);
+    const ownerHundredths = percentToHundredths(input.ownerPercent);
+    const payeeHundredths = input.payees.map((payee) => percentToHundredths(payee.percent));
+    if (
+      ownerHundredths === null ||
+      ownerHundredths < 0 ||
+      ownerHundredths > 10_000 ||
+      payeeHundredths.some((value) => value === null || value < 1 || value > 10_000)
+    ) {
+      throw new AppError('invalid_percent', SPLIT_TEXTS.percentRange, 422);
+    }
+    const sum = payeeHundredths.reduce<number>((total, value) => total + (value ?? 0), ownerHundredths);
+    if (sum !== 10_000) throw new AppError('sum_not_100', SPLIT_TEXTS.sumNot100, 422);
+
+    const existing = await tx
+      .select({ id: splitPayees.id, email: splitPayees.email })
+      .from(splitPayees)
+      .where(and(eq(splitPayees.releaseId, release.id), sql`${splitPayees.status} <> 'withdrawn'`));
+    const byEmail = new Map(existing.map((row) => [row.email.toLowerCase(), row.id]));
+    const created: { email: string; token: string }[] = [];
+    for (const email of emails) {
+      if (byEmail.has(email)) continue;
+      const token = randomBytes(32).toString('base64url');
+      const [payee] = await tx
+        .insert(splitPayees)
+        .values({ releaseId: release.id, email, tokenHash: hashToken(token), invitedBy: viewer.user.id })
+        .returning({ id: splitPayees.id });
+      if (!payee) throw new Error('payee insert returned nothing');
+      byEmail.set(email, payee.id);
+      created.push({ email, token });
+    }
+    const [last] = rowsOf<{ version: number | null }>(
+      await tx.execute(sql`
+        select max(version) as version from split_versions
+         where release_id = ${release.id}
+           and track_id is not distinct from ${input.trackId ?? null}::uuid`),
+    );
+    const [version] = await tx
+      .insert(splitVersions)
+      .values({
+        releaseId: release.id,
+        trackId: input.trackId ?? null,
+        version: Number(last?.version ?? 0) + 1,
+        ownerPercent: hundredthsToPercent(ownerHundredths),
+        createdBy: viewer.user.id,
+      })
+      .returning({ id: splitVersions.id });
+    if (!version) throw new Error('version insert returned nothing');
+    if (emails.length > 0) {
+      await tx.insert(splitShares).values(
+        emails.map((email, index) => ({
+          versionId: version.id,
+          payeeId: byEmail.get(email) as string,
+          percent: hundredthsToPercent(payeeHundredths[index] as number),
+        })),
+      );
+    }
+    for (const invite of created) {
+      await enqueueMail(
+        tx,
+        invitationMail({
+          to: invite.email,
+          ownerName: owner?.artist_name ?? owner?.email ?? 'A Tunedrop artist',
+          releaseTitle: release.title,
+          url: `${appUrl}/splits/invitations/${invite.token}`,
+        }),
+      );
+    }
+    return readReleaseSplits(tx, release);
+  });
+}
+
+/** Withdraws a pending invitation: later shares go to the owner; held ones return at the next posting. */
+export async function withdrawPayee(db: Db, releaseId: string, payeeId: string, viewer: Viewer) {
+  return db.transaction(async (tx) => {
+    await lockSplitsForEdit(tx);
+    const release = await ownedRelease(tx, releaseId, viewer, true);
+    const [updated] = await tx
+      .update(splitPayees)
+      .set({ status: 'withdrawn', withdrawnAt: sql`clock_timestamp()` })
+      .where(
+        and(
+          eq(splitPayees.id, payeeId),
+          eq(splitPayees.releaseId, release.id),
+          eq(splitPayees.status, 'pending'),
+        ),
+      )
+      .returning({ id: splitPayees.id });
+    if (!updated) {
+      const [row] = await tx
+        .select({ id: splitPayees.id })
+        .from(splitPayees)
+        .where(and(eq(splitPayees.id, payeeId), eq(splitPayees.releaseId, release.id)));
+      if (!row) throw notFound('Invitation not found');
+      throw new AppError('not_pending', SPLIT_TEXTS.notPending, 409);
+    }
+    return readReleaseSplits(tx, release);
+  });
+}
+
+export async function addExpense(db: Db, releaseId: string, viewer: Viewer, input: ExpenseInput) {
+  return db.transaction(async (tx) => {
+    await lockSplitsForEdit(tx);
+    const release = await ownedRelease(tx, releaseId, viewer, true);
+    const amountCents = parseAmountToCents(input.amount);
+    if (amountCents === null || amountCents <= 0) {
+      throw new AppError('invalid_amount', 'Enter an amount above 0 with at most two decimals.', 422);
+    }
+    await tx.insert(releaseExpenses).values({
+      releaseId: release.id,
+      amountCents,
+      description: input.description,
+      spentOn: input.spentOn,
+      createdBy: viewer.user.id,
+    });
+    return readReleaseSplits(tx, release);
+  });
+}
+
+async function invitationByToken(db: DbOrTx, token: string, lock = false) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const query = db
+    .select()
+    .from(splitPayees)
+    .where(eq(splitPayees.tokenHash, hashToken(token)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** What accepting means, shown before the payee signs up or accepts (public: the token is the secret). */
+export async function getInvitation(db: DbOrTx, token: string): Promise<SplitInvitation> {
+  const payee = await invitationByToken(db, token);
+  if (!payee) throw notFound(SPLIT_TEXTS.invitationNotFound);
+  const [release] = rowsOf<{ title: string; owner_name: string | null; owner_email: string }>(
+    await db.execute(sql`
+      select r.title, p.artist_name as owner_name, u.email as owner_email
+        from releases r join "user" u on u.id = r.user_id left join profiles p on p.id = r.user_id
+       where r.id = ${payee.releaseId}`),
+  );
+  // The newest version of each target (default and tracks) that lists this payee.
+  const shares = rowsOf<{ track_title: string | null; percent: string }>(
+    await db.execute(sql`
+      select t.title as track_title, s.percent::text as percent
+        from (select distinct on (coalesce(v.track_id, '00000000-0000-0000-0000-000000000000'::uuid)) v.*
+                from split_versions v where v.release_id = ${payee.releaseId}
+               order by coalesce(v.track_id, '00000000-0000-0000-0000-000000000000'::uuid), v.created_at desc,
+                        v.version desc) v
+        join split_shares s on s.version_id = v.id and s.payee_id = ${payee.id}
+        left join tracks t on t.id = v.track_id
+       order by v.track_id is not null, t.position`),
+  );
+  const [held] = rowsOf<{ cents: string }>(
+    await db.execute(sql`
+      select coalesce(sum(cents), 0)::text as cents from split_settlements
+       where payee_id = ${payee.id} and held and released_to is null`),
+  );
+  return {
+    releaseTitle: release?.title ?? '',
+    ownerName: release?.owner_name ?? release?.owner_email ?? '',
+    email: payee.email,
+    status: payee.status,
+    shares: shares.map((row) => ({ trackTitle: row.track_title, percent: row.percent })),
+    heldCents: Number(held?.cents ?? 0),
+  };
+}
+
+/**
+ * Accepts an invitation for the signed-in account (any plan or none): future shares are paid to it, and
+ * the shares held so far are credited now through the one balance path (one 'split_release' log row).
+ */
+export async function acceptInvitation(
+  db: Db,
+  token: string,
+  viewer: Viewer,
+): Promise<{ accepted: true; releasedCents: number }> {
+  return db.transaction(async (tx: Tx) => {
+    await lockSplitsForEdit(tx);
+    const payee = await invitationByToken(tx, token, true);
+    if (!payee) throw notFound(SPLIT_TEXTS.invitationNotFound);
+    if (payee.status === 'withdrawn')
+      throw new AppError('invitation_withdrawn', SPLIT_TEXTS.invitationWithdrawn, 409);
+    if (payee.status === 'accepted') {
+      throw new AppError('invitation_accepted', SPLIT_TEXTS.invitationAccepted, 409);
+    }
+    const [release] = await tx
+      .select({ userId: releases.userId, title: releases.title })
+      .from(releases)
+      .where(eq(releases.id, payee.releaseId));
+    if (release?.userId === viewer.user.id) throw new AppError('own_release', SPLIT_TEXTS.ownInvitation, 422);
+    await tx
+      .update(splitPayees)
+      .set({ status: 'accepted', userId: viewer.user.id, acceptedAt: sql`clock_timestamp()` })
+      .where(eq(splitPayees.id, payee.id));
+    const [released] = rowsOf<{ cents: string | null }>(
+      await tx.execute(sql`
+        with released as (
+          update split_settlements
+             set released_to = 'payee', released_at = clock_timestamp(), payee_user_id = ${viewer.user.id}
+           where payee_id = ${payee.id} and held and released_to is null
+          returning cents
+        )
+        select sum(cents)::text as cents from released`),
+    );
+    const releasedCents = Number(released?.cents ?? 0);
+    if (releasedCents !== 0) {
+      await applyBalanceChange(tx, {
+        userId: viewer.user.id,
+        balanceDeltaCents: releasedCents,
+        addsPositiveDifferenceToEarnings: true,
+        updateType: 'split_release',
+        notes: `Held split shares of "${oneLine(release?.title ?? '')}" released on acceptance`,
+      });
+    }
+    return { accepted: true as const, releasedCents };
+  });
+}
+
+/** The payee's shares, newest report first: release, track, report, percentage, exact amount, held or paid. */
+export async function listPayeeShares(db: DbOrTx, userId: string): Promise<PayeeSharesResponse> {
+  const rows = rowsOf<{
+    import_id: string;
+    file_name: string;
+    period: string;
+    release_title: string;
+    track_title: string | null;
+    percent: string;
+    amount: string;
+    held: boolean;
+    posted_at: Date | string;
+  }>(
+    await db.execute(sql`
+      select a.import_id, i.file_name, a.period, r.title as release_title, t.title as track_title,
+             a.percent::text as percent, a.amount_usd::text as amount,
+             (st.held and st.released_to is null) as held, i.posted_at
+        from split_payees p
+        join split_allocations a on a.payee_id = p.id and a.kind = 'share'
+        join split_settlements st on st.import_id = a.import_id and st.payee_id = p.id
+        join royalty_imports i on i.id = a.import_id
+        join releases r on r.id = a.release_id
+        left join tracks t on t.id = a.track_id
+       where p.user_id = ${userId}
+       order by i.posted_at desc, r.title, t.position nulls first, a.period
+       limit 500`),
+  );
+  const [totals] = rowsOf<{ paid: string; held: string }>(
+    await db.execute(sql`
+      select coalesce(sum(cents) filter (where not held or released_to = 'payee'), 0)::text as paid,
+             coalesce(sum(cents) filter (where held and released_to is null), 0)::text as held
+        from split_settlements s join split_payees p on p.id = s.payee_id
+       where p.user_id = ${userId}`),
+  );
+  return {
+    items: rows.map((row) => ({
+      importId: row.import_id,
+      reportName: row.file_name,
+      period: row.period,
+      releaseTitle: row.release_title,
+      trackTitle: row.track_title,
+      percent: row.percent,
+      amountUsd: row.amount,
+      held: row.held,
+      postedAt: new Date(row.posted_at).toISOString(),
+    })),
+    totals: { paidCents: Number(totals?.paid ?? 0), heldCents: Number(totals?.held ?? 0) },
+  };
+}
