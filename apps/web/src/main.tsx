@@ -13,10 +13,8 @@ import './index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-const isPrerendered = root.hasChildNodes();
-if (isPrerendered) {
-  // The router must start with the matched routes' components in hand, or its first render (nothing
-  // yet) would not match the prerendered markup.
+/** Resolves the lazy routes matching this URL, so the router's first render is the prerendered page. */
+async function loadMatchedRoutes(): Promise<void> {
   const lazyRoutes = (matchRoutes(routes, window.location) ?? [])
     .map((match) => match.route)
     .filter((route) => route.lazy);
@@ -29,13 +27,19 @@ if (isPrerendered) {
   );
 }
 
-const router = createBrowserRouter(routes);
-const app = (
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>
-);
-if (isPrerendered) startTransition(() => void hydrateRoot(root, app));
-else createRoot(root).render(app);
+function start(container: HTMLElement, isPrerendered: boolean): void {
+  const router = createBrowserRouter(routes);
+  const app = (
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>
+  );
+  if (isPrerendered) startTransition(() => void hydrateRoot(container, app));
+  else createRoot(container).render(app);
+}
+
+// No top-level await here: it would make the bundler split the entry's modules into many small chunks.
+if (root.hasChildNodes()) void loadMatchedRoutes().then(() => start(root, true));
+else start(root, false);

@@ -5,7 +5,7 @@
  */
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { viewerQueryKey } from './viewer';
+import { viewerQueryKey } from './viewer-key';
 
 type AuthEvent = { kind: 'signed-in' | 'signed-out' };
 

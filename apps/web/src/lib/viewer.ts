@@ -3,11 +3,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
 import { ApiError, client, unwrap } from './api';
+import { viewerQueryKey } from './viewer-key';
 
 /** GET /api/me's answer, declared once in packages/shared (api/me.ts). */
 export type Viewer = MeResponse;
 
-export const viewerQueryKey = ['viewer'] as const;
+export { viewerQueryKey };
 
 export async function fetchViewer(): Promise<Viewer | null> {
   try {
