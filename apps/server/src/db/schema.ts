@@ -188,8 +188,10 @@ export const profiles = pgTable(
     index('profiles_plan_created_id_idx').on(t.plan, t.createdAt.desc(), t.id),
     index('profiles_banned_created_id_idx').on(t.createdAt.desc(), t.id).where(sql`banned`),
     index('profiles_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
-    index('profiles_artist_name_trgm_idx').using('gin', sql`${t.artistName} gin_trgm_ops`),
-    index('profiles_full_name_trgm_idx').using('gin', sql`${t.fullName} gin_trgm_ops`),
+    index('profiles_search_trgm_idx').using(
+      'gin',
+      sql`tunedrop_profile_search_text(${t.email}, ${t.artistName}, ${t.fullName}) gin_trgm_ops`,
+    ),
     index('profiles_email_lower_idx').on(sql`lower(${t.email})`),
     index('profiles_artist_name_lower_idx').on(sql`lower(${t.artistName})`),
   ],
@@ -273,10 +275,9 @@ export const releases = pgTable(
       .on(t.createdAt.desc(), t.id.desc())
       .where(sql`status in ('taken_down', 'deleted')`),
     index('releases_review_takedown_idx').on(t.takedownRequestedAt, t.id).where(sql`takedown_requested`),
-    index('releases_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
-    index('releases_artists_trgm_idx').using(
+    index('releases_search_trgm_idx').using(
       'gin',
-      sql`tunedrop_joined_text(${t.primaryArtists}) gin_trgm_ops`,
+      sql`tunedrop_release_search_text(${t.title}, ${t.primaryArtists}) gin_trgm_ops`,
     ),
   ],
 );

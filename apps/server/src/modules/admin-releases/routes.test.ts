@@ -2,7 +2,16 @@ import { RELEASE_STATUSES, type ReleaseStatus } from '@tunedrop/shared';
 import { ADMIN_RELEASE_MESSAGES } from '@tunedrop/shared/schemas/admin-releases';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, producers, profiles, releases, songwriters, tracks } from '../../db/schema';
+import {
+  auditLog,
+  mailOutbox,
+  producers,
+  profiles,
+  releaseCountDeltas,
+  releases,
+  songwriters,
+  tracks,
+} from '../../db/schema';
 import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { addTestCover } from '../../test-support/releases-fixtures';
@@ -427,6 +436,50 @@ describe('GET /api/admin/releases', () => {
         durationMs: 1000,
         songwriters: [{ firstName: 'Sam', lastName: 'Writer', role: 'music_and_lyrics' }],
         producers: [{ firstName: 'Pat', lastName: 'Producer' }],
+      });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('tab counts kept by triggers (migration 0008)', () => {
+  it('follow every insert, update and delete, also once the delta rows are folded', async () => {
+    const fresh = await createTestSystem();
+    try {
+      const mod = await fresh.signedInUser({ roles: ['moderator'] });
+      const artist = await createTestUser(fresh);
+      const counts = async (query = 'tab=pending') =>
+        (await readJson(await fresh.request(`/api/admin/releases?${query}`, { cookie: mod.cookie }))).counts;
+      const kept = await createTestRelease(fresh, artist.userId, { title: 'Kept', status: 'pending' });
+      const gone = await createTestRelease(fresh, artist.userId, { title: 'Gone', status: 'rejected' });
+      expect(await counts()).toEqual({ pending: 1, approved: 0, takedown: 0, rejected: 1, takendown: 0 });
+      // 120 status changes append 240 delta rows: more than the 200 the next read folds.
+      for (let change = 0; change < 120; change += 1) {
+        await fresh.db
+          .update(releases)
+          .set({ status: change % 2 === 0 ? 'approved' : 'pending' })
+          .where(eq(releases.id, kept.releaseId));
+      }
+      await fresh.db.update(releases).set({ updatedAt: new Date() }).where(eq(releases.id, gone.releaseId));
+      await fresh.db
+        .update(releases)
+        .set({ takedownRequested: true, takedownRequestedAt: new Date() })
+        .where(eq(releases.id, kept.releaseId));
+      const expected = { pending: 1, approved: 0, takedown: 1, rejected: 1, takendown: 0 };
+      expect(await counts()).toEqual(expected);
+      expect((await fresh.db.select().from(releaseCountDeltas)).length).toBeLessThanOrEqual(5);
+      expect(await counts('tab=takedown')).toEqual(expected);
+      await fresh.db.delete(releases).where(eq(releases.id, gone.releaseId));
+      expect(await counts()).toEqual({ ...expected, rejected: 0 });
+      // Within a search the counts are those of the matches.
+      expect(await counts('tab=pending&q=kept')).toEqual({ ...expected, rejected: 0 });
+      expect(await counts('tab=pending&q=nothing-matches')).toEqual({
+        pending: 0,
+        approved: 0,
+        takedown: 0,
+        rejected: 0,
+        takendown: 0,
       });
     } finally {
       await fresh.close();

@@ -55,18 +55,51 @@ const TAB_CONDITIONS: Record<AdminReleaseTab, SQL> = Object.fromEntries(
   ]),
 ) as Record<AdminReleaseTab, SQL>;
 
+/** A tab's condition on the rows of tunedrop_search_releases (migration 0008), as raw SQL text. */
+function searchTabCondition(tab: AdminReleaseTab): string {
+  return tab === 'takedown'
+    ? 'm.takedown_requested'
+    : `m.status in (${ADMIN_TAB_STATUSES[tab].map(quoted).join(', ')})`;
+}
+
+const SEARCH_ORDER: Record<AdminReleaseTab, string> = {
+  pending: 'created_at, id',
+  takedown: 'takedown_requested_at, id',
+  approved: 'created_at desc, id desc',
+  rejected: 'created_at desc, id desc',
+  takendown: 'created_at desc, id desc',
+};
+
 /**
- * The releases matching a search: title or artists (trigram indexes on releases) or the uploader's email
- * (trigram index on profiles), as a UNION so each side uses its own index instead of an OR over a join.
+ * A search in one pass over its trigram index (title and artists, or the uploader's email; migration
+ * 0008): every tab's count within the matches and the ids of the requested page, in the tab's order.
  */
-function searchCondition(q: string | undefined): SQL | undefined {
-  if (!q) return undefined;
-  const pattern = containsPattern(q);
-  return sql`${releases.id} in (
-    select r.id from ${releases} r
-     where r.title ilike ${pattern} or tunedrop_joined_text(r.primary_artists) ilike ${pattern}
-    union
-    select r.id from ${releases} r join ${profiles} p on p.id = r.user_id where p.email ilike ${pattern})`;
+async function searchSummary(
+  db: DbOrTx,
+  q: string,
+  tab: AdminReleaseTab,
+  window: { limit: number; offset: number },
+): Promise<{ counts: AdminReleaseCounts; ids: string[] }> {
+  const countColumns = ADMIN_RELEASE_TABS.map(
+    (name) => `(count(*) filter (where ${searchTabCondition(name)}))::int as "${name}"`,
+  ).join(', ');
+  const result = (await db.execute(sql`with m as materialized (
+      select * from tunedrop_search_releases(${containsPattern(q)}))
+    select ${sql.raw(countColumns)},
+           (select coalesce(json_agg(page.id order by ${sql.raw(SEARCH_ORDER[tab])}), '[]'::json)
+              from (select m.id, m.created_at, m.takedown_requested_at from m
+                     where ${sql.raw(searchTabCondition(tab))}
+                     order by ${sql.raw(SEARCH_ORDER[tab])}
+                     limit ${window.limit} offset ${window.offset}) page) as ids
+      from m`)) as unknown as { rows: Record<string, unknown>[] };
+  const row = result.rows[0] ?? {};
+  const ids = typeof row.ids === 'string' ? JSON.parse(row.ids) : row.ids;
+  return {
+    counts: Object.fromEntries(
+      ADMIN_RELEASE_TABS.map((name) => [name, Number(row[name] ?? 0)]),
+    ) as AdminReleaseCounts,
+    ids: Array.isArray(ids) ? ids.map(String) : [],
+  };
 }
 
 /** Review queues first come, first served; the decided tabs show the newest first. */
@@ -183,42 +216,28 @@ async function tabCounts(db: DbOrTx, queries: ReviewQueries): Promise<AdminRelea
   return counts;
 }
 
-/** Counts within a search: over the matching releases only (the trigram indexes find them). */
-async function searchCounts(db: DbOrTx, search: SQL): Promise<AdminReleaseCounts> {
-  const [row] = await db
-    .select(
-      Object.fromEntries(
-        ADMIN_RELEASE_TABS.map((tab) => [
-          tab,
-          sql<number>`(count(*) filter (where ${TAB_CONDITIONS[tab]}))::int`.mapWith(Number),
-        ]),
-      ) as Record<AdminReleaseTab, SQL<number>>,
-    )
-    .from(releases)
-    .innerJoin(profiles, eq(profiles.id, releases.userId))
-    .where(search);
-  return Object.fromEntries(
-    ADMIN_RELEASE_TABS.map((tab) => [tab, Number(row?.[tab] ?? 0)]),
-  ) as AdminReleaseCounts;
-}
-
 export async function listReviewReleases(
   db: DbOrTx,
   query: { tab: AdminReleaseTab; q?: string | undefined; page: number; pageSize: number },
 ): Promise<AdminReleasesPage> {
-  const search = searchCondition(query.q);
   const queries = queriesOf(db);
   const window = pageWindow(query.page, query.pageSize);
-  // A search has no prepared shape: its plan depends on the pattern, so it is planned with it each time.
-  const [counts, rows] = search
-    ? [
-        await searchCounts(db, search),
-        await reviewPageQuery(db, query.tab, search).execute({ limit: window.limit, offset: window.offset }),
-      ]
-    : [
-        await tabCounts(db, queries),
-        await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset }),
-      ];
+  let counts: AdminReleaseCounts;
+  let rows: Awaited<ReturnType<ReviewQueries['pages'][AdminReleaseTab]['execute']>>;
+  if (query.q) {
+    // A search has no prepared shape: its page is read by the ids its one pass found.
+    const summary = await searchSummary(db, query.q, query.tab, window);
+    counts = summary.counts;
+    rows = summary.ids.length
+      ? await reviewPageQuery(db, query.tab, inArray(releases.id, summary.ids)).execute({
+          limit: window.limit,
+          offset: 0,
+        })
+      : [];
+  } else {
+    counts = await tabCounts(db, queries);
+    rows = await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset });
+  }
 
   const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows }) => ({
     id: release.id,

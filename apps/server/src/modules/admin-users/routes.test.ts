@@ -84,6 +84,37 @@ describe('GET /api/admin/users', () => {
   });
 });
 
+describe('tab counts without a search (kept by triggers, migration 0008)', () => {
+  it('match a count of every profile through sign-ups, plan changes, bans and deletes', async () => {
+    const truth = async () => {
+      const rows = await system.db.select().from(profiles);
+      const roles = await system.db.select().from(userRoles);
+      const withRole = (role: string) =>
+        rows.filter((row) => roles.some((grant) => grant.userId === row.id && grant.role === role)).length;
+      return {
+        all: rows.length,
+        basic: rows.filter((row) => row.plan === 'basic').length,
+        pro: rows.filter((row) => row.plan === 'pro').length,
+        banned: rows.filter((row) => row.banned).length,
+        free_access: withRole('free_access'),
+        moderators: withRole('moderator'),
+      };
+    };
+    const counts = async () => (await readJson(await asAdmin('/api/admin/users'))).counts;
+    expect(await counts()).toEqual(await truth());
+    const made = await createTestUser(system, { plan: 'pro', roles: ['free_access'] });
+    expect(await counts()).toEqual(await truth());
+    await system.db.update(profiles).set({ plan: 'basic' }).where(eq(profiles.id, made.userId));
+    await system.db
+      .update(profiles)
+      .set({ banned: true, banReason: 'spam', bannedAt: new Date() })
+      .where(eq(profiles.id, made.userId));
+    expect(await counts()).toEqual(await truth());
+    await system.db.delete(profiles).where(eq(profiles.id, made.userId));
+    expect(await counts()).toEqual(await truth());
+  });
+});
+
 describe('roles', () => {
   it('grants and revokes free access and moderator, with audit rows', async () => {
     const user = await createTestUser(system);

@@ -8,12 +8,13 @@ import {
   type AdminUsersPage,
   type AdminUsersQuery,
   type GrantableRole,
+  USER_TABS,
   USERS_PAGE_SIZE,
   type UserTab,
 } from '@tunedrop/shared/schemas/admin-users';
-import { and, desc, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, profiles, releases, userRoles } from '../../db/schema';
+import { auditLog, profileCountDeltas, profiles, releases, userRoles } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
@@ -32,8 +33,6 @@ const TAB_FILTERS: Record<UserTab, SQL> = {
   moderators: hasRoleSql('moderator'),
 };
 
-const tabCount = (tab: UserTab) => sql<number>`count(*) filter (where ${TAB_FILTERS[tab]})`.mapWith(Number);
-
 /** Both drivers give text[] as an array; a text form ('{a,b}') is read too. Unknown values are dropped. */
 function parseRoles(value: unknown): Role[] {
   const items = Array.isArray(value)
@@ -44,56 +43,136 @@ function parseRoles(value: unknown): Role[] {
   return items.filter((item): item is Role => isOneOf(ROLES, item));
 }
 
-function searchCondition(q: string | undefined): SQL | undefined {
-  if (!q) return undefined;
-  const pattern = containsPattern(q);
-  return or(
-    sql`lower(${profiles.email}) like ${pattern}`,
-    sql`lower(${profiles.artistName}) like ${pattern}`,
-    sql`lower(${profiles.fullName}) like ${pattern}`,
+/** Each tab's condition on the rows of tunedrop_search_profiles (migration 0008), as raw SQL text. */
+const SEARCH_TAB_CONDITIONS: Record<UserTab, string> = {
+  all: 'true',
+  basic: "m.plan = 'basic'",
+  pro: "m.plan = 'pro'",
+  banned: 'm.banned',
+  free_access: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'free_access')",
+  moderators: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'moderator')",
+};
+
+/**
+ * A search over email, artist and full name in one pass over its trigram index (migration 0008): every
+ * tab's count within the matches and the ids of the requested page (created_at desc, id).
+ */
+async function searchSummary(
+  db: Db,
+  q: string,
+  tab: UserTab,
+  window: { limit: number; offset: number },
+): Promise<{ counts: Record<UserTab, number>; ids: string[] }> {
+  const countColumns = USER_TABS.map(
+    ({ id }) => `(count(*) filter (where ${SEARCH_TAB_CONDITIONS[id]}))::int as "${id}"`,
+  ).join(', ');
+  const result = (await db.execute(sql`with m as materialized (
+      select * from tunedrop_search_profiles(${containsPattern(q)}))
+    select ${sql.raw(countColumns)},
+           (select coalesce(json_agg(page.id order by page.created_at desc, page.id), '[]'::json)
+              from (select m.id, m.created_at from m where ${sql.raw(SEARCH_TAB_CONDITIONS[tab])}
+                     order by m.created_at desc, m.id
+                     limit ${window.limit} offset ${window.offset}) page) as ids
+      from m`)) as unknown as { rows: Record<string, unknown>[] };
+  const row = result.rows[0] ?? {};
+  const ids = typeof row.ids === 'string' ? JSON.parse(row.ids) : row.ids;
+  return {
+    counts: Object.fromEntries(USER_TABS.map(({ id }) => [id, Number(row[id] ?? 0)])) as Record<
+      UserTab,
+      number
+    >,
+    ids: Array.isArray(ids) ? ids.map(String) : [],
+  };
+}
+
+function usersPageQuery(db: Db, tab: UserTab, search: SQL | undefined) {
+  return (
+    db
+      .select({
+        id: profiles.id,
+        email: profiles.email,
+        fullName: profiles.fullName,
+        artistName: profiles.artistName,
+        plan: profiles.plan,
+        roles: sql`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles}
+        where ${userRoles.userId} = ${profiles.id}), '{}')`.mapWith(parseRoles),
+        banned: profiles.banned,
+        banReason: profiles.banReason,
+        bannedAt: profiles.bannedAt,
+        subscriptionStatus: profiles.subscriptionStatus,
+        subscriptionEnd: profiles.subscriptionEnd,
+        balanceCents: profiles.balanceCents,
+        releaseCount: db
+          .$count(releases, and(eq(releases.userId, profiles.id), ne(releases.status, 'deleted')))
+          .mapWith(Number),
+        createdAt: profiles.createdAt,
+      })
+      .from(profiles)
+      .where(and(search, TAB_FILTERS[tab]))
+      // (created_at desc, id) is an index of migration 0008 (also per plan, and for the banned).
+      .orderBy(desc(profiles.createdAt), profiles.id)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
   );
 }
 
-export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUsersPage> {
-  const search = searchCondition(query.q);
-  const [counts] = await db
+function profileDeltasQuery(db: Db) {
+  return db
     .select({
-      all: tabCount('all'),
-      basic: tabCount('basic'),
-      pro: tabCount('pro'),
-      banned: tabCount('banned'),
-      free_access: tabCount('free_access'),
-      moderators: tabCount('moderators'),
+      plan: profileCountDeltas.plan,
+      banned: profileCountDeltas.banned,
+      count: sql<number>`sum(${profileCountDeltas.delta})::int`.mapWith(Number),
+      rows: sql<number>`count(*)::int`.mapWith(Number),
     })
-    .from(profiles)
-    .where(search);
-  const { limit, offset } = pageWindow(query.page, USERS_PAGE_SIZE);
-  const rows = await db
-    .select({
-      id: profiles.id,
-      email: profiles.email,
-      fullName: profiles.fullName,
-      artistName: profiles.artistName,
-      plan: profiles.plan,
-      roles: sql`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles}
-        where ${userRoles.userId} = ${profiles.id}), '{}')`.mapWith(parseRoles),
-      banned: profiles.banned,
-      banReason: profiles.banReason,
-      bannedAt: profiles.bannedAt,
-      subscriptionStatus: profiles.subscriptionStatus,
-      subscriptionEnd: profiles.subscriptionEnd,
-      balanceCents: profiles.balanceCents,
-      releaseCount: db
-        .$count(releases, and(eq(releases.userId, profiles.id), ne(releases.status, 'deleted')))
-        .mapWith(Number),
-      createdAt: profiles.createdAt,
-    })
-    .from(profiles)
-    .where(and(search, TAB_FILTERS[query.tab]))
-    .orderBy(desc(profiles.createdAt), profiles.id)
-    .limit(limit)
-    .offset(offset);
-  const tabCounts: Record<UserTab, number> = counts ?? {
+    .from(profileCountDeltas)
+    .groupBy(profileCountDeltas.plan, profileCountDeltas.banned)
+    .prepare('tunedrop_users_counts');
+}
+
+function roleCountsQuery(db: Db) {
+  return db
+    .select({ role: userRoles.role, count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(userRoles)
+    .innerJoin(profiles, eq(profiles.id, userRoles.userId))
+    .where(sql`${userRoles.role} in ('free_access', 'moderator')`)
+    .groupBy(userRoles.role)
+    .prepare('tunedrop_users_role_counts');
+}
+
+type UsersQueries = {
+  pages: Record<UserTab, ReturnType<ReturnType<typeof usersPageQuery>['prepare']>>;
+  deltas: ReturnType<typeof profileDeltasQuery>;
+  roles: ReturnType<typeof roleCountsQuery>;
+};
+
+/** The list's statements without a search, built once per database. */
+const usersQueries = new WeakMap<object, UsersQueries>();
+
+function queriesOf(db: Db): UsersQueries {
+  let queries = usersQueries.get(db);
+  if (!queries) {
+    queries = {
+      pages: Object.fromEntries(
+        USER_TABS.map(({ id }) => [id, usersPageQuery(db, id, undefined).prepare(`tunedrop_users_${id}`)]),
+      ) as UsersQueries['pages'],
+      deltas: profileDeltasQuery(db),
+      roles: roleCountsQuery(db),
+    };
+    usersQueries.set(db, queries);
+  }
+  return queries;
+}
+
+/** Delta rows beyond this are folded into one row per (plan, banned) by the next reader. */
+const DELTA_ROWS_TO_FOLD = 200;
+
+/**
+ * Tab counts without a scan of profiles: plan and ban from the delta rows the triggers of migration 0008
+ * append (folded as in admin-releases), roles from user_roles (staff and free access: a few rows).
+ */
+async function unfilteredCounts(db: Db, queries: UsersQueries): Promise<Record<UserTab, number>> {
+  const [deltas, roles] = [await queries.deltas.execute(), await queries.roles.execute()];
+  const counts: Record<UserTab, number> = {
     all: 0,
     basic: 0,
     pro: 0,
@@ -101,6 +180,45 @@ export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUs
     free_access: 0,
     moderators: 0,
   };
+  let deltaRows = 0;
+  for (const row of deltas) {
+    deltaRows += row.rows;
+    counts.all += row.count;
+    if (row.plan === 'basic') counts.basic += row.count;
+    if (row.plan === 'pro') counts.pro += row.count;
+    if (row.banned) counts.banned += row.count;
+  }
+  for (const row of roles) {
+    if (row.role === 'free_access') counts.free_access = row.count;
+    if (row.role === 'moderator') counts.moderators = row.count;
+  }
+  if (deltaRows > DELTA_ROWS_TO_FOLD) {
+    await db.execute(sql`with gone as (delete from ${profileCountDeltas} returning *)
+      insert into ${profileCountDeltas} (plan, banned, delta)
+      select plan, banned, sum(delta) from gone group by 1, 2 having sum(delta) <> 0`);
+  }
+  return counts;
+}
+
+export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUsersPage> {
+  const window = pageWindow(query.page, USERS_PAGE_SIZE);
+  let tabCounts: Record<UserTab, number>;
+  let rows: Awaited<ReturnType<UsersQueries['pages'][UserTab]['execute']>>;
+  if (query.q) {
+    // A search has no prepared shape: its page is read by the ids its one pass found.
+    const summary = await searchSummary(db, query.q, query.tab, window);
+    tabCounts = summary.counts;
+    rows = summary.ids.length
+      ? await usersPageQuery(db, query.tab, inArray(profiles.id, summary.ids)).execute({
+          limit: window.limit,
+          offset: 0,
+        })
+      : [];
+  } else {
+    const queries = queriesOf(db);
+    tabCounts = await unfilteredCounts(db, queries);
+    rows = await queries.pages[query.tab].execute(window);
+  }
   return {
     users: rows.map((row) => ({
       ...row,
