@@ -36,6 +36,10 @@ export const routes: RouteObject[] = [
       },
       { path: 'sandbox/portal', ...page(() => import('../features/billing/routes/sandbox-portal-page')) },
       {
+        path: 'splits/invitations/:token',
+        ...page(() => import('../features/splits/routes/invitation-page')),
+      },
+      {
         path: 'dashboard',
         lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
         children: [

@@ -11,6 +11,7 @@ export const paths = {
   checkout: '/checkout',
   sandboxCheckout: (id: string) => `/sandbox/checkout/${id}`,
   sandboxPortal: '/sandbox/portal',
+  splitInvitation: (token: string) => `/splits/invitations/${token}`,
   dashboard: '/dashboard',
   upload: '/dashboard/upload',
   releaseBuilder: '/dashboard/release-builder',

@@ -9,6 +9,7 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { formatCents } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { PayeeShares } from '../../splits/components/payee-shares';
 import { useWallet } from '../api/wallet';
 import { BalanceCards } from '../components/balance-cards';
 import { LedgerSection } from '../components/ledger-section';
@@ -97,6 +98,8 @@ export default function RoyaltiesPage() {
       </Card>
 
       <PendingRequests requests={data.pendingRequests} />
+
+      <PayeeShares />
 
       <StatementsSection />
 

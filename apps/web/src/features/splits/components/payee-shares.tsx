@@ -1,0 +1,64 @@
+/**
+ * On the Royalties page: the split shares this account receives from other artists' releases (which
+ * release and track, which report, which percentage, the exact amount, paid or held). Hidden when none.
+ */
+import { Badge, Card } from '../../../components/ui/card';
+import { formatCents, formatDate } from '../../../lib/format';
+import { usePayeeShares } from '../api/splits';
+
+export function PayeeShares() {
+  const shares = usePayeeShares();
+  if (!shares.data || shares.data.items.length === 0) return null;
+  const { items, totals } = shares.data;
+  return (
+    <section aria-labelledby="payee-shares-title" className="space-y-3" data-testid="payee-shares">
+      <div>
+        <h2 id="payee-shares-title" className="text-xl font-semibold text-white">
+          Your split shares
+        </h2>
+        <p className="text-sm text-zinc-400">
+          Paid to you {formatCents(totals.paidCents)}
+          {totals.heldCents !== 0 ? ` · held ${formatCents(totals.heldCents)}` : ''}. Amounts are exact; each
+          report's total is credited rounded down to the cent.
+        </p>
+      </div>
+      <Card className="overflow-x-auto p-0">
+        <table className="w-full text-left text-sm">
+          <thead className="text-zinc-400">
+            <tr>
+              <th className="px-4 py-2 font-medium">Release / track</th>
+              <th className="px-4 py-2 font-medium">Report</th>
+              <th className="px-4 py-2 font-medium">Period</th>
+              <th className="px-4 py-2 text-right font-medium">Share</th>
+              <th className="px-4 py-2 text-right font-medium">Amount (USD)</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-ink-800">
+            {items.map((item) => (
+              <tr
+                key={`${item.importId}-${item.releaseTitle}-${item.trackTitle}-${item.period}`}
+                data-testid="payee-share"
+              >
+                <td className="px-4 py-2 text-zinc-100">
+                  {item.releaseTitle}
+                  {item.trackTitle ? ` / ${item.trackTitle}` : ''}
+                  {item.held ? (
+                    <Badge tone="yellow" className="ml-2">
+                      Held
+                    </Badge>
+                  ) : null}
+                </td>
+                <td className="px-4 py-2 text-zinc-300">
+                  {item.reportName} · {formatDate(item.postedAt)}
+                </td>
+                <td className="px-4 py-2 text-zinc-300">{item.period}</td>
+                <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.percent}%</td>
+                <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.amountUsd}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </section>
+  );
+}
