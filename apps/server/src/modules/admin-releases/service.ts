@@ -130,9 +130,20 @@ const tracksJson = sql<TrackJson[]>`coalesce((
   ) order by t.position)
   from ${tracks} t where t.release_id = ${releases.id}), '[]'::json)`;
 
-function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefined) {
+type DeltaRow = { status: ReleaseStatus; takedownRequested: boolean; count: number; rows: number };
+
+/**
+ * The summed delta rows as one JSON value. Uncorrelated, so in the page query it is an InitPlan: run once
+ * per statement, and the page and its counts come in one round trip.
+ */
+const deltasJson = sql<DeltaRow[] | null>`(select json_agg(d) from (
+  select status, takedown_requested as "takedownRequested", sum(delta)::int as count, count(*)::int as rows
+    from ${releaseCountDeltas} group by 1, 2) d)`;
+
+function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefined, withCounts: boolean) {
   return db
     .select({
+      deltas: withCounts ? deltasJson : sql<DeltaRow[] | null>`null`,
       release: releases,
       uploader: {
         id: profiles.id,
@@ -179,7 +190,7 @@ function queriesOf(db: DbOrTx): ReviewQueries {
       pages: Object.fromEntries(
         ADMIN_RELEASE_TABS.map((tab) => [
           tab,
-          reviewPageQuery(db, tab, undefined).prepare(`tunedrop_review_${tab}`),
+          reviewPageQuery(db, tab, undefined, true).prepare(`tunedrop_review_${tab}`),
         ]),
       ) as ReviewQueries['pages'],
       deltas: deltaQuery(db),
@@ -197,8 +208,7 @@ const DELTA_ROWS_TO_FOLD = 200;
  * When they have grown, they are folded: each row is deleted by exactly one statement (a concurrent fold
  * skips the rows another one deleted) and its sum inserted by that same statement, so no change is lost.
  */
-async function tabCounts(db: DbOrTx, queries: ReviewQueries): Promise<AdminReleaseCounts> {
-  const rows = await queries.deltas.execute();
+async function tabCounts(db: DbOrTx, rows: DeltaRow[]): Promise<AdminReleaseCounts> {
   const counts = Object.fromEntries(ADMIN_RELEASE_TABS.map((tab) => [tab, 0])) as AdminReleaseCounts;
   let deltaRows = 0;
   for (const row of rows) {
@@ -229,14 +239,15 @@ export async function listReviewReleases(
     const summary = await searchSummary(db, query.q, query.tab, window);
     counts = summary.counts;
     rows = summary.ids.length
-      ? await reviewPageQuery(db, query.tab, inArray(releases.id, summary.ids)).execute({
+      ? await reviewPageQuery(db, query.tab, inArray(releases.id, summary.ids), false).execute({
           limit: window.limit,
           offset: 0,
         })
       : [];
   } else {
-    counts = await tabCounts(db, queries);
     rows = await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset });
+    // The page query carries the counts; past the last page (no row) they are read on their own.
+    counts = await tabCounts(db, rows[0] ? (rows[0].deltas ?? []) : await queries.deltas.execute());
   }
 
   const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows }) => ({
