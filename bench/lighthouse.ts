@@ -5,8 +5,9 @@
  * if a build is missing (the build writes the shared apps/web/dist: beside other work, run it under
  * `flock /tmp/tunedrop-e2e.lock`). Median of N runs per page (default 5). Prints performance, LCP, FCP,
  * accessibility, the JS bytes (transferred, gzip) and script files each page loads, and flags any
- * script whose name says dashboard or admin. Prints figures; it is not a test.
- *   node --import tsx bench/lighthouse.ts [runs=5]
+ * script whose name says dashboard or admin, plus total blocking time and speed index (what else the
+ * score weighs). Prints figures; it is not a test.
+ *   node --import tsx bench/lighthouse.ts [runs=5] [page…, default / /pricing /login /signup]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
 const runs = Number(process.argv[2] ?? 5);
-const pages = ['/', '/pricing', '/login', '/signup'];
+const pages = process.argv.length > 3 ? process.argv.slice(3) : ['/', '/pricing', '/login', '/signup'];
 const root = path.resolve(import.meta.dirname, '..');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -67,6 +68,8 @@ type Figures = {
   performance: number;
   lcp: number;
   fcp: number;
+  tbt: number;
+  speedIndex: number;
   accessibility: number;
   jsGzip: number;
   scripts: string[];
@@ -89,7 +92,7 @@ try {
       .join(' ')} on ${os.cpus().length} CPUs; Lighthouse mobile preset, ${runs} run(s) per page, median`,
   );
   console.info(
-    `\n${'page'.padEnd(10)} ${'perf'.padStart(5)} ${'LCP'.padStart(8)} ${'FCP'.padStart(8)} ${'a11y'.padStart(5)} ${'JS gzip'.padStart(9)}  scripts`,
+    `\n${'page'.padEnd(10)} ${'perf'.padStart(5)} ${'LCP'.padStart(8)} ${'FCP'.padStart(8)} ${'TBT'.padStart(7)} ${'SI'.padStart(8)} ${'a11y'.padStart(5)} ${'JS gzip'.padStart(9)}  scripts`,
   );
   const results = new Map<string, Figures>();
   for (const page of pages) {
@@ -103,6 +106,8 @@ try {
       });
       if (!result) throw new Error(`${page}: no Lighthouse result`);
       const { lhr } = result;
+      if (lhr.runtimeError)
+        console.info(`${page}: Lighthouse ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
       const requests = (
         (
           lhr.audits['network-requests']?.details as
@@ -115,6 +120,8 @@ try {
         accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
         lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
         fcp: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+        tbt: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+        speedIndex: lhr.audits['speed-index']?.numericValue ?? Number.NaN,
         jsGzip: requests.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
         scripts: requests.map((item) => new URL(item.url).pathname.split('/').pop() ?? item.url),
       });
@@ -123,13 +130,15 @@ try {
       performance: median(figures.map((figure) => figure.performance)),
       lcp: median(figures.map((figure) => figure.lcp)),
       fcp: median(figures.map((figure) => figure.fcp)),
+      tbt: median(figures.map((figure) => figure.tbt)),
+      speedIndex: median(figures.map((figure) => figure.speedIndex)),
       accessibility: median(figures.map((figure) => figure.accessibility)),
       jsGzip: median(figures.map((figure) => figure.jsGzip)),
       scripts: figures[0]?.scripts ?? [],
     };
     results.set(page, row);
     console.info(
-      `${page.padEnd(10)} ${String(row.performance).padStart(5)} ${`${(row.lcp / 1000).toFixed(2)} s`.padStart(8)} ${`${(row.fcp / 1000).toFixed(2)} s`.padStart(8)} ${String(row.accessibility).padStart(5)} ${`${(row.jsGzip / 1024).toFixed(1)} KB`.padStart(9)}  ${row.scripts.length} files`,
+      `${page.padEnd(10)} ${String(row.performance).padStart(5)} ${`${(row.lcp / 1000).toFixed(2)} s`.padStart(8)} ${`${(row.fcp / 1000).toFixed(2)} s`.padStart(8)} ${`${Math.round(row.tbt)} ms`.padStart(7)} ${`${(row.speedIndex / 1000).toFixed(2)} s`.padStart(8)} ${String(row.accessibility).padStart(5)} ${`${(row.jsGzip / 1024).toFixed(1)} KB`.padStart(9)}  ${row.scripts.length} files`,
     );
   }
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { isToasterNeeded, subscribeToasterDemand } from '../components/ui/toaster-demand';
 import { AuthSync } from '../lib/auth-sync';
 
 export const queryClient = new QueryClient({
@@ -8,13 +9,14 @@ export const queryClient = new QueryClient({
   },
 });
 
-// sonner's Toaster loads after the first paint (record 128): it is not part of the public pages' first
-// bundle. A toast raised before it subscribes is replayed by sonner when it does.
+// sonner's Toaster loads once a page that raises toasts has loaded, after the first commit (record 128):
+// the public pages never load it. A toast raised before it subscribes is replayed by sonner when it does.
 const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
 
 export function AppProviders({ children }: { children: ReactNode }) {
   // False on the server and in the first client render (hydration), true after the first commit.
   const [isMounted, setIsMounted] = useState(false);
+  const isToasterWanted = useSyncExternalStore(subscribeToasterDemand, isToasterNeeded, () => false);
   useEffect(() => {
     setIsMounted(true);
     // Marks the app as interactive (hydrated or rendered); the e2e journeys wait on it (record 128).
@@ -24,7 +26,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AuthSync />
       {children}
-      {isMounted ? (
+      {isMounted && isToasterWanted ? (
         <Suspense fallback={null}>
           {/* Bottom right, clear of page headings and the dashboard's top bar (issue 18); one at a time (spec 01 §2). */}
           <Toaster

@@ -1,5 +1,8 @@
 /** Toasts: one visible at a time (spec 01 §3). Errors are destructive toasts titled 'Error' (spec 02 §8). */
 import { toast } from 'sonner';
+import { requestToaster } from './toaster-demand';
+
+requestToaster();
 
 export const notify = {
   success: (title: string, description?: string) =>

@@ -11,7 +11,6 @@ import { Button } from '../../../components/ui/button';
 import { Field, Input, Label } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
-import { authClient } from '../../../lib/auth-client';
 import { announceAuthChange, applyAuthEvent, SIGNED_OUT_FLAG } from '../../../lib/auth-sync';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
@@ -21,6 +20,9 @@ import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
 import { type AuthClientError, authErrorMessage, loginErrorMessage } from '../lib/auth-errors';
 
 type Step = 'credentials' | 'two-factor';
+
+/** better-auth's client (about 12 KB gzip) loads after the page has painted and hydrated (record 128). */
+const loadAuthClient = () => import('../../../lib/auth-client').then((module) => module.authClient);
 
 export default function LoginPage() {
   usePageTitle('Sign In');
@@ -34,6 +36,7 @@ export default function LoginPage() {
   const mountedAt = useRef(Date.now());
   useEffect(() => {
     sessionStorage.removeItem(SIGNED_OUT_FLAG);
+    void loadAuthClient();
   }, []);
 
   const [step, setStep] = useState<Step>('credentials');
@@ -80,6 +83,7 @@ export default function LoginPage() {
   async function signIn(credentials: { email: string; password: string; rememberMe: boolean }) {
     setIsBusy(true);
     try {
+      const authClient = await loadAuthClient();
       const { data, error: failure } = await authClient.signIn.email(credentials);
       if (failure) {
         const problem = failure as AuthClientError;
@@ -216,6 +220,7 @@ function TwoFactorStep({
     setError(null);
     setIsBusy(true);
     try {
+      const authClient = await loadAuthClient();
       const { error: failure } = isBackupCode
         ? await authClient.twoFactor.verifyBackupCode({ code: trimmed })
         : await authClient.twoFactor.verifyTotp({ code: trimmed });
