@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 export const PUBLIC_ENTRY_POINTS: Record<string, readonly string[]> = {
   'admin-releases': ['export', 'ern'],
   auth: ['service', 'auth'],
+  builder: ['files'],
   delivery: ['service', 'worker'],
   releases: ['service', 'mails'],
   splits: ['posting'],

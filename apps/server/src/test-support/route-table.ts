@@ -105,6 +105,16 @@ export const ROUTE_TABLE: RouteRow[] = [
     params: { id: 'release', trackId: 'track' },
     owned: true,
   }),
+  route('PUT', '/api/releases/:id/cover', 'subscriber', {
+    params: release,
+    owned: true,
+    call: { json: { uploadId: 'a'.repeat(32) } },
+  }),
+  route('PUT', '/api/releases/:id/tracks/:trackId/audio', 'subscriber', {
+    params: { id: 'release', trackId: 'track' },
+    owned: true,
+    call: { json: { uploadId: 'a'.repeat(32) } },
+  }),
 
   // wallet and analytics
   route('GET', '/api/wallet', 'user'),

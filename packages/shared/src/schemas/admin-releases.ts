@@ -202,6 +202,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'release.unapprove': 'Unapproved release',
   'release.unreject': 'Unrejected release',
   'release.resubmit': 'Resubmitted release (artist)',
+  'release.replace_cover': 'Replaced cover art (artist)',
+  'release.replace_audio': 'Replaced track audio (artist)',
   'release.takedown_approve': 'Approved takedown',
   'release.takedown_reject': 'Rejected takedown',
   'release.delete': 'Deleted release permanently',

@@ -173,6 +173,12 @@ export const editReleaseFormSchema = z.object({
 });
 export type EditReleaseFormValues = z.input<typeof editReleaseFormSchema>;
 
+/** PUT /api/releases/:id/cover and /api/releases/:id/tracks/:trackId/audio: a checked builder upload. */
+export const replaceFileSchema = z.object({
+  uploadId: safeText().regex(/^[a-f0-9]{32}$/, 'Not an upload id'),
+});
+export type ReplaceFile = z.infer<typeof replaceFileSchema>;
+
 export const mySongsQuerySchema = z.object({
   cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),

@@ -18,7 +18,7 @@ import {
   type UploadInfo,
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
-import { and, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
@@ -28,15 +28,13 @@ import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, validationError } from '../../lib/errors';
 import {
-  finalizeUpload,
-  findUploads,
-  keySegment,
-  receivedBytes,
-  removeStaged,
-  stagedFile,
-  toUploadInfo,
-  type UploadRow,
-} from './uploads';
+  copyAudioIntoStorage,
+  FileClaimedElsewhere,
+  isUsableUpload,
+  removeStagedAudio,
+  trackFileFields,
+} from './files';
+import { finalizeUpload, findUploads, receivedBytes, toUploadInfo, type UploadRow } from './uploads';
 
 type ServiceDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
 
@@ -191,9 +189,6 @@ function uniqueViolation(error: unknown): string | null {
   return null;
 }
 
-/** A file claimed by a submission with another idempotency key (the same file in two releases at once). */
-class FileClaimedElsewhere extends Error {}
-
 /** Rows the submission refers to must be this user's, of the right kind and checked (§ Submission). */
 function checkFiles(
   submission: ReleaseSubmission,
@@ -202,12 +197,12 @@ function checkFiles(
   const byId = new Map(rows.map((row) => [row.id, row]));
   const fields: Record<string, string> = {};
   const cover = byId.get(submission.release.coverUploadId);
-  if (cover?.kind !== 'cover' || cover.status !== 'checked' || !cover.storageKey) {
+  if (!isUsableUpload(cover, 'cover')) {
     fields['release.coverUploadId'] = BUILDER_MESSAGES.coverArtNotUsable;
   }
   const audio = submission.tracks.map((track, index) => {
     const row = byId.get(track.audioUploadId);
-    if (row?.kind !== 'audio' || row.status !== 'checked') {
+    if (!isUsableUpload(row, 'audio')) {
       fields[`tracks.${index}.audioUploadId`] = BUILDER_MESSAGES.audioNotUsable;
     }
     return row as UploadRow;
@@ -216,95 +211,6 @@ function checkFiles(
     throw validationError(Object.values(fields)[0] as string, fields);
   }
   return { cover: cover as UploadRow, audio };
-}
-
-/**
- * Copies each checked WAV from staging into storage under `{userId}/{releaseId}/{name}` in an order
- * that survives a crash at every step (decision 084):
- * 1. claim: the row records its key (`storage_key`, set where null or already this key), so a file of
- *    an abandoned submission is found and removed by the clean-up with its row;
- * 2. copy: staging stays untouched and the storage write is atomic at the key (temp file, then
- *    rename; a copy cut short leaves only a `.tmp` that the clean-up removes);
- * 3. verify: the stored size must equal the uploaded size, else the copy is made again.
- * A retry with the same idempotency key finds its own claims and redoes only what is missing; two
- * concurrent attempts (a double click) copy the same bytes to the same keys and the release insert
- * decides which one answers. Staged files are removed only after the release is committed.
- */
-async function copyAudioIntoStorage(
-  deps: ServiceDeps,
-  userId: string,
-  releaseId: string,
-  audio: UploadRow[],
-): Promise<Map<string, string>> {
-  const { db, storage, config } = deps;
-  const keys = new Map<string, string>();
-  const prefix = `${userId}/${releaseId}/`;
-  const ownIds = new Set(audio.map((row) => row.id));
-  // Names already taken under this release by other files of earlier attempts, so two files never share a key.
-  const taken = new Set(
-    (
-      await db
-        .select({ id: uploads.id, key: uploads.storageKey })
-        .from(uploads)
-        .where(and(eq(uploads.userId, userId), like(uploads.storageKey, `${prefix}%`)))
-    )
-      .filter((row) => !ownIds.has(row.id))
-      .map((row) => row.key as string),
-  );
-  for (const row of audio) {
-    let key = row.storageKey;
-    if (key && !key.startsWith(prefix)) throw new FileClaimedElsewhere();
-    if (!key) {
-      const name = keySegment(row.sanitizedName, 'track.wav');
-      key = `${prefix}${name}`;
-      for (let suffix = 2; taken.has(key); suffix += 1) {
-        const dot = name.lastIndexOf('.');
-        key =
-          dot > 0
-            ? `${prefix}${name.slice(0, dot)}-${suffix}${name.slice(dot)}`
-            : `${prefix}${name}-${suffix}`;
-      }
-      const [claimed] = await db
-        .update(uploads)
-        .set({ storageKey: key, updatedAt: new Date() })
-        .where(
-          and(
-            eq(uploads.id, row.id),
-            eq(uploads.status, 'checked'),
-            or(isNull(uploads.storageKey), eq(uploads.storageKey, key)),
-          ),
-        )
-        .returning({ storageKey: uploads.storageKey });
-      // Claimed in between by a concurrent attempt: take the key it chose if it is ours, else refuse.
-      if (!claimed) {
-        const [now] = await db
-          .select({ storageKey: uploads.storageKey })
-          .from(uploads)
-          .where(eq(uploads.id, row.id));
-        if (!now?.storageKey?.startsWith(prefix)) throw new FileClaimedElsewhere();
-        key = now.storageKey;
-      }
-    }
-    taken.add(key);
-    if ((await storage.sizeOf(key)) !== row.sizeBytes) {
-      await storage.copyFile(key, stagedFile(config, row.id), 'audio/wav');
-      const stored = await storage.sizeOf(key);
-      if (stored !== row.sizeBytes) {
-        throw new Error(`stored ${key} has ${stored} bytes, expected ${row.sizeBytes}`);
-      }
-    }
-    keys.set(row.id, key);
-  }
-  return keys;
-}
-
-/** Staged copies of audio that now lives in storage; a crash before this leaves them to the clean-up. */
-async function removeStagedAudio(deps: ServiceDeps, audio: UploadRow[]): Promise<void> {
-  for (const row of audio) {
-    await removeStaged(deps.config, row.id).catch((error: unknown) =>
-      deps.logger.warn({ err: error, uploadId: row.id }, 'could not remove a staged file'),
-    );
-  }
 }
 
 export type SubmitResult = { release: SubmittedRelease; isRepeat: boolean };
@@ -402,20 +308,13 @@ export async function submitRelease(
         .values(
           submission.tracks.map((track, index) => {
             const file = files.audio[index] as UploadRow;
-            const details = file.details ?? {};
             return {
               releaseId,
               position: index + 1,
               title: track.title,
               isrc: track.isrc ?? null,
               explicit: track.explicit,
-              durationMs: Number(details.durationMs) || null,
-              fileKey: audioKeys.get(file.id) as string,
-              originalFileName: file.originalName,
-              fileSizeBytes: file.sizeBytes,
-              sampleRate: Number(details.sampleRate) || null,
-              bitDepth: Number(details.bitDepth) || null,
-              channels: Number(details.channels) || null,
+              ...trackFileFields(file, audioKeys.get(file.id) as string),
               primaryArtistsData: track.primaryArtists,
               featuredArtistsData: track.featuredArtists,
             };

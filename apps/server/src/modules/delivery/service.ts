@@ -663,7 +663,10 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
     id: release.id,
     title: release.title,
     status: release.status,
-    coverUrl: release.coverThumbMediumKey || release.coverArtKey ? coverUrl(release.id, 'medium') : null,
+    coverUrl:
+      release.coverThumbMediumKey || release.coverArtKey
+        ? coverUrl(release.id, 'medium', release.coverThumbMediumKey ?? release.coverArtKey)
+        : null,
     primaryArtists: release.primaryArtists,
     featuredArtists: release.featuredArtists,
     genre: release.genre,

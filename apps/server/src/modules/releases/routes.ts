@@ -6,6 +6,7 @@ import {
   editReleaseSchema,
   editTracksSchema,
   mySongsQuerySchema,
+  replaceFileSchema,
 } from '@tunedrop/shared/schemas/releases';
 import { safeText } from '@tunedrop/shared/text';
 import { Hono } from 'hono';
@@ -15,6 +16,7 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
+import { replaceCover, replaceTrackAudio } from './files';
 import {
   coverThumbKey,
   deleteMyRelease,
@@ -72,6 +74,29 @@ export const releasesRoutes = new Hono<AppEnv>()
     await updateMyTracks(c.var.deps.db, viewer, releaseId, c.req.valid('json'));
     return c.json({ ok: true }, 200);
   })
+  // Replacing files (issue 18, record 121): a checked tus upload becomes the cover or a track's WAV.
+  .put('/releases/:id/cover', access('subscriber'), validate('json', replaceFileSchema), async (c) => {
+    const viewer = requireViewer(c);
+    const releaseId = releaseIdParam(c.req.param('id'));
+    const cover = await replaceCover(c.var.deps, viewer, releaseId, c.req.valid('json').uploadId);
+    return c.json({ cover }, 200);
+  })
+  .put(
+    '/releases/:id/tracks/:trackId/audio',
+    access('subscriber'),
+    validate('json', replaceFileSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const audio = await replaceTrackAudio(
+        c.var.deps,
+        viewer,
+        releaseIdParam(c.req.param('id')),
+        uuidParam(c.req.param('trackId'), 'Track not found.'),
+        c.req.valid('json').uploadId,
+      );
+      return c.json({ audio }, 200);
+    },
+  )
   // Fix and resubmit (issue 18): rejected → pending; needs the subscription like any new submission.
   .post('/releases/:id/resubmit', access('subscriber'), async (c) => {
     const viewer = requireViewer(c);

@@ -2,6 +2,7 @@
  * The artist's own releases (spec 02 §2, §4): list, load for editing, edit, delete, takedown request.
  * Only the owner sees a release (anyone else gets 404); every state rule sits in the UPDATE/DELETE's WHERE.
  */
+import { createHash } from 'node:crypto';
 import { hasProFeatures, LIMITS } from '@tunedrop/shared';
 import { BUILDER_MESSAGES, uniqueArtistsByName } from '@tunedrop/shared/schemas/builder';
 import {
@@ -42,8 +43,14 @@ export const releaseNotFound = () => notFound(RELEASE_MESSAGES.notFound);
 /** A release id from the path; anything that is not a UUID cannot name a release, so it is a 404. */
 export const releaseIdParam = (value: string | undefined) => uuidParam(value, RELEASE_MESSAGES.notFound);
 
-export const coverUrl = (releaseId: string, size: 'small' | 'medium') =>
-  `/api/releases/${releaseId}/cover/${size}`;
+/**
+ * A cover thumbnail's URL. `version` (the thumbnail's storage key) adds a short hash, so a replaced cover
+ * gets a new URL and the browser's cached thumbnail (max-age one day) is never shown for it.
+ */
+export const coverUrl = (releaseId: string, size: 'small' | 'medium', version?: string | null) =>
+  `/api/releases/${releaseId}/cover/${size}${
+    version ? `?v=${createHash('sha256').update(version).digest('hex').slice(0, 12)}` : ''
+  }`;
 
 // ------------------------------------------------------------------ list
 
