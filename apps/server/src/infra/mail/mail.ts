@@ -13,6 +13,7 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
+import { startPollLoop } from '../../lib/poll-loop';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 
@@ -176,29 +177,8 @@ export function startMailWorker(
   transport: MailTransport,
   options: DeliveryOptions & { logger: Logger; intervalMs?: number },
 ) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = deliverPendingMail(db, transport, options)
-      .then(() => undefined)
-      .catch((error: unknown) => options.logger.error({ err: error }, 'mail delivery failed'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000);
-      });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    wake() {
-      if (timer) clearTimeout(timer);
-      tick();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPollLoop(() => deliverPendingMail(db, transport, options), {
+    intervalMs: options.intervalMs ?? 1000,
+    onError: (error) => options.logger.error({ err: error }, 'mail delivery failed'),
+  });
 }

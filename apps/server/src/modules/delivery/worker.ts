@@ -25,6 +25,7 @@ import {
 } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { enqueueMail } from '../../infra/mail/mail';
+import { startPollLoop } from '../../lib/poll-loop';
 import { parseAck } from './acks';
 import { readSettings } from './codes';
 import {
@@ -619,32 +620,16 @@ export function startDeliveryWorker(
   options: WorkerOptions & { intervalMs?: number; ackIntervalMs?: number } = {},
 ) {
   const resolved = resolveOptions(options);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   let lastAckPoll = 0;
-  const tick = () => {
-    if (stopped || running) return;
-    const pollAcks = Date.now() - lastAckPoll >= (options.ackIntervalMs ?? 15_000);
-    if (pollAcks) lastAckPoll = Date.now();
-    running = runDeliveryOnce(deps, { ...resolved, pollAcks })
-      .then(() => undefined)
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'delivery worker pass failed'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 2000);
-      });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    wake() {
-      if (timer) clearTimeout(timer);
-      tick();
+  return startPollLoop(
+    () => {
+      const pollAcks = Date.now() - lastAckPoll >= (options.ackIntervalMs ?? 15_000);
+      if (pollAcks) lastAckPoll = Date.now();
+      return runDeliveryOnce(deps, { ...resolved, pollAcks });
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+    {
+      intervalMs: options.intervalMs ?? 2000,
+      onError: (error) => deps.logger.error({ err: error }, 'delivery worker pass failed'),
     },
-  };
+  );
 }
