@@ -179,10 +179,22 @@ export function exportMetadata(data: ExportData, exportedAt: Date) {
   };
 }
 
-export function exportErn(data: ExportData, config: Config, options: { messageId: string; createdAt: Date }) {
+type ErnFile = { fileName: string; fileSizeBytes?: number; md5?: string | null };
+
+/**
+ * The release as the ERN builder takes it, from the export data: the ZIP export and store deliveries
+ * differ only in the stores that get deals and in where each file is (and its hash, once sent).
+ */
+export function ernReleaseFrom(
+  data: ExportData,
+  where: {
+    distributionStores: ErnRelease['distributionStores'];
+    cover: ErnRelease['cover'];
+    trackFile: (track: ExportData['tracks'][number], index: number) => ErnFile;
+  },
+): ErnRelease {
   const { release } = data;
-  const fallbackPrimary = release.primaryArtists.map((name) => ({ name }));
-  const ern: ErnRelease = {
+  return {
     id: release.id,
     title: release.title,
     upc: release.upc,
@@ -194,26 +206,23 @@ export function exportErn(data: ExportData, config: Config, options: { messageId
     copyrightYear: release.copyrightYear,
     publishingHolder: release.publishingHolder,
     publishingYear: release.publishingYear,
-    distributionStores: release.distributionStores,
-    primaryArtists: release.primaryArtistsData.length > 0 ? release.primaryArtistsData : fallbackPrimary,
+    distributionStores: where.distributionStores,
+    primaryArtists:
+      release.primaryArtistsData.length > 0
+        ? release.primaryArtistsData
+        : release.primaryArtists.map((name) => ({ name })),
     featuredArtists:
       release.featuredArtistsData.length > 0
         ? release.featuredArtistsData
         : release.featuredArtists.map((name) => ({ name })),
-    cover: data.coverEntryName
-      ? {
-          fileName: data.coverEntryName,
-          codec: data.coverEntryName.endsWith('.png') ? 'PNG' : 'JPEG',
-        }
-      : null,
-    tracks: data.tracks.map((track) => ({
+    cover: where.cover,
+    tracks: data.tracks.map((track, index) => ({
       id: track.id,
       position: track.position,
       title: track.title,
       isrc: track.isrc,
       explicit: track.explicit,
       durationMs: track.durationMs,
-      fileName: track.entryName,
       fileSizeBytes: track.fileSizeBytes,
       sampleRate: track.sampleRate,
       bitDepth: track.bitDepth,
@@ -222,8 +231,19 @@ export function exportErn(data: ExportData, config: Config, options: { messageId
       featuredArtists: track.featuredArtistsData,
       songwriters: track.songwriters,
       producers: track.producers,
+      ...where.trackFile(track, index),
     })),
   };
+}
+
+export function exportErn(data: ExportData, config: Config, options: { messageId: string; createdAt: Date }) {
+  const ern = ernReleaseFrom(data, {
+    distributionStores: data.release.distributionStores,
+    cover: data.coverEntryName
+      ? { fileName: data.coverEntryName, codec: data.coverEntryName.endsWith('.png') ? 'PNG' : 'JPEG' }
+      : null,
+    trackFile: (track) => ({ fileName: track.entryName }),
+  });
   return buildErnMessage(
     ern,
     {

@@ -10,8 +10,8 @@ import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import type { DeliveredFile } from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
-import { buildErnMessage, type ErnRelease } from '../admin-releases/ern';
-import { type ExportData, loadExportData } from '../admin-releases/export';
+import { buildErnMessage } from '../admin-releases/ern';
+import { type ExportData, ernReleaseFrom, loadExportData } from '../admin-releases/export';
 import type { EffectiveSettings } from './codes';
 import type { Transport } from './transport';
 
@@ -111,26 +111,9 @@ export function packageXml(
   const byKey = new Map(context.files.map((file) => [file.key, file]));
   const coverFile = release.coverArtKey ? byKey.get(release.coverArtKey) : undefined;
   const coverResource = plan.resources.find((r) => r.trackIndex === null);
-  const fallbackPrimary = release.primaryArtists.map((name) => ({ name }));
-  const ern: ErnRelease = {
-    id: release.id,
-    title: release.title,
-    upc: release.upc,
-    labelName: release.labelName,
-    genre: release.genre,
-    releaseDate: release.releaseDate,
-    originalReleaseDate: release.originalReleaseDate,
-    copyrightHolder: release.copyrightHolder,
-    copyrightYear: release.copyrightYear,
-    publishingHolder: release.publishingHolder,
-    publishingYear: release.publishingYear,
+  const ern = ernReleaseFrom(plan.data, {
     // Deals only for this target's platforms; none at all is a takedown (choreography §5).
     distributionStores: context.platforms,
-    primaryArtists: release.primaryArtistsData.length > 0 ? release.primaryArtistsData : fallbackPrimary,
-    featuredArtists:
-      release.featuredArtistsData.length > 0
-        ? release.featuredArtistsData
-        : release.featuredArtists.map((name) => ({ name })),
     cover:
       plan.data.coverEntryName && release.coverArtKey
         ? {
@@ -142,29 +125,16 @@ export function packageXml(
             sizeBytes: coverFile?.bytes ?? null,
           }
         : null,
-    tracks: plan.data.tracks.map((track, index) => {
+    trackFile: (track, index) => {
       const file = byKey.get(track.fileKey);
       const resource = plan.resources.find((r) => r.trackIndex === index);
       return {
-        id: track.id,
-        position: track.position,
-        title: track.title,
-        isrc: track.isrc,
-        explicit: track.explicit,
-        durationMs: track.durationMs,
         fileName: resource ? `resources/${resource.name}` : (file?.name ?? track.entryName),
         fileSizeBytes: file?.bytes ?? track.fileSizeBytes,
         md5: file?.md5 ?? null,
-        sampleRate: track.sampleRate,
-        bitDepth: track.bitDepth,
-        channels: track.channels,
-        primaryArtists: track.primaryArtistsData,
-        featuredArtists: track.featuredArtistsData,
-        songwriters: track.songwriters,
-        producers: track.producers,
       };
-    }),
-  };
+    },
+  });
   return buildErnMessage(
     ern,
     {
