@@ -15,12 +15,13 @@ import type {
   WithdrawalStatus,
 } from '@tunedrop/shared';
 import type { UploadInfo, UploadKind } from '@tunedrop/shared/schemas/builder';
-import type {
-  AckView,
-  DeliveryAction,
-  DeliveryState,
-  TargetProfile,
-  TargetScheme,
+import {
+  type AckView,
+  DELIVERY_STATES,
+  type DeliveryAction,
+  type DeliveryState,
+  type TargetProfile,
+  type TargetScheme,
 } from '@tunedrop/shared/schemas/delivery';
 import { sql } from 'drizzle-orm';
 import {
@@ -673,20 +674,7 @@ export const deliveries = pgTable(
   },
   (t) => [
     check('deliveries_action_check', inList('action', ['new', 'update', 'takedown'])),
-    check(
-      'deliveries_state_check',
-      inList('state', [
-        'queued',
-        'uploading',
-        'delivered',
-        'acknowledged',
-        'rejected',
-        'failed',
-        'takedown_queued',
-        'takedown_sent',
-        'taken_down',
-      ]),
-    ),
+    check('deliveries_state_check', inList('state', DELIVERY_STATES)),
     uniqueIndex('deliveries_release_target_unique').on(t.releaseId, t.targetId),
     index('deliveries_due_idx')
       .on(t.nextAttemptAt)
