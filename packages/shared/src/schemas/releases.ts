@@ -212,6 +212,8 @@ export type ReleaseForEdit = {
   publishingHolder: string;
   status: ReleaseStatus;
   isEditable: boolean;
+  /** The current cover's medium thumbnail (a new URL after a replacement), or null. */
+  coverUrl: string | null;
   /** The tracks in order with their full credits (GET only; the PATCH answer leaves it empty). */
   tracks: EditableTrack[];
 };
@@ -220,6 +222,9 @@ export type EditableTrack = {
   id: string;
   title: string;
   explicit: boolean;
+  /** The current WAV's original name and length (shown beside "Replace audio"; not edited here). */
+  fileName: string;
+  durationMs: number | null;
   primaryArtists: { name: string; spotifyLink?: string | undefined; appleMusicLink?: string | undefined }[];
   featuredArtists: { name: string; spotifyLink?: string | undefined; appleMusicLink?: string | undefined }[];
   songwriters: { firstName: string; middleName: string | null; lastName: string; role: string }[];

@@ -294,12 +294,15 @@ describe('edit rules', () => {
       publishingHolder: 'Test Artist',
       status: 'processing',
       isEditable: true,
+      coverUrl: null,
       // The tracks with their full credits, for the page's tracks editor (issue 18).
       tracks: [
         {
           id: expect.any(String),
           title: 'Track 1',
           explicit: false,
+          fileName: expect.stringMatching(/\.wav$/),
+          durationMs: 1000,
           primaryArtists: [{ name: 'Test Artist' }],
           featuredArtists: [],
           songwriters: [{ firstName: 'Sam', middleName: null, lastName: 'Writer', role: 'music_and_lyrics' }],

@@ -166,6 +166,8 @@ async function editableTracks(db: DbOrTx, releaseId: string): Promise<EditableTr
     id: row.id,
     title: row.title,
     explicit: row.explicit,
+    fileName: row.originalFileName,
+    durationMs: row.durationMs,
     primaryArtists: row.primaryArtistsData,
     featuredArtists: row.featuredArtistsData,
     songwriters: writerRows
@@ -199,6 +201,7 @@ function toReleaseForEdit(row: typeof releases.$inferSelect): ReleaseForEdit {
     publishingHolder: row.publishingHolder,
     status: row.status,
     isEditable: isReleaseEditable(row.status),
+    coverUrl: row.coverThumbMediumKey ? coverUrl(row.id, 'medium', row.coverThumbMediumKey) : null,
     tracks: [],
   };
 }

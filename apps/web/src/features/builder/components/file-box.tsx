@@ -16,6 +16,8 @@ export function FileBox({
   onSelect,
   onCancel,
   describedBy,
+  checkedLabel = 'Uploaded and checked',
+  canRemove = true,
 }: {
   label: string;
   kind: 'cover' | 'audio';
@@ -26,6 +28,10 @@ export function FileBox({
   onSelect: (file: File) => void;
   onCancel: () => void;
   describedBy?: string;
+  /** What a checked file says (Edit Release: the file is already saved to the release). */
+  checkedLabel?: string;
+  /** Whether a finished file shows its remove button (Edit Release replaces, never removes). */
+  canRemove?: boolean;
 }) {
   const inputId = useId();
   const errorId = `${inputId}-error`;
@@ -91,7 +97,7 @@ export function FileBox({
               <p className="text-xs text-zinc-400" data-testid="file-size">
                 {formatMegabytes(slot.sizeBytes)}
               </p>
-              <SlotProgress slot={slot} />
+              <SlotProgress slot={slot} checkedLabel={checkedLabel} />
             </div>
             <div className="flex shrink-0 gap-2">
               {slot.phase === 'uploading' ? (
@@ -114,9 +120,16 @@ export function FileBox({
                       'Replace'
                     )}
                   </Button>
-                  <Button variant="ghost" size="sm" onClick={onCancel} aria-label={`Remove ${slot.fileName}`}>
-                    <X aria-hidden className="size-4" />
-                  </Button>
+                  {canRemove ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={onCancel}
+                      aria-label={`Remove ${slot.fileName}`}
+                    >
+                      <X aria-hidden className="size-4" />
+                    </Button>
+                  ) : null}
                 </>
               )}
             </div>
@@ -132,11 +145,11 @@ export function FileBox({
   );
 }
 
-function SlotProgress({ slot }: { slot: SlotState }) {
+function SlotProgress({ slot, checkedLabel }: { slot: SlotState; checkedLabel: string }) {
   if (slot.phase === 'checked') {
     return (
       <p className="mt-2 flex items-center gap-1 text-sm text-emerald-300">
-        <CheckCircle2 aria-hidden className="size-4" /> Uploaded and checked
+        <CheckCircle2 aria-hidden className="size-4" /> {checkedLabel}
       </p>
     );
   }

@@ -16,7 +16,7 @@ import { LockedNote, ProFeatureNote } from './pro-lock';
 export type ReleaseField = keyof ReleaseDraft;
 
 /** Reads an image's pixel size in the browser, so a wrong cover is refused before it uploads. */
-function imageSize(file: File): Promise<{ width: number; height: number }> {
+export function imageSize(file: File): Promise<{ width: number; height: number }> {
   return new Promise((resolve, reject) => {
     const url = URL.createObjectURL(file);
     const image = new Image();

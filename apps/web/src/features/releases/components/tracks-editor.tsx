@@ -1,7 +1,8 @@
 /**
  * The Edit Release page's tracks (issue 18): title, explicit flag, order, songwriters and producers, with
  * the builder's credits editor and the builder's per-track schema. Track artists follow the release's
- * artist fields (one source of truth, see the release edit); files are not replaced here.
+ * artist fields (one source of truth, see the release edit). Each track's WAV is replaced on its own
+ * through the builder's uploads (record 121), not by Save Tracks.
  */
 import type { SongwriterRole } from '@tunedrop/shared';
 import type { PersonDraft, SongwriterDraft } from '@tunedrop/shared/schemas/builder';
@@ -15,7 +16,10 @@ import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { CreditsEditor } from '../../builder/components/credits-editor';
 import { emptyProducer, emptySongwriter } from '../../builder/model/draft';
+import { useReplaceTrackAudio } from '../api/replace-files';
 import { useUpdateTracks } from '../api/update-tracks';
+import { formatDuration } from '../lib/format';
+import { ReplaceFile } from './replace-file';
 
 type TrackForm = Omit<EditableTrack, 'songwriters' | 'producers'> & {
   songwriters: SongwriterDraft[];
@@ -85,6 +89,9 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
 
   const change = (index: number, patch: Partial<TrackForm>) =>
     setTracks((current) => current.map((track, at) => (at === index ? { ...track, ...patch } : track)));
+  const replaceAudio = useReplaceTrackAudio(releaseId);
+  const changeById = (id: string, patch: Partial<TrackForm>) =>
+    setTracks((current) => current.map((track) => (track.id === id ? { ...track, ...patch } : track)));
   const move = (index: number, by: -1 | 1) =>
     setTracks((current) => {
       const next = [...current];
@@ -156,6 +163,26 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
                       <ArrowDown aria-hidden className="size-4" />
                     </Button>
                   </div>
+                </div>
+                <div className="space-y-2">
+                  <p id={`edit-track-${track.id}-file`} className="text-sm break-words text-zinc-400">
+                    Current audio: <span className="text-zinc-200">{track.fileName}</span> (
+                    {formatDuration(track.durationMs)})
+                  </p>
+                  <ReplaceFile
+                    label={`Replace audio of track ${index + 1}`}
+                    kind="audio"
+                    describedBy={`edit-track-${track.id}-file`}
+                    successMessage="Audio replaced"
+                    apply={async (uploadId) => {
+                      const { audio } = await replaceAudio.mutateAsync({ trackId: track.id, uploadId });
+                      changeById(audio.trackId, {
+                        fileName: audio.originalFileName,
+                        durationMs: audio.durationMs,
+                      });
+                      return {};
+                    }}
+                  />
                 </div>
                 <label className="flex items-center gap-2 text-sm text-zinc-200">
                   <input

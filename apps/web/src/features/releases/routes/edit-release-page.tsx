@@ -1,6 +1,7 @@
 /**
  * Edit Release (spec 02 §2, §8): the owner edits a pending or processing release, or deletes it; a
- * rejected one too, then resubmits it from its page (issue 18).
+ * rejected one too, then resubmits it from its page (issue 18). The cover art and each track's WAV can be
+ * replaced through the builder's uploads and checks (record 121).
  */
 import { GENRES } from '@tunedrop/shared';
 import {
@@ -14,6 +15,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
+import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
@@ -24,7 +26,9 @@ import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useDeleteRelease } from '../api/delete-release';
 import { useReleaseForEdit } from '../api/get-release';
+import { useReplaceCover } from '../api/replace-files';
 import { useUpdateRelease } from '../api/update-release';
+import { ReplaceFile } from '../components/replace-file';
 import { TracksEditor } from '../components/tracks-editor';
 
 const isNotEditableError = (error: unknown) =>
@@ -241,6 +245,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
           </div>
         </form>
       </Card>
+      <CoverEditor release={release} />
       {release.tracks.length > 0 ? <TracksEditor releaseId={release.id} initial={release.tracks} /> : null}
       <ConfirmDialog
         open={isDeleteOpen}
@@ -255,5 +260,38 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
         onConfirm={onDelete}
       />
     </div>
+  );
+}
+
+/** The current cover and "Replace cover art": a checked upload becomes the release's cover at once. */
+function CoverEditor({ release }: { release: ReleaseForEdit }) {
+  const replace = useReplaceCover(release.id);
+  return (
+    <section aria-labelledby="cover-edit-title">
+      <Card className="space-y-4">
+        <h2 id="cover-edit-title" className="text-xl font-semibold text-white">
+          Cover Art
+        </h2>
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+          <CoverThumb
+            src={release.coverUrl}
+            alt={`Current cover of ${release.title}`}
+            size={120}
+            className="rounded-xl"
+          />
+          <div className="min-w-0 flex-1">
+            <ReplaceFile
+              label="Replace cover art"
+              kind="cover"
+              successMessage="Cover art replaced"
+              apply={async (uploadId) => {
+                const { cover } = await replace.mutateAsync(uploadId);
+                return { previewUrl: cover.coverUrl };
+              }}
+            />
+          </div>
+        </div>
+      </Card>
+    </section>
   );
 }
