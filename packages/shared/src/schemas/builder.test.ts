@@ -5,6 +5,7 @@ import {
   type BuilderDraft,
   coverDimensionsError,
   coverFileError,
+  currentYear,
   draftToSubmission,
   formatMegabytes,
   isValidUpc,
@@ -78,7 +79,12 @@ describe('release details (step 1)', () => {
     [
       'copyrightYear',
       { copyrightYear: String(year + 2) },
-      'Valid copyright year is required (1900 or later)',
+      `Valid copyright year is required (1900 to ${currentYear()})`,
+    ],
+    [
+      'publishingYear',
+      { publishingYear: String(year + 2) },
+      `Valid publishing year is required (1900 to ${currentYear()})`,
     ],
     ['copyrightYear', { copyrightYear: 'abcd' }, 'Valid copyright year is required (1900 or later)'],
     ['publishingYear', { publishingYear: '' }, 'Valid publishing year is required (1900 or later)'],

@@ -149,12 +149,35 @@ function isValidDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const yearSchema = (message: string) =>
-  z.union([z.number(), safeText()], { message }).transform((value, context) => {
+export type YearField = 'copyright' | 'publishing';
+
+/**
+ * The one message of a copyright or publishing year, for the builder and Edit Release alike (issue 18):
+ * a year after the current one names the real range ('Valid copyright year is required (1900 to 2026)'),
+ * since "1900 or later" would be false for it; a missing, malformed or pre-1900 year keeps the spec's
+ * message ('… (1900 or later)'). `year` is what the field holds, as typed or as a number.
+ */
+export function yearMessage(field: YearField, year: unknown, now: Date = new Date()): string {
+  const text = typeof year === 'number' || typeof year === 'string' ? String(year).trim() : '';
+  if (/^\d{4}$/.test(text) && Number(text) > currentYear(now)) {
+    return `Valid ${field} year is required (${LIMITS.minYear} to ${currentYear(now)})`;
+  }
+  return field === 'copyright'
+    ? BUILDER_MESSAGES.copyrightYearInvalid
+    : BUILDER_MESSAGES.publishingYearInvalid;
+}
+
+/** A year from 1900 to the current one (UTC+14, see currentYear), typed or as a number. */
+export function isValidYear(year: number, now: Date = new Date()): boolean {
+  return Number.isInteger(year) && year >= LIMITS.minYear && year <= currentYear(now);
+}
+
+const yearSchema = (field: YearField) =>
+  z.union([z.number(), safeText()], { message: yearMessage(field, null) }).transform((value, context) => {
     const text = String(value).trim();
     const year = /^\d{4}$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isInteger(year) || year < LIMITS.minYear || year > currentYear()) {
-      context.addIssue({ code: 'custom', message });
+    if (!isValidYear(year)) {
+      context.addIssue({ code: 'custom', message: yearMessage(field, value) });
       return z.NEVER;
     }
     return year;
@@ -243,8 +266,8 @@ export const releaseDetailsSubmissionSchema = z.object({
   coverUploadId: uploadIdSchema(BUILDER_MESSAGES.coverArtRequired),
   copyrightHolder: requiredText(BUILDER_MESSAGES.copyrightHolderRequired),
   publishingHolder: requiredText(BUILDER_MESSAGES.publishingHolderRequired),
-  copyrightYear: yearSchema(BUILDER_MESSAGES.copyrightYearInvalid),
-  publishingYear: yearSchema(BUILDER_MESSAGES.publishingYearInvalid),
+  copyrightYear: yearSchema('copyright'),
+  publishingYear: yearSchema('publishing'),
   upc: safeText()
     .optional()
     .nullable()

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { GENRES, LIMITS, type ReleaseStatus } from '../constants';
 import { safeText } from '../text';
-import { BUILDER_MESSAGES, trackSubmissionSchema } from './builder';
+import { BUILDER_MESSAGES, isValidYear, trackSubmissionSchema, yearMessage } from './builder';
 
 export const RELEASE_MESSAGES = {
   noSongs: 'No Songs Yet',
@@ -27,7 +27,7 @@ export const RELEASE_MESSAGES = {
   primaryArtistRequired: 'At least one primary artist is required',
   copyrightHolderRequired: 'Copyright holder is required',
   publishingHolderRequired: 'Publishing holder is required',
-  copyrightYearInvalid: 'Valid copyright year is required (1900 or later)',
+  copyrightYearInvalid: BUILDER_MESSAGES.copyrightYearInvalid,
   resubmitted: 'Release resubmitted for review',
   resubmitFailed: 'Failed to resubmit release',
   cannotResubmit: 'Only a rejected release can be resubmitted.',
@@ -97,8 +97,6 @@ export function splitArtistNames(text: string): string[] {
   return names;
 }
 
-const currentYear = () => new Date().getFullYear();
-
 const artistNameSchema = safeText().trim().min(1).max(RELEASE_FIELD_LIMITS.artistNameMaxLength);
 
 const primaryArtistsSchema = z
@@ -109,17 +107,13 @@ const primaryArtistsSchema = z
 const featuredArtistsSchema = z.array(artistNameSchema).max(RELEASE_FIELD_LIMITS.featuredArtistsMax);
 
 /**
- * A year after this one names the real allowed range (issue 18: 2031 must not be told "1900 or later");
- * a missing, malformed or too early year keeps the spec's message, which is true for it.
+ * The builder's year rule and message (yearMessage): a year after this one names the real allowed range
+ * (issue 18: 2031 must not be told "1900 or later"); a missing, malformed or too early year keeps the
+ * spec's message, which is true for it.
  */
-export const copyrightYearRangeMessage = () =>
-  `Valid copyright year is required (${LIMITS.minYear} to ${currentYear()})`;
-
 const copyrightYearSchema = z
   .number({ message: RELEASE_MESSAGES.copyrightYearInvalid })
-  .int(RELEASE_MESSAGES.copyrightYearInvalid)
-  .min(LIMITS.minYear, RELEASE_MESSAGES.copyrightYearInvalid)
-  .refine((year) => year <= currentYear(), { error: () => copyrightYearRangeMessage() });
+  .refine((year) => isValidYear(year), { error: (issue) => yearMessage('copyright', issue.input) });
 
 const editFields = {
   title: safeText()

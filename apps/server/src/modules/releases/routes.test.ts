@@ -1,4 +1,5 @@
 import { RELEASE_STATUSES } from '@tunedrop/shared';
+import { currentYear } from '@tunedrop/shared/schemas/builder';
 import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -329,11 +330,11 @@ describe('edit rules', () => {
     const future = await system.request(`/api/releases/${releaseId}`, {
       cookie: owner.cookie,
       method: 'PATCH',
-      json: editBody({ copyrightYear: new Date().getFullYear() + 1 }),
+      json: editBody({ copyrightYear: currentYear() + 1 }),
     });
     expect(future.status).toBe(422);
     expect((await readJson(future)).error.fields.copyrightYear).toBe(
-      `Valid copyright year is required (1900 to ${new Date().getFullYear()})`,
+      `Valid copyright year is required (1900 to ${currentYear()})`,
     );
   });
 
