@@ -110,6 +110,26 @@ export const ROUTE_TABLE: RouteRow[] = [
     owned: true,
     call: { json: { uploadId: 'a'.repeat(32) } },
   }),
+  route('POST', '/api/releases/:id/tracks', 'subscriber', {
+    params: release,
+    owned: true,
+    call: {
+      json: {
+        title: 'Added Track',
+        audioUploadId: 'a'.repeat(32),
+        explicit: false,
+        primaryArtists: [{ name: 'Test Artist' }],
+        featuredArtists: [],
+        songwriters: [{ firstName: 'Sam', lastName: 'Writer', role: 'music' }],
+        producers: [{ firstName: 'Pat', lastName: 'Producer' }],
+      },
+    },
+  }),
+  // The matrix's release has one track: the owner's delete is refused (1 to 20 tracks), nothing changes.
+  route('DELETE', '/api/releases/:id/tracks/:trackId', 'subscriber', {
+    params: { id: 'release', trackId: 'track' },
+    owned: true,
+  }),
   route('PUT', '/api/releases/:id/tracks/:trackId/audio', 'subscriber', {
     params: { id: 'release', trackId: 'track' },
     owned: true,

@@ -204,6 +204,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'release.resubmit': 'Resubmitted release (artist)',
   'release.replace_cover': 'Replaced cover art (artist)',
   'release.replace_audio': 'Replaced track audio (artist)',
+  'release.add_track': 'Added a track (artist)',
+  'release.remove_track': 'Removed a track (artist)',
   'release.takedown_approve': 'Approved takedown',
   'release.takedown_reject': 'Rejected takedown',
   'release.delete': 'Deleted release permanently',

@@ -167,6 +167,14 @@ export const editReleaseFormSchema = z.object({
 });
 export type EditReleaseFormValues = z.input<typeof editReleaseFormSchema>;
 
+/**
+ * POST /api/releases/:id/tracks (issue 18, record 121): one more track at the end, with the builder's own
+ * per-track rules and its checked WAV upload (no ISRC: codes are assigned at approval or on the builder).
+ */
+export const addTrackSchema = trackSubmissionSchema.omit({ isrc: true });
+export type AddTrackInput = z.input<typeof addTrackSchema>;
+export type AddTrack = z.output<typeof addTrackSchema>;
+
 /** PUT /api/releases/:id/cover and /api/releases/:id/tracks/:trackId/audio: a checked builder upload. */
 export const replaceFileSchema = z.object({
   uploadId: safeText().regex(/^[a-f0-9]{32}$/, 'Not an upload id'),

@@ -353,3 +353,186 @@ describe('PUT /api/releases/:id/tracks/:trackId/audio', () => {
     expect(audio.status).toBe(403);
   }, 120_000);
 });
+
+describe('POST /api/releases/:id/tracks and DELETE /api/releases/:id/tracks/:trackId', () => {
+  const newTrack = (uploadId: string, overrides: Record<string, unknown> = {}) => ({
+    title: 'Bonus Song',
+    audioUploadId: uploadId,
+    explicit: true,
+    primaryArtists: [{ name: 'Replacer' }],
+    featuredArtists: [{ name: 'Guest Voice' }],
+    songwriters: [{ firstName: 'Ada', lastName: 'Writer', role: 'lyrics' }],
+    producers: [{ firstName: 'Bo', lastName: 'Maker' }],
+    ...overrides,
+  });
+  const post = (artist: Artist, releaseId: string, body: unknown) =>
+    system.request(`/api/releases/${releaseId}/tracks`, {
+      method: 'POST',
+      cookie: artist.cookie,
+      json: body,
+    });
+  const remove = (artist: Artist, releaseId: string, trackId: string) =>
+    system.request(`/api/releases/${releaseId}/tracks/${trackId}`, {
+      method: 'DELETE',
+      cookie: artist.cookie,
+    });
+  const wav = (seconds = 2) => makeWav({ seconds, sampleRate: 44_100, bitDepth: 16, channels: 2 });
+
+  it('adds a track at the end with its WAV, credits and the release’s artists, then removes one and renumbers', async () => {
+    const artist = await system.signedInUser({ artistName: 'Replacer' });
+    const { releaseId, tracks: before } = await submittedRelease(artist);
+    const audio = await upload(artist, 'audio', 'Bonus.wav', wav(2));
+    const added = await post(artist, releaseId, newTrack(audio.id as string));
+    expect(added.status, await added.clone().text()).toBe(201);
+    const { track } = await readJson(added);
+    expect(track).toMatchObject({
+      title: 'Bonus Song',
+      explicit: true,
+      fileName: 'Bonus.wav',
+      durationMs: 2000,
+    });
+
+    const rows = await system.db
+      .select()
+      .from(tracks)
+      .where(eq(tracks.releaseId, releaseId))
+      .orderBy(asc(tracks.position));
+    expect(rows.map((row) => [row.position, row.title])).toEqual([
+      [1, 'Song 1'],
+      [2, 'Song 2'],
+      [3, 'Bonus Song'],
+    ]);
+    const third = rows[2] as (typeof rows)[number];
+    expect(third.fileKey.startsWith(`${artist.userId}/${releaseId}/`)).toBe(true);
+    expect(await system.storage.sizeOf(third.fileKey)).toBe(wav(2).length);
+    expect((await releaseRow(releaseId)).featuredArtists).toEqual(['Guest Voice']);
+    const edit = await readJson(
+      await system.request(`/api/releases/${releaseId}`, { cookie: artist.cookie }),
+    );
+    expect(edit.release.tracks[2]).toMatchObject({
+      title: 'Bonus Song',
+      songwriters: [{ firstName: 'Ada', lastName: 'Writer', role: 'lyrics' }],
+      producers: [{ firstName: 'Bo', lastName: 'Maker' }],
+    });
+
+    const first = before[0] as (typeof before)[number];
+    const removed = await remove(artist, releaseId, first.id);
+    expect(removed.status, await removed.clone().text()).toBe(200);
+    const left = await system.db
+      .select()
+      .from(tracks)
+      .where(eq(tracks.releaseId, releaseId))
+      .orderBy(asc(tracks.position));
+    expect(left.map((row) => [row.position, row.title])).toEqual([
+      [1, 'Song 2'],
+      [2, 'Bonus Song'],
+    ]);
+    expect(await system.storage.exists(first.fileKey)).toBe(false);
+    const actions = (await system.db.select().from(auditLog).where(eq(auditLog.releaseId, releaseId))).map(
+      (row) => row.action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(['release.add_track', 'release.remove_track']));
+  }, 120_000);
+
+  it('refuses a duplicate title, a bad WAV, a second primary artist on Basic, the last track and 21 tracks', async () => {
+    const artist = await system.signedInUser({ artistName: 'Replacer' });
+    const { releaseId, tracks: before } = await submittedRelease(artist);
+    const good = await upload(artist, 'audio', 'ok.wav', wav(1));
+    await expectRefused(
+      await post(artist, releaseId, newTrack(good.id as string, { title: ' song 1 ' })),
+      422,
+      BUILDER_MESSAGES.trackTitlesUnique,
+    );
+    await expectRefused(
+      await post(
+        artist,
+        releaseId,
+        newTrack(good.id as string, { primaryArtists: [{ name: 'Other Star' }] }),
+      ),
+      422,
+      RELEASE_MESSAGES.basicOnePrimaryArtist,
+    );
+    await expectRefused(
+      await post(artist, releaseId, newTrack(good.id as string, { songwriters: [] })),
+      422,
+      BUILDER_MESSAGES.songwriterRequired,
+    );
+    const bad = await upload(
+      artist,
+      'audio',
+      'bad.wav',
+      makeWav({ seconds: 0.5, sampleRate: 44_100, bitDepth: 8, channels: 2 }),
+    );
+    await expectRefused(
+      await post(artist, releaseId, newTrack(bad.id as string)),
+      422,
+      WAV_MESSAGES.bitDepth(8),
+    );
+    expect(await system.db.select().from(tracks).where(eq(tracks.releaseId, releaseId))).toHaveLength(2);
+
+    await expect((await remove(artist, releaseId, (before[0] as (typeof before)[number]).id)).status).toBe(
+      200,
+    );
+    await expectRefused(
+      await remove(artist, releaseId, (before[1] as (typeof before)[number]).id),
+      422,
+      BUILDER_MESSAGES.tooManyTracks,
+    );
+
+    // Up to 20: the 20th is taken, the 21st refused.
+    for (let index = 2; index <= 20; index += 1) {
+      const file = await upload(artist, 'audio', `t${index}.wav`, wav(0.1));
+      const response = await post(
+        artist,
+        releaseId,
+        newTrack(file.id as string, { title: `Extra ${index}` }),
+      );
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    const last = await upload(artist, 'audio', 't21.wav', wav(0.1));
+    await expectRefused(
+      await post(artist, releaseId, newTrack(last.id as string, { title: 'One Too Many' })),
+      422,
+      BUILDER_MESSAGES.tooManyTracks,
+    );
+    expect(await system.db.select().from(tracks).where(eq(tracks.releaseId, releaseId))).toHaveLength(20);
+  }, 180_000);
+
+  it('is 404 for another artist and for a foreign track, 409 for an approved release', async () => {
+    const artist = await system.signedInUser({ artistName: 'Replacer' });
+    const other = await system.signedInUser({ artistName: 'Someone Else' });
+    const { releaseId, tracks: before } = await submittedRelease(artist);
+    const theirs = await upload(other, 'audio', 'x.wav', wav(0.2));
+    await expectRefused(
+      await post(other, releaseId, newTrack(theirs.id as string)),
+      404,
+      RELEASE_MESSAGES.notFound,
+    );
+    await expectRefused(
+      await remove(other, releaseId, (before[0] as (typeof before)[number]).id),
+      404,
+      RELEASE_MESSAGES.notFound,
+    );
+    const second = await submittedRelease(artist);
+    await expectRefused(
+      await remove(artist, releaseId, (second.tracks[0] as (typeof before)[number]).id),
+      404,
+      'Track not found.',
+    );
+    const approved = await submittedRelease(artist, 'approved');
+    const mine = await upload(artist, 'audio', 'y.wav', wav(0.2));
+    await expectRefused(
+      await post(artist, approved.releaseId, newTrack(mine.id as string)),
+      409,
+      RELEASE_MESSAGES.cannotEdit,
+    );
+    await expectRefused(
+      await remove(artist, approved.releaseId, (approved.tracks[0] as (typeof before)[number]).id),
+      409,
+      RELEASE_MESSAGES.cannotEdit,
+    );
+    expect(
+      await system.db.select().from(tracks).where(eq(tracks.releaseId, approved.releaseId)),
+    ).toHaveLength(2);
+  }, 120_000);
+});

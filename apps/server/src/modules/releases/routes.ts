@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import { isStaff } from '@tunedrop/shared';
 import {
+  addTrackSchema,
   COVER_SIZES,
   editReleaseSchema,
   editTracksSchema,
@@ -16,7 +17,7 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { replaceCover, replaceTrackAudio } from './files';
+import { addTrack, removeTrack, replaceCover, replaceTrackAudio } from './files';
 import {
   coverThumbKey,
   deleteMyRelease,
@@ -97,6 +98,23 @@ export const releasesRoutes = new Hono<AppEnv>()
       return c.json({ audio }, 200);
     },
   )
+  // Adding and removing tracks (issue 18, record 121): 1 to 20 tracks, the builder's rules and checks.
+  .post('/releases/:id/tracks', access('subscriber'), validate('json', addTrackSchema), async (c) => {
+    const viewer = requireViewer(c);
+    const releaseId = releaseIdParam(c.req.param('id'));
+    const track = await addTrack(c.var.deps, viewer, releaseId, c.req.valid('json'));
+    return c.json({ track }, 201);
+  })
+  .delete('/releases/:id/tracks/:trackId', access('subscriber'), async (c) => {
+    const viewer = requireViewer(c);
+    await removeTrack(
+      c.var.deps,
+      viewer,
+      releaseIdParam(c.req.param('id')),
+      uuidParam(c.req.param('trackId'), 'Track not found.'),
+    );
+    return c.json({ ok: true }, 200);
+  })
   // Fix and resubmit (issue 18): rejected → pending; needs the subscription like any new submission.
   .post('/releases/:id/resubmit', access('subscriber'), async (c) => {
     const viewer = requireViewer(c);
