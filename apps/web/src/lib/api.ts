@@ -1,7 +1,7 @@
 /**
  * The web app's API client (record 098): `client` is `hc<AppType>` from hono/client, so paths, inputs
  * and response bodies are the server's own types; `unwrap` turns every non-2xx answer into an ApiError
- * and returns the typed body of a 2xx one. `api()` remains only for callers outside AppType.
+ * and returns the typed body of a 2xx one.
  */
 import type { AppType } from '@tunedrop/server/app-type';
 import { isApiErrorBody } from '@tunedrop/shared';
@@ -48,38 +48,6 @@ function toApiError(status: number, data: unknown): ApiError {
   if (isApiErrorBody(data))
     return new ApiError(status, data.error.code, data.error.message, data.error.fields);
   return new ApiError(status, 'http_error', `Request failed (${status})`);
-}
-
-type Options = Omit<RequestInit, 'body'> & {
-  body?: unknown;
-  query?: Record<string, string | number | undefined>;
-};
-
-/**
- * @deprecated Untyped: returns the body as whatever T says. Use `unwrap(client.…)`; no request uses
- * this any more (record 098), it stays one change longer for work in progress elsewhere.
- */
-export async function api<T>(path: string, options: Options = {}): Promise<T> {
-  const { body, query, headers, ...rest } = options;
-  let url = path;
-  if (query) {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query))
-      if (value !== undefined && value !== '') params.set(key, String(value));
-    const text = params.toString();
-    if (text) url += `${url.includes('?') ? '&' : '?'}${text}`;
-  }
-  const isJson = body !== undefined && !(body instanceof FormData) && !(body instanceof Blob);
-  const response = await fetch(url, {
-    credentials: 'same-origin',
-    ...rest,
-    headers: { ...(isJson ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
-  });
-  const text = await response.text();
-  const data: unknown = text ? safeJson(text) : null;
-  if (!response.ok) throw toApiError(response.status, data);
-  return data as T;
 }
 
 function safeJson(text: string): unknown {
