@@ -48,13 +48,19 @@ export function ReplaceFile({
   apply,
   successMessage,
   describedBy,
+  checkedLabel = 'Replaced and saved',
+  error: outerError,
 }: {
   label: string;
   kind: 'cover' | 'audio';
-  /** Makes the checked upload the release's file; answers a preview URL for a cover. */
+  /** Makes the checked upload the release's file (or keeps its id for a new track); a cover's preview URL. */
   apply: (uploadId: string) => Promise<{ previewUrl?: string }>;
-  successMessage: string;
+  /** A toast once applied; none when the file is only kept for later (a new track). */
+  successMessage?: string;
   describedBy?: string;
+  checkedLabel?: string;
+  /** An error from the surrounding form (e.g. 'Audio file is required'). */
+  error?: string | undefined;
 }) {
   const [slot, setSlot] = useState<SlotState | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -99,7 +105,7 @@ export function ReplaceFile({
           .then(({ previewUrl }) => {
             if (!isCurrent()) return;
             setSlot({ phase: 'checked', ...base, ...(previewUrl ? { previewUrl } : {}) });
-            notify.success(successMessage);
+            if (successMessage) notify.success(successMessage);
           })
           .catch((failure: unknown) => {
             void discardUpload(info.id);
@@ -134,10 +140,10 @@ export function ReplaceFile({
       accept={FILE_RULES[kind].accept}
       hint={FILE_RULES[kind].hint}
       slot={slot}
-      error={error}
+      error={error ?? (slot ? undefined : outerError)}
       onSelect={(file) => void onSelect(file)}
       onCancel={() => void onCancel()}
-      checkedLabel="Replaced and saved"
+      checkedLabel={checkedLabel}
       canRemove={false}
       {...(describedBy ? { describedBy } : {})}
     />

@@ -1,24 +1,26 @@
 /**
  * The Edit Release page's tracks (issue 18): title, explicit flag, order, songwriters and producers, with
  * the builder's credits editor and the builder's per-track schema. Track artists follow the release's
- * artist fields (one source of truth, see the release edit). Each track's WAV is replaced on its own
- * through the builder's uploads (record 121), not by Save Tracks.
+ * artist fields (one source of truth, see the release edit). Each track's WAV is replaced, a track added
+ * (with its WAV) or removed on its own through the builder's uploads (record 121), not by Save Tracks.
  */
-import type { SongwriterRole } from '@tunedrop/shared';
+import { LIMITS, type SongwriterRole } from '@tunedrop/shared';
 import type { PersonDraft, SongwriterDraft } from '@tunedrop/shared/schemas/builder';
 import { type EditableTrack, editTracksSchema } from '@tunedrop/shared/schemas/releases';
-import { ArrowDown, ArrowUp, Save } from 'lucide-react';
+import { ArrowDown, ArrowUp, Plus, Save, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { CreditsEditor } from '../../builder/components/credits-editor';
 import { emptyProducer, emptySongwriter } from '../../builder/model/draft';
-import { useReplaceTrackAudio } from '../api/replace-files';
+import { useRemoveTrack, useReplaceTrackAudio } from '../api/replace-files';
 import { useUpdateTracks } from '../api/update-tracks';
 import { formatDuration } from '../lib/format';
+import { NewTrackForm } from './new-track-form';
 import { ReplaceFile } from './replace-file';
 
 type TrackForm = Omit<EditableTrack, 'songwriters' | 'producers'> & {
@@ -92,6 +94,26 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
   const replaceAudio = useReplaceTrackAudio(releaseId);
   const changeById = (id: string, patch: Partial<TrackForm>) =>
     setTracks((current) => current.map((track) => (track.id === id ? { ...track, ...patch } : track)));
+  const removeTrack = useRemoveTrack(releaseId);
+  const [removing, setRemoving] = useState<TrackForm | null>(null);
+  const [isAdding, setIsAdding] = useState(false);
+
+  const onRemove = () => {
+    if (!removing) return;
+    const { id } = removing;
+    removeTrack.mutate(id, {
+      onSuccess: () => {
+        setRemoving(null);
+        setErrors({});
+        setTracks((current) => current.filter((track) => track.id !== id));
+        notify.success('Track removed');
+      },
+      onError: (error) => {
+        setRemoving(null);
+        notify.error(error instanceof ApiError ? error.message : 'Failed to remove track');
+      },
+    });
+  };
   const move = (index: number, by: -1 | 1) =>
     setTracks((current) => {
       const next = [...current];
@@ -144,6 +166,15 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
                     </Field>
                   </div>
                   <div className="flex gap-1">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      disabled={tracks.length <= 1}
+                      aria-label={`Remove ${track.title || `track ${index + 1}`}`}
+                      onClick={() => setRemoving(track)}
+                    >
+                      <Trash2 aria-hidden className="size-4" />
+                    </Button>
                     <Button
                       variant="outline"
                       size="sm"
@@ -232,6 +263,32 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
           );
         })}
       </ol>
+      {isAdding ? (
+        <NewTrackForm
+          releaseId={releaseId}
+          number={tracks.length + 1}
+          primaryArtists={tracks[0]?.primaryArtists ?? []}
+          takenTitles={new Set(tracks.map((track) => track.title.trim().toLowerCase()))}
+          onAdded={(track) => {
+            setTracks((current) => [...current, toForm(track)]);
+            setIsAdding(false);
+          }}
+          onClose={() => setIsAdding(false)}
+        />
+      ) : (
+        <div>
+          <Button
+            variant="outline"
+            onClick={() => setIsAdding(true)}
+            disabled={tracks.length >= LIMITS.tracksMax}
+          >
+            <Plus aria-hidden className="size-4" /> Add a track
+          </Button>
+          {tracks.length >= LIMITS.tracksMax ? (
+            <p className="mt-1 text-sm text-zinc-400">A release has 1 to 20 tracks</p>
+          ) : null}
+        </div>
+      )}
       <div className="flex flex-col items-end gap-2">
         {Object.keys(errors).length > 0 ? (
           <p role="alert" className="text-sm text-red-400">
@@ -242,6 +299,18 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
           <Save aria-hidden className="size-4" /> {save.isPending ? 'Saving...' : 'Save Tracks'}
         </Button>
       </div>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open && !removeTrack.isPending) setRemoving(null);
+        }}
+        title="Remove Track"
+        description={`Remove "${removing?.title ?? ''}" and its audio file from this release? This cannot be undone.`}
+        confirmLabel={removeTrack.isPending ? 'Removing...' : 'Remove'}
+        isDestructive
+        isPending={removeTrack.isPending}
+        onConfirm={onRemove}
+      />
     </section>
   );
 }
