@@ -92,7 +92,7 @@ function CurrentSplits({ data }: { data: ReleaseSplits }) {
               </li>
             ))}
           </ul>
-          <p className="text-xs text-zinc-500">
+          <p className="text-xs text-zinc-400">
             Version {version.version}, saved {formatDateTime(version.createdAt)}
           </p>
         </Card>
