@@ -23,7 +23,7 @@ async function fitsWidth(page: import('@playwright/test').Page, width: number) {
  */
 async function a11yViolations(page: import('@playwright/test').Page) {
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('[data-sonner-toast]')].every(
+    Array.from(document.querySelectorAll('[data-sonner-toast]')).every(
       (toast) => getComputedStyle(toast).opacity === '1' || toast.getAttribute('data-removed') === 'true',
     ),
   );
