@@ -71,9 +71,10 @@ for (const page of pages) {
     .filter((key) => !inEntry.has(key))
     .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]?.file}">`)
     .join('\n    ');
-  // The page's route module runs before the entry (module scripts run in document order), so main.tsx's
-  // import() of it resolves at once and hydration starts before the load event, not a network trip later.
-  const routeScript = `<script type="module" crossorigin src="/${manifest[page.module]?.file}"></script>`;
+  // The page's route module as an async module script: fetched at once and run in its own task (not in
+  // the entry's, which made one long task of both), and the load event waits for it, so main.tsx's
+  // import() of it resolves and hydration starts before the load event rather than a network trip later.
+  const routeScript = `<script type="module" async crossorigin src="/${manifest[page.module]?.file}"></script>`;
   let document = template
     .replace(entryScript[0], () => `${routeScript}\n    ${entryScript[0]}`)
     .replace(stylesheet[0], () => `<style>${css}</style>\n    ${preloads}`)
