@@ -4,7 +4,9 @@
  * period of 3 months), seeds a catalogue (200 artists; 95% of the ISRCs known), then times in this
  * process (the server's code, in-process):
  *   - import (hash, parse, match, stage, totals and checks) → lines/s and the process's peak RSS growth;
- *   - posting (one transaction: earnings lines, postings, balances, log rows, mails) → seconds;
+ *   - posting (one transaction: earnings lines, postings, balances, log rows, mails) → seconds, twice:
+ *     without splits and with 30% of the tracks split three ways (owner and two accepted payees, issue 17 /
+ *     record 140), two runs each, alternating, the best of each reported; target: with ≤ 1.5 × without;
  *   - beside them, in the same run, a raw COPY of the same staged rows into a bare table (psql \copy on
  *     PostgreSQL, COPY FROM '/dev/blob' on PGlite) → lines/s, and the import / COPY ratio.
  * Targets on PostgreSQL: import ≥ 100,000 lines/s and ≥ 50% of raw COPY; posting ≤ 10 s; RSS growth < 200 MB.
@@ -186,6 +188,28 @@ async function seedCatalogue(database: Database): Promise<void> {
       from generate_series(1, ${TRACKS}) k`);
 }
 
+/**
+ * Splits for 30% of the tracks (positions 1-3 of every release): a track version of 34% owner and 33% to
+ * each of two accepted payees (the next two artists), created before the posting.
+ */
+async function seedSplits(database: Database): Promise<void> {
+  const { db } = database;
+  await db.execute(sql`
+    insert into split_payees (release_id, email, user_id, status, token_hash, accepted_at)
+    select r.id, 'artist' || a.n || '@bench.test', 'bench-' || a.n, 'accepted', md5(r.id::text || a.n), now()
+      from releases r
+      cross join lateral (
+        select ((substring(r.user_id from 7)::int + k - 1) % ${ARTISTS}) + 1 as n from generate_series(1, 2) k
+      ) a`);
+  await db.execute(sql`
+    insert into split_versions (release_id, track_id, version, owner_percent, created_at)
+    select t.release_id, t.id, 1, 34, clock_timestamp() - interval '1 minute'
+      from tracks t where t.position <= 3`);
+  await db.execute(sql`
+    insert into split_shares (version_id, payee_id, percent)
+    select v.id, p.id, 33 from split_versions v join split_payees p on p.release_id = v.release_id`);
+}
+
 const COLUMNS =
   'line_no, line_key, summary_id, isrc, upc, title, artist, store, country, period, usage_type, units, amount, royalty_bearing, track_id, release_id, user_id';
 
@@ -278,10 +302,42 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     const rssGrowth = rss.stop();
     if (summary.status !== 'staged') throw new Error(`bench import failed: ${summary.errors.join('; ')}`);
 
-    const postStarted = performance.now();
-    const posted = await postImport(database.db, summary.id, { admin: null });
-    const postSeconds = (performance.now() - postStarted) / 1000;
-
+    // Postings timed up to the commit: without splits and with them, twice each, alternating; all but the
+    // last are rolled back (and the tables vacuumed, so no run pays for the dead rows of the one before).
+    const timedPost = async (commit: boolean) => {
+      let seconds = 0;
+      const started = performance.now();
+      const result = await postImport(database.db, summary.id, {
+        admin: null,
+        beforeCommit: async () => {
+          seconds = (performance.now() - started) / 1000;
+          if (!commit) throw new Error('bench rollback');
+        },
+      }).catch((error: unknown) => {
+        if (!(error instanceof Error) || error.message !== 'bench rollback') throw error;
+        return null;
+      });
+      if (!commit) {
+        await database.db.execute(sql`vacuum analyze royalty_earnings`);
+        await database.db.execute(sql`vacuum analyze royalty_postings`);
+      }
+      return { seconds, result };
+    };
+    const plain1 = await timedPost(false);
+    await seedSplits(database);
+    const noSplits = async () => {
+      await database.db.execute(sql`update split_versions set created_at = now() + interval '1 day'`);
+      const timed = await timedPost(false);
+      await database.db.execute(sql`update split_versions set created_at = now() - interval '1 day'`);
+      return timed;
+    };
+    const split1 = await timedPost(false);
+    const plain2 = await noSplits();
+    const split2 = await timedPost(true);
+    const plainSeconds = Math.min(plain1.seconds, plain2.seconds);
+    const postSeconds = Math.min(split1.seconds, split2.seconds);
+    const posted = split2.result;
+    if (!posted) throw new Error('the last posting did not commit');
     const copySeconds = await rawCopy(database, summary.id, scratch?.url ?? null);
     const importRate = summary.lineCount / importSeconds;
     const copyRate = summary.lineCount / copySeconds;
@@ -290,7 +346,8 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
         `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched)`,
         `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
         `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
-        `  posting  ${postSeconds.toFixed(1)} s (${posted.earningsLines.toLocaleString('en-US')} earnings lines, ${posted.artists} artists, ${(posted.postedCents / 100).toFixed(2)} USD, residue ${posted.residue} USD)`,
+        `  posting without splits ${plainSeconds.toFixed(1)} s (runs ${plain1.seconds.toFixed(1)}, ${plain2.seconds.toFixed(1)})`,
+        `  posting with 30% of tracks split three ways ${postSeconds.toFixed(1)} s (runs ${split1.seconds.toFixed(1)}, ${split2.seconds.toFixed(1)}) = ${(postSeconds / plainSeconds).toFixed(2)}× (${posted.earningsLines.toLocaleString('en-US')} earnings lines, ${posted.artists} artists, ${(posted.postedCents / 100).toFixed(2)} USD, residue ${posted.residue} USD)`,
       ].join('\n'),
     );
   } finally {
