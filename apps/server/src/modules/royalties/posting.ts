@@ -79,7 +79,13 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
     // plus the cents received as an accepted payee (decision 140).
-    const postings = rowsOf<{ user_id: string; cents: string | number; amount_usd: string; lines: number }>(
+    const postings = rowsOf<{
+      user_id: string;
+      cents: string | number;
+      amount_usd: string;
+      lines: number;
+      split_in_cents: string | number;
+    }>(
       await tx.execute(sql`
         with own as (
           select user_id, sum(amount) as amount, sum(lines) as lines from posting_groups group by user_id
@@ -102,7 +108,7 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
           left join own on own.user_id = u.user_id
           left join out_ on out_.user_id = u.user_id
           left join in_ on in_.user_id = u.user_id
-        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines`),
+        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents`),
     );
     const period = periodLabel(claimed.periodStart, claimed.periodEnd);
     const credited = postings.filter((posting) => Number(posting.cents) !== 0);
@@ -184,7 +190,10 @@ export async function postImport(db: Db, importId: string, options: PostOptions)
             {
               recipient: profile.email,
               subject: ROYALTY_TEXTS.earningsMailSubject(amount, period),
-              textBody: `Hi ${profile.artistName},\n\nYour music earned ${amount} for ${period}. It has been added to your available balance.\n\nSee each store, country and track on the Royalties page.\n`,
+              textBody:
+                Number(posting.split_in_cents) !== 0
+                  ? `Hi ${profile.artistName},\n\nYou earned ${amount} for ${period}, including ${formatCents(Number(posting.split_in_cents))} of royalty split shares. It has been added to your available balance.\n\nSee each share (release, report and percentage) on the Royalties page.\n`
+                  : `Hi ${profile.artistName},\n\nYour music earned ${amount} for ${period}. It has been added to your available balance.\n\nSee each store, country and track on the Royalties page.\n`,
             },
           ];
         }),

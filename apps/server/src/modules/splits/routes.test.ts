@@ -265,6 +265,18 @@ describe('posting with splits', () => {
       { amount: '36.003', cents: 3600, held: false },
       { amount: '20.002', cents: 2000, held: true },
     ]);
+    const [mail] = await system.db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.recipient, collaborator.email),
+          eq(mailOutbox.subject, 'New earnings: $36.00 for 2025-01'),
+        ),
+      );
+    expect(mail?.textBody).toContain(
+      'You earned $36.00 for 2025-01, including $36.00 of royalty split shares.',
+    );
     const splits = await splitsOf();
     expect(splits.heldCents).toBe(2000);
     expect(splits.payees.find((p: { email: string }) => p.email === LATER_EMAIL).heldCents).toBe(2000);
