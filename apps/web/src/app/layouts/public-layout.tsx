@@ -182,7 +182,8 @@ function Footer() {
           </ul>
         </div>
       </div>
-      <p className="border-t border-ink-800 py-6 text-center text-xs text-zinc-400">
+      {/* Prerendered at build time (record 128): a page built last year shows that year until hydrated. */}
+      <p className="border-t border-ink-800 py-6 text-center text-xs text-zinc-400" suppressHydrationWarning>
         © {new Date().getFullYear()} Tunedrop. All rights reserved.
       </p>
     </footer>
