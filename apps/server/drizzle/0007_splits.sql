@@ -1,6 +1,8 @@
 -- Royalty splits (issue 17, decision record 140): payees invited per release, immutable split versions per
 -- release (default) or track, recoupable expenses, and what each posting did with them. Versions are never
 -- updated: a change is a new version, and a posting uses the newest version created before it was posted.
+-- The set-up (payees, versions, shares, expenses) goes with its release or track; what postings did with it
+-- (recoupments, allocations, settlements) is money history and restricts the delete.
 CREATE TABLE "split_payees" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"release_id" uuid NOT NULL,
@@ -17,7 +19,7 @@ CREATE TABLE "split_payees" (
 	CONSTRAINT "split_payees_withdrawn_consistent" CHECK ((status = 'withdrawn') = (withdrawn_at is not null))
 );
 --> statement-breakpoint
-ALTER TABLE "split_payees" ADD CONSTRAINT "split_payees_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "split_payees" ADD CONSTRAINT "split_payees_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "split_payees" ADD CONSTRAINT "split_payees_user_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE restrict ON UPDATE no action;
 --> statement-breakpoint
@@ -41,9 +43,9 @@ CREATE TABLE "split_versions" (
 	CONSTRAINT "split_versions_version_check" CHECK (version >= 1)
 );
 --> statement-breakpoint
-ALTER TABLE "split_versions" ADD CONSTRAINT "split_versions_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "split_versions" ADD CONSTRAINT "split_versions_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
-ALTER TABLE "split_versions" ADD CONSTRAINT "split_versions_track_fk" FOREIGN KEY ("track_id") REFERENCES "public"."tracks"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "split_versions" ADD CONSTRAINT "split_versions_track_fk" FOREIGN KEY ("track_id") REFERENCES "public"."tracks"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "split_versions" ADD CONSTRAINT "split_versions_created_by_fk" FOREIGN KEY ("created_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;
 --> statement-breakpoint
@@ -59,9 +61,9 @@ CREATE TABLE "split_shares" (
 	CONSTRAINT "split_shares_percent_check" CHECK (percent >= 0.01 and percent <= 100)
 );
 --> statement-breakpoint
-ALTER TABLE "split_shares" ADD CONSTRAINT "split_shares_version_fk" FOREIGN KEY ("version_id") REFERENCES "public"."split_versions"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "split_shares" ADD CONSTRAINT "split_shares_version_fk" FOREIGN KEY ("version_id") REFERENCES "public"."split_versions"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
-ALTER TABLE "split_shares" ADD CONSTRAINT "split_shares_payee_fk" FOREIGN KEY ("payee_id") REFERENCES "public"."split_payees"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "split_shares" ADD CONSTRAINT "split_shares_payee_fk" FOREIGN KEY ("payee_id") REFERENCES "public"."split_payees"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 CREATE INDEX "split_shares_payee_idx" ON "split_shares" USING btree ("payee_id");
 --> statement-breakpoint
@@ -76,7 +78,7 @@ CREATE TABLE "release_expenses" (
 	CONSTRAINT "release_expenses_amount_check" CHECK (amount_cents > 0)
 );
 --> statement-breakpoint
-ALTER TABLE "release_expenses" ADD CONSTRAINT "release_expenses_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "release_expenses" ADD CONSTRAINT "release_expenses_release_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "release_expenses" ADD CONSTRAINT "release_expenses_created_by_fk" FOREIGN KEY ("created_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;
 --> statement-breakpoint
@@ -127,6 +129,8 @@ ALTER TABLE "split_allocations" ADD CONSTRAINT "split_allocations_payee_fk" FORE
 CREATE INDEX "split_allocations_import_idx" ON "split_allocations" USING btree ("import_id");
 --> statement-breakpoint
 CREATE INDEX "split_allocations_payee_idx" ON "split_allocations" USING btree ("payee_id");
+--> statement-breakpoint
+CREATE INDEX "split_allocations_release_idx" ON "split_allocations" USING btree ("release_id");
 --> statement-breakpoint
 -- Per posting and payee: the exact sum of the payee's shares and the cents moved from the owner (truncated
 -- toward zero; the owner keeps the sub-cent residue). Held while the payee has not accepted; released to

@@ -963,7 +963,7 @@ export const splitPayees = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     releaseId: uuid('release_id')
       .notNull()
-      .references(() => releases.id, { onDelete: 'restrict' }),
+      .references(() => releases.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     userId: text('user_id').references(() => user.id, { onDelete: 'restrict' }),
     status: text('status').$type<'pending' | 'accepted' | 'withdrawn'>().notNull().default('pending'),
@@ -995,8 +995,8 @@ export const splitVersions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     releaseId: uuid('release_id')
       .notNull()
-      .references(() => releases.id, { onDelete: 'restrict' }),
-    trackId: uuid('track_id').references(() => tracks.id, { onDelete: 'restrict' }),
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    trackId: uuid('track_id').references(() => tracks.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     ownerPercent: numeric('owner_percent', { precision: 5, scale: 2 }).notNull(),
     createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
@@ -1019,10 +1019,10 @@ export const splitShares = pgTable(
   {
     versionId: uuid('version_id')
       .notNull()
-      .references(() => splitVersions.id, { onDelete: 'restrict' }),
+      .references(() => splitVersions.id, { onDelete: 'cascade' }),
     payeeId: uuid('payee_id')
       .notNull()
-      .references(() => splitPayees.id, { onDelete: 'restrict' }),
+      .references(() => splitPayees.id, { onDelete: 'cascade' }),
     percent: numeric('percent', { precision: 5, scale: 2 }).notNull(),
   },
   (t) => [
@@ -1039,7 +1039,7 @@ export const releaseExpenses = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     releaseId: uuid('release_id')
       .notNull()
-      .references(() => releases.id, { onDelete: 'restrict' }),
+      .references(() => releases.id, { onDelete: 'cascade' }),
     amountCents: cents('amount_cents').notNull(),
     description: text('description').notNull(),
     spentOn: date('spent_on').notNull(),
@@ -1099,6 +1099,7 @@ export const splitAllocations = pgTable(
     ),
     index('split_allocations_import_idx').on(t.importId),
     index('split_allocations_payee_idx').on(t.payeeId),
+    index('split_allocations_release_idx').on(t.releaseId),
   ],
 );
 

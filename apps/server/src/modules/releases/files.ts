@@ -411,18 +411,6 @@ export async function addTrack(
   };
 }
 
-/** A foreign key refusing the delete (a royalty split made for this very track). */
-function isForeignKeyViolation(error: unknown): boolean {
-  for (
-    let current = error;
-    current && typeof current === 'object';
-    current = (current as { cause?: unknown }).cause
-  ) {
-    if ((current as { code?: string }).code === '23503') return true;
-  }
-  return false;
-}
-
 /**
  * DELETE /api/releases/:id/tracks/:trackId: removes a track (never the last one: a release has 1 to 20
  * tracks) with its credits; the tracks after it move up, the release's artists are recomputed from the
@@ -437,51 +425,43 @@ export async function removeTrack(
   assertNotBanned(viewer);
   const userId = viewer.user.id;
   await changeableRelease(deps, viewer, releaseId);
-  let removed: typeof tracks.$inferSelect;
-  try {
-    removed = await deps.db.transaction(async (tx) => {
-      await lockChangeable(tx, viewer, releaseId);
-      const rows = await tx.select().from(tracks).where(eq(tracks.releaseId, releaseId));
-      const target = rows.find((track) => track.id === trackId);
-      if (!target) throw trackNotFound();
-      if (rows.length <= LIMITS.tracksMin) {
-        throw validationError(BUILDER_MESSAGES.tooManyTracks, { tracks: BUILDER_MESSAGES.tooManyTracks });
-      }
-      await tx.delete(songwriters).where(eq(songwriters.trackId, trackId));
-      await tx.delete(producers).where(eq(producers.trackId, trackId));
-      await tx.delete(tracks).where(and(eq(tracks.id, trackId), eq(tracks.releaseId, releaseId)));
-      await tx
-        .update(tracks)
-        .set({ position: sql`${tracks.position} - 1` })
-        .where(and(eq(tracks.releaseId, releaseId), gt(tracks.position, target.position)));
-      await tx
-        .delete(uploads)
-        .where(and(eq(uploads.releaseId, releaseId), eq(uploads.storageKey, target.fileKey)));
-      await recomputeReleaseArtists(tx, releaseId);
-      await tx.insert(auditLog).values({
-        actorId: userId,
-        actorEmail: viewer.user.email,
-        action: 'release.remove_track',
-        releaseId,
-        subjectUserId: userId,
-        before: {
-          trackCount: rows.length,
-          trackId,
-          title: target.title,
-          position: target.position,
-          fileKey: target.fileKey,
-          originalFileName: target.originalFileName,
-        },
-        after: { trackCount: rows.length - 1 },
-      });
-      return target;
-    });
-  } catch (error) {
-    if (isForeignKeyViolation(error)) {
-      throw conflict('This track has its own royalty split. Remove the split before removing the track.');
+  const removed = await deps.db.transaction(async (tx) => {
+    await lockChangeable(tx, viewer, releaseId);
+    const rows = await tx.select().from(tracks).where(eq(tracks.releaseId, releaseId));
+    const target = rows.find((track) => track.id === trackId);
+    if (!target) throw trackNotFound();
+    if (rows.length <= LIMITS.tracksMin) {
+      throw validationError(BUILDER_MESSAGES.tooManyTracks, { tracks: BUILDER_MESSAGES.tooManyTracks });
     }
-    throw error;
-  }
+    await tx.delete(songwriters).where(eq(songwriters.trackId, trackId));
+    await tx.delete(producers).where(eq(producers.trackId, trackId));
+    await tx.delete(tracks).where(and(eq(tracks.id, trackId), eq(tracks.releaseId, releaseId)));
+    await tx
+      .update(tracks)
+      .set({ position: sql`${tracks.position} - 1` })
+      .where(and(eq(tracks.releaseId, releaseId), gt(tracks.position, target.position)));
+    await tx
+      .delete(uploads)
+      .where(and(eq(uploads.releaseId, releaseId), eq(uploads.storageKey, target.fileKey)));
+    await recomputeReleaseArtists(tx, releaseId);
+    await tx.insert(auditLog).values({
+      actorId: userId,
+      actorEmail: viewer.user.email,
+      action: 'release.remove_track',
+      releaseId,
+      subjectUserId: userId,
+      before: {
+        trackCount: rows.length,
+        trackId,
+        title: target.title,
+        position: target.position,
+        fileKey: target.fileKey,
+        originalFileName: target.originalFileName,
+      },
+      after: { trackCount: rows.length - 1 },
+    });
+    return target;
+  });
   await removeStoredFiles(deps.storage, deps.logger, [removed.fileKey]);
   deps.logger.info({ releaseId, userId, trackId }, 'track removed');
 }

@@ -26,6 +26,8 @@ import {
   releaseStatusEvents,
   releases,
   songwriters,
+  splitAllocations,
+  splitRecoupments,
   tracks,
   uploads,
 } from '../../db/schema';
@@ -363,6 +365,25 @@ export async function deleteReleaseRows(
     .where(and(eq(releases.id, releaseId), where))
     .for('update');
   if (!row) return null;
+  // A split's set-up goes with the release (cascade); what postings paid through it is money history.
+  const [splitHistory] = await tx
+    .select({ importId: splitAllocations.importId })
+    .from(splitAllocations)
+    .where(eq(splitAllocations.releaseId, releaseId))
+    .unionAll(
+      tx
+        .select({ importId: splitRecoupments.importId })
+        .from(splitRecoupments)
+        .where(eq(splitRecoupments.releaseId, releaseId)),
+    )
+    .limit(1);
+  if (splitHistory) {
+    throw new AppError(
+      'release_has_split_history',
+      'Royalties of this release were shared or recouped through splits; that history must be kept, so the release cannot be deleted.',
+      409,
+    );
+  }
   const trackRows = await tx
     .select({ id: tracks.id, fileKey: tracks.fileKey })
     .from(tracks)

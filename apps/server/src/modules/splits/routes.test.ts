@@ -493,3 +493,37 @@ describe('posting with splits', () => {
     expect((await auditBalances(system.db)).mismatches).toEqual([]);
   });
 });
+
+describe('deleting a release with splits', () => {
+  it('takes the split set-up with a release never paid out, and keeps one whose splits carried money', async () => {
+    const fresh = await createTestRelease(system, owner.userId, { status: 'pending', title: 'Unpaid Split' });
+    const saved = await putSplit(
+      owner.cookie,
+      { trackId: null, ownerPercent: '60', payees: [{ email: 'gone.payee@example.com', percent: '40' }] },
+      fresh.releaseId,
+    );
+    expect(saved.status).toBe(200);
+    const removed = await system.request(`/api/releases/${fresh.releaseId}`, {
+      method: 'DELETE',
+      cookie: owner.cookie,
+    });
+    expect(removed.status).toBeLessThan(300);
+    const left = (await system.db.execute(
+      sql`select count(*)::int as n from split_payees where release_id = ${fresh.releaseId}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(left.rows[0]?.n).toBe(0);
+
+    // The shared release has been paid through its splits: a permanent delete is refused, nothing changes.
+    await system.db.execute(sql`update releases set status = 'approved' where id = ${releaseId}`);
+    const refused = await system.request(`/api/admin/releases/${releaseId}`, {
+      method: 'DELETE',
+      cookie: people.admin.cookie,
+    });
+    expect(refused.status).toBe(409);
+    expect((await readJson(refused)).error.code).toBe('release_has_split_history');
+    const still = (await system.db.execute(
+      sql`select count(*)::int as n from releases where id = ${releaseId}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(still.rows[0]?.n).toBe(1);
+  });
+});
