@@ -86,7 +86,8 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
 
   // Sign up from the link (the Basic plan preselected; no payment is made).
   await collab.getByRole('link', { name: 'Create a free account' }).click();
-  await expect(collab).toHaveURL(/\/signup$/);
+  await expect(collab).toHaveURL(/\/signup\?invitation=[A-Za-z0-9_-]+$/);
+  await expect(collab.getByText('You are creating an account to accept a royalty split.')).toBeVisible();
   await collab.getByLabel('Email').fill(collaboratorEmail);
   await collab.getByLabel('Full name').fill('Cora Collab');
   await collab.getByLabel('Artist name').fill('Cora');
@@ -98,8 +99,8 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
   await collab.goto(verify);
   await expect.poll(async () => (await collab.request.get('/api/me')).status()).toBe(200);
 
-  // Back to the invitation from the mail: signed in now, accept.
-  await collab.goto(invitation);
+  // The verification link leads back to the invitation (not to a checkout): signed in now, accept.
+  await expect(collab).toHaveURL(new URL(invitation).pathname);
   await collab.getByRole('button', { name: `Accept as ${collaboratorEmail}` }).click();
   await expect(collab.getByText('Invitation accepted.')).toBeVisible();
   await page.reload();

@@ -158,6 +158,9 @@ export function parsePlanParam(value: string | null | undefined): Plan | null {
   return result.success ? result.data : null;
 }
 
+/** A split invitation's token as mailed (32 random bytes, base64url); anything else is not one. */
+export const invitationTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/);
+
 /** Sign-up form and POST /api/auth/signup: every field gets its first failing message only. */
 export const signupSchema = z
   .object({
@@ -167,6 +170,8 @@ export const signupSchema = z
     password: safeText(),
     confirmPassword: safeText(),
     plan: planSchema,
+    /** A royalty-split invitation the person signs up from (issue 17): the verification link returns there. */
+    invitation: invitationTokenSchema.optional(),
   })
   .superRefine((data, ctx) => {
     const emailMessage =
@@ -271,4 +276,12 @@ export const twoFactorDisableSchema = twoFactorCodeSchema.extend(twoFactorPasswo
 /** The verification link sends the new user to pay for the plan they picked (spec 01 §4). */
 export function checkoutCallbackPath(plan: Plan): string {
   return `/checkout?plan=${plan}`;
+}
+
+/**
+ * Where the verification link lands: back on the split invitation the person signed up from (a
+ * collaborator needs no subscription, issue 17), otherwise on the checkout of the plan they picked.
+ */
+export function verificationCallbackPath(plan: Plan, invitation?: string): string {
+  return invitation ? `/splits/invitations/${invitation}` : checkoutCallbackPath(plan);
 }

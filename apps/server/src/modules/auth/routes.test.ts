@@ -109,6 +109,25 @@ describe('POST /api/auth/signup', () => {
     expect((await readJson(response)).error.fields.email).toBe('Please fill in all required fields');
   });
 
+  it('signing up from a split invitation mails a link back to that invitation; a malformed token is refused', async () => {
+    const token = 'Abc_def-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa';
+    const email = uniqueEmail('collab');
+    const response = await system.request('/api/auth/signup', {
+      method: 'POST',
+      json: signupBody({ email, invitation: token }),
+    });
+    expect(response.status).toBe(201);
+    const link = new URL(firstLink((await latestMail(system.db, email))?.text ?? ''));
+    expect(link.searchParams.get('callbackURL')).toBe(`/splits/invitations/${token}`);
+
+    const forged = await system.request('/api/auth/signup', {
+      method: 'POST',
+      json: signupBody({ invitation: '../../checkout?x=1' }),
+    });
+    expect(forged.status).toBe(422);
+    expect((await readJson(forged)).error.fields.invitation).toBeDefined();
+  });
+
   it('refuses a plan other than basic or pro', async () => {
     const response = await system.request('/api/auth/signup', {
       method: 'POST',

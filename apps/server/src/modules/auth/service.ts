@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Plan, Role } from '@tunedrop/shared';
 import {
   AUTH_MESSAGES,
-  checkoutCallbackPath,
   type ProfileInput,
   type SignupInput,
+  verificationCallbackPath,
 } from '@tunedrop/shared/schemas/auth';
 import { isAPIError } from 'better-auth/api';
 import { hashPassword } from 'better-auth/crypto';
@@ -116,19 +116,23 @@ export async function signUp(
     }
     throw error;
   }
-  await sendVerificationMail(deps, input.email, input.plan);
+  await sendVerificationMail(deps, input.email, input.plan, input.invitation);
   return created;
 }
 
-/** Asks better-auth to mail a verification link that lands on /checkout?plan=<plan> once followed. */
+/**
+ * Asks better-auth to mail a verification link that lands on /checkout?plan=<plan> once followed, or back
+ * on the split invitation the person signed up from.
+ */
 export async function sendVerificationMail(
   deps: Pick<Deps, 'auth'>,
   email: string,
   plan: Plan,
+  invitation?: string,
 ): Promise<void> {
   try {
     await deps.auth.api.sendVerificationEmail({
-      body: { email: email.trim().toLowerCase(), callbackURL: checkoutCallbackPath(plan) },
+      body: { email: email.trim().toLowerCase(), callbackURL: verificationCallbackPath(plan, invitation) },
     });
   } catch (error) {
     // The per-email limit of auth.ts answers here as better-auth's APIError.

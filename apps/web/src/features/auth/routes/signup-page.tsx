@@ -7,6 +7,7 @@ import {
   AUTH_MESSAGES,
   confirmPasswordError,
   emailError,
+  invitationTokenSchema,
   parsePlanParam,
   passwordError,
   type SignupInput,
@@ -37,6 +38,11 @@ export default function SignupPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
+  // Signing up from a royalty-split invitation: the verification link brings the person back to it.
+  const invitationParam = searchParams.get('invitation');
+  const invitationFromParams = invitationTokenSchema.safeParse(invitationParam).success
+    ? (invitationParam ?? undefined)
+    : undefined;
   const form = useZodForm(signupSchema, {
     defaultValues: {
       email: '',
@@ -45,6 +51,7 @@ export default function SignupPage() {
       password: '',
       confirmPassword: '',
       plan: parsePlanParam(searchParams.get('plan')) ?? 'basic',
+      invitation: invitationFromParams,
     },
   });
   const { register, handleSubmit, watch, formState, setError } = form;
@@ -143,6 +150,12 @@ export default function SignupPage() {
       }
     >
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Create your account">
+        {invitationFromParams ? (
+          <p className="rounded-xl border border-brand-500/40 bg-brand-600/10 p-3 text-sm text-zinc-200">
+            You are creating an account to accept a royalty split. Receiving your share needs no subscription:
+            once you confirm your email you come straight back to the invitation.
+          </p>
+        ) : null}
         <fieldset>
           <legend className="mb-2 text-sm font-medium text-zinc-200">Plan</legend>
           <div className="grid grid-cols-2 gap-3">

@@ -92,11 +92,15 @@ export default function InvitationPage() {
             ) : (
               <div className="space-y-3">
                 <p className="text-sm text-zinc-300">
-                  Accepting needs a free Tunedrop account (no subscription). Create one or sign in, then open
-                  this link from your email again to accept.
+                  Accepting needs a free Tunedrop account (no subscription). Create one and confirm your
+                  email: the confirmation brings you back here. Already have an account? Sign in, then open
+                  this link from your email again.
                 </p>
                 <div className="flex flex-wrap gap-2">
-                  <Link to={paths.signup} className={buttonClass('primary')}>
+                  <Link
+                    to={`${paths.signup}?invitation=${encodeURIComponent(token)}`}
+                    className={buttonClass('primary')}
+                  >
                     Create a free account
                   </Link>
                   <Link to={paths.login} className={buttonClass('outline')}>
