@@ -133,6 +133,8 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
   await collab.setViewportSize({ width: 1280, height: 900 });
   await collab.getByRole('link', { name: 'See your royalties' }).click();
   await expect(collab).toHaveURL(/\/dashboard\/royalties$/);
+  // Never subscribed: the banner says so, instead of asking them to "resubscribe".
+  await expect(collab.getByTestId('lapsed-banner')).toContainText('You have no subscription.');
   await expect(collab.getByTestId('available-balance')).toHaveText('$3.00');
   const share = collab.getByTestId('payee-share').first();
   await expect(share).toContainText(title);

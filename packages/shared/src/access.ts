@@ -46,3 +46,10 @@ export const LAPSED_MESSAGES = {
   body: 'Your releases, royalties and withdrawals stay available. Resubscribe to upload new releases, edit or resubmit releases, and see analytics.',
   action: 'Resubscribe',
 } as const;
+
+/** The same banner for an account that never had a subscription (a collaborator paid through splits). */
+export const NO_SUBSCRIPTION_MESSAGES = {
+  title: 'You have no subscription.',
+  body: 'Your royalty shares, balance and withdrawals are all here. Subscribe to upload and release music of your own.',
+  action: 'Choose a plan',
+} as const;

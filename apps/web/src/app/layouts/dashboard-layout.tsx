@@ -105,7 +105,13 @@ export function DashboardLayout() {
       ) : null}
       <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-10">
         <div className="mx-auto max-w-6xl">
-          {!facts.passesGate && isOpenAfterLapse ? <LapsedBanner /> : null}
+          {!facts.passesGate && isOpenAfterLapse ? (
+            <LapsedBanner
+              hasNeverSubscribed={
+                viewer.profile.subscriptionStatus === 'inactive' && viewer.profile.subscriptionEnd === null
+              }
+            />
+          ) : null}
           <Outlet />
         </div>
       </main>

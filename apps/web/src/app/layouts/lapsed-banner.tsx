@@ -2,7 +2,7 @@
  * After a subscription lapses, the artist keeps their money and catalogue (decision 120): Royalties and
  * My Songs (list and release pages) stay reachable with this banner; upload, edits and analytics keep the gate.
  */
-import { LAPSED_MESSAGES } from '@tunedrop/shared';
+import { LAPSED_MESSAGES, NO_SUBSCRIPTION_MESSAGES } from '@tunedrop/shared';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -14,7 +14,9 @@ export function isReachableWithoutSubscription(pathname: string): boolean {
   return OPEN_PREFIXES.some((prefix) => path === prefix.replace(/\/+$/, '') || path.startsWith(prefix));
 }
 
-export function LapsedBanner() {
+/** `hasNeverSubscribed`: no subscription ever (status inactive, no end date), so nothing to resubscribe to. */
+export function LapsedBanner({ hasNeverSubscribed }: { hasNeverSubscribed: boolean }) {
+  const messages = hasNeverSubscribed ? NO_SUBSCRIPTION_MESSAGES : LAPSED_MESSAGES;
   return (
     <section
       aria-label="Subscription"
@@ -22,11 +24,11 @@ export function LapsedBanner() {
       className="mb-6 flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4 sm:flex-row sm:items-center sm:justify-between"
     >
       <div className="text-sm text-amber-100">
-        <p className="font-semibold text-amber-50">{LAPSED_MESSAGES.title}</p>
-        <p>{LAPSED_MESSAGES.body}</p>
+        <p className="font-semibold text-amber-50">{messages.title}</p>
+        <p>{messages.body}</p>
       </div>
       <Link to={paths.account} className={buttonClass('primary', 'sm')}>
-        {LAPSED_MESSAGES.action}
+        {messages.action}
       </Link>
     </section>
   );
