@@ -7,6 +7,12 @@
  */
 import { z } from 'zod';
 
+// In the browser, zod 4 probes for eval (`new Function` in a try) when it builds an object schema; the web
+// app's Content Security Policy forbids eval, so every page with a schema logged a violation. Jitless
+// parsing skips the probe. Every schema module builds on this one, so this runs before any is built. The
+// server keeps zod's compiled parsers.
+if ('document' in globalThis) z.config({ jitless: true });
+
 export const TEXT_MESSAGES = {
   controlCharacters: 'This field cannot contain control characters.',
   lineBreaks: 'This field must be on one line.',

@@ -159,7 +159,7 @@ export function parsePlanParam(value: string | null | undefined): Plan | null {
 }
 
 /** A split invitation's token as mailed (32 random bytes, base64url); anything else is not one. */
-export const invitationTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/);
+export const invitationTokenSchema = safeText().regex(/^[A-Za-z0-9_-]{20,128}$/);
 
 /** Sign-up form and POST /api/auth/signup: every field gets its first failing message only. */
 export const signupSchema = z

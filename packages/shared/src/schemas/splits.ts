@@ -62,8 +62,7 @@ export function hundredthsToPercent(hundredths: number): string {
 }
 
 const percentText = (min: number, rangeMessage: string) =>
-  z
-    .string()
+  safeText()
     .trim()
     .refine((value) => percentToHundredths(value) !== null, SPLIT_TEXTS.percentFormat)
     .refine((value) => {
@@ -106,8 +105,7 @@ export const splitSetSchema = z
 export type SplitSetInput = z.input<typeof splitSetSchema>;
 
 export const expenseSchema = z.object({
-  amount: z
-    .string()
+  amount: safeText()
     .trim()
     .refine((value) => {
       const cents = parseAmountToCents(value);
