@@ -48,6 +48,25 @@ async function changeableRelease(deps: FileDeps, viewer: Viewer, releaseId: stri
   return row;
 }
 
+/**
+ * Copies a checked WAV into storage under a key no current track uses (the old file stays whole until the
+ * change commits) and returns that key; a file claimed by another release is a 409.
+ */
+async function copyNewAudio(
+  deps: FileDeps,
+  userId: string,
+  releaseId: string,
+  upload: Parameters<typeof copyAudioIntoStorage>[3][number],
+  keysInUse: string[],
+): Promise<string> {
+  try {
+    const keys = await copyAudioIntoStorage(deps, userId, releaseId, [upload], keysInUse);
+    return keys.get(upload.id) as string;
+  } catch (error) {
+    throw claimedElsewhere(error);
+  }
+}
+
 /** Locks the release and touches it, still the owner's and still changeable; else 409 (a moderator won). */
 async function lockChangeable(tx: DbOrTx, viewer: Viewer, releaseId: string, values = {}) {
   const [row] = await tx
@@ -181,19 +200,13 @@ export async function replaceTrackAudio(
   if (!trackRows.some((track) => track.id === trackId)) throw trackNotFound();
   const upload = await usableUpload(deps, userId, uploadId, 'audio');
 
-  let keys: Map<string, string>;
-  try {
-    keys = await copyAudioIntoStorage(
-      deps,
-      userId,
-      releaseId,
-      [upload],
-      trackRows.map((track) => track.fileKey),
-    );
-  } catch (error) {
-    throw claimedElsewhere(error);
-  }
-  const fileKey = keys.get(upload.id) as string;
+  const fileKey = await copyNewAudio(
+    deps,
+    userId,
+    releaseId,
+    upload,
+    trackRows.map((track) => track.fileKey),
+  );
   const fields = trackFileFields(upload, fileKey);
 
   const before = await deps.db.transaction(async (tx) => {
@@ -313,19 +326,16 @@ export async function addTrack(
   checkTrackList(existing, input.title);
   checkPrimaryArtists(viewer, [...existing.flatMap((track) => track.primary), ...input.primaryArtists]);
   const upload = await usableUpload(deps, userId, input.audioUploadId, 'audio', 'audioUploadId');
-  let keys: Map<string, string>;
-  try {
-    keys = await copyAudioIntoStorage(
+  const fields = trackFileFields(
+    upload,
+    await copyNewAudio(
       deps,
       userId,
       releaseId,
-      [upload],
+      upload,
       existing.map((track) => track.fileKey),
-    );
-  } catch (error) {
-    throw claimedElsewhere(error);
-  }
-  const fields = trackFileFields(upload, keys.get(upload.id) as string);
+    ),
+  );
 
   const trackId = await deps.db.transaction(async (tx) => {
     await lockChangeable(tx, viewer, releaseId);
