@@ -90,16 +90,39 @@ export async function pageAs(
   return { page, context, user };
 }
 
-/** Serious or critical accessibility violations on the page as it is now. */
-export async function seriousA11yViolations(page: Page) {
-  // A toast on its way out fades through low contrast; wait until it has left (visible toasts are checked).
+/** Waits until no toast is fading in or out, then runs axe. */
+async function analyzeSettled(page: Page) {
   await page.waitForFunction(
     () =>
       !document.querySelector(
         '[data-sonner-toast][data-visible="false"], [data-sonner-toast][data-removed="true"]',
+      ) &&
+      Array.from(document.querySelectorAll('[data-sonner-toast]')).every(
+        (toast) => getComputedStyle(toast).opacity === '1',
       ),
   );
-  const results = await new AxeBuilder({ page }).analyze();
+  return new AxeBuilder({ page }).analyze();
+}
+
+/** Serious or critical accessibility violations on the page as it is now. */
+export async function seriousA11yViolations(page: Page) {
+  // A toast fading in or out passes through low contrast: check once entering toasts are fully shown and
+  // leaving ones are gone, and again if a toast came or went while axe was reading the page (an answer
+  // that raises a toast can arrive at any moment). Toasts on screen are still checked.
+  const toastsNow = () =>
+    page.evaluate(() =>
+      Array.from(document.querySelectorAll('[data-sonner-toast]'))
+        .map((toast) => toast.textContent ?? '')
+        .join('|'),
+    );
+  let attempt = 1;
+  let before = await toastsNow();
+  let results = await analyzeSettled(page);
+  while (attempt < 3 && (await toastsNow()) !== before) {
+    attempt += 1;
+    before = await toastsNow();
+    results = await analyzeSettled(page);
+  }
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
