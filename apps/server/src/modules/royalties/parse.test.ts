@@ -20,7 +20,8 @@ import {
 import { splitCells } from './parse-dsr';
 import { readLines, SourceError, splitLines } from './source';
 
-const SAMPLES = '/work/shared/ddex/dsr/samples';
+const VENDORED_DSR = path.resolve(__dirname, '../../../../../vendor/ddex/dsr');
+const SAMPLES = path.join(VENDORED_DSR, 'samples');
 const sample = (name: string) =>
   path.join(SAMPLES, fs.readdirSync(SAMPLES).find((f) => f.includes(name)) as string);
 
@@ -46,10 +47,7 @@ async function parsePath(file: string) {
 
 /** The constructed example of DSR.md §10, as printed there. */
 function dsrMdExample(): string {
-  const markdown = fs.readFileSync('/work/shared/ddex/DSR.md', 'utf8');
-  const block = /```tsv\n([\s\S]*?)```/.exec(markdown);
-  if (!block?.[1]) throw new Error('DSR.md example not found');
-  return block[1];
+  return fs.readFileSync(path.join(VENDORED_DSR, 'dsr-md-example.tsv'), 'utf8');
 }
 
 describe('DDEX DSR samples', () => {

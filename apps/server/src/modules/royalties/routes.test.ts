@@ -16,7 +16,8 @@ import { auditBalances } from '../wallet/audit';
 import { lineAmountsSql } from './amounts';
 import { postImport } from './posting';
 
-const SAMPLES = '/work/shared/ddex/dsr/samples';
+const VENDORED_DSR = path.resolve(__dirname, '../../../../../vendor/ddex/dsr');
+const SAMPLES = path.join(VENDORED_DSR, 'samples');
 const UNLIMITED = path.join(
   SAMPLES,
   'DSR_PADPIDA00123456743_PADPIDA0123456766K_UnlimitedMusicMonthly_2020-06-01--2020-06-30__1of1_20200703T075930.tsv',
@@ -119,11 +120,9 @@ describe('importing the DDEX samples', () => {
   });
 
   it('falls back to the largest remainder in SQL when a line is not royalty bearing', async () => {
-    const markdown = fs.readFileSync('/work/shared/ddex/DSR.md', 'utf8');
-    const example = (/```tsv\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '').replace(
-      'SU02.02\t1\tS1\tT000002\t\tA2\ttrue',
-      'SU02.02\t1\tS1\tT000002\t\tA2\tfalse',
-    );
+    const example = fs
+      .readFileSync(path.join(VENDORED_DSR, 'dsr-md-example.tsv'), 'utf8')
+      .replace('SU02.02\t1\tS1\tT000002\t\tA2\ttrue', 'SU02.02\t1\tS1\tT000002\t\tA2\tfalse');
     const summary = await readJson(await upload(example, { rate: '1.3' }));
     expect(summary).toMatchObject({ status: 'staged', lineCount: 5, totalAmount: '9.95' });
     const result = (await system.db.execute(
