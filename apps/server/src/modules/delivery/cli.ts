@@ -82,9 +82,11 @@ export const deliveryCliCommands: Record<string, Command> = {
       });
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const field = issue?.path[0] ? `--${String(issue.path[0])}: ` : '';
-        const hint = issue?.path[0] === 'platforms' ? ` (ids: ${PLATFORM_IDS.join(', ')})` : '';
-        throw new CliError(`${field}${issue?.message ?? 'invalid input'}${hint}`, 2);
+        const key = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
+        const isMissing = key !== undefined && flags[key] === undefined;
+        const hint = key === 'platforms' ? ` (ids: ${PLATFORM_IDS.join(', ')})` : '';
+        if (isMissing) throw new CliError(`--${key} is required`, 2);
+        throw new CliError(`${key ? `--${key}: ` : ''}${issue?.message ?? 'invalid input'}${hint}`, 2);
       }
       try {
         const target = await createTarget(system.db, system.config, parsed.data);

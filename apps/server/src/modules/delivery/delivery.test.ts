@@ -454,6 +454,7 @@ describe('CLI', () => {
         platforms: 'spotify,nope',
       }),
     ).rejects.toThrow(/--platforms/);
+    await expect(targetAdd.run(system, [], { name: 'CLI missing url' })).rejects.toThrow('--url is required');
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-'));
     const output = await targetAdd.run(system, [], {
       name: `CLI ${Date.now()}`,

@@ -1,4 +1,5 @@
 /** CLI command of royalty import (registered in cli-commands.ts): `royalties:import FILE [--post]`. */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
 import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
@@ -29,6 +30,8 @@ export const royaltiesCliCommands: Record<string, Command> = {
       });
       if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? 'invalid option', 2);
       const filePath = path.resolve(file);
+      const fileStat = await stat(filePath).catch(() => null);
+      if (!fileStat?.isFile()) throw new CliError(`no file at ${filePath}`, 2);
       try {
         const summary = await importRoyaltyFile(system.db, {
           filePath,
