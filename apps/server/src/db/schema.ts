@@ -240,7 +240,11 @@ export const releases = pgTable(
     publishingHolder: text('publishing_holder').notNull(),
     copyrightYear: integer('copyright_year').notNull(),
     publishingYear: integer('publishing_year').notNull(),
-    distributionStores: text('distribution_stores').array().notNull().default(sql`'{}'::text[]`),
+    distributionStores: text('distribution_stores')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`)
+      .$type<PlatformId[]>(),
     status: text('status').$type<ReleaseStatus>().notNull().default('pending'),
     coverArtKey: text('cover_art_key'),
     coverThumbSmallKey: text('cover_thumb_small_key'),

@@ -3,7 +3,7 @@
  * Used by the API tests and, through the test-only fixtures route, by the Playwright journeys.
  */
 import { randomUUID } from 'node:crypto';
-import type { Plan, ReleaseStatus, Role, SubscriptionStatus } from '@tunedrop/shared';
+import type { Plan, PlatformId, ReleaseStatus, Role, SubscriptionStatus } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { producers, profiles, releases, songwriters, tracks } from '../db/schema';
 import type { Deps } from '../deps';
@@ -93,7 +93,7 @@ export type TestReleaseOptions = {
   /** `YYYY-MM-DD`; default December 1st of this year. */
   releaseDate?: string;
   /** Platform ids; default Spotify and Apple Music. */
-  distributionStores?: string[];
+  distributionStores?: PlatformId[];
 };
 
 /** A complete release with tracks, credits and real stored files (a small WAV per track, no cover). */

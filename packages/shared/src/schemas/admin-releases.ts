@@ -3,7 +3,7 @@
  * tabs and their filters, the decision and ban inputs, the card and audit shapes, and every message.
  */
 import { z } from 'zod';
-import type { ReleaseStatus, SongwriterRole } from '../constants';
+import type { PlatformId, ReleaseStatus, SongwriterRole } from '../constants';
 import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
 
@@ -156,7 +156,7 @@ export type AdminReleaseCard = {
   copyrightYear: number;
   publishingHolder: string;
   publishingYear: number;
-  distributionStores: string[];
+  distributionStores: PlatformId[];
   rejectionReason: string | null;
   isTakedownRequested: boolean;
   takedownRequestedAt: string | null;

@@ -89,7 +89,7 @@ async function dealPlatforms(db: DbOrTx, releaseId: string, target: TargetRow): 
     .from(releaseStoreTakedowns)
     .where(and(eq(releaseStoreTakedowns.releaseId, releaseId), ne(releaseStoreTakedowns.state, 'requested')));
   const gone = new Set(removed.map((r) => r.platformId as string));
-  return ((release?.stores ?? []) as PlatformId[]).filter((p) => servesPlatform(target, p) && !gone.has(p));
+  return (release?.stores ?? []).filter((p) => servesPlatform(target, p) && !gone.has(p));
 }
 
 async function addEvent(db: DbOrTx, releaseId: string, status: string, note: string | null) {
@@ -343,7 +343,7 @@ function listItem(row: ListRow, pending: PlatformId[]): DeliveryListItem {
     targetName: row.targetName,
     action: d.action,
     state: d.state,
-    platforms: d.platforms as PlatformId[],
+    platforms: d.platforms,
     attempts: d.attempts,
     maxAttempts: d.maxAttempts,
     nextAttemptAt: ['queued', 'takedown_queued'].includes(d.state) ? d.nextAttemptAt.toISOString() : null,
@@ -645,7 +645,7 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
     .where(eq(releaseStatusEvents.releaseId, releaseId))
     .orderBy(asc(releaseStatusEvents.at));
   const isOut = ['approved', 'live'].includes(release.status);
-  const stores: ReleaseDetailStore[] = (release.distributionStores as PlatformId[]).map((platformId) => {
+  const stores: ReleaseDetailStore[] = release.distributionStores.map((platformId) => {
     const delivery = rows.find((r) => servesPlatform(r.target, platformId))?.delivery;
     const takedown = takedowns.find((t) => t.platformId === platformId);
     const s = storeState(delivery, takedown, release.status);

@@ -265,7 +265,7 @@ export async function processJobs(
         const xml = packageXml(plan, {
           settings,
           target: targetRow,
-          platforms: job.action === 'takedown' ? [] : (job.platforms as PlatformId[]),
+          platforms: job.action === 'takedown' ? [] : job.platforms,
           files,
           messageId: attempt.messageId,
           at,

@@ -3,7 +3,7 @@
  * process). Mounted only when E2E_FIXTURES_TOKEN is set outside production, and every call must carry
  * that token. Each answer includes a session cookie so a journey can start signed in.
  */
-import { RELEASE_STATUSES } from '@tunedrop/shared';
+import { PLATFORM_IDS, type PlatformId, RELEASE_STATUSES } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -39,7 +39,10 @@ const releaseSchema = z.object({
   takedownRequested: z.boolean().optional(),
   rejectionReason: z.string().nullable().optional(),
   releaseDate: z.iso.date().optional(),
-  distributionStores: z.array(z.string()).min(1).optional(),
+  distributionStores: z
+    .array(z.enum(PLATFORM_IDS as [PlatformId, ...PlatformId[]]))
+    .min(1)
+    .optional(),
   /** One ISRC (or null) per track, in order (royalty import journeys match report lines by ISRC). */
   isrcs: z.array(z.string().nullable()).max(20).optional(),
 });
