@@ -8,7 +8,6 @@
  * (again if it grew, for a half-written one) and never stops the loop.
  */
 import { randomUUID } from 'node:crypto';
-import type { PlatformId } from '@tunedrop/shared';
 import { and, asc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
