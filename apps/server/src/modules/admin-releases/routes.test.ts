@@ -186,6 +186,22 @@ describe('transitions', () => {
     }
   }
 
+  it("a rejection's reason is in the release page's status history for the owner", async () => {
+    const { releaseId } = await createTestRelease(system, artist.userId, { status: 'pending' });
+    expect(
+      (await post(`/api/admin/releases/${releaseId}/reject`, moderator, { reason: 'Cover is blurry' }))
+        .status,
+    ).toBe(200);
+    const detail = await readJson(
+      await system.request(`/api/releases/${releaseId}/detail`, { cookie: artist.cookie }),
+    );
+    expect(detail.rejectionReason).toBe('Cover is blurry');
+    expect(detail.statusHistory.at(-1)).toMatchObject({
+      status: 'rejected',
+      note: 'Reason: Cover is blurry',
+    });
+  });
+
   it('takedown decisions need a pending request', async () => {
     const { releaseId } = await createTestRelease(system, artist.userId, { status: 'approved' });
     expect((await post(`/api/admin/releases/${releaseId}/takedown/approve`, moderator)).status).toBe(409);

@@ -399,7 +399,7 @@ export async function decideRelease(
       .returning();
     if (!after) throw staleDecision(decision, before);
     // Delivery (issue 15): codes and jobs at approval, takedown messages to the stores, status events.
-    const delivery = await afterReleaseDecision(tx, deps.config, decision, before);
+    const delivery = await afterReleaseDecision(tx, deps.config, decision, before, after.rejectionReason);
     if (delivery.keepStatus && delivery.keepStatus !== after.status) {
       // The release stays out until every store confirmed the takedown (the worker then sets taken_down).
       await tx.update(releases).set({ status: delivery.keepStatus }).where(eq(releases.id, releaseId));

@@ -237,6 +237,7 @@ export async function afterReleaseDecision(
   config: Config,
   decision: string,
   before: { id: string; status: ReleaseStatus },
+  rejectionReason: string | null = null,
 ): Promise<{ codes?: CodesResult; keepStatus?: ReleaseStatus }> {
   const releaseId = before.id;
   if (decision === 'approve') {
@@ -258,8 +259,11 @@ export async function afterReleaseDecision(
     await addEvent(tx, releaseId, decision === 'unapprove' ? 'pending' : 'taken_down', null);
     return {};
   }
-  const status = { reject: 'rejected', unreject: 'pending' }[decision];
-  if (status) await addEvent(tx, releaseId, status, null);
+  if (decision === 'reject') {
+    await addEvent(tx, releaseId, 'rejected', rejectionReason ? `Reason: ${rejectionReason}` : null);
+  } else if (decision === 'unreject') {
+    await addEvent(tx, releaseId, 'pending', null);
+  }
   return {};
 }
 
