@@ -2,27 +2,30 @@
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrationsFolder } from '../lib/paths';
+import { rows } from '../lib/sql';
 import type { Database } from './client';
 
 export { migrationsFolder };
 
 const MIGRATION_LOCK_ID = 7_412_001;
 
-export async function runMigrations(database: Database): Promise<void> {
-  const migrations = readMigrationFiles({ migrationsFolder });
+export async function runMigrations(database: Database, folder: string = migrationsFolder): Promise<void> {
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
   await database.db.transaction(async (tx) => {
     // Held until the transaction ends; a second instance waits here, then finds nothing left to apply.
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.execute(sql`create schema if not exists drizzle`);
     await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (
       id serial primary key, hash text not null, created_at bigint)`);
-    const result = (await tx.execute(
-      sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
-    )) as unknown as { rows: { created_at: string | number }[] };
-    const rows = result.rows;
-    const lastApplied = rows[0] ? Number(rows[0].created_at) : 0;
+    const appliedRows = await rows<{ created_at: string | number }>(
+      tx,
+      sql`select created_at from drizzle.__drizzle_migrations`,
+    );
+    // A migration is known by its journal time, not compared with the newest one: a migration merged
+    // with an older time than one already applied (two branches) still runs.
+    const applied = new Set(appliedRows.map((row) => Number(row.created_at)));
     for (const migration of migrations) {
-      if (migration.folderMillis <= lastApplied) continue;
+      if (applied.has(migration.folderMillis)) continue;
       for (const statement of migration.sql) {
         if (statement.trim()) await tx.execute(sql.raw(statement));
       }
