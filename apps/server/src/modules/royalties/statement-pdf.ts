@@ -5,7 +5,6 @@
  */
 
 import { sql } from 'drizzle-orm';
-import PDFDocument from 'pdfkit';
 import type { DbOrTx } from '../../db/client';
 import { splitStatementRows } from './ledger';
 
@@ -80,6 +79,8 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
           as x(amount text)`),
   );
 
+  // Loaded on the first statement, not at every server start (pdfkit and its font data take ~100 ms).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
