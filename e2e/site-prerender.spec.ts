@@ -59,6 +59,25 @@ test('without JavaScript the home and pricing pages still read and link', async 
   await context.close();
 });
 
+test('before the scripts run, the sign-in and sign-up forms cannot be sent by the browser itself', async ({
+  browser,
+}) => {
+  // A native submit would be a GET with the password in the address bar, the history and the server log.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+  await page.getByLabel('Email').fill('fast@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('Typed-before-the-scripts1!');
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await page.waitForTimeout(500);
+  expect(page.url()).not.toContain('Typed-before');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/signup');
+  await expect(page.getByRole('button', { name: 'Create account' })).toBeDisabled();
+  await context.close();
+});
+
 test('after hydration the pages work and nothing was logged as an error', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
   const page = await context.newPage();

@@ -12,6 +12,7 @@ import { Field, Input, Label } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { announceAuthChange, applyAuthEvent, SIGNED_OUT_FLAG } from '../../../lib/auth-sync';
+import { useIsHydrated } from '../../../lib/use-is-hydrated';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
@@ -25,6 +26,7 @@ type Step = 'credentials' | 'two-factor';
 const loadAuthClient = () => import('../../../lib/auth-client').then((module) => module.authClient);
 
 export default function LoginPage() {
+  const isHydrated = useIsHydrated();
   usePageTitle('Sign In');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -148,7 +150,7 @@ export default function LoginPage() {
         </>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
         <Field id="login-email" label="Email">
           <Input id="login-email" type="email" autoComplete="email" {...register('email')} />
         </Field>
@@ -186,7 +188,7 @@ export default function LoginPage() {
           </Button>
         ) : null}
         {notice ? <FormAlert tone="info">{notice}</FormAlert> : null}
-        <Button type="submit" size="lg" className="w-full" disabled={isBusy}>
+        <Button type="submit" size="lg" className="w-full" disabled={isBusy || !isHydrated}>
           {isBusy ? 'Signing in...' : 'Sign In'}
         </Button>
         <LegalLinks />

@@ -21,6 +21,7 @@ import { cn } from '../../../components/ui/cn';
 import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
+import { useIsHydrated } from '../../../lib/use-is-hydrated';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
@@ -32,6 +33,7 @@ type FieldName = keyof SignupInput;
 const FIELD_NAMES: FieldName[] = ['email', 'fullName', 'artistName', 'password', 'confirmPassword', 'plan'];
 
 export default function SignupPage() {
+  const isHydrated = useIsHydrated();
   usePageTitle('Create your account');
   const [searchParams] = useSearchParams();
   const { data: viewer } = useViewer();
@@ -149,7 +151,13 @@ export default function SignupPage() {
         </>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Create your account">
+      <form
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        className="space-y-4"
+        aria-label="Create your account"
+      >
         {invitationFromParams ? (
           <p className="rounded-xl border border-brand-500/40 bg-brand-600/10 p-3 text-sm text-zinc-200">
             You are creating an account to accept a royalty split. Receiving your share needs no subscription:
@@ -233,7 +241,7 @@ export default function SignupPage() {
         {formError ? <FormAlert>{formError}</FormAlert> : null}
         {/* Never silently disabled: a submit with a failing rule shows every field's message and
             moves focus to the first one; nothing is sent until all checks pass (§5). */}
-        <Button type="submit" className="w-full" size="lg" disabled={isSubmitting}>
+        <Button type="submit" className="w-full" size="lg" disabled={isSubmitting || !isHydrated}>
           {isSubmitting ? 'Creating account...' : 'Create account'}
         </Button>
         <LegalLinks />
