@@ -48,6 +48,7 @@ export const BUILDER_MESSAGES = {
   isrcInvalid: 'ISRC must look like CC-XXX-YY-NNNNN (country, registrant, year, number)',
   isrcDuplicate: 'Each track needs its own ISRC',
   isrcTaken: 'This ISRC is already used by another track',
+  upcTaken: 'This UPC is already used by another release',
   upcInvalid: 'UPC must be 12 or 13 digits with a valid check digit',
   labelTooLong: 'Label name must be at most 200 characters',
   artistNameRequired: 'Artist name is required',

@@ -81,6 +81,8 @@ export const isDpid = (s: string): boolean => {
 };
 
 export const DELIVERY_MESSAGES = {
+  upcTakenAtApproval:
+    "This release's UPC is already used by another release. Reject it and ask the artist for another UPC.",
   registrantInvalid: 'Enter the ISRC registrant as country and registrant code, e.g. QZ-ABC.',
   upcPrefixInvalid: 'Enter the GS1 company prefix as 6 to 11 digits, e.g. 0614141.',
   dpidInvalid: 'Enter a DDEX Party ID: 18 characters starting with PADPIDA, e.g. PADPIDA2013042401U.',

@@ -332,6 +332,19 @@ describe('plan rules on Pro', () => {
     );
   });
 
+  it('refuses a UPC another release already carries with 409', async () => {
+    const { cookie, body } = await proUser();
+    const response = await submit(cookie, withRelease(body, { upc: '036000291452' }));
+    expect(response.status).toBe(409);
+    expect((await readJson(response)).error.fields['release.upc']).toBe(BUILDER_MESSAGES.upcTaken);
+    // A retry of a submission carrying its own new UPC is the idempotent repeat, not a clash with itself.
+    const own = withRelease(body, { upc: '5012345678900' });
+    expect((await submit(cookie, own)).status).toBe(201);
+    const retry = await submit(cookie, own);
+    expect(retry.status).toBe(200);
+    expect((await readJson(retry)).isRepeat).toBe(true);
+  });
+
   it('refuses a UPC with a wrong check digit', async () => {
     const { cookie, body } = await proUser();
     const response = await submit(cookie, withRelease(body, { upc: '036000291453' }));

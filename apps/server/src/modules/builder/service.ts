@@ -18,7 +18,7 @@ import {
   type UploadInfo,
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
@@ -247,6 +247,27 @@ export async function submitRelease(
     });
     if (Object.keys(fields).length > 0)
       throw new AppError('isrc_taken', BUILDER_MESSAGES.isrcTaken, 409, fields);
+  }
+
+  const upc = submission.release.upc;
+  if (upc) {
+    const [other] = await db
+      .select({ id: releases.id })
+      .from(releases)
+      .where(
+        and(
+          eq(releases.upc, upc),
+          ne(releases.status, 'deleted'),
+          // A retry of this very submission finds its own release: that is the idempotent repeat, not a clash.
+          ne(releases.id, releaseIdFor(userId, submission.idempotencyKey)),
+        ),
+      )
+      .limit(1);
+    if (other) {
+      throw new AppError('upc_taken', BUILDER_MESSAGES.upcTaken, 409, {
+        'release.upc': BUILDER_MESSAGES.upcTaken,
+      });
+    }
   }
 
   const ids = [submission.release.coverUploadId, ...submission.tracks.map((track) => track.audioUploadId)];

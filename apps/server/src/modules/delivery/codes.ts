@@ -7,16 +7,18 @@
  * a code is never handed out twice, even after its release was deleted.
  */
 import {
+  DELIVERY_MESSAGES,
   type DeliverySettingsView,
   gtinCheckDigit,
   isUpc,
   normaliseIsrc,
   type SettingKey,
 } from '@tunedrop/shared/schemas/delivery';
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { assignedCodes, codeCounters, releases, settings, tracks } from '../../db/schema';
+import { AppError } from '../../lib/errors';
 
 export type EffectiveSettings = {
   isrcRegistrant: string | null;
@@ -180,7 +182,24 @@ export async function assignCodes(
     result.assigned.isrc += 1;
   }
   if (release.upc && isUpc(release.upc)) {
-    await register(tx, { kind: 'upc', code: release.upc, source: 'artist', releaseId });
+    const isRegistered = await register(tx, { kind: 'upc', code: release.upc, source: 'artist', releaseId });
+    if (!isRegistered) {
+      // Held by another release that was approved first and still exists: two products, one UPC.
+      const [holder] = await tx
+        .select({ id: releases.id })
+        .from(assignedCodes)
+        .innerJoin(releases, eq(releases.id, assignedCodes.releaseId))
+        .where(
+          and(
+            eq(assignedCodes.kind, 'upc'),
+            eq(assignedCodes.code, release.upc),
+            ne(releases.id, releaseId),
+            ne(releases.status, 'deleted'),
+          ),
+        )
+        .limit(1);
+      if (holder) throw new AppError('upc_taken', DELIVERY_MESSAGES.upcTakenAtApproval, 409);
+    }
   } else {
     const code = current.upcPrefix ? await nextUpc(tx, current.upcPrefix, releaseId) : null;
     if (code) {

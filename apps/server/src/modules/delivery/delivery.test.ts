@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isUpc } from '@tunedrop/shared/schemas/delivery';
+import { DELIVERY_MESSAGES, isUpc } from '@tunedrop/shared/schemas/delivery';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommands } from '../../cli-commands';
@@ -147,6 +147,27 @@ describe('codes', () => {
     );
     expect(new Set(upcs.map((r) => r.upc)).size).toBe(6);
     expect(upcs.find((r) => r.id === created[0]?.releaseId)?.upc).toBe('5901234123457');
+  });
+
+  it('refuses to approve a release whose artist UPC another release already carries', async () => {
+    await setCodes();
+    const first = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      upc: '4006381333931',
+    });
+    const second = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      upc: '4006381333931',
+    });
+    await approve(first.releaseId);
+    const refused = await system.request(`/api/admin/releases/${second.releaseId}/approve`, {
+      method: 'POST',
+      cookie: people.moderator.cookie,
+    });
+    expect(refused.status).toBe(409);
+    expect((await readJson(refused)).error.message).toBe(DELIVERY_MESSAGES.upcTakenAtApproval);
+    const [row] = await system.db.select().from(releases).where(eq(releases.id, second.releaseId));
+    expect(row?.status).toBe('pending');
   });
 });
 

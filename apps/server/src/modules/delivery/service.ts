@@ -295,30 +295,40 @@ export async function backfillCodes(
   const ids = await releasesNeedingCodes(db);
   const total = { releases: 0, isrc: 0, upc: 0, stillMissing: 0 };
   for (const id of ids) {
-    await db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ status: releases.status })
-        .from(releases)
-        .where(eq(releases.id, id))
-        .for('update');
-      if (!row || !['approved', 'live'].includes(row.status)) return;
-      const result = await assignCodes(tx, id, current, new Date());
-      total.isrc += result.assigned.isrc;
-      total.upc += result.assigned.upc;
-      if (result.assigned.isrc + result.assigned.upc > 0) total.releases += 1;
-      if (!result.isComplete) {
-        total.stillMissing += 1;
-        return;
-      }
-      const [existing] = await tx
-        .select({ id: deliveries.id })
-        .from(deliveries)
-        .where(eq(deliveries.releaseId, id))
-        .limit(1);
-      if (existing) await queueReleaseUpdate(tx, id);
-      else await queueNewDeliveries(tx, id);
-      await addEvent(tx, id, row.status, 'Codes assigned.');
-    });
+    const isDone = await db
+      .transaction(async (tx) => {
+        const [row] = await tx
+          .select({ status: releases.status })
+          .from(releases)
+          .where(eq(releases.id, id))
+          .for('update');
+        if (!row || !['approved', 'live'].includes(row.status)) return;
+        const result = await assignCodes(tx, id, current, new Date());
+        total.isrc += result.assigned.isrc;
+        total.upc += result.assigned.upc;
+        if (result.assigned.isrc + result.assigned.upc > 0) total.releases += 1;
+        if (!result.isComplete) {
+          total.stillMissing += 1;
+          return;
+        }
+        const [existing] = await tx
+          .select({ id: deliveries.id })
+          .from(deliveries)
+          .where(eq(deliveries.releaseId, id))
+          .limit(1);
+        if (existing) await queueReleaseUpdate(tx, id);
+        else await queueNewDeliveries(tx, id);
+        await addEvent(tx, id, row.status, 'Codes assigned.');
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          // A UPC two releases carry stops only that release; the others still get their codes.
+          if (error instanceof AppError && error.code === 'upc_taken') return false;
+          throw error;
+        },
+      );
+    if (!isDone) total.stillMissing += 1;
   }
   return total;
 }
