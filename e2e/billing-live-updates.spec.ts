@@ -17,6 +17,8 @@ test('subscribing and switching plan in one tab updates the other tab live', asy
   await buyer.goto('/checkout?plan=pro');
   await buyer.getByRole('button', { name: 'Pay' }).click();
   await expect(buyer.getByText('Payment successful!')).toBeVisible({ timeout: 15_000 });
+  // The success page then reloads /dashboard (spec 01): let it land, or it can win over the next goto.
+  await buyer.waitForURL(/\/dashboard$/);
 
   await expect(watcher.getByTestId('sidebar-plan')).toContainText('Pro');
   await expect(plan.getByTestId('current-plan-name')).toHaveText('Pro');
