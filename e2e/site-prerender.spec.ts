@@ -78,6 +78,31 @@ test('before the scripts run, the sign-in and sign-up forms cannot be sent by th
   await context.close();
 });
 
+test('what a visitor types into the prerendered sign-in form before the scripts run is kept and sent', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByLabel('Email').fill('early@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('Typed-early1!');
+  releaseScripts();
+  await hydrated(page);
+  await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  // Sent with what was typed: the server's answer, not the form's 'Please enter your email and password'.
+  await expect(page.getByText('Invalid email or password. Please try again.')).toBeVisible();
+  await context.close();
+});
+
 test('after hydration the pages work and nothing was logged as an error', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
   const page = await context.newPage();
