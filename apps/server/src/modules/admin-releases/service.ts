@@ -276,7 +276,9 @@ export async function listReviewReleases(
     isTakedownRequested: release.takedownRequested,
     takedownRequestedAt: release.takedownRequestedAt?.toISOString() ?? null,
     createdAt: release.createdAt.toISOString(),
-    coverUrl: release.coverThumbMediumKey ? coverUrl(release.id, 'medium') : null,
+    coverUrl: release.coverThumbMediumKey
+      ? coverUrl(release.id, 'medium', release.coverThumbMediumKey)
+      : null,
     coverArtKey: release.coverArtKey,
     uploader: {
       id: uploader.id,

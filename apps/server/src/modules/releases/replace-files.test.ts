@@ -88,6 +88,11 @@ describe('PUT /api/releases/:id/cover', () => {
     const detailBefore = await readJson(
       await system.request(`/api/releases/${releaseId}/detail`, { cookie: artist.cookie }),
     );
+    const listCover = async () =>
+      (await readJson(await system.request('/api/releases', { cookie: artist.cookie }))).items.find(
+        (item: { id: string }) => item.id === releaseId,
+      )?.coverUrl;
+    const listCoverBefore = await listCover();
 
     const cover = await upload(artist, 'cover', 'New Cover.jpg', await newCover());
     expect(cover.finished?.status).toBe(204);
@@ -120,6 +125,8 @@ describe('PUT /api/releases/:id/cover', () => {
       await system.request(`/api/releases/${releaseId}/detail`, { cookie: artist.cookie }),
     );
     expect(detail.coverUrl).not.toBe(detailBefore.coverUrl);
+    // My Songs' thumbnail gets a new URL too, so the browser's cached old cover is not shown there.
+    expect(await listCover()).not.toBe(listCoverBefore);
     const thumb = await system.request(detail.coverUrl, { cookie: artist.cookie });
     expect(thumb.status).toBe(200);
     const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();

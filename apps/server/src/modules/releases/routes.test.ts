@@ -65,7 +65,9 @@ describe('GET /api/releases (My Songs)', () => {
       status: 'rejected',
       isTakedownPending: false,
       rejectionReason: 'Cover art is blurry',
-      coverUrl: `/api/releases/${newer.releaseId}/cover/small`,
+      coverUrl: expect.stringMatching(
+        new RegExp(`^/api/releases/${newer.releaseId}/cover/small\\?v=[0-9a-f]{12}$`),
+      ),
     });
     expect(body.items[1]).toMatchObject({ id: older.releaseId, trackCount: 3, coverUrl: null });
   });

@@ -66,7 +66,7 @@ function myReleasesQuery(db: DbOrTx, isAfterCursor: boolean) {
       status: releases.status,
       takedownRequested: releases.takedownRequested,
       rejectionReason: releases.rejectionReason,
-      hasCover: sql<boolean>`${releases.coverThumbSmallKey} is not null`,
+      coverThumbSmallKey: releases.coverThumbSmallKey,
       // The database's own text form keeps microseconds, so the cursor compares exactly.
       createdAtText: sql<string>`${releases.createdAt}::text`,
       trackCount: sql<number>`(select count(*)::int from ${tracks} where ${tracks}.release_id = ${releases}.id)`,
@@ -120,7 +120,7 @@ export async function listMyReleases(
     status: row.status,
     isTakedownPending: row.takedownRequested,
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
-    coverUrl: row.hasCover ? coverUrl(row.id, 'small') : null,
+    coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
   }));
   return {
     items,
@@ -485,7 +485,7 @@ async function listOne(db: DbOrTx, userId: string, releaseId: string): Promise<M
     status: row.status,
     isTakedownPending: row.takedownRequested,
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
-    coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small') : null,
+    coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
   };
 }
 
