@@ -37,8 +37,14 @@ test('a new artist pays in the sandbox and lands on an active subscription', asy
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(/\/dashboard\?success=true$/);
   await expect(page.getByText('Activating subscription...', { exact: true })).toBeVisible();
-  await expect(page.getByText('Payment successful!')).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText('Your subscription is now active. Welcome to Tunedrop!')).toBeVisible();
+  // Title and description in one assertion: the page reloads one second after the toast, so a second
+  // assertion polling after the first could find the next page instead.
+  await expect(
+    page
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'Payment successful!' })
+      .filter({ hasText: 'Your subscription is now active. Welcome to Tunedrop!' }),
+  ).toBeVisible({ timeout: 15_000 });
   // A full-page redirect to /dashboard one second later.
   await page.waitForURL((url) => url.pathname === '/dashboard' && url.search === '', { timeout: 15_000 });
   await expect(page.getByRole('heading', { name: 'Welcome Back!' })).toBeVisible();
