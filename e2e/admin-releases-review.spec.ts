@@ -91,3 +91,31 @@ test('a moderator approves one release, rejects another with a reason and approv
   const mails = await outboxMails(artist.email);
   expect(mails.some((mail) => mail.text.includes('The audio has clipping at 1:12.'))).toBe(true);
 });
+
+test('approving a release whose UPC another approved release holds is refused with the reason', async ({
+  browser,
+}) => {
+  const tag = Math.random().toString(36).slice(2, 8);
+  // A UPC with a valid check digit that no other journey uses, different in every run.
+  const body = `5${String(Math.floor(Math.random() * 1e11)).padStart(11, '0')}`;
+  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (index % 2 ? 3 : 1), 0);
+  const upc = `${body}${(10 - (sum % 10)) % 10}`;
+  const artist = await seed.user({ artistName: 'Twin Artist', email: `twin-artist-${tag}@example.com` });
+  await seed.release({ userId: artist.userId, title: `First UPC ${tag}`, upc });
+  await seed.release({ userId: artist.userId, title: `Second UPC ${tag}`, upc });
+
+  const { page } = await pageAs(browser, { roles: ['moderator'] });
+  await page.goto(`/admin/releases?q=${tag}`);
+  const card = (title: string) =>
+    page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+  await card(`First UPC ${tag}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.getByText('Release approved')).toBeVisible();
+  await card(`Second UPC ${tag}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(
+    page.getByText(
+      "This release's UPC is already used by another release. Reject it and ask the artist for another UPC.",
+    ),
+  ).toBeVisible();
+  await expect(card(`Second UPC ${tag}`)).toBeVisible();
+  await expect(page.getByTestId('count-pending')).toHaveText('1');
+});

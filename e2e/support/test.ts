@@ -56,6 +56,8 @@ export const seed = {
     distributionStores?: string[];
     /** One ISRC (or null) per track, in order. */
     isrcs?: (string | null)[];
+    /** An artist-supplied UPC (12 or 13 digits with a valid check digit). */
+    upc?: string;
   }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
 };
 

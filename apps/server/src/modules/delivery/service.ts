@@ -237,7 +237,7 @@ export async function afterReleaseDecision(
   config: Config,
   decision: string,
   before: { id: string; status: ReleaseStatus },
-  rejectionReason: string | null = null,
+  rejectionReason: string | null,
 ): Promise<{ codes?: CodesResult; keepStatus?: ReleaseStatus }> {
   const releaseId = before.id;
   if (decision === 'approve') {

@@ -45,6 +45,10 @@ const releaseSchema = z.object({
     .optional(),
   /** One ISRC (or null) per track, in order (royalty import journeys match report lines by ISRC). */
   isrcs: z.array(z.string().nullable()).max(20).optional(),
+  upc: z
+    .string()
+    .regex(/^[0-9]{12,13}$/)
+    .optional(),
 });
 
 export const testFixturesRoutes = new Hono<AppEnv>()
