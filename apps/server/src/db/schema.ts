@@ -112,6 +112,39 @@ export const verification = pgTable(
   (t) => [index('verification_identifier_idx').on(t.identifier)],
 );
 
+/**
+ * Email links the server mailed (verification, email change), by SHA-256 of the token: a link is honoured
+ * only if recorded here, once, while the account's address is still `email` (decision 143).
+ */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    newEmail: text('new_email'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user_id_idx').on(t.userId)],
+);
+
+/** Browsers that signed in to an account: a random server-issued value each, by SHA-256 (decisions 085, 143). */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('known_devices_user_id_idx').on(t.userId)],
+);
+
 export const twoFactor = pgTable(
   'two_factor',
   {
@@ -640,6 +673,9 @@ export const deliveryTargets = pgTable(
     hasPassword: boolean('has_password').notNull().default(false),
     hasPrivateKey: boolean('has_private_key').notNull().default(false),
     hasOwnS3: boolean('has_own_s3').notNull().default(false),
+    /** SFTP host key pin, `SHA256:…` as OpenSSH prints it (record 153); null until given or first seen. */
+    hostKeySha256: text('host_key_sha256'),
+    hostKeyRecordedAt: timestamp('host_key_recorded_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -670,6 +706,8 @@ export const deliveries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     leaseOwner: text('lease_owner'),
+    /** New per claim; renewals and every state change after the upload match owner and id (record 154). */
+    leaseId: uuid('lease_id'),
     lastError: text('last_error'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
@@ -1053,6 +1091,27 @@ export const releaseExpenses = pgTable(
   (t) => [
     check('release_expenses_amount_check', sql`amount_cents > 0`),
     index('release_expenses_release_idx').on(t.releaseId, t.spentOn),
+  ],
+);
+
+/**
+ * One row per split invitation mail (record 147): the limits per sender and per invited address count
+ * these. No foreign key to the release, so deleting one gives no quota back.
+ */
+export const splitInvitationSends = pgTable(
+  'split_invitation_sends',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    senderId: text('sender_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    releaseId: uuid('release_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [
+    index('split_invitation_sends_sender_idx').on(t.senderId, t.createdAt),
+    index('split_invitation_sends_email_idx').on(t.email, t.createdAt),
   ],
 );
 

@@ -113,7 +113,23 @@ export const DELIVERY_MESSAGES = {
   retryQueued: 'Delivery queued again',
   takedownQueued: 'Takedown queued',
   storeTakedownRequested: 'Takedown requested for this store',
+  hostKeyInvalid:
+    'Enter the host key fingerprint as OpenSSH prints it (ssh-keygen -lf key.pub): SHA256: followed by 43 characters.',
+  hostKeyOnlySftp: 'A host key fingerprint applies to sftp:// targets only.',
+  hostKeyNotKnown: 'Not known yet: recorded at the first connection.',
 } as const;
+
+/**
+ * The refusal when an SFTP server answers with another key than the target's pinned one (record 153).
+ * Nothing, no password or key, was sent to that server.
+ */
+export const hostKeyChangedMessage = (input: {
+  host: string;
+  targetName: string;
+  expected: string;
+  received: string;
+}) =>
+  `The host key of ${input.host} changed (target "${input.targetName}"): expected ${input.expected}, received ${input.received}. Nothing was sent. If the store really changed its key, enter the new fingerprint on the target.`;
 
 /* --------------------------------------------------------------- settings */
 
@@ -227,6 +243,29 @@ export const targetPlatformsSchema = z.union([
 ]);
 export type TargetPlatforms = 'all' | PlatformId[];
 
+const HOST_KEY_RE = /SHA256:([A-Za-z0-9+/]{43})=?(?![A-Za-z0-9+/=])/;
+
+/** `SHA256:` + 43 base64 characters; also accepts a whole `ssh-keygen -l` line (`256 SHA256:… comment (ED25519)`). */
+export function normaliseHostKey(s: string): string | null {
+  const match = HOST_KEY_RE.exec(s.trim());
+  return match ? `SHA256:${match[1]}` : null;
+}
+
+/** An SFTP host key fingerprint (record 153); empty or null = learn it at the next connection. */
+export const hostKeySchema = safeText()
+  .trim()
+  .max(500)
+  .nullable()
+  .transform((s, ctx) => {
+    if (s === null || s === '') return null;
+    const fingerprint = normaliseHostKey(s);
+    if (!fingerprint) {
+      ctx.addIssue({ code: 'custom', message: DELIVERY_MESSAGES.hostKeyInvalid });
+      return z.NEVER;
+    }
+    return fingerprint;
+  });
+
 export const targetInputSchema = z.object({
   name: safeText().trim().min(1, DELIVERY_MESSAGES.nameRequired).max(100),
   /** Credentials may be in the URL (`sftp://user:pass@host:22/path`); stored encrypted. */
@@ -236,6 +275,11 @@ export const targetInputSchema = z.object({
   profile: z.enum(TARGET_PROFILES).default('release'),
   /** SFTP: OpenSSH/PEM private key text instead of (or besides) a password. */
   privateKey: multilineText().max(20_000).optional(),
+  /**
+   * SFTP: the server's host key fingerprint (`SHA256:…`). Omitted or empty: the key seen at the first
+   * connection is recorded (trust on first use). A different key later refuses before any credential is sent.
+   */
+  hostKey: hostKeySchema.optional(),
   /** S3: own endpoint/credentials; omitted → the server's S3_* settings. */
   s3: z
     .object({
@@ -269,6 +313,10 @@ export type DeliveryTargetView = {
   hasPassword: boolean;
   hasPrivateKey: boolean;
   hasOwnS3Credentials: boolean;
+  /** SFTP: the pinned host key (`SHA256:…`), null until given or seen at the first connection. */
+  hostKeyFingerprint: string | null;
+  /** When it was given or first seen. */
+  hostKeyRecordedAt: string | null;
   /** Deliveries per state for this target. */
   counts: Partial<Record<DeliveryState, number>>;
   createdAt: string;

@@ -1,7 +1,9 @@
 /**
  * One ERN package on a target (ERN-CHOREOGRAPHY.md §1-2): folder and file names, resources first
  * (streamed from storage, MD5 computed on the way), the NewReleaseMessage last under a temporary name
- * then renamed, and for a batch the `BatchComplete_` manifest after every release of the batch.
+ * then renamed, and for a batch the `BatchComplete_` manifest after every release of the batch. Where
+ * the target can rename folders, the whole package is written under `.part-<folder>` and renamed into
+ * place when complete (record 154), so a store never sees a partial package under its real name.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
@@ -13,6 +15,7 @@ import type { Storage } from '../../infra/storage/storage';
 import { buildErnMessage } from '../admin-releases/ern';
 import { type ExportData, ernReleaseFrom, loadExportData } from '../admin-releases/export';
 import type { EffectiveSettings } from './codes';
+import type { LeaseGuard } from './lease';
 import type { Transport } from './transport';
 
 /** YYYYMMDDhhmmssnnn in UTC. */
@@ -28,6 +31,8 @@ export type PackagePlan = {
   releaseKey: string;
   /** Folder of this release relative to the target root. */
   folder: string;
+  /** Where its files are written now: `folder` itself, or under the temporary top folder. */
+  writeFolder: string;
   /** Folder in which the store writes acknowledgements for it. */
   ackFolder: string;
   resources: { key: string; name: string; trackIndex: number | null }[];
@@ -36,7 +41,7 @@ export type PackagePlan = {
 export async function planPackage(
   db: DbOrTx,
   releaseId: string,
-  options: { batchFolder?: string; at: Date; withResources: boolean },
+  options: { batchFolder?: string; at: Date; withResources: boolean; isStaged: boolean },
 ): Promise<PackagePlan> {
   const data = await loadExportData(db, releaseId);
   const releaseKey = packageReleaseId(data.release);
@@ -63,35 +68,57 @@ export async function planPackage(
       });
     }
   }
-  return { data, releaseKey, folder, ackFolder: options.batchFolder ?? folder, resources };
+  const writeFolder = options.isStaged ? `${STAGING_PREFIX}${folder}` : folder;
+  return { data, releaseKey, folder, writeFolder, ackFolder: options.batchFolder ?? folder, resources };
 }
 
-/** Streams every resource to `folder/resources/`, hashing as it goes; returns what was written. */
+/**
+ * A package's temporary name: hidden (a leading dot) and not matching the choreography's `{P|N|L}_`
+ * folder pattern, so no store takes it for a delivery.
+ */
+export const STAGING_PREFIX = '.part-';
+
+/** The top folder a package (or a batch) lives in, and where it is written until complete. */
+export function topFolders(folder: string, isStaged: boolean) {
+  const top = folder.split('/')[0] as string;
+  return { top, writeTop: isStaged ? `${STAGING_PREFIX}${top}` : top };
+}
+
+/**
+ * Streams every resource to `writeFolder/resources/`, hashing as it goes; returns what was written.
+ * Every chunk waits for the lease check first: a worker that lost its lease stops before writing more.
+ */
 export async function uploadResources(
   storage: Storage,
   transport: Transport,
   plan: PackagePlan,
-  onProgress: () => Promise<void>,
+  lease: Pick<LeaseGuard, 'check'>,
 ): Promise<DeliveredFile[]> {
   if (plan.resources.length === 0) return [];
-  await transport.ensureDir(`${plan.folder}/resources`);
+  await transport.ensureDir(`${plan.writeFolder}/resources`);
   const files: DeliveredFile[] = [];
   for (const resource of plan.resources) {
+    await lease.check();
     const { body } = await storage.get(resource.key);
     const hash = createHash('md5');
     // The hash is taken inside the stream (not by a second 'data' listener, which would race the reader).
     const tee = new Transform({
       highWaterMark: 1024 * 1024,
       transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        callback(null, chunk);
+        lease.check().then(
+          () => {
+            hash.update(chunk);
+            callback(null, chunk);
+          },
+          (error: Error) => callback(error),
+        );
       },
     });
     body.on('error', (error) => tee.destroy(error));
+    tee.on('error', () => body.destroy());
     body.pipe(tee);
-    const bytes = await transport.putStream(`${plan.folder}/resources/${resource.name}`, tee);
+    const bytes = await transport.putStream(`${plan.writeFolder}/resources/${resource.name}`, tee);
     files.push({ name: `resources/${resource.name}`, key: resource.key, md5: hash.digest('hex'), bytes });
-    await onProgress();
   }
   return files;
 }
@@ -147,7 +174,8 @@ export function packageXml(
   );
 }
 
-export const xmlName = (plan: PackagePlan) => `${plan.folder}/${plan.releaseKey}.xml`;
+/** Where the message is written (inside the temporary folder while the package is staged). */
+export const xmlName = (plan: PackagePlan) => `${plan.writeFolder}/${plan.releaseKey}.xml`;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -24,6 +24,7 @@ import { notFound } from '../../lib/errors';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { releaseIdParam } from '../releases/service';
+import { openTargetTransport } from './connect';
 import {
   adminTakedown,
   getDelivery,
@@ -35,7 +36,7 @@ import {
   saveSettings,
   settingsView,
 } from './service';
-import { createTarget, deleteTarget, getTargetRow, listTargets, openTarget, updateTarget } from './targets';
+import { createTarget, deleteTarget, getTargetRow, listTargets, updateTarget } from './targets';
 import { describeTransportError, probeTransport } from './transport';
 
 const idParam = uuidParam;
@@ -70,7 +71,7 @@ export const deliveryRoutes = new Hono<AppEnv>()
     const row = await getTargetRow(db, idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound));
     const started = performance.now();
     try {
-      await probeTransport(openTarget(config, row).secretValue, config);
+      await probeTransport(await openTargetTransport(db, config, row));
       return c.json(
         {
           ok: true,

@@ -20,7 +20,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets } from '../../db/schema';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, notFound, validationError } from '../../lib/errors';
 import { decryptSecret, encryptSecret } from '../wallet/payment-crypto';
 
 const PURPOSE = 'tunedrop-delivery-target';
@@ -60,6 +60,8 @@ function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> =
     hasPassword: row.hasPassword,
     hasPrivateKey: row.hasPrivateKey,
     hasOwnS3Credentials: row.hasOwnS3,
+    hostKeyFingerprint: row.hostKeySha256,
+    hostKeyRecordedAt: row.hostKeyRecordedAt?.toISOString() ?? null,
     counts,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -87,6 +89,37 @@ function secretColumns(config: Config, id: string, secret: TargetSecret) {
     hasPrivateKey: Boolean(secret.privateKey),
     hasOwnS3,
   };
+}
+
+/** A host key pin belongs to SFTP only: refused (422, on the field) for s3:// and file:// targets. */
+function assertHostKeyFits(url: string, hostKey: string | null | undefined) {
+  if (hostKey && targetUrlScheme(url) !== 'sftp') {
+    throw validationError(DELIVERY_MESSAGES.hostKeyOnlySftp, { hostKey: DELIVERY_MESSAGES.hostKeyOnlySftp });
+  }
+}
+
+/** `host:port` of an SFTP URL, the identity a host key belongs to. */
+const sftpAddress = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || '22'}`;
+};
+
+/**
+ * Trust on first use (record 153): records `fingerprint` as the target's host key unless one is already
+ * pinned, and returns the pin now in force (another worker may have recorded a key first).
+ */
+export async function recordFirstHostKey(db: DbOrTx, targetId: string, fingerprint: string): Promise<string> {
+  const [recorded] = await db
+    .update(deliveryTargets)
+    .set({ hostKeySha256: fingerprint, hostKeyRecordedAt: sql`now()` })
+    .where(and(eq(deliveryTargets.id, targetId), isNull(deliveryTargets.hostKeySha256)))
+    .returning({ hostKey: deliveryTargets.hostKeySha256 });
+  if (recorded?.hostKey) return recorded.hostKey;
+  const [row] = await db
+    .select({ hostKey: deliveryTargets.hostKeySha256 })
+    .from(deliveryTargets)
+    .where(eq(deliveryTargets.id, targetId));
+  return row?.hostKey ?? fingerprint;
 }
 
 export async function listTargets(db: DbOrTx): Promise<DeliveryTargetView[]> {
@@ -122,6 +155,7 @@ export async function createTarget(
   input: TargetInput,
 ): Promise<DeliveryTargetView> {
   const value = targetInputSchema.parse(input);
+  assertHostKeyFits(value.url, value.hostKey);
   const id = randomUUID();
   const secret: TargetSecret = {
     url: value.url,
@@ -139,6 +173,7 @@ export async function createTarget(
         profile: value.profile,
         enabled: value.enabled,
         ...secretColumns(config, id, secret),
+        ...(value.hostKey ? { hostKeySha256: value.hostKey, hostKeyRecordedAt: new Date() } : {}),
       })
       .returning();
     if (!row) throw new Error('target insert returned nothing');
@@ -164,6 +199,17 @@ export async function updateTarget(
       : {}),
     ...((value.s3 ?? current.s3) ? { s3: value.s3 ?? current.s3 } : {}),
   };
+  assertHostKeyFits(secret.url, value.hostKey);
+  // A given key (or null: learn it again) replaces the pin; another host or another scheme drops it.
+  const isOtherServer =
+    targetUrlScheme(secret.url) !== 'sftp' ||
+    (row.scheme === 'sftp' && sftpAddress(secret.url) !== sftpAddress(current.url));
+  const hostKey =
+    value.hostKey !== undefined
+      ? { hostKeySha256: value.hostKey, hostKeyRecordedAt: value.hostKey ? new Date() : null }
+      : isOtherServer
+        ? { hostKeySha256: null, hostKeyRecordedAt: null }
+        : {};
   try {
     const [updated] = await db
       .update(deliveryTargets)
@@ -176,6 +222,7 @@ export async function updateTarget(
         ...(value.profile !== undefined ? { profile: value.profile } : {}),
         ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
         ...secretColumns(config, id, secret),
+        ...hostKey,
         updatedAt: new Date(),
       })
       .where(eq(deliveryTargets.id, id))

@@ -1,8 +1,10 @@
 /**
  * How bytes reach a target: real SFTP (ssh2-sftp-client, writes pipelined on the raw channel so a
- * stream is not bound by one round trip per chunk), S3 multipart (@aws-sdk/lib-storage), or a local /
- * mounted folder. Paths are relative to the target's root folder, always with `/`.
+ * stream is not bound by one round trip per chunk, the server's host key checked before any credential
+ * is sent), S3 multipart (@aws-sdk/lib-storage), or a local / mounted folder. Paths are relative to the
+ * target's root folder, always with `/`.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { hostKeyChangedMessage } from '@tunedrop/shared/schemas/delivery';
 import SftpClient from 'ssh2-sftp-client';
 import type { Config } from '../../config';
 import type { TargetSecret } from './targets';
@@ -32,8 +35,38 @@ export interface Transport {
   list(dir: string): Promise<RemoteEntry[]>;
   readText(file: string, maxBytes: number): Promise<string>;
   remove(file: string): Promise<void>;
+  /**
+   * Whether a folder can be renamed into place in one step (SFTP, a folder: yes; S3: no). When it can, a
+   * package is written under a temporary name and renamed when complete (record 154).
+   */
+  readonly canRenameFolders: boolean;
+  /** Renames `from` to `to`; fails when `to` exists. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a folder and everything in it (S3: every object under the prefix); no error when missing. */
+  removeTree(dir: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The SFTP server answered with another host key than the pinned one: the connection was dropped during
+ * the key exchange, before authentication, so no password or key went to it (record 153).
+ */
+export class HostKeyChangedError extends Error {
+  readonly code = 'HOST_KEY_CHANGED';
+}
+
+/** How an SFTP connection checks the server: the pinned key, or record the first one seen. */
+export type HostKeyPolicy = {
+  targetName: string;
+  /** `SHA256:…`, or null: trust on first use. */
+  expected: string | null;
+  /** Records the key seen first and resolves with the pin now in force (another worker may have won). */
+  recordFirst: (fingerprint: string) => Promise<string>;
+};
+
+/** SHA-256 fingerprint of an SSH public key blob, as OpenSSH prints it (`SHA256:` + unpadded base64). */
+export const sshFingerprint = (key: Buffer) =>
+  `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 /** A pass-through that counts what flows (a second 'data' listener would race the real reader). */
 function byteCounter(): Transform & { bytes: number } {
@@ -53,6 +86,7 @@ const join = (...parts: string[]) => path.posix.join(...parts.filter((p) => p !=
 export function describeTransportError(error: unknown): string {
   const e = error as { code?: string | number; message?: string; level?: string };
   const message = e?.message ?? String(error);
+  if (e?.code === 'HOST_KEY_CHANGED') return message;
   if (e?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Connection refused: ${message}`;
   if (e?.code === 'ENOTFOUND' || /ENOTFOUND|getaddrinfo/.test(message)) return `Host not found: ${message}`;
   if (e?.code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) return `Connection timed out: ${message}`;
@@ -108,6 +142,21 @@ export function fileTransport(root: string): Transport {
     },
     async remove(file) {
       await fsp.rm(abs(file), { force: true });
+    },
+    canRenameFolders: true,
+    async rename(from, to) {
+      // fs.rename would replace an empty folder of that name; refuse like SFTP does.
+      if (
+        await fsp.stat(abs(to)).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new Error(`${to} already exists`);
+      await fsp.rename(abs(from), abs(to));
+    },
+    async removeTree(dir) {
+      await fsp.rm(abs(dir), { recursive: true, force: true });
     },
     async close() {},
   };
@@ -198,35 +247,48 @@ async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth
 
 export async function sftpTransport(
   secret: TargetSecret,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; hostKey: HostKeyPolicy },
 ): Promise<Transport> {
   const url = new URL(secret.url);
   const root = decodeURIComponent(url.pathname) || '.';
+  const port = url.port ? Number(url.port) : 22;
   // Its default listeners print to the console; errors reach us through the rejected calls instead.
   const client = new SftpClient('tunedrop-delivery', {
     error: () => undefined,
     end: () => undefined,
     close: () => undefined,
   });
-  await client.connect({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : 22,
-    username: decodeURIComponent(url.username),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(secret.privateKey ? { privateKey: secret.privateKey } : {}),
-    readyTimeout: options.timeoutMs ?? 15_000,
-    // AES-GCM first: node's native crypto; ssh2's chacha20-poly1305 (the OpenSSH default) runs in JS here.
-    algorithms: {
-      cipher: [
-        'aes128-gcm@openssh.com',
-        'aes256-gcm@openssh.com',
-        'aes128-ctr',
-        'aes256-ctr',
-        'chacha20-poly1305@openssh.com',
-      ],
-    },
-    retries: 0,
-  });
+  let refusal: Error | null = null;
+  // ssh2 calls this during the key exchange, before the user-auth service is even requested: answering
+  // false drops the connection with no password or key sent.
+  const hostVerifier = (key: Buffer, verify: (isTrusted: boolean) => void): undefined => {
+    const received = sshFingerprint(key);
+    const decide = (expected: string) => {
+      if (expected === received) return verify(true);
+      refusal = new HostKeyChangedError(
+        hostKeyChangedMessage({
+          host: port === 22 ? url.hostname : `${url.hostname}:${port}`,
+          targetName: options.hostKey.targetName,
+          expected,
+          received,
+        }),
+      );
+      verify(false);
+    };
+    if (options.hostKey.expected) decide(options.hostKey.expected);
+    else
+      options.hostKey.recordFirst(received).then(decide, (error: unknown) => {
+        refusal = error instanceof Error ? error : new Error(String(error));
+        verify(false);
+      });
+    return undefined;
+  };
+  try {
+    await connectSftp(client, url, port, secret, options, hostVerifier);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw refusal ?? error;
+  }
   // biome-ignore lint/suspicious/noExplicitAny: ssh2-sftp-client keeps the raw SFTPWrapper untyped on `sftp`
   const raw = (client as any).sftp as RawSftp;
   const abs = (p: string) => join(root, p);
@@ -260,10 +322,49 @@ export async function sftpTransport(
     async remove(file) {
       await client.delete(abs(file), true);
     },
+    canRenameFolders: true,
+    async rename(from, to) {
+      // SSH_FXP_RENAME: OpenSSH refuses when the new name exists (never merges into another package).
+      await client.rename(abs(from), abs(to));
+    },
+    async removeTree(dir) {
+      const target = abs(dir);
+      if ((await client.exists(target)) === 'd') await client.rmdir(target, true);
+    },
     async close() {
       await client.end().catch(() => undefined);
     },
   };
+}
+
+async function connectSftp(
+  client: SftpClient,
+  url: URL,
+  port: number,
+  secret: TargetSecret,
+  options: { timeoutMs?: number },
+  hostVerifier: (key: Buffer, verify: (isTrusted: boolean) => void) => undefined,
+) {
+  await client.connect({
+    host: url.hostname,
+    port,
+    hostVerifier,
+    username: decodeURIComponent(url.username),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(secret.privateKey ? { privateKey: secret.privateKey } : {}),
+    readyTimeout: options.timeoutMs ?? 15_000,
+    // AES-GCM first: node's native crypto; ssh2's chacha20-poly1305 (the OpenSSH default) runs in JS here.
+    algorithms: {
+      cipher: [
+        'aes128-gcm@openssh.com',
+        'aes256-gcm@openssh.com',
+        'aes128-ctr',
+        'aes256-ctr',
+        'chacha20-poly1305@openssh.com',
+      ],
+    },
+    retries: 0,
+  });
 }
 
 // ------------------------------------------------------------------ s3://
@@ -330,22 +431,44 @@ export function s3Transport(secret: TargetSecret, config: Config): Transport {
     async remove(file) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key(file) }));
     },
+    // Objects have no folders to rename: each object appears whole when its PUT (or its multipart upload)
+    // completes, so the package is written resources first and its message (or manifest) last.
+    canRenameFolders: false,
+    async rename() {
+      throw new Error('S3 targets cannot rename a folder');
+    },
+    async removeTree(dir) {
+      const base = `${key(dir)}/`;
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: base, ContinuationToken: token }),
+        );
+        for (const item of page.Contents ?? []) {
+          if (item.Key) await client.send(new DeleteObjectCommand({ Bucket, Key: item.Key }));
+        }
+        token = page.NextContinuationToken;
+      } while (token);
+    },
     async close() {
       client.destroy();
     },
   };
 }
 
-export async function openTransport(secret: TargetSecret, config: Config): Promise<Transport> {
+export async function openTransport(
+  secret: TargetSecret,
+  config: Config,
+  options: { hostKey: HostKeyPolicy },
+): Promise<Transport> {
   const url = new URL(secret.url);
-  if (url.protocol === 'sftp:') return sftpTransport(secret);
+  if (url.protocol === 'sftp:') return sftpTransport(secret, { hostKey: options.hostKey });
   if (url.protocol === 's3:') return s3Transport(secret, config);
   return fileTransport(decodeURIComponent(url.pathname));
 }
 
 /** Test connection: connect, make sure the root folder exists and is writable, remove the probe. */
-export async function probeTransport(secret: TargetSecret, config: Config): Promise<void> {
-  const transport = await openTransport(secret, config);
+export async function probeTransport(transport: Transport): Promise<void> {
   try {
     const probe = `.tunedrop-probe-${Date.now()}`;
     await transport.putText(probe, 'ok');

@@ -27,6 +27,8 @@ import { enqueueMail } from '../../infra/mail/mail';
 import { startPollLoop } from '../../lib/poll-loop';
 import { parseAck } from './acks';
 import { readSettings } from './codes';
+import { openTargetTransport } from './connect';
+import { dbNowPlus, heldBy, type Lease, type LeaseGuard, LeaseLostError, leaseGuard } from './lease';
 import {
   manifestXml,
   md5,
@@ -34,12 +36,14 @@ import {
   type PackagePlan,
   packageXml,
   planPackage,
+  STAGING_PREFIX,
   stamp,
+  topFolders,
   uploadResources,
   xmlName,
 } from './package';
-import { openTarget, servesPlatform, type TargetRow } from './targets';
-import { describeTransportError, openTransport, type Transport } from './transport';
+import { servesPlatform, type TargetRow } from './targets';
+import { describeTransportError, type Transport } from './transport';
 
 export type WorkerOptions = {
   /** First retry delay; doubles per attempt (default 30 s). */
@@ -55,13 +59,18 @@ type WorkerDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger' | 'wakeMail'
 
 const ACK_MAX_BYTES = 64 * 1024;
 
-/** Claims due jobs: one, or for a batch target up to `batchSize` of that target. */
+/**
+ * Claims due jobs: one, or for a batch target up to `batchSize` of that target. Due-ness and the lease
+ * are database time (`now()`), so instances with skewed clocks agree; every claim gets a new lease id.
+ */
 export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promise<DeliveryRow[]> {
   return db.transaction(async (tx) => {
-    const now = new Date();
     const due = or(
-      and(inArray(deliveries.state, ['queued', 'takedown_queued']), lte(deliveries.nextAttemptAt, now)),
-      and(eq(deliveries.state, 'uploading'), lte(deliveries.leaseUntil, now)),
+      and(
+        inArray(deliveries.state, ['queued', 'takedown_queued']),
+        lte(deliveries.nextAttemptAt, sql`now()`),
+      ),
+      and(eq(deliveries.state, 'uploading'), lte(deliveries.leaseUntil, sql`now()`)),
     );
     const [first] = await tx
       .select({ delivery: deliveries, profile: deliveryTargets.profile })
@@ -89,17 +98,18 @@ export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promi
         .for('update', { skipLocked: true });
       rows = rows.concat(more);
     }
-    const leaseUntil = new Date(now.getTime() + options.leaseMs);
+    const leaseId = randomUUID();
     const claimed: DeliveryRow[] = [];
     for (const row of rows) {
       if (row.state === 'uploading') {
-        // Its worker died mid-upload: close the dangling attempt; the package restarts in a new folder.
+        // Its worker died or stalled mid-upload: close the dangling attempt; the package restarts in a
+        // new folder. The old worker finds its lease gone at its next check and stops writing.
         await tx
           .update(deliveryAttempts)
           .set({
             outcome: 'failed',
             error: 'Interrupted (the worker stopped mid-upload); restarted.',
-            finishedAt: now,
+            finishedAt: sql`now()`,
           })
           .where(and(eq(deliveryAttempts.deliveryId, row.id), eq(deliveryAttempts.outcome, 'running')));
       }
@@ -107,11 +117,12 @@ export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promi
         .update(deliveries)
         .set({
           state: 'uploading',
-          leaseUntil,
+          leaseUntil: dbNowPlus(options.leaseMs),
           leaseOwner: options.workerId,
+          leaseId,
           attempts: row.attempts + 1,
-          updatedAt: now,
-          stateChangedAt: now,
+          updatedAt: sql`now()`,
+          stateChangedAt: sql`now()`,
         })
         .where(eq(deliveries.id, row.id))
         .returning();
@@ -121,12 +132,17 @@ export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promi
   });
 }
 
-async function renewLease(db: DbOrTx, ids: string[], options: Required<WorkerOptions>) {
-  await db
-    .update(deliveries)
-    .set({ leaseUntil: new Date(Date.now() + options.leaseMs) })
-    .where(and(inArray(deliveries.id, ids), eq(deliveries.leaseOwner, options.workerId)));
-}
+/** The lease of a claim (all its rows share one lease id). */
+const leaseOf = (jobs: DeliveryRow[], options: Required<WorkerOptions>): Lease => ({
+  ids: jobs.map((job) => job.id),
+  owner: options.workerId,
+  leaseId: jobs[0]?.leaseId ?? '',
+  leaseMs: options.leaseMs,
+});
+
+/** The row is still this claim's: the worker's id and the claim's lease id. */
+const isHeld = (job: DeliveryRow, options: Required<WorkerOptions>) =>
+  and(eq(deliveries.id, job.id), heldBy({ owner: options.workerId, leaseId: job.leaseId ?? '' }));
 
 async function mailAdmins(db: DbOrTx, subject: string, text: string) {
   const admins = await db
@@ -144,27 +160,30 @@ async function failJob(
   message: string,
   options: Required<WorkerOptions>,
 ) {
-  const now = new Date();
   const isGivenUp = job.attempts >= job.maxAttempts;
-  await deps.db.transaction(async (tx) => {
-    if (attemptId) {
-      await tx
-        .update(deliveryAttempts)
-        .set({ outcome: 'failed', error: message, finishedAt: now })
-        .where(eq(deliveryAttempts.id, attemptId));
-    }
-    await tx
+  const isStillOurs = await deps.db.transaction(async (tx) => {
+    const released = await tx
       .update(deliveries)
       .set({
         state: isGivenUp ? 'failed' : job.action === 'takedown' ? 'takedown_queued' : 'queued',
         lastError: message,
         leaseUntil: null,
         leaseOwner: null,
-        nextAttemptAt: new Date(now.getTime() + options.retryBaseMs * 2 ** Math.max(0, job.attempts - 1)),
-        updatedAt: now,
-        stateChangedAt: now,
+        leaseId: null,
+        nextAttemptAt: dbNowPlus(options.retryBaseMs * 2 ** Math.max(0, job.attempts - 1)),
+        updatedAt: sql`now()`,
+        stateChangedAt: sql`now()`,
       })
-      .where(and(eq(deliveries.id, job.id), eq(deliveries.leaseOwner, options.workerId)));
+      .where(isHeld(job, options))
+      .returning({ id: deliveries.id });
+    // Another worker took the job over: its attempt was closed then, and the job is no longer ours.
+    if (released.length === 0) return false;
+    if (attemptId) {
+      await tx
+        .update(deliveryAttempts)
+        .set({ outcome: 'failed', error: message, finishedAt: sql`now()` })
+        .where(eq(deliveryAttempts.id, attemptId));
+    }
     if (isGivenUp) {
       const [info] = await tx
         .select({ title: releases.title, target: deliveryTargets.name })
@@ -178,11 +197,17 @@ async function failJob(
         `Tunedrop gave up delivering "${info?.title ?? job.releaseId}" to ${info?.target ?? job.targetId} after ${job.attempts} attempts.\n\nLast error: ${message}\n\nOpen ${deps.config.appUrl}/admin/deliveries to retry.`,
       );
     }
+    return true;
   });
-  if (isGivenUp) deps.wakeMail();
+  if (isGivenUp && isStillOurs) deps.wakeMail();
 }
 
-/** Uploads the claimed jobs (one release, or one batch for a batch target). */
+/**
+ * Uploads the claimed jobs (one release, or one batch for a batch target). Where the target can rename
+ * folders the package (or the whole batch, manifest last) is written under a temporary name and renamed
+ * into place once complete; a failure removes it. A worker that finds its lease gone stops there: no
+ * rename, no message, no manifest, no state change (the new owner delivers).
+ */
 export async function processJobs(
   deps: WorkerDeps,
   jobs: DeliveryRow[],
@@ -199,6 +224,7 @@ export async function processJobs(
   const isBatch = targetRow.profile === 'batch';
   const batchId = isBatch ? stamp(at) : null;
   const batchFolder = batchId ? `N_${batchId}` : undefined;
+  const lease = leaseGuard(deps.db, leaseOf(jobs, options));
 
   // One attempt row per job, before any byte is sent, so the dashboard shows it running.
   const attempts = new Map<string, { id: string; messageId: string }>();
@@ -220,84 +246,73 @@ export async function processJobs(
 
   let transport: Transport;
   try {
-    transport = await openTransport(openTarget(deps.config, targetRow).secretValue, deps.config);
+    transport = await openTargetTransport(deps.db, deps.config, targetRow);
   } catch (error) {
+    lease.stop();
     const message = describeTransportError(error);
     for (const job of jobs) await failJob(deps, job, attempts.get(job.id)?.id ?? null, message, options);
     return;
   }
+  const isStaged = transport.canRenameFolders;
   const manifestItems: Parameters<typeof manifestXml>[0]['messages'] = [];
-  const done: { job: DeliveryRow; plan: PackagePlan }[] = [];
+  const written: { job: DeliveryRow; plan: PackagePlan; xml: string; files: DeliveredFile[] }[] = [];
+  /** Top folders written so far (temporary names while staged), removed again if the upload fails. */
+  const tops = new Set<string>();
+  let failedJob: DeliveryRow | null = null;
   try {
     for (const job of jobs) {
+      failedJob = job;
       const attempt = attempts.get(job.id);
       if (!attempt) continue;
-      try {
-        const plan = await planPackage(deps.db, job.releaseId, {
-          ...(batchFolder ? { batchFolder } : {}),
-          at,
-          withResources: job.action === 'new',
-        });
-        // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
-        // hashes of the last package that did.
-        let files: DeliveredFile[] = [];
-        if (job.action === 'new') {
-          files = await uploadResources(deps.storage, transport, plan, () =>
-            renewLease(deps.db, [job.id], options),
-          );
-        } else {
-          const [previous] = await deps.db
-            .select({ files: deliveryAttempts.files })
-            .from(deliveryAttempts)
-            .where(
-              and(
-                eq(deliveryAttempts.deliveryId, job.id),
-                eq(deliveryAttempts.outcome, 'uploaded'),
-                eq(deliveryAttempts.action, 'new'),
-              ),
-            )
-            .orderBy(sql`${deliveryAttempts.number} desc`)
-            .limit(1);
-          files = previous?.files ?? [];
-          await transport.ensureDir(plan.folder);
-        }
-        const xml = packageXml(plan, {
-          settings,
-          target: targetRow,
-          platforms: job.action === 'takedown' ? [] : job.platforms,
-          files,
-          messageId: attempt.messageId,
-          at,
-        });
-        await transport.putText(xmlName(plan), xml);
-        const bytes = files.reduce((sum, f) => sum + f.bytes, 0) + Buffer.byteLength(xml);
-        await deps.db
-          .update(deliveryAttempts)
-          .set({
-            remotePath: plan.ackFolder,
-            messageXml: xml,
-            files,
-            bytes,
-            ...(isBatch ? {} : { outcome: 'uploaded', finishedAt: new Date() }),
-          })
-          .where(eq(deliveryAttempts.id, attempt.id));
-        manifestItems.push({
-          messageId: attempt.messageId,
-          url: `${plan.releaseKey}/${plan.releaseKey}.xml`,
-          upc: plan.data.release.upc,
-          isTakedown: job.action === 'takedown',
-          md5: md5(xml),
-        });
-        if (!isBatch) await markDelivered(deps.db, job, options);
-        else done.push({ job, plan });
-      } catch (error) {
-        await failJob(deps, job, attempt.id, describeTransportError(error), options);
-        if (isBatch) throw error;
+      const plan = await planPackage(deps.db, job.releaseId, {
+        ...(batchFolder ? { batchFolder } : {}),
+        at,
+        withResources: job.action === 'new',
+        isStaged,
+      });
+      const { writeTop } = topFolders(plan.folder, isStaged);
+      if (!isBatch && isStaged) await removeLeftovers(deps.db, transport, job, plan);
+      tops.add(writeTop);
+      // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
+      // hashes of the last package that did.
+      let files: DeliveredFile[] = [];
+      if (job.action === 'new') {
+        files = await uploadResources(deps.storage, transport, plan, lease);
+      } else {
+        files = await lastDeliveredFiles(deps.db, job.id);
+        await transport.ensureDir(plan.writeFolder);
+      }
+      const xml = packageXml(plan, {
+        settings,
+        target: targetRow,
+        platforms: job.action === 'takedown' ? [] : job.platforms,
+        files,
+        messageId: attempt.messageId,
+        at,
+      });
+      await lease.confirm();
+      await transport.putText(xmlName(plan), xml);
+      manifestItems.push({
+        messageId: attempt.messageId,
+        url: `${plan.releaseKey}/${plan.releaseKey}.xml`,
+        upc: plan.data.release.upc,
+        isTakedown: job.action === 'takedown',
+        md5: md5(xml),
+      });
+      written.push({ job, plan, xml, files });
+      if (!isBatch) {
+        await putInPlace(transport, lease, plan.folder, isStaged);
+        tops.clear();
+        await recordUploaded(deps.db, job, attempt.id, plan, xml, files, options);
       }
     }
-    if (isBatch && batchFolder && batchId && done.length > 0) {
+    failedJob = null;
+    if (isBatch && batchFolder && batchId && written.length > 0) {
+      const writeTop = topFolders(batchFolder, isStaged).writeTop;
+      await lease.confirm();
+      // The manifest last (choreography §2.2): inside the temporary folder, then the folder is renamed.
       await transport.putText(
-        `${batchFolder}/BatchComplete_${batchId}.xml`,
+        `${writeTop}/BatchComplete_${batchId}.xml`,
         manifestXml({
           batchId,
           rootDirectory: batchFolder,
@@ -307,47 +322,110 @@ export async function processJobs(
           messages: manifestItems,
         }),
       );
-      for (const { job } of done) {
+      await putInPlace(transport, lease, batchFolder, isStaged);
+      tops.clear();
+      for (const { job, plan, xml, files } of written) {
         const attempt = attempts.get(job.id);
-        if (attempt) {
-          await deps.db
-            .update(deliveryAttempts)
-            .set({ outcome: 'uploaded', finishedAt: new Date() })
-            .where(eq(deliveryAttempts.id, attempt.id));
-        }
-        await markDelivered(deps.db, job, options);
+        if (attempt) await recordUploaded(deps.db, job, attempt.id, plan, xml, files, options);
       }
     }
   } catch (error) {
+    // Nothing half-written stays under a name a store reads; best effort (the connection may be gone).
+    for (const top of tops) await transport.removeTree(top).catch(() => undefined);
+    if (error instanceof LeaseLostError || lease.isLost) {
+      deps.logger.warn({ targetId: targetRow.id, jobs: jobs.map((j) => j.id) }, new LeaseLostError().message);
+      return;
+    }
     // A batch is all or nothing: without its manifest the store ignores it, so every job retries.
     const message = describeTransportError(error);
-    for (const { job } of done) await failJob(deps, job, attempts.get(job.id)?.id ?? null, message, options);
-    for (const job of jobs) {
-      if (!done.some((d) => d.job.id === job.id)) {
-        const [row] = await deps.db.select().from(deliveries).where(eq(deliveries.id, job.id));
-        if (row?.state === 'uploading')
-          await failJob(deps, job, attempts.get(job.id)?.id ?? null, message, options);
-      }
-    }
+    // (A release-profile claim holds one job.)
+    const failing = isBatch || !failedJob ? jobs : [failedJob];
+    for (const job of failing) await failJob(deps, job, attempts.get(job.id)?.id ?? null, message, options);
   } finally {
+    lease.stop();
     await transport.close();
   }
 }
 
-async function markDelivered(db: DbOrTx, job: DeliveryRow, options: Required<WorkerOptions>) {
-  const now = new Date();
-  await db
-    .update(deliveries)
-    .set({
-      state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
-      deliveredAt: now,
-      lastError: null,
-      leaseUntil: null,
-      leaseOwner: null,
-      updatedAt: now,
-      stateChangedAt: now,
-    })
-    .where(and(eq(deliveries.id, job.id), eq(deliveries.leaseOwner, options.workerId)));
+/** Renames a staged package (or batch) into place once the lease is confirmed still ours. */
+async function putInPlace(transport: Transport, lease: LeaseGuard, folder: string, isStaged: boolean) {
+  if (!isStaged) return;
+  const { top, writeTop } = topFolders(folder, true);
+  await lease.confirm();
+  await transport.rename(writeTop, top);
+}
+
+/**
+ * Temporary folders an earlier attempt of this release left behind when its connection died (it could
+ * not remove them then). This worker holds the job's lease, so no live upload writes to them.
+ */
+async function removeLeftovers(db: DbOrTx, transport: Transport, job: DeliveryRow, plan: PackagePlan) {
+  const [previous] = await db
+    .select({ outcome: deliveryAttempts.outcome })
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.deliveryId, job.id), eq(deliveryAttempts.outcome, 'failed')))
+    .limit(1);
+  if (!previous) return;
+  const prefix = `${STAGING_PREFIX}N_${plan.releaseKey}_`;
+  for (const entry of await transport.list('')) {
+    if (entry.isDir && entry.name.startsWith(prefix)) await transport.removeTree(entry.name);
+  }
+}
+
+async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
+  const [previous] = await db
+    .select({ files: deliveryAttempts.files })
+    .from(deliveryAttempts)
+    .where(
+      and(
+        eq(deliveryAttempts.deliveryId, deliveryId),
+        eq(deliveryAttempts.outcome, 'uploaded'),
+        eq(deliveryAttempts.action, 'new'),
+      ),
+    )
+    .orderBy(sql`${deliveryAttempts.number} desc`)
+    .limit(1);
+  return previous?.files ?? [];
+}
+
+/** The attempt is uploaded and the job delivered, in one transaction and only while the lease is ours. */
+async function recordUploaded(
+  db: Db,
+  job: DeliveryRow,
+  attemptId: string,
+  plan: PackagePlan,
+  xml: string,
+  files: DeliveredFile[],
+  options: Required<WorkerOptions>,
+) {
+  await db.transaction(async (tx) => {
+    const delivered = await tx
+      .update(deliveries)
+      .set({
+        state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
+        deliveredAt: sql`now()`,
+        lastError: null,
+        leaseUntil: null,
+        leaseOwner: null,
+        leaseId: null,
+        updatedAt: sql`now()`,
+        stateChangedAt: sql`now()`,
+      })
+      .where(isHeld(job, options))
+      .returning({ id: deliveries.id });
+    if (delivered.length === 0) return;
+    await tx
+      .update(deliveryAttempts)
+      .set({
+        remotePath: plan.ackFolder,
+        messageXml: xml,
+        files,
+        bytes: files.reduce((sum, f) => sum + f.bytes, 0) + Buffer.byteLength(xml),
+        outcome: 'uploaded',
+        finishedAt: sql`now()`,
+      })
+      .where(eq(deliveryAttempts.id, attemptId));
+  });
 }
 
 // ------------------------------------------------------------------ acknowledgements
@@ -375,7 +453,7 @@ export async function pollAcknowledgements(deps: WorkerDeps): Promise<number> {
     if (!target) continue;
     let transport: Transport | null = null;
     try {
-      transport = await openTransport(openTarget(deps.config, target).secretValue, deps.config);
+      transport = await openTargetTransport(deps.db, deps.config, target);
       for (const folder of [...new Set(folders)]) {
         const entries = await transport.list(`${folder}/acknowledgements`);
         for (const entry of entries) {
@@ -543,45 +621,48 @@ async function applyAck(
 
 /**
  * `live`: approved, release date reached (UTC), every delivery acknowledged. `taken_down`: every
- * delivery taken down. Each change writes a status event.
+ * delivery taken down. Each change writes a status event, in the same transaction: a release never
+ * changes status without its event, nor the other way round.
  */
 export async function promoteReleases(db: DbOrTx): Promise<void> {
-  const live = await db
-    .update(releases)
-    .set({ status: 'live', updatedAt: new Date() })
-    .where(
-      and(
-        eq(releases.status, 'approved'),
-        lte(releases.releaseDate, sql`(now() at time zone 'utc')::date`),
-        sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
-        sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'acknowledged')`,
-      ),
-    )
-    .returning({ id: releases.id });
-  const down = await db
-    .update(releases)
-    .set({ status: 'taken_down', takedownRequested: false, updatedAt: new Date() })
-    .where(
-      and(
-        inArray(releases.status, ['approved', 'live']),
-        sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
-        sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'taken_down')`,
-      ),
-    )
-    .returning({ id: releases.id });
-  const events = [
-    ...live.map((r) => ({
-      releaseId: r.id,
-      status: 'live',
-      note: 'Every store acknowledged and the release date has come.',
-    })),
-    ...down.map((r) => ({
-      releaseId: r.id,
-      status: 'taken_down',
-      note: 'Every store confirmed the takedown.',
-    })),
-  ];
-  if (events.length > 0) await db.insert(releaseStatusEvents).values(events);
+  await db.transaction(async (tx) => {
+    const live = await tx
+      .update(releases)
+      .set({ status: 'live', updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(releases.status, 'approved'),
+          lte(releases.releaseDate, sql`(now() at time zone 'utc')::date`),
+          sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
+          sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'acknowledged')`,
+        ),
+      )
+      .returning({ id: releases.id });
+    const down = await tx
+      .update(releases)
+      .set({ status: 'taken_down', takedownRequested: false, updatedAt: sql`now()` })
+      .where(
+        and(
+          inArray(releases.status, ['approved', 'live']),
+          sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
+          sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'taken_down')`,
+        ),
+      )
+      .returning({ id: releases.id });
+    const events = [
+      ...live.map((r) => ({
+        releaseId: r.id,
+        status: 'live',
+        note: 'Every store acknowledged and the release date has come.',
+      })),
+      ...down.map((r) => ({
+        releaseId: r.id,
+        status: 'taken_down',
+        note: 'Every store confirmed the takedown.',
+      })),
+    ];
+    if (events.length > 0) await tx.insert(releaseStatusEvents).values(events);
+  });
 }
 
 // ------------------------------------------------------------------ the loop
