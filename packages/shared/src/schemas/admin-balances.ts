@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CSV_TEMPLATE_HEADER, LIMITS } from '../constants';
+import { toCsv } from '../csv';
 import { formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../text';
 
@@ -36,7 +37,11 @@ export const BALANCE_TEXTS = {
     `The balance changed to ${formatCents(currentCents)} since it was verified; verify again before applying.`,
   foundUsers: (count: number) => `Found ${count} user(s)`,
   templateFileName: 'balance-update-template.csv',
-  template: `${CSV_TEMPLATE_HEADER}\r\nartist@example.com,125.50\r\n00000000-0000-4000-8000-000000000000,0.00\r\n`,
+  // Written by the one CSV writer like every export, so the template and the exports cannot drift apart.
+  template: toCsv(CSV_TEMPLATE_HEADER.split(','), [
+    ['artist@example.com', '125.50'],
+    ['00000000-0000-4000-8000-000000000000', '0.00'],
+  ]),
 } as const;
 
 /** The manual edit's log note (spec 02 §3). */

@@ -2,6 +2,7 @@
  * Pro analytics on the earnings ledger (GET /api/analytics/earnings and .csv): a posted report's lines
  * grouped by store, country, track, release and month, within the window; Pro only; one artist's lines.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
@@ -123,5 +124,45 @@ describe('earnings analytics', () => {
     expect(lines).toHaveLength(5);
     const foreign = await system.request('/api/analytics/earnings.csv', { cookie: other.cookie });
     expect((await foreign.text()).trim().split('\r\n')).toHaveLength(1);
+  });
+
+  it('writes hostile titles and store names as text, and refunds as numbers (issue 22, finding 5)', async () => {
+    const artist = await system.signedInUser({ plan: 'pro' });
+    const title = "-1+1+cmd|' /C calc'!A0";
+    const store = '-2-HYPERLINK("https://evil.example/claim","Statement")';
+    await createTestRelease(system, artist.userId, {
+      status: 'live',
+      title,
+      trackCount: 1,
+      isrcs: ['QZAN12600077'],
+    });
+    const header =
+      'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
+    const rows = [
+      `2026-01-10\t${monthsAgo(1)}\t${store}\tA\tT\tQZAN12600077\t\t10\t100\tSong\tUS\t0\t3.50`,
+      `2026-01-10\t${monthsAgo(1)}\t@SUM(A1:A9)\tA\tT\tQZAN12600077\t\t-2\t100\tSong\tUS\t0\t-1.25`,
+    ];
+    const upload = await system.request('/api/admin/royalties/imports?filename=hostile.tsv', {
+      method: 'POST',
+      body: `${[header, ...rows].join('\n')}\n`,
+      headers: { 'content-type': 'application/octet-stream' },
+      cookie: people.admin.cookie,
+    });
+    expect(upload.status).toBe(201);
+    const summary = await readJson(upload);
+    const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
+      method: 'POST',
+      cookie: people.admin.cookie,
+    });
+    expect(posted.status).toBe(200);
+
+    const response = await system.request('/api/analytics/earnings.csv?months=all', {
+      cookie: artist.cookie,
+    });
+    const records: string[][] = parse(await response.text());
+    expect(records.slice(1)).toEqual([
+      [monthsAgo(1), `'${store}`, 'US', `'${title}`, '', 'Track 1', 'QZAN12600077', '10', '3.5'],
+      [monthsAgo(1), "'@SUM(A1:A9)", 'US', `'${title}`, '', 'Track 1', 'QZAN12600077', '-2', '-1.25'],
+    ]);
   });
 });

@@ -2,6 +2,8 @@
  * Pro analytics on the earnings ledger: one set-based, grouped query per dimension over the immutable
  * earnings lines (royalty_earnings) of one artist, within a window of sales periods.
  */
+
+import { toCsv } from '@tunedrop/shared/csv';
 import {
   EARNINGS_BREAKDOWN_LIMIT,
   type EarningsBreakdown,
@@ -114,12 +116,6 @@ export async function getEarningsBreakdown(
   };
 }
 
-const csvCell = (value: string | null) => {
-  const text = value ?? '';
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The window's earnings per period, store, country, release and track, as CSV with exact USD amounts. */
 export async function earningsCsv(db: DbOrTx, userId: string, months: EarningsWindow): Promise<string> {
   const rows = await db
@@ -141,12 +137,18 @@ export async function earningsCsv(db: DbOrTx, userId: string, months: EarningsWi
     .groupBy(e.period, e.store, e.country, releases.title, releases.upc, tracks.title, tracks.isrc)
     .orderBy(desc(e.period), desc(amountSum), asc(e.store), asc(e.country));
   const header = ['Period', 'Store', 'Country', 'Release', 'UPC', 'Track', 'ISRC', 'Units', 'Amount (USD)'];
-  const lines = [header.join(',')];
-  for (const row of rows)
-    lines.push(
-      [row.period, row.store, row.country, row.release, row.upc, row.track, row.isrc, row.units, row.amount]
-        .map(csvCell)
-        .join(','),
-    );
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(
+    header,
+    rows.map((row) => [
+      row.period,
+      row.store,
+      row.country,
+      row.release,
+      row.upc,
+      row.track,
+      row.isrc,
+      row.units,
+      row.amount,
+    ]),
+  );
 }

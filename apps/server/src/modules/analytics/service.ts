@@ -2,6 +2,7 @@
  * Pro analytics: earnings over time from the balance log (earnings_delta_cents), the balance after
  * each period, releases by status and platform, and the withdrawal history (also as CSV).
  */
+import { toCsv } from '@tunedrop/shared/csv';
 import { ANALYTICS_RANGES, type AnalyticsRange, type AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -152,30 +153,17 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
   };
 }
 
-/** One CSV field: quoted when needed, and a leading =, +, - or @ neutralised so spreadsheets do not run it. */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export async function withdrawalsCsv(db: Db, userId: string): Promise<string> {
   const rows = await listWithdrawals(db, userId);
-  const lines = [
-    ['requested_at', 'amount', 'status', 'payment_method', 'processed_at', 'rejection_reason'].join(','),
-  ];
-  for (const row of rows) {
-    lines.push(
-      [
-        row.requestedAt.toISOString(),
-        (row.amountCents / 100).toFixed(2),
-        row.status,
-        row.paymentMethod,
-        row.processedAt?.toISOString() ?? '',
-        row.rejectionReason ?? '',
-      ]
-        .map(csvField)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(
+    ['requested_at', 'amount', 'status', 'payment_method', 'processed_at', 'rejection_reason'],
+    rows.map((row) => [
+      row.requestedAt.toISOString(),
+      (row.amountCents / 100).toFixed(2),
+      row.status,
+      row.paymentMethod,
+      row.processedAt?.toISOString() ?? '',
+      row.rejectionReason ?? '',
+    ]),
+  );
 }

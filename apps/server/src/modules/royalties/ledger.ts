@@ -3,6 +3,8 @@
  * withdrawals with their status, admin adjustments), newest first, each with the balance after it; the
  * statements are the immutable earnings lines summed per period.
  */
+
+import { type CsvCell, toCsv } from '@tunedrop/shared/csv';
 import type {
   LedgerEntry,
   LedgerEntryKind,
@@ -190,13 +192,6 @@ export async function splitStatementRows(
   }));
 }
 
-const csvCell = (value: string | number | null) => {
-  const text = value === null ? '' : String(value);
-  // A leading =, +, - or @ would be a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The period's earnings by store, country, track and usage type, as CSV (exact USD amounts). */
 export async function statementCsv(db: DbOrTx, userId: string, period: string): Promise<string | null> {
   const rows = rowsOf<{
@@ -234,44 +229,36 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
     'Units',
     'Amount (USD)',
   ];
-  const lines = [header.join(',')];
+  const lines: CsvCell[][] = [];
   for (const row of rows) {
-    lines.push(
-      [
-        period,
-        row.store,
-        row.country,
-        row.usage_type,
-        row.release_title,
-        row.upc,
-        row.track_title,
-        row.isrc,
-        row.units,
-        row.amount,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
+    lines.push([
+      period,
+      row.store,
+      row.country,
+      row.usage_type,
+      row.release_title,
+      row.upc,
+      row.track_title,
+      row.isrc,
+      row.units,
+      row.amount,
+    ]);
   }
   for (const split of splits) {
-    lines.push(
-      [
-        period,
-        split.direction === 'to'
-          ? `Split share to ${split.party} (${split.percent}%)`
-          : `Split share from ${split.party} (${split.percent}%)`,
-        null,
-        null,
-        split.releaseTitle,
-        split.upc,
-        split.trackTitle,
-        split.isrc,
-        null,
-        split.amount,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
+    lines.push([
+      period,
+      split.direction === 'to'
+        ? `Split share to ${split.party} (${split.percent}%)`
+        : `Split share from ${split.party} (${split.percent}%)`,
+      null,
+      null,
+      split.releaseTitle,
+      split.upc,
+      split.trackTitle,
+      split.isrc,
+      null,
+      split.amount,
+    ]);
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(header, lines);
 }
