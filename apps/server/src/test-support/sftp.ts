@@ -16,20 +16,36 @@ export type SftpServer = {
   root: string;
   privateKey: string;
   privateKeyFile: string;
+  /** The current host key's fingerprint as `ssh-keygen -l` prints it (`SHA256:…`). */
+  hostKeyFingerprint: () => string;
   url: (subPath?: string) => string;
+  /** What sshd logged so far (LogLevel DEBUG1: every authentication request is a `userauth-request` line). */
+  log: () => string;
+  /** Kills sshd and every session process it forked (SIGKILL): connections drop mid-transfer. */
+  kill: () => void;
+  /** Starts sshd again on the same port; `newHostKey` first replaces its host key with a new one. */
+  restart: (options?: { newHostKey?: boolean }) => Promise<void>;
   stop: () => Promise<void>;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
+/** A free loopback port: any, or one in `TUNEDROP_TEST_PORTS=from-to` when set (shared test machines). */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TUNEDROP_TEST_PORTS ?? '');
+  for (let i = 0; i < 50; i++) {
+    const wanted = range
+      ? Number(range[1]) + Math.floor(Math.random() * (Number(range[2]) - Number(range[1])))
+      : 0;
+    const port = await new Promise<number | null>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(null));
+      server.listen(wanted, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : null));
+      });
     });
-  });
+    if (port !== null) return port;
+  }
+  throw new Error('no free port');
 }
 
 async function waitForPort(port: number, timeoutMs: number, child: ChildProcess, log: string): Promise<void> {
@@ -53,16 +69,45 @@ async function waitForPort(port: number, timeoutMs: number, child: ChildProcess,
 
 export const SSHD = '/usr/sbin/sshd';
 
+function generateKey(file: string) {
+  fs.rmSync(file, { force: true });
+  fs.rmSync(`${file}.pub`, { force: true });
+  const result = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file]);
+  if (result.status !== 0) throw new Error(`ssh-keygen failed: ${result.stderr}`);
+}
+
+/** `SHA256:…` of a public key file, as OpenSSH prints it. */
+export function fingerprintOf(publicKeyFile: string): string {
+  const result = spawnSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', publicKeyFile], { encoding: 'utf8' });
+  const match = /SHA256:[A-Za-z0-9+/]+/.exec(result.stdout);
+  if (!match) throw new Error(`ssh-keygen -l failed: ${result.stderr}`);
+  return match[0];
+}
+
+/** Every process below `pid` (sshd forks one or two per connection), deepest last. */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let children: string;
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+  } catch {
+    return out;
+  }
+  for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+    out.push(child, ...descendants(child));
+  }
+  return out;
+}
+
 export async function startSftpServer(): Promise<SftpServer> {
   if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install -y openssh-server`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-sshd-'));
   const root = path.join(dir, 'store');
   fs.mkdirSync(root);
   fs.mkdirSync('/run/sshd', { recursive: true });
-  for (const name of ['host_key', 'user_key']) {
-    const result = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, name)]);
-    if (result.status !== 0) throw new Error(`ssh-keygen failed: ${result.stderr}`);
-  }
+  const hostKey = path.join(dir, 'host_key');
+  generateKey(hostKey);
+  generateKey(path.join(dir, 'user_key'));
   fs.copyFileSync(path.join(dir, 'user_key.pub'), path.join(dir, 'authorized_keys'));
   const port = await freePort();
   const user = os.userInfo().username;
@@ -72,7 +117,7 @@ export async function startSftpServer(): Promise<SftpServer> {
     [
       `Port ${port}`,
       'ListenAddress 127.0.0.1',
-      `HostKey ${path.join(dir, 'host_key')}`,
+      `HostKey ${hostKey}`,
       `PidFile ${path.join(dir, 'sshd.pid')}`,
       `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
       'PasswordAuthentication no',
@@ -81,13 +126,34 @@ export async function startSftpServer(): Promise<SftpServer> {
       'UsePAM no',
       'StrictModes no',
       'MaxStartups 100',
+      'LogLevel DEBUG1',
       'Subsystem sftp internal-sftp',
       '',
     ].join('\n'),
   );
   const log = path.join(dir, 'sshd.log');
-  const child = spawn(SSHD, ['-D', '-f', config, '-E', log], { stdio: 'ignore' });
-  await waitForPort(port, 10_000, child, log);
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(SSHD, ['-D', '-f', config, '-E', log], { stdio: 'ignore' });
+    await waitForPort(port, 10_000, child, log);
+  };
+  const kill = () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    for (const pid of [child.pid, ...descendants(child.pid)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    kill();
+    await exited;
+  };
+  await launch();
   const privateKeyFile = path.join(dir, 'user_key');
   return {
     port,
@@ -95,13 +161,17 @@ export async function startSftpServer(): Promise<SftpServer> {
     root,
     privateKey: fs.readFileSync(privateKeyFile, 'utf8'),
     privateKeyFile,
+    hostKeyFingerprint: () => fingerprintOf(`${hostKey}.pub`),
     url: (subPath = '') => `sftp://${user}@127.0.0.1:${port}${path.join(root, subPath)}`,
+    log: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''),
+    kill,
+    async restart(options = {}) {
+      await halt();
+      if (options.newHostKey) generateKey(hostKey);
+      await launch();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -46,7 +46,8 @@ export const deliveryCliCommands: Record<string, Command> = {
     },
   },
   'delivery:target:add': {
-    usage: '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch] [--key FILE]',
+    usage:
+      '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch] [--key FILE] [--host-key SHA256:…]   (sftp: without --host-key the key seen at the first connection is pinned)',
     options: {
       name: { type: 'string' },
       url: { type: 'string' },
@@ -54,6 +55,7 @@ export const deliveryCliCommands: Record<string, Command> = {
       platforms: { type: 'string' },
       profile: { type: 'string' },
       key: { type: 'string' },
+      'host-key': { type: 'string' },
     },
     paths: { options: ['key'] },
     async run(system, _positionals, flags) {
@@ -79,10 +81,12 @@ export const deliveryCliCommands: Record<string, Command> = {
         platforms,
         profile: flags.profile ?? 'release',
         ...(privateKey ? { privateKey } : {}),
+        ...(typeof flags['host-key'] === 'string' ? { hostKey: flags['host-key'] } : {}),
       });
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const key = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
+        const field = issue?.path[0] === undefined ? undefined : String(issue.path[0]);
+        const key = field === 'hostKey' ? 'host-key' : field;
         const isMissing = key !== undefined && flags[key] === undefined;
         const hint = key === 'platforms' ? ` (ids: ${PLATFORM_IDS.join(', ')})` : '';
         if (isMissing) throw new CliError(`--${key} is required`, 2);
@@ -90,9 +94,15 @@ export const deliveryCliCommands: Record<string, Command> = {
       }
       try {
         const target = await createTarget(system.db, system.config, parsed.data);
+        const hostKey =
+          target.scheme !== 'sftp'
+            ? ''
+            : target.hostKeyFingerprint
+              ? `, host key ${target.hostKeyFingerprint}`
+              : ', host key pinned at the first connection';
         return `Added delivery target ${target.name} (${target.id}): ${target.urlMasked}, ${
           target.platforms === 'all' ? 'all platforms' : target.platforms.join(', ')
-        }, ${target.profile} profile`;
+        }, ${target.profile} profile${hostKey}`;
       } catch (error) {
         throw new CliError(error instanceof Error ? error.message : String(error));
       }
