@@ -5,11 +5,11 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Deps } from './deps';
 import { globalMiddleware } from './lib/access';
-import { requestBodyLimit } from './lib/body-limit';
 import type { AppEnv } from './lib/context';
 import { refuseControlCharacters } from './lib/control-characters';
 import { AppError } from './lib/errors';
 import { webDistDir } from './lib/paths';
+import { closeOnUnreadBody } from './lib/request-body';
 import { mountWebApp } from './lib/web-app';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
@@ -105,9 +105,10 @@ export function createApp(deps: Deps) {
       }) as MiddlewareHandler<AppEnv>,
     ),
   );
-  // Bounded input: 413 before an oversized body is read (file routes are exempt, see lib/body-limit.ts).
-  app.use('/api/*', globalMiddleware(requestBodyLimit(deps.config.BODY_LIMIT_BYTES)));
-  // NUL and control characters in a path, query or JSON body: 422 before any route (lib/control-characters.ts).
+  // A refusal to a body still arriving closes the connection rather than reading the rest (lib/request-body.ts).
+  app.use('/api/*', globalMiddleware(closeOnUnreadBody()));
+  // NUL and control characters in a path or query: 422 before any route (lib/control-characters.ts). Bodies
+  // are bounded and checked by each route's access() once the caller is let in (record 145).
   app.use('/api/*', globalMiddleware(refuseControlCharacters()));
   // Cross-site request forgery: a browser always sends Origin on cross-site writes; it must be ours.
   app.use(

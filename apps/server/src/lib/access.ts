@@ -12,6 +12,7 @@ import { profiles, session, user, userRoles } from '../db/schema';
 import type { Deps } from '../deps';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
+import { guardBody } from './request-body';
 import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS } from './session-config';
 
 export const ACCESS_RULES = ['public', 'user', 'subscriber', 'moderator', 'admin'] as const;
@@ -161,12 +162,16 @@ function check(rule: AccessRule, viewer: Viewer | null): void {
   if (!isGatePassed) throw new AppError('subscription_required', GATE_MESSAGE, 402);
 }
 
+/**
+ * The route's rule, then its body: the body's limit and the control-character check run only once the
+ * caller is let in, so nobody's body is read before access is checked (lib/request-body.ts, record 145).
+ */
 export function access(rule: AccessRule): AccessMiddleware {
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const viewer = c.get('viewer') === undefined ? await loadViewer(c) : c.get('viewer');
     c.set('viewer', viewer);
     check(rule, viewer);
-    await next();
+    return guardBody(c, next);
   };
   return Object.assign(middleware, { [ACCESS_RULE]: rule });
 }

@@ -21,13 +21,24 @@ afterAll(async () => {
   await system.close();
 });
 
-type Sent = { status: number; body: string; bytesWritten: number; ms: number };
+type Sent = {
+  status: number;
+  body: string;
+  bytesWritten: number;
+  ms: number;
+  connection: string | undefined;
+};
 
 /**
  * POSTs up to `totalBytes` of JSON-looking bytes in 64 KB chunks, honouring back-pressure, and
  * stops writing as soon as the answer arrives (as a browser would). Chunked when `isChunked`.
  */
-function postLargeBody(path: string, totalBytes: number, isChunked: boolean): Promise<Sent> {
+function postLargeBody(
+  path: string,
+  totalBytes: number,
+  isChunked: boolean,
+  options: { cookie?: string; method?: string } = {},
+): Promise<Sent> {
   const started = performance.now();
   const chunk = Buffer.alloc(64 * 1024, 'a');
   return new Promise((resolve, reject) => {
@@ -39,10 +50,11 @@ function postLargeBody(path: string, totalBytes: number, isChunked: boolean): Pr
       // A fresh connection each time: the server may close one whose refused body it did not read.
       agent: false,
       path,
-      method: 'POST',
+      method: options.method ?? 'POST',
       headers: {
         'content-type': 'application/json',
         origin: system.config.appUrl,
+        ...(options.cookie ? { cookie: options.cookie } : {}),
         ...(isChunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(totalBytes) }),
       },
     });
@@ -56,6 +68,7 @@ function postLargeBody(path: string, totalBytes: number, isChunked: boolean): Pr
           body: Buffer.concat(parts).toString('utf8'),
           bytesWritten,
           ms: performance.now() - started,
+          connection: response.headers.connection,
         });
         request.destroy();
       });
@@ -137,18 +150,91 @@ describe('request body limit', () => {
     }
   });
 
-  it('leaves tus uploads to their own limits', async () => {
-    expect(ROUTE_BODY_LIMITS.find((route) => route.prefix === '/api/uploads')?.limit).toBe('own');
+  it('leaves tus uploads to their own limits, after access', async () => {
+    const uploads = ROUTE_BODY_LIMITS.find((route) => route.prefix === '/api/uploads');
+    expect(uploads?.isStreamedByRoute).toBe(true);
     // Anonymous: the upload route answers 401, not 413, for a 2 MB declared body.
     const sent = await postLargeBody('/api/uploads', 2 * 1024 * 1024, false);
     expect(sent.status).toBe(401);
   });
 
   it('gives the bulk balance rows their larger limit', async () => {
-    // Anonymous: 401 from the route (the body passed the 1 MB bound), not 413.
-    const sent = await postLargeBody('/api/admin/balances/verify', 2 * 1024 * 1024, false);
-    expect(sent.status).toBe(401);
-    const over = await postLargeBody('/api/admin/balances/verify', 40 * 1024 * 1024, false);
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    // 2 MB passes the 1 MB default: the route reads it and refuses the JSON, not its size.
+    const sent = await postLargeBody('/api/admin/balances/verify', 2 * 1024 * 1024, false, {
+      cookie: admin.cookie,
+    });
+    expect(sent.status).not.toBe(413);
+    const over = await postLargeBody('/api/admin/balances/verify', 40 * 1024 * 1024, true, {
+      cookie: admin.cookie,
+    });
     expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).error.message).toBe('This request is too large (at most 16 MB).');
+  });
+});
+
+describe('access before body (issue 22)', () => {
+  it.each([
+    ['with Content-Length', false],
+    ['chunked', true],
+  ])(
+    'answers an anonymous 100 MB report upload %s with 401 without reading it, and closes the connection',
+    async (_label, isChunked) => {
+      const rssBefore = process.memoryUsage().rss;
+      const sent = await postLargeBody('/api/admin/royalties/imports', HUNDRED_MB, isChunked);
+      expect(sent.status).toBe(401);
+      expect(JSON.parse(sent.body)).toEqual({ error: { code: 'unauthorized', message: 'Please sign in.' } });
+      expect(sent.bytesWritten).toBeLessThan(HUNDRED_MB / 4);
+      expect(sent.ms).toBeLessThan(5000);
+      expect(sent.connection).toBe('close');
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
+    },
+  );
+
+  it('refuses a signed-in artist on the report upload with 403 before reading the body', async () => {
+    const artist = await system.signedInUser();
+    const sent = await postLargeBody('/api/admin/royalties/imports', HUNDRED_MB, true, {
+      cookie: artist.cookie,
+    });
+    expect(sent.status).toBe(403);
+    expect(sent.bytesWritten).toBeLessThan(HUNDRED_MB / 4);
+    expect(sent.connection).toBe('close');
+  });
+
+  it('refuses an admin report upload larger than its limit by its declared length, before reading it', async () => {
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    const sent = await postLargeBody('/api/admin/royalties/imports', 5_000_000_000, false, {
+      cookie: admin.cookie,
+    });
+    expect(sent.status).toBe(413);
+    expect(JSON.parse(sent.body).error.code).toBe('payload_too_large');
+    expect(sent.bytesWritten).toBeLessThan(HUNDRED_MB);
+  });
+
+  it.each([
+    ['PATCH', '/api/me/profile'],
+    ['POST', '/api/admin/balances/verify'],
+    ['PUT', '/api/builder/draft'],
+    ['POST', '/api/admin/royalties/imports/00000000-0000-4000-8000-000000000000/post'],
+  ])('answers an anonymous chunked 100 MB body to %s %s with 401, not 413', async (method, path) => {
+    const sent = await postLargeBody(path, HUNDRED_MB, true, { method });
+    expect(sent.status).toBe(401);
+    expect(sent.bytesWritten).toBeLessThan(HUNDRED_MB / 4);
+    expect(sent.connection).toBe('close');
+  });
+
+  it('checks a JSON body for control characters only after access: anonymous NUL gets 401', async () => {
+    const anonymous = await system.request('/api/me/profile', {
+      method: 'PATCH',
+      json: { fullName: 'A\u0000B' },
+    });
+    expect(anonymous.status).toBe(401);
+    const user = await system.signedInUser();
+    const signedIn = await system.request('/api/me/profile', {
+      method: 'PATCH',
+      cookie: user.cookie,
+      json: { fullName: 'A\u0000B' },
+    });
+    expect(signedIn.status).toBe(422);
   });
 });

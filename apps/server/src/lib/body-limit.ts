@@ -1,80 +1,112 @@
 /**
- * One bound on every request body (BODY_LIMIT_BYTES, 1 MB by default), answered with 413 before the
- * body is read: a declared Content-Length over the limit is refused at once, and a chunked body is
- * counted as it streams in and refused at the first byte past the limit (hono/body-limit does both).
- * Routes that take files keep their own, larger limits and are listed once, here.
+ * One bound on every request body, applied by `access()` once the caller is let in (lib/request-body.ts),
+ * so nobody's body is read before access is checked (issue 22; records 082 and 145). A declared
+ * Content-Length over the route's limit is answered 413 before a byte is read; a chunked body is counted
+ * as it streams in and refused at the first byte past the limit. Routes that take files stream them to
+ * disk and count the bytes themselves, under the larger limits listed here.
  */
-import type { MiddlewareHandler } from 'hono';
+
+import { LIMITS } from '@tunedrop/shared';
+import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { Config } from '../config';
 import type { AppEnv } from './context';
 
-/**
- * The one list of routes whose bodies are bounded differently from BODY_LIMIT_BYTES. `'own'` means
- * the route streams a file and enforces its own limit; a number is a larger JSON limit in bytes.
- * A prefix ending in `/` matches everything under it; otherwise the path itself and its sub-paths.
- */
-export const ROUTE_BODY_LIMITS: ReadonlyArray<{ prefix: string; limit: 'own' | number; why: string }> = [
+type LimitConfig = Pick<Config, 'BODY_LIMIT_BYTES' | 'UPLOAD_MAX_WAV_BYTES'>;
+
+export type RouteBodyLimit = {
+  /** `/api/…`: the path itself and everything under it, or only the path itself when `isExact`. */
+  prefix: string;
+  isExact?: boolean;
+  /** Only this method (all methods when unset). */
+  method?: string;
+  bytes: (config: LimitConfig) => number;
+  /** The route streams the body to disk and counts it itself; the limit here refuses a declared length. */
+  isStreamedByRoute?: boolean;
+  why: string;
+};
+
+/** The one list of routes whose bodies are bounded differently from BODY_LIMIT_BYTES (default 1 MB). */
+export const ROUTE_BODY_LIMITS: ReadonlyArray<RouteBodyLimit> = [
   {
     prefix: '/api/uploads',
-    limit: 'own',
-    why: 'tus uploads: UPLOAD_MAX_WAV_BYTES / 10 MB covers, checked by tus',
+    bytes: (config) => Math.max(config.UPLOAD_MAX_WAV_BYTES, LIMITS.coverArtMaxBytes),
+    isStreamedByRoute: true,
+    why: 'tus uploads: a PATCH carries at most the whole file; tus counts it against the upload length',
   },
   {
     prefix: '/api/admin/royalties/imports',
-    limit: 'own',
-    why: 'sales-report files: streamed to disk up to ROYALTY_LIMITS.maxUploadBytes (royalties/routes.ts)',
+    isExact: true,
+    method: 'POST',
+    bytes: () => ROYALTY_LIMITS.maxUploadBytes,
+    isStreamedByRoute: true,
+    why: 'sales-report files, streamed to disk and counted (royalties/routes.ts)',
   },
   // A 5 MB CSV of up to 50,000 rows, sent as JSON rows (spec 02 §5): at most about 10 MB.
-  { prefix: '/api/admin/balances/verify', limit: 16 * 1024 * 1024, why: 'bulk balance CSV rows' },
-  { prefix: '/api/admin/balances/apply', limit: 16 * 1024 * 1024, why: 'bulk balance CSV rows' },
+  { prefix: '/api/admin/balances/verify', bytes: () => 16 * 1024 * 1024, why: 'bulk balance CSV rows' },
+  { prefix: '/api/admin/balances/apply', bytes: () => 16 * 1024 * 1024, why: 'bulk balance CSV rows' },
 ];
 
-function routeLimit(path: string): 'own' | number | undefined {
-  for (const { prefix, limit } of ROUTE_BODY_LIMITS) {
-    const matches = prefix.endsWith('/')
-      ? path.startsWith(prefix)
-      : path === prefix || path.startsWith(`${prefix}/`);
-    if (matches) return limit;
-  }
-  return undefined;
-}
-
-const readableSize = (bytes: number) =>
-  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
-    ? `${bytes / (1024 * 1024)} MB`
-    : bytes >= 1024
-      ? `${Math.floor(bytes / 1024)} KB`
-      : `${bytes} bytes`;
-
-function limitResponse(maxBytes: number): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) =>
-      c.json(
-        {
-          error: {
-            code: 'payload_too_large',
-            message: `This request is too large (at most ${readableSize(maxBytes)}).`,
-          },
-        },
-        413,
-      ),
-  }) as MiddlewareHandler<AppEnv>;
-}
-
-export function requestBodyLimit(defaultMaxBytes: number): MiddlewareHandler<AppEnv> {
-  const byLimit = new Map<number, MiddlewareHandler<AppEnv>>();
-  const limiterFor = (bytes: number) => {
-    let limiter = byLimit.get(bytes);
-    if (!limiter) {
-      limiter = limitResponse(bytes);
-      byLimit.set(bytes, limiter);
+/** The limit of one request: a listed route's own, otherwise BODY_LIMIT_BYTES. */
+export function routeBodyLimit(
+  config: LimitConfig,
+  method: string,
+  path: string,
+): { bytes: number; isStreamedByRoute: boolean } {
+  for (const route of ROUTE_BODY_LIMITS) {
+    if (route.method && route.method !== method) continue;
+    const matches = route.isExact
+      ? path === route.prefix || path === `${route.prefix}/`
+      : path === route.prefix || path.startsWith(`${route.prefix}/`);
+    if (matches) {
+      return {
+        bytes: Math.max(route.bytes(config), config.BODY_LIMIT_BYTES),
+        isStreamedByRoute: route.isStreamedByRoute === true,
+      };
     }
-    return limiter;
-  };
-  return async (c, next) => {
-    const limit = routeLimit(c.req.path);
-    if (limit === 'own') return next();
-    return limiterFor(Math.max(limit ?? 0, defaultMaxBytes))(c, next);
-  };
+  }
+  return { bytes: config.BODY_LIMIT_BYTES, isStreamedByRoute: false };
+}
+
+export const readableSize = (bytes: number) =>
+  bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0
+    ? `${bytes / 1024 ** 3} GB`
+    : bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+      ? `${bytes / (1024 * 1024)} MB`
+      : bytes >= 1024
+        ? `${Math.floor(bytes / 1024)} KB`
+        : `${bytes} bytes`;
+
+export const tooLargeMessage = (bytes: number) =>
+  `This request is too large (at most ${readableSize(bytes)}).`;
+
+const tooLarge = (c: Context<AppEnv>, bytes: number) =>
+  c.json({ error: { code: 'payload_too_large', message: tooLargeMessage(bytes) } }, 413);
+
+/** hono's bodyLimit per limit, built once: it counts a chunked body as it arrives (buffered up to the limit). */
+const counters = new Map<number, MiddlewareHandler<AppEnv>>();
+function counterFor(bytes: number): MiddlewareHandler<AppEnv> {
+  let counter = counters.get(bytes);
+  if (!counter) {
+    counter = bodyLimit({ maxSize: bytes, onError: (c) => tooLarge(c, bytes) }) as MiddlewareHandler<AppEnv>;
+    counters.set(bytes, counter);
+  }
+  return counter;
+}
+
+/**
+ * Bounds the body of the current request to its route's limit. A declared Content-Length is checked on
+ * every method (a GET with a body would otherwise be read past the answer to find the next request); the
+ * body itself is counted as it is read, except on the file routes, which count it themselves.
+ */
+export function limitBody(c: Context<AppEnv>, next: () => Promise<void>) {
+  const { bytes, isStreamedByRoute } = routeBodyLimit(c.var.deps.config, c.req.method, c.req.path);
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && !c.req.header('transfer-encoding')) {
+    const length = Number(declared);
+    if (!Number.isSafeInteger(length) || length > bytes) return tooLarge(c, bytes);
+  }
+  if (isStreamedByRoute) return next();
+  return counterFor(bytes)(c, next);
 }

@@ -3,10 +3,11 @@
  * control character in the path, the query or a JSON body is refused with 422 before any route or
  * the database sees it (PostgreSQL refuses NUL in text, which used to surface as a 500). Tabs and
  * line breaks in a body are left to each field's schema (multi-line fields allow them); better-auth's
- * routes, which have no schema of ours, get the same backstop for NUL and the other controls.
+ * routes, which have no schema of ours, get the same backstop for NUL and the other controls. The body
+ * is checked only after the route's access rule let the caller in (record 145).
  */
 import { findControlCharacters } from '@tunedrop/shared/text';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
 import { validationError } from './errors';
 
@@ -24,6 +25,7 @@ function decoded(value: string): string {
   }
 }
 
+/** The path and query, checked on every API request before any route: neither needs the body. */
 export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const url = new URL(c.req.url);
@@ -33,25 +35,32 @@ export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
       const inQuery = findControlCharacters({ [key]: value }, { isMultiline: false });
       if (inQuery) throw refuse(inQuery);
     }
-
-    const contentType = c.req.header('content-type') ?? '';
-    const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
-    if (
-      hasBody &&
-      /^application\/(.+\+)?json\b/i.test(contentType) &&
-      !UNCHECKED_BODY_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))
-    ) {
-      // A copy of the body (already bounded by the body limit), so the route still reads the original.
-      const text = await c.req.raw.clone().text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = undefined; // Malformed JSON is the route's validator's to refuse.
-      }
-      const inBody = findControlCharacters(body, { isMultiline: true });
-      if (inBody) throw refuse(inBody);
-    }
     await next();
   };
+}
+
+/**
+ * A JSON body, checked once the caller passed the route's access rule and the body its limit
+ * (lib/request-body.ts), so an anonymous body on a protected route is never read (issue 22).
+ */
+export async function refuseControlCharactersInBody(c: Context<AppEnv>): Promise<void> {
+  const contentType = c.req.header('content-type') ?? '';
+  const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
+  if (
+    !hasBody ||
+    !/^application\/(.+\+)?json\b/i.test(contentType) ||
+    UNCHECKED_BODY_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))
+  ) {
+    return;
+  }
+  // A copy of the body (already bounded by the body limit), so the route still reads the original.
+  const text = await c.req.raw.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined; // Malformed JSON is the route's validator's to refuse.
+  }
+  const inBody = findControlCharacters(body, { isMultiline: true });
+  if (inBody) throw refuse(inBody);
 }
