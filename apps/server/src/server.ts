@@ -39,7 +39,9 @@ export async function startSystem(config: Config, logger: Logger, options: Start
   }
   const mailTransport = config.SMTP_URL
     ? createSmtpTransport(config.SMTP_URL, config.SMTP_TIMEOUT_SECONDS * 1000)
-    : createOutboxTransport(path.join(config.dataDir, 'outbox'), logger);
+    : createOutboxTransport(path.join(config.dataDir, 'outbox'), logger, {
+        logLinks: config.NODE_ENV !== 'production',
+      });
   const mailDomain = new URL(config.appUrl).hostname;
   const worker =
     options.runWorkers === false

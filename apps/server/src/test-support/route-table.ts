@@ -230,13 +230,13 @@ export const ROUTE_TABLE: RouteRow[] = [
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
   route('GET', '/api/releases/:id/splits', 'user', { params: release, owned: true }),
-  route('PUT', '/api/releases/:id/splits', 'user', {
+  route('PUT', '/api/releases/:id/splits', 'subscriber', {
     params: release,
     owned: true,
     call: { json: { trackId: null, ownerPercent: '100', payees: [] } },
   }),
   route('POST', '/api/releases/:id/splits/payees/:payeeId/withdraw', 'user', { params: release }),
-  route('POST', '/api/releases/:id/expenses', 'user', {
+  route('POST', '/api/releases/:id/expenses', 'subscriber', {
     params: release,
     owned: true,
     call: { json: { amount: '10.00', description: 'Mastering', spentOn: '2026-01-15' } },

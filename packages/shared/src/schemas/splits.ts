@@ -3,30 +3,66 @@
  * before splits, invitations. Input schemas and response shapes shared by the server routes and the web.
  *
  * Routes served (apps/server/src/modules/splits/routes.ts):
- *   Owner or admin (access('user'); ownership checked in the service):
- *     GET  /api/releases/:id/splits                          → ReleaseSplits (current splits, history,
+ *   Owner or admin (ownership checked in the service; changes need a subscription, record 147):
+ *     GET  /api/releases/:id/splits                (user) → ReleaseSplits (current splits, history,
  *                                                             payees, expenses, recoupment, held money)
- *     PUT  /api/releases/:id/splits                          splitSetSchema → ReleaseSplits (a new version)
- *     POST /api/releases/:id/splits/payees/:payeeId/withdraw → ReleaseSplits (pending invitations only)
- *     POST /api/releases/:id/expenses                        expenseSchema → ReleaseSplits (201)
+ *     PUT  /api/releases/:id/splits          (subscriber) splitSetSchema → ReleaseSplits (a new version;
+ *                                                             invitation mails limited, 429)
+ *     POST /api/releases/:id/splits/payees/:payeeId/withdraw (user) → ReleaseSplits (pending only)
+ *     POST /api/releases/:id/expenses        (subscriber) expenseSchema → ReleaseSplits (201; bounded,
+ *                                                             mailed to accepted payees, audited: record 148)
  *   Invitations:
- *     GET  /api/split-invitations/:token         (public) → SplitInvitation (what accepting means)
- *     POST /api/split-invitations/:token/accept  (user)   → { accepted: true, releasedCents }
+ *     GET  /api/split-invitations/:token         (public) → SplitInvitation (what accepting means, and
+ *                                                             whether this viewer may)
+ *     POST /api/split-invitations/:token/accept  (user)   → { accepted: true, releasedCents } (only the
+ *                                                             invited address, verified; else 403)
  *   Payee (access('user'), every plan, no subscription needed):
  *     GET  /api/splits/shares                    → PayeeSharesResponse
  *
  * Percentages are decimal text with at most two decimals, compared as integer hundredths (never floats).
  */
 import { z } from 'zod';
-import { parseAmountToCents } from '../money';
+import { formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../text';
 
 export const SPLIT_LIMITS = {
   maxPayees: 20,
   maxDescription: 200,
-  /** $1,000,000.00 per expense line. */
-  maxExpenseCents: 100_000_000,
+  /** Letters or digits an expense description needs at least (record 148): "." or an invisible character is no description. */
+  minDescriptionLetters: 3,
+  /** $10,000.00 per expense line (record 148). */
+  maxExpenseCents: 1_000_000,
+  /** A release's expenses not yet recouped may not exceed $10,000.00 in total (record 148). */
+  maxOutstandingExpenseCents: 1_000_000,
 } as const;
+
+/**
+ * Invitation mails (record 147): per sending account and per invited address, over sliding windows counted
+ * in the database (`split_invitation_sends`), so they hold across restarts and instances.
+ */
+export const INVITATION_LIMITS = {
+  perAccountHour: { windowSeconds: 3600, max: 20 },
+  perAccountDay: { windowSeconds: 86_400, max: 50 },
+  perAddressDay: { windowSeconds: 86_400, max: 3 },
+} as const;
+
+/** "3 hours", "1 minute": a wait in the unit a person would say. */
+export function waitText(seconds: number): string {
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'}`;
+  if (seconds >= 3600) return unit(Math.ceil(seconds / 3600), 'hour');
+  if (seconds >= 60) return unit(Math.ceil(seconds / 60), 'minute');
+  return unit(Math.max(1, Math.ceil(seconds)), 'second');
+}
+
+/**
+ * "jane.doe@example.com" → "j•••@example.com": shown on an invitation to anyone but the invited address
+ * itself, so a forwarded or leaked link does not tell a stranger whom it was meant for (record 147).
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
 
 export const SPLIT_TEXTS = {
   sumNot100: 'The shares, with your own, must add up to exactly 100%.',
@@ -42,8 +78,21 @@ export const SPLIT_TEXTS = {
   ownInvitation: 'You cannot accept a share of your own release.',
   notPending: 'Only an invitation that has not been accepted can be withdrawn.',
   trackNotInRelease: 'That track is not on this release.',
-  invitationMailSubject: (releaseTitle: string) =>
-    `You are invited to share the royalties of "${releaseTitle}"`,
+  /** Fixed: nothing a sender typed ever becomes a subject or headline (record 147). */
+  invitationMailSubject: 'You are invited to share royalties on Tunedrop',
+  expenseMailSubject: 'An expense was added to a release you share on Tunedrop',
+  invitationOtherAccount: (maskedEmail: string) =>
+    `This invitation was sent to ${maskedEmail}. Sign in with that email address to accept it.`,
+  invitationUnverified:
+    'Confirm your email address first: open the link in the confirmation mail we sent you, then accept this invitation.',
+  invitationLimitAccount: (max: number, window: string, wait: string) =>
+    `You can send at most ${max} split invitations per ${window}. Please wait ${wait} before inviting more people.`,
+  invitationLimitAddress: (email: string, wait: string) =>
+    `${email} has been invited too many times recently. Please wait ${wait} before inviting this address again.`,
+  expenseDescription: `Describe the expense (at least ${SPLIT_LIMITS.minDescriptionLetters} letters or digits).`,
+  expenseAmount: `Enter an amount above 0 and at most ${formatCents(SPLIT_LIMITS.maxExpenseCents)}, with at most two decimals.`,
+  expenseOutstanding: (outstandingCents: number) =>
+    `This release already has ${formatCents(outstandingCents)} of expenses not yet recouped; at most ${formatCents(SPLIT_LIMITS.maxOutstandingExpenseCents)} may be outstanding at once.`,
 } as const;
 
 const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
@@ -104,14 +153,23 @@ export const splitSetSchema = z
   });
 export type SplitSetInput = z.input<typeof splitSetSchema>;
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
+
+/** True when `text` has enough letters or digits to say what the money was spent on. */
+export const isDescribed = (text: string) =>
+  (text.match(LETTER_OR_DIGIT)?.length ?? 0) >= SPLIT_LIMITS.minDescriptionLetters;
+
 export const expenseSchema = z.object({
   amount: safeText()
     .trim()
     .refine((value) => {
       const cents = parseAmountToCents(value);
       return cents !== null && cents > 0 && cents <= SPLIT_LIMITS.maxExpenseCents && /^\d/.test(value);
-    }, 'Enter an amount above 0 with at most two decimals.'),
-  description: safeText().trim().min(1, 'Describe the expense.').max(SPLIT_LIMITS.maxDescription),
+    }, SPLIT_TEXTS.expenseAmount),
+  description: safeText()
+    .trim()
+    .max(SPLIT_LIMITS.maxDescription)
+    .refine(isDescribed, SPLIT_TEXTS.expenseDescription),
   spentOn: z.iso.date('Enter the date as YYYY-MM-DD.'),
 });
 export type ExpenseInput = z.input<typeof expenseSchema>;
@@ -152,19 +210,40 @@ export type ReleaseSplits = {
     /** Cents paid to this payee so far. */
     paidCents: number;
   }[];
-  expenses: { id: string; amountCents: number; description: string; spentOn: string; createdAt: string }[];
+  expenses: SplitExpenseView[];
   recoupment: { expensesCents: number; recoupedCents: number; remainingCents: number };
   heldCents: number;
 };
 
+export type SplitExpenseView = {
+  id: string;
+  amountCents: number;
+  description: string;
+  spentOn: string;
+  createdAt: string;
+};
+
+/**
+ * Whether the viewer may accept (record 147): only a signed-in account whose verified email is the
+ * invited address. `message` says why not, naming the invited address masked.
+ */
+export type InvitationAcceptance =
+  | { status: 'ready'; message: null }
+  | { status: 'signed_out' | 'other_account' | 'unverified' | 'owner'; message: string };
+
 export type SplitInvitation = {
   releaseTitle: string;
   ownerName: string;
+  /** The invited address in full for that account only; masked ("j•••@example.com") for anyone else. */
   email: string;
   status: PayeeStatus;
+  acceptance: InvitationAcceptance;
   /** What the payee receives: the release default and each track's own split that lists them. */
   shares: { trackTitle: string | null; percent: string }[];
   heldCents: number;
+  /** The release's expenses, repaid to the owner before shares apply, and what is left to repay. */
+  expenses: SplitExpenseView[];
+  remainingExpenseCents: number;
 };
 
 export type PayeeShare = {
@@ -179,7 +258,11 @@ export type PayeeShare = {
   postedAt: string;
 };
 
+/** An expense on a release whose earnings this account shares: repaid to its owner before the shares. */
+export type PayeeExpense = SplitExpenseView & { releaseTitle: string; ownerName: string };
+
 export type PayeeSharesResponse = {
   items: PayeeShare[];
   totals: { paidCents: number; heldCents: number };
+  expenses: PayeeExpense[];
 };

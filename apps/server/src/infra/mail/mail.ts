@@ -30,21 +30,30 @@ export interface MailTransport {
   send(mail: OutgoingMail & { from: string; messageId: string }): Promise<void>;
 }
 
-/** Writes each message as one RFC 822 file `<ISO time>-<recipient>.eml` and logs its links. */
-export function createOutboxTransport(dir: string, logger: Logger): MailTransport {
+/**
+ * Writes each message as one RFC 822 file `<ISO time>-<recipient>.eml`. Its links (sign-in, reset and
+ * invitation links are bearer secrets) are logged only when `logLinks` is set: in development, never
+ * with NODE_ENV=production (issue 22, record 147).
+ */
+export function createOutboxTransport(
+  dir: string,
+  logger: Logger,
+  options: { logLinks?: boolean } = {},
+): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      await fsp.mkdir(dir, { recursive: true });
+      // Mails carry reset and invitation links: private to the server's user (decision 141).
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
       const info = await builder.sendMail({ ...mail, messageId: mail.messageId });
       const message = info.message as Buffer;
       const stamp = new Date().toISOString().replace(/:/g, '-');
       const safeRecipient = mail.to.replace(/[^A-Za-z0-9@._+-]/g, '_');
       const file = path.join(dir, `${stamp}-${safeRecipient}.eml`);
       const tmp = `${file}.tmp`;
-      await fsp.writeFile(tmp, message);
+      await fsp.writeFile(tmp, message, { mode: 0o600 });
       await fsp.rename(tmp, file);
-      const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+      const links = options.logLinks ? (mail.text.match(/https?:\/\/\S+/g) ?? []) : undefined;
       logger.info({ to: mail.to, subject: mail.subject, file, links }, 'mail written to outbox');
     },
   };

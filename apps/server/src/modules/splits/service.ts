@@ -9,22 +9,37 @@ import { hasRole, parseAmountToCents } from '@tunedrop/shared';
 import {
   type ExpenseInput,
   hundredthsToPercent,
+  type InvitationAcceptance,
+  isDescribed,
+  maskEmail,
   type PayeeSharesResponse,
   type PayeeStatus,
   percentToHundredths,
   type ReleaseSplits,
+  SPLIT_LIMITS,
   SPLIT_TEXTS,
+  type SplitExpenseView,
   type SplitInvitation,
   type SplitSetInput,
   type SplitVersionView,
 } from '@tunedrop/shared/schemas/splits';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { releaseExpenses, releases, splitPayees, splitShares, splitVersions } from '../../db/schema';
+import {
+  auditLog,
+  releaseExpenses,
+  releases,
+  splitPayees,
+  splitShares,
+  splitVersions,
+} from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
+import { rows } from '../../lib/sql';
 import { applyBalanceChange } from '../wallet/balance';
+import { recordInvitationSends } from './invitation-limits';
+import { expenseMail, invitationMail } from './mails';
 import { lockSplitsForEdit } from './posting';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -169,25 +184,6 @@ async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<Rel
   };
 }
 
-function invitationMail(input: { to: string; ownerName: string; releaseTitle: string; url: string }) {
-  const title = oneLine(input.releaseTitle);
-  return {
-    to: input.to,
-    subject: SPLIT_TEXTS.invitationMailSubject(title),
-    text: [
-      'Hi,',
-      '',
-      `${oneLine(input.ownerName)} wants to share the royalties of "${title}" with you on Tunedrop.`,
-      '',
-      `See your share and accept it here: ${input.url}`,
-      '',
-      'Accepting needs a free Tunedrop account; no subscription is needed to receive shares. Until you accept, your share is held for you.',
-      '',
-      '— The Tunedrop team',
-    ].join('\n'),
-  };
-}
-
 /**
  * Saves a new version of one split (release default or a track). New payees are invited (a mail with
  * their own link, in the same transaction); payees already invited to this release keep their invitation.
@@ -277,6 +273,13 @@ export async function saveSplit(
         })),
       );
     }
+    // Counted (and refused with 429 past the limits) in this transaction: a refused save sends nothing.
+    await recordInvitationSends(
+      tx,
+      viewer.user.id,
+      release.id,
+      created.map((invite) => invite.email),
+    );
     for (const invite of created) {
       await enqueueMail(
         tx,
@@ -285,6 +288,7 @@ export async function saveSplit(
           ownerName: owner?.artist_name ?? owner?.email ?? 'A Tunedrop artist',
           releaseTitle: release.title,
           url: `${appUrl}/splits/invitations/${invite.token}`,
+          appUrl,
         }),
       );
     }
@@ -320,23 +324,113 @@ export async function withdrawPayee(db: Db, releaseId: string, payeeId: string, 
   });
 }
 
-export async function addExpense(db: Db, releaseId: string, viewer: Viewer, input: ExpenseInput) {
+/** Whole cents of a release's expenses not yet repaid to its owner by postings. */
+async function outstandingExpenseCents(db: DbOrTx, releaseId: string): Promise<number> {
+  const [row] = await rows<{ cents: string | number }>(
+    db,
+    sql`select (select coalesce(sum(amount_cents), 0) from release_expenses where release_id = ${releaseId})
+             - (select coalesce(sum(cents), 0) from split_recoupments where release_id = ${releaseId}) as cents`,
+  );
+  return Number(row?.cents ?? 0);
+}
+
+/**
+ * Records an expense (record 148): described, at most $10,000, and never more than $10,000 outstanding
+ * per release (the release row lock orders concurrent adds); written to the audit log, and every payee who
+ * accepted is mailed, all in one transaction.
+ */
+export async function addExpense(
+  db: Db,
+  releaseId: string,
+  viewer: Viewer,
+  input: ExpenseInput,
+  appUrl: string,
+) {
   return db.transaction(async (tx) => {
     await lockSplitsForEdit(tx);
     const release = await ownedRelease(tx, releaseId, viewer, true);
     const amountCents = parseAmountToCents(input.amount);
-    if (amountCents === null || amountCents <= 0) {
-      throw new AppError('invalid_amount', 'Enter an amount above 0 with at most two decimals.', 422);
+    if (amountCents === null || amountCents <= 0 || amountCents > SPLIT_LIMITS.maxExpenseCents) {
+      throw new AppError('invalid_amount', SPLIT_TEXTS.expenseAmount, 422, {
+        amount: SPLIT_TEXTS.expenseAmount,
+      });
     }
-    await tx.insert(releaseExpenses).values({
-      releaseId: release.id,
+    if (!isDescribed(input.description)) {
+      throw new AppError('invalid_description', SPLIT_TEXTS.expenseDescription, 422, {
+        description: SPLIT_TEXTS.expenseDescription,
+      });
+    }
+    const outstanding = await outstandingExpenseCents(tx, release.id);
+    if (outstanding + amountCents > SPLIT_LIMITS.maxOutstandingExpenseCents) {
+      const message = SPLIT_TEXTS.expenseOutstanding(outstanding);
+      throw new AppError('expense_bound', message, 422, { amount: message });
+    }
+    const [expense] = await tx
+      .insert(releaseExpenses)
+      .values({
+        releaseId: release.id,
+        amountCents,
+        description: input.description,
+        spentOn: input.spentOn,
+        createdBy: viewer.user.id,
+      })
+      .returning({ id: releaseExpenses.id });
+    if (!expense) throw new Error('expense insert returned nothing');
+    const after = {
+      expenseId: expense.id,
       amountCents,
       description: input.description,
       spentOn: input.spentOn,
-      createdBy: viewer.user.id,
+    };
+    await tx.insert(auditLog).values({
+      actorId: viewer.user.id,
+      actorEmail: viewer.user.email,
+      action: 'release.expense_add',
+      releaseId: release.id,
+      subjectUserId: release.userId,
+      before: { outstandingCents: outstanding },
+      after: { ...after, outstandingCents: outstanding + amountCents },
     });
+    const payees = await rows<{ email: string; owner_name: string | null }>(
+      tx,
+      sql`select distinct u.email,
+                 (select coalesce(pr.artist_name, o.email) from "user" o left join profiles pr on pr.id = o.id
+                   where o.id = ${release.userId}) as owner_name
+            from split_payees p join "user" u on u.id = p.user_id
+           where p.release_id = ${release.id} and p.status = 'accepted'`,
+    );
+    for (const payee of payees) {
+      await enqueueMail(
+        tx,
+        expenseMail({
+          to: payee.email,
+          ownerName: payee.owner_name ?? 'The release owner',
+          releaseTitle: release.title,
+          description: input.description,
+          amountCents,
+          spentOn: input.spentOn,
+          outstandingCents: outstanding + amountCents,
+          appUrl,
+        }),
+      );
+    }
     return readReleaseSplits(tx, release);
   });
+}
+
+async function releaseExpenseViews(db: DbOrTx, releaseId: string): Promise<SplitExpenseView[]> {
+  const found = await db
+    .select()
+    .from(releaseExpenses)
+    .where(eq(releaseExpenses.releaseId, releaseId))
+    .orderBy(releaseExpenses.spentOn, releaseExpenses.createdAt);
+  return found.map((row) => ({
+    id: row.id,
+    amountCents: row.amountCents,
+    description: row.description,
+    spentOn: row.spentOn,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }
 
 async function invitationByToken(db: DbOrTx, token: string, lock = false) {
@@ -349,13 +443,41 @@ async function invitationByToken(db: DbOrTx, token: string, lock = false) {
   return row ?? null;
 }
 
+/**
+ * Who may accept (record 147): a signed-in account whose verified email is the invited address, and not
+ * the release owner. Anyone else is told which address (masked) must sign in.
+ */
+function acceptanceFor(
+  invitedEmail: string,
+  ownerId: string | undefined,
+  viewer: Viewer | null,
+): InvitationAcceptance {
+  const masked = maskEmail(invitedEmail);
+  if (!viewer) return { status: 'signed_out', message: SPLIT_TEXTS.invitationOtherAccount(masked) };
+  if (viewer.user.id === ownerId) return { status: 'owner', message: SPLIT_TEXTS.ownInvitation };
+  if (viewer.user.email.toLowerCase() !== invitedEmail.toLowerCase()) {
+    return { status: 'other_account', message: SPLIT_TEXTS.invitationOtherAccount(masked) };
+  }
+  if (!viewer.user.emailVerified) return { status: 'unverified', message: SPLIT_TEXTS.invitationUnverified };
+  return { status: 'ready', message: null };
+}
+
 /** What accepting means, shown before the payee signs up or accepts (public: the token is the secret). */
-export async function getInvitation(db: DbOrTx, token: string): Promise<SplitInvitation> {
+export async function getInvitation(
+  db: DbOrTx,
+  token: string,
+  viewer: Viewer | null,
+): Promise<SplitInvitation> {
   const payee = await invitationByToken(db, token);
   if (!payee) throw notFound(SPLIT_TEXTS.invitationNotFound);
-  const [release] = rowsOf<{ title: string; owner_name: string | null; owner_email: string }>(
+  const [release] = rowsOf<{
+    title: string;
+    owner_name: string | null;
+    owner_email: string;
+    user_id: string;
+  }>(
     await db.execute(sql`
-      select r.title, p.artist_name as owner_name, u.email as owner_email
+      select r.title, p.artist_name as owner_name, u.email as owner_email, r.user_id
         from releases r join "user" u on u.id = r.user_id left join profiles p on p.id = r.user_id
        where r.id = ${payee.releaseId}`),
   );
@@ -376,13 +498,19 @@ export async function getInvitation(db: DbOrTx, token: string): Promise<SplitInv
       select coalesce(sum(cents), 0)::text as cents from split_settlements
        where payee_id = ${payee.id} and held and released_to is null`),
   );
+  const acceptance = acceptanceFor(payee.email, release?.user_id, viewer);
+  // The full address only to its own (verified) account and to the owner who typed it.
+  const isOwnAddress = acceptance.status === 'ready' || acceptance.status === 'owner';
   return {
     releaseTitle: release?.title ?? '',
     ownerName: release?.owner_name ?? release?.owner_email ?? '',
-    email: payee.email,
+    email: isOwnAddress ? payee.email : maskEmail(payee.email),
     status: payee.status,
+    acceptance,
     shares: shares.map((row) => ({ trackTitle: row.track_title, percent: row.percent })),
     heldCents: Number(held?.cents ?? 0),
+    expenses: await releaseExpenseViews(db, payee.releaseId),
+    remainingExpenseCents: await outstandingExpenseCents(db, payee.releaseId),
   };
 }
 
@@ -409,6 +537,12 @@ export async function acceptInvitation(
       .from(releases)
       .where(eq(releases.id, payee.releaseId));
     if (release?.userId === viewer.user.id) throw new AppError('own_release', SPLIT_TEXTS.ownInvitation, 422);
+    // The link alone is not enough (record 147): it must be the invited address's own, verified account.
+    const acceptance = acceptanceFor(payee.email, release?.userId, viewer);
+    if (acceptance.status === 'other_account')
+      throw new AppError('invitation_other_account', acceptance.message, 403);
+    if (acceptance.status === 'unverified')
+      throw new AppError('invitation_unverified', acceptance.message, 403);
     await tx
       .update(splitPayees)
       .set({ status: 'accepted', userId: viewer.user.id, acceptedAt: sql`clock_timestamp()` })
@@ -484,5 +618,39 @@ export async function listPayeeShares(db: DbOrTx, userId: string): Promise<Payee
       postedAt: new Date(row.posted_at).toISOString(),
     })),
     totals: { paidCents: Number(totals?.paid ?? 0), heldCents: Number(totals?.held ?? 0) },
+    expenses: await payeeExpenses(db, userId),
   };
+}
+
+/** Expenses on the releases this account accepted a share of (record 148), newest first. */
+async function payeeExpenses(db: DbOrTx, userId: string): Promise<PayeeSharesResponse['expenses']> {
+  const found = await rows<{
+    id: string;
+    amount_cents: number | string;
+    description: string;
+    spent_on: string;
+    created_at: Date | string;
+    release_title: string;
+    owner_name: string;
+  }>(
+    db,
+    sql`select e.id, e.amount_cents, e.description, e.spent_on::text as spent_on, e.created_at,
+               r.title as release_title, coalesce(pr.artist_name, u.email) as owner_name
+          from release_expenses e
+          join releases r on r.id = e.release_id
+          join "user" u on u.id = r.user_id
+          left join profiles pr on pr.id = r.user_id
+         where e.release_id in (select release_id from split_payees where user_id = ${userId} and status = 'accepted')
+         order by e.created_at desc
+         limit 200`,
+  );
+  return found.map((row) => ({
+    id: row.id,
+    amountCents: Number(row.amount_cents),
+    description: row.description,
+    spentOn: row.spent_on,
+    createdAt: new Date(row.created_at).toISOString(),
+    releaseTitle: row.release_title,
+    ownerName: row.owner_name,
+  }));
 }
