@@ -45,6 +45,10 @@ export const AUTH_MESSAGES = {
   resetRequested: 'If an account exists for this email, we have sent a link to reset your password.',
   twoFactorCodeRequired: 'Please enter the code from your authenticator app.',
   twoFactorCodeInvalid: 'Invalid code',
+  // Not in the spec: an email link used before, never sent, or sent for an address the account no longer has.
+  emailLinkUsed:
+    'This link has already been used or is not valid. If your email is not confirmed yet, sign in to get a new link.',
+  emailLinkStale: 'This link was sent for an email address your account no longer has.',
 } as const;
 
 /** The 10 common passwords refused at sign-up (compared case-insensitively). Each would otherwise pass rules 1-8. */

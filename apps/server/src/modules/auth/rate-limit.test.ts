@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLink, latestMail, pathOf } from '../../test-support/auth-fixtures';
 import { createTestUser } from '../../test-support/fixtures';
@@ -117,6 +118,41 @@ describe('abuse limits', { timeout: 120_000 }, () => {
     expect(resetCookie).toBeDefined();
     expect((await signIn('10.0.9.6', owner.email, 'N3w!Melodies')).status).toBe(429);
     expect((await signIn('10.0.9.6', owner.email, 'N3w!Melodies', resetCookie)).status).toBe(200);
+  });
+
+  it('sign-in: a known-device cookie computed from the email and a secret does not lift the account cap', async () => {
+    const owner = await createTestUser(system);
+    const cap = SIGN_IN_LIMITS.perAccountUnknownDevice.max;
+    const spread = await signInMany(
+      Array.from({ length: cap + 1 }, (_, index) => ({
+        ip: `10.2.${Math.floor(index / 5)}.${index % 5}`,
+        email: owner.email,
+        password: WRONG,
+      })),
+    );
+    expect(spread.filter((status) => status === 429)).toHaveLength(1);
+    // The cookie as it used to be made (an HMAC of the email under the public development secret, and
+    // under this server's own secret), beside a made-up value of the current shape.
+    const computed = (secret: string) => {
+      const key = createHmac('sha256', secret).update('tunedrop:known-device:v1').digest();
+      return createHmac('sha256', key).update(owner.email).digest('base64url').slice(0, 22);
+    };
+    const madeUp = 'A'.repeat(32);
+    for (const value of [
+      computed('tunedrop-development-secret-change-me-in-production'),
+      computed(system.config.appSecret),
+      madeUp,
+    ]) {
+      const attempt = await signIn(
+        '10.2.9.1',
+        owner.email,
+        owner.password,
+        `${KNOWN_DEVICE_COOKIE}=${value}`,
+      );
+      expect(attempt.status).toBe(429);
+    }
+    const all = `${KNOWN_DEVICE_COOKIE}=${computed('tunedrop-development-secret-change-me-in-production')}.${madeUp}`;
+    expect((await signIn('10.2.9.2', owner.email, owner.password, all)).status).toBe(429);
   });
 
   it('sign-in: eleven or more artists behind one office NAT never lock each other out', async () => {

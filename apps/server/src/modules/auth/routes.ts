@@ -12,6 +12,7 @@ import { clientAddress } from '../../lib/client-address';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { verifyEmailOnce } from './email-tokens';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
 import { countReleases, resendVerification, signUp, updateProfile } from './service';
 import { resetPasswordWithKnownDevice, signInWithLimits } from './sign-in-limits-route';
@@ -53,6 +54,8 @@ export const authRoutes = new Hono<AppEnv>()
   // Sign-in counts failed passwords only, per account and address (decision 085), then hands over to better-auth.
   .post('/sign-in/email', access('public'), (c) => signInWithLimits(c, forwardToAuth))
   .post('/reset-password', access('public'), (c) => resetPasswordWithKnownDevice(c, forwardToAuth))
+  // Only links this server mailed, once, for the account's current address (decision 143).
+  .get('/verify-email', access('public'), (c) => verifyEmailOnce(c, forwardToAuth))
   .on(['GET', 'POST'], '/*', access('public'), (c) => forwardToAuth(c));
 
 /** Hands a request to better-auth with the caller's address in the one header its limiter reads. */

@@ -18,13 +18,17 @@ async function bodyField(request: Request, field: string): Promise<string> {
   }
 }
 
-function withKnownDevice(c: Context<AppEnv>, response: Response, email: string): Response {
-  const { config } = c.var.deps;
-  const headers = new Headers(response.headers);
-  headers.append(
-    'Set-Cookie',
-    knownDeviceCookie(config.appSecret, email, c.req.header('cookie'), config.appUrl.startsWith('https://')),
+async function withKnownDevice(c: Context<AppEnv>, response: Response, email: string): Promise<Response> {
+  const { config, db } = c.var.deps;
+  const cookie = await knownDeviceCookie(
+    db,
+    email,
+    c.req.header('cookie'),
+    config.appUrl.startsWith('https://'),
   );
+  if (!cookie) return response;
+  const headers = new Headers(response.headers);
+  headers.append('Set-Cookie', cookie);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -40,7 +44,7 @@ export async function signInWithLimits(
   const attempt = await beginSignIn(db, {
     email,
     address: clientAddress(c),
-    isKnownDevice: isKnownDevice(config.appSecret, email, cookieHeader),
+    isKnownDevice: await isKnownDevice(db, email, cookieHeader),
   });
   if (!('counters' in attempt)) {
     const retryAfter = String(attempt.retryAfterSeconds);

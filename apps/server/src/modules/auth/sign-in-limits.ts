@@ -8,17 +8,17 @@
  * - per account, from unknown devices: 30 failures in 5 minutes (slows guessing spread over many
  *   addresses).
  * A browser that has signed in to the account before (or completed a password reset for it) carries a
- * signed known-device cookie and skips the last two, so a stranger's failures, elsewhere or behind the
+ * known-device cookie (a random value the server issued to that account) and skips the last two, so a stranger's failures, elsewhere or behind the
  * same NAT, never stop the owner's own browser.
  *
  * Each attempt takes its place in the counters before the password is checked (one atomic upsert each,
  * so parallel guesses cannot slip past a cap) and gives it back when the answer was not a wrong
  * password; an attempt refused with 429 gives its places back too.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { rateLimit } from '../../db/schema';
+import { knownDevices, rateLimit, user } from '../../db/schema';
 import { consumeLimit, type LimitRule, limitKey } from './rate-limit';
 
 export const SIGN_IN_LIMITS = {
@@ -41,42 +41,99 @@ function normalisedEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** A per-account token for the known-device cookie, keyed from APP_SECRET (its own derived key). */
-function deviceToken(appSecret: string, email: string): string {
-  const key = createHmac('sha256', appSecret).update('tunedrop:known-device:v1').digest();
-  return createHmac('sha256', key).update(normalisedEmail(email)).digest('base64url').slice(0, 22);
+/** Known-device values are 24 random bytes, base64url: 32 characters. */
+const KNOWN_DEVICE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+function deviceTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 function cookieTokens(cookieHeader: string | undefined): string[] {
   if (!cookieHeader) return [];
   for (const part of cookieHeader.split(';')) {
     const [name, ...rest] = part.trim().split('=');
-    if (name === KNOWN_DEVICE_COOKIE) return rest.join('=').split('.').filter(Boolean);
+    if (name === KNOWN_DEVICE_COOKIE) {
+      return rest
+        .join('=')
+        .split('.')
+        .filter((token) => KNOWN_DEVICE_TOKEN_PATTERN.test(token))
+        .slice(0, KNOWN_DEVICE_MAX_ACCOUNTS);
+    }
   }
   return [];
 }
 
-/** True when this browser signed in to `email` before (its cookie holds the account's token). */
-export function isKnownDevice(appSecret: string, email: string, cookieHeader: string | undefined): boolean {
-  const expected = Buffer.from(deviceToken(appSecret, email));
-  return cookieTokens(cookieHeader).some((token) => {
-    const given = Buffer.from(token);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+/** The cookie's value that the server issued to this account, if any (and not expired). */
+async function accountToken(db: DbOrTx, userId: string, tokens: string[]): Promise<string | null> {
+  if (tokens.length === 0) return null;
+  const byHash = new Map(tokens.map((token) => [deviceTokenHash(token), token]));
+  const [row] = await db
+    .select({ tokenHash: knownDevices.tokenHash })
+    .from(knownDevices)
+    .where(
+      and(
+        inArray(knownDevices.tokenHash, [...byHash.keys()]),
+        eq(knownDevices.userId, userId),
+        gt(knownDevices.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row ? (byHash.get(row.tokenHash) ?? null) : null;
 }
 
-/** The Set-Cookie value after a successful sign-in: this account's token first, at most five accounts. */
-export function knownDeviceCookie(
-  appSecret: string,
+async function userIdByEmail(db: DbOrTx, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(eq(sql`lower(${user.email})`, normalisedEmail(email)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * True when this browser signed in to `email` before: its cookie holds a value the server issued to that
+ * account and recorded. Nothing about the account or APP_SECRET lets anyone compute one (decision 143).
+ */
+export async function isKnownDevice(
+  db: DbOrTx,
+  email: string,
+  cookieHeader: string | undefined,
+): Promise<boolean> {
+  const tokens = cookieTokens(cookieHeader);
+  if (tokens.length === 0) return false;
+  const userId = await userIdByEmail(db, email);
+  return userId !== null && (await accountToken(db, userId, tokens)) !== null;
+}
+
+/**
+ * The Set-Cookie value after a successful sign-in or reset: this account's value first (the one the browser
+ * holds, its expiry renewed, or a new random one), at most five accounts per browser. Null when the account
+ * is gone.
+ */
+export async function knownDeviceCookie(
+  db: DbOrTx,
   email: string,
   cookieHeader: string | undefined,
   isSecure: boolean,
-): string {
-  const token = deviceToken(appSecret, email);
-  const tokens = [token, ...cookieTokens(cookieHeader).filter((each) => each !== token)].slice(
-    0,
-    KNOWN_DEVICE_MAX_ACCOUNTS,
-  );
+): Promise<string | null> {
+  const userId = await userIdByEmail(db, email);
+  if (!userId) return null;
+  const held = cookieTokens(cookieHeader);
+  const expiresAt = new Date(Date.now() + KNOWN_DEVICE_MAX_AGE_SECONDS * 1000);
+  let token = await accountToken(db, userId, held);
+  if (token) {
+    await db
+      .update(knownDevices)
+      .set({ expiresAt })
+      .where(eq(knownDevices.tokenHash, deviceTokenHash(token)));
+  } else {
+    token = randomBytes(24).toString('base64url');
+    await db
+      .delete(knownDevices)
+      .where(and(eq(knownDevices.userId, userId), lte(knownDevices.expiresAt, new Date())));
+    await db.insert(knownDevices).values({ tokenHash: deviceTokenHash(token), userId, expiresAt });
+  }
+  const tokens = [token, ...held.filter((each) => each !== token)].slice(0, KNOWN_DEVICE_MAX_ACCOUNTS);
   return [
     `${KNOWN_DEVICE_COOKIE}=${tokens.join('.')}`,
     'Path=/api/auth',
