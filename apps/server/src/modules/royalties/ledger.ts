@@ -4,6 +4,7 @@
  * statements are the immutable earnings lines summed per period.
  */
 
+import { formatCents } from '@tunedrop/shared';
 import { type CsvCell, toCsv } from '@tunedrop/shared/csv';
 import type {
   LedgerEntry,
@@ -15,6 +16,7 @@ import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { expenseStatementRows } from '../splits/statement';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -259,6 +261,31 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
       null,
       split.amount,
     ]);
+  }
+  // Expenses repaid to a shared release's owner before the payee's share (record 148): information, no amount.
+  for (const release of await expenseStatementRows(db, userId, period)) {
+    const row = (label: string): CsvCell[] => [
+      period,
+      label,
+      null,
+      null,
+      release.releaseTitle,
+      release.upc,
+      null,
+      null,
+      null,
+      null,
+    ];
+    lines.push(
+      row(`Recouped by the owner from this period before splits: ${formatCents(release.recoupedCents)}`),
+    );
+    for (const expense of release.expenses) {
+      lines.push(
+        row(
+          `Expense recouped by the owner first: ${expense.description} (${expense.spentOn}; ${formatCents(expense.amountCents)})`,
+        ),
+      );
+    }
   }
   return toCsv(header, lines);
 }

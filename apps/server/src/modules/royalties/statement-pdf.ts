@@ -6,6 +6,7 @@
 
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { expenseStatementRows } from '../splits/statement';
 import { splitStatementRows } from './ledger';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -70,6 +71,26 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
         units: '',
         amount: split.amount,
       })),
+    ]);
+  }
+  // Expenses repaid to shared releases' owners before this payee's shares (record 148); not in the total.
+  const expenses = await expenseStatementRows(db, userId, period);
+  if (expenses.length > 0) {
+    const decimal = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    sections.push([
+      'Expenses recouped before your shares',
+      expenses.flatMap((release) => [
+        {
+          label: `${release.releaseTitle} · recouped by the owner from this period`,
+          units: '',
+          amount: decimal(release.recoupedCents),
+        },
+        ...release.expenses.map((expense) => ({
+          label: `${release.releaseTitle} · ${expense.description} · spent ${expense.spentOn}`,
+          units: '',
+          amount: decimal(expense.amountCents),
+        })),
+      ]),
     ]);
   }
   const [net] = rowsOf<{ amount: string }>(
