@@ -1,6 +1,7 @@
 /**
  * On the Royalties page: the split shares this account receives from other artists' releases (which
- * release and track, which report, which percentage, the exact amount, paid or held). Hidden when none.
+ * release and track, which report, which percentage, the exact amount, paid or held), and the expenses
+ * their owners recoup before the shares (record 148). Hidden when there are neither.
  */
 import { Badge, Card } from '../../../components/ui/card';
 import { formatCents, formatDate } from '../../../lib/format';
@@ -8,8 +9,8 @@ import { usePayeeShares } from '../api/splits';
 
 export function PayeeShares() {
   const shares = usePayeeShares();
-  if (!shares.data || shares.data.items.length === 0) return null;
-  const { items, totals } = shares.data;
+  if (!shares.data || (shares.data.items.length === 0 && shares.data.expenses.length === 0)) return null;
+  const { items, totals, expenses } = shares.data;
   return (
     <section aria-labelledby="payee-shares-title" className="space-y-3" data-testid="payee-shares">
       <div>
@@ -22,43 +23,64 @@ export function PayeeShares() {
           report's total is credited rounded down to the cent.
         </p>
       </div>
-      <Card className="overflow-x-auto p-0">
-        <table className="w-full text-left text-sm">
-          <thead className="text-zinc-400">
-            <tr>
-              <th className="px-4 py-2 font-medium">Release / track</th>
-              <th className="px-4 py-2 font-medium">Report</th>
-              <th className="px-4 py-2 font-medium">Period</th>
-              <th className="px-4 py-2 text-right font-medium">Share</th>
-              <th className="px-4 py-2 text-right font-medium">Amount (USD)</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-ink-800">
-            {items.map((item) => (
-              <tr
-                key={`${item.importId}-${item.releaseTitle}-${item.trackTitle}-${item.period}`}
-                data-testid="payee-share"
-              >
-                <td className="px-4 py-2 text-zinc-100">
-                  {item.releaseTitle}
-                  {item.trackTitle ? ` / ${item.trackTitle}` : ''}
-                  {item.held ? (
-                    <Badge tone="yellow" className="ml-2">
-                      Held
-                    </Badge>
-                  ) : null}
-                </td>
-                <td className="px-4 py-2 text-zinc-300">
-                  {item.reportName} · {formatDate(item.postedAt)}
-                </td>
-                <td className="px-4 py-2 text-zinc-300">{item.period}</td>
-                <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.percent}%</td>
-                <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.amountUsd}</td>
+      {items.length > 0 ? (
+        <Card className="overflow-x-auto p-0">
+          <table className="w-full text-left text-sm">
+            <thead className="text-zinc-400">
+              <tr>
+                <th className="px-4 py-2 font-medium">Release / track</th>
+                <th className="px-4 py-2 font-medium">Report</th>
+                <th className="px-4 py-2 font-medium">Period</th>
+                <th className="px-4 py-2 text-right font-medium">Share</th>
+                <th className="px-4 py-2 text-right font-medium">Amount (USD)</th>
               </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-800">
+              {items.map((item) => (
+                <tr
+                  key={`${item.importId}-${item.releaseTitle}-${item.trackTitle}-${item.period}`}
+                  data-testid="payee-share"
+                >
+                  <td className="px-4 py-2 text-zinc-100">
+                    {item.releaseTitle}
+                    {item.trackTitle ? ` / ${item.trackTitle}` : ''}
+                    {item.held ? (
+                      <Badge tone="yellow" className="ml-2">
+                        Held
+                      </Badge>
+                    ) : null}
+                  </td>
+                  <td className="px-4 py-2 text-zinc-300">
+                    {item.reportName} · {formatDate(item.postedAt)}
+                  </td>
+                  <td className="px-4 py-2 text-zinc-300">{item.period}</td>
+                  <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.percent}%</td>
+                  <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.amountUsd}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      ) : null}
+      {expenses.length > 0 ? (
+        <Card className="space-y-2" data-testid="payee-expenses">
+          <h3 className="font-medium text-white">Expenses repaid to the owners first</h3>
+          <p className="text-sm text-zinc-400">
+            An owner's expenses for a release are repaid from its earnings before shares apply.
+          </p>
+          <ul className="divide-y divide-ink-800 text-sm">
+            {expenses.map((expense) => (
+              <li key={expense.id} className="flex justify-between gap-3 py-1.5" data-testid="payee-expense">
+                <span className="text-zinc-300">
+                  {expense.releaseTitle} · {formatDate(expense.spentOn)} · {expense.description}
+                  <span className="text-zinc-500"> (added by {expense.ownerName})</span>
+                </span>
+                <span className="tabular-nums text-zinc-100">{formatCents(expense.amountCents)}</span>
+              </li>
             ))}
-          </tbody>
-        </table>
-      </Card>
+          </ul>
+        </Card>
+      ) : null}
     </section>
   );
 }

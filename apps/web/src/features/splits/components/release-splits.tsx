@@ -2,13 +2,15 @@
  * The splits panel of the owner's release page (issue 17, record 140): the split in force per target
  * (release default, tracks with their own), the editor (payees by email and percentage, the owner's own
  * share, summing to exactly 100), invitations with held and paid money, expenses with the remaining
- * recoupment, and every version ever saved.
+ * recoupment, and every version ever saved. Changing splits or adding expenses needs a subscription (record
+ * 147): a lapsed owner sees them read-only.
  */
 import {
   expenseSchema,
   hundredthsToPercent,
   percentToHundredths,
   type ReleaseSplits,
+  SPLIT_LIMITS,
   type SplitVersionView,
   splitSetSchema,
 } from '@tunedrop/shared/schemas/splits';
@@ -22,6 +24,7 @@ import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { formatCents, formatDate, formatDateTime } from '../../../lib/format';
 import { useZodForm } from '../../../lib/use-zod-form';
+import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useAddExpense, useReleaseSplits, useSaveSplit, useWithdrawPayee } from '../api/splits';
 
 const STATUS_TONE = { pending: 'yellow', accepted: 'green', withdrawn: 'neutral' } as const;
@@ -34,6 +37,8 @@ const targetLabel = (version: Pick<SplitVersionView, 'trackId' | 'trackTitle'>) 
 
 export function ReleaseSplitsSection({ releaseId }: { releaseId: string }) {
   const splits = useReleaseSplits(releaseId);
+  const { data: viewer } = useViewer();
+  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
   return (
     <section aria-labelledby="splits-title" className="space-y-4" data-testid="splits-section">
       <div>
@@ -54,9 +59,15 @@ export function ReleaseSplitsSection({ releaseId }: { releaseId: string }) {
       ) : (
         <>
           <CurrentSplits data={splits.data} />
-          <SplitEditor data={splits.data} />
+          {canChange ? (
+            <SplitEditor data={splits.data} />
+          ) : (
+            <p className="text-sm text-zinc-400" data-testid="splits-read-only">
+              Resubscribe to change this release's splits or add expenses.
+            </p>
+          )}
           <Payees data={splits.data} />
-          <Expenses data={splits.data} />
+          <Expenses data={splits.data} canAdd={canChange} />
           <History data={splits.data} />
         </>
       )}
@@ -279,7 +290,7 @@ function Payees({ data }: { data: ReleaseSplits }) {
   );
 }
 
-function Expenses({ data }: { data: ReleaseSplits }) {
+function Expenses({ data, canAdd }: { data: ReleaseSplits; canAdd: boolean }) {
   const add = useAddExpense(data.releaseId);
   const { register, handleSubmit, reset, formState } = useZodForm(expenseSchema, {
     defaultValues: { amount: '', description: '', spentOn: new Date().toISOString().slice(0, 10) },
@@ -298,6 +309,10 @@ function Expenses({ data }: { data: ReleaseSplits }) {
   return (
     <Card className="space-y-3">
       <h3 className="font-medium text-white">Expenses to recoup</h3>
+      <p className="text-sm text-zinc-400">
+        Your collaborators see each expense with its description and are mailed when you add one. At most{' '}
+        {formatCents(SPLIT_LIMITS.maxOutstandingExpenseCents)} may be waiting to be recouped at once.
+      </p>
       <p className="text-sm text-zinc-300" data-testid="recoupment">
         Expenses {formatCents(recoupment.expensesCents)} · recouped {formatCents(recoupment.recoupedCents)} ·
         remaining {formatCents(recoupment.remainingCents)}
@@ -314,24 +329,26 @@ function Expenses({ data }: { data: ReleaseSplits }) {
           ))}
         </ul>
       ) : null}
-      <form
-        onSubmit={submit}
-        noValidate
-        className="grid gap-2 sm:grid-cols-[8rem_1fr_10rem_auto] sm:items-start"
-      >
-        <Field id="expense-amount" label="Amount (USD)" error={errors.amount?.message}>
-          <Input id="expense-amount" inputMode="decimal" {...register('amount')} />
-        </Field>
-        <Field id="expense-description" label="Description" error={errors.description?.message}>
-          <Input id="expense-description" {...register('description')} />
-        </Field>
-        <Field id="expense-date" label="Date" error={errors.spentOn?.message}>
-          <Input id="expense-date" type="date" {...register('spentOn')} />
-        </Field>
-        <Button type="submit" className="sm:mt-6" disabled={add.isPending}>
-          Add expense
-        </Button>
-      </form>
+      {canAdd ? (
+        <form
+          onSubmit={submit}
+          noValidate
+          className="grid gap-2 sm:grid-cols-[8rem_1fr_10rem_auto] sm:items-start"
+        >
+          <Field id="expense-amount" label="Amount (USD)" error={errors.amount?.message}>
+            <Input id="expense-amount" inputMode="decimal" {...register('amount')} />
+          </Field>
+          <Field id="expense-description" label="Description" error={errors.description?.message}>
+            <Input id="expense-description" {...register('description')} />
+          </Field>
+          <Field id="expense-date" label="Date" error={errors.spentOn?.message}>
+            <Input id="expense-date" type="date" {...register('spentOn')} />
+          </Field>
+          <Button type="submit" className="sm:mt-6" disabled={add.isPending}>
+            Add expense
+          </Button>
+        </form>
+      ) : null}
     </Card>
   );
 }

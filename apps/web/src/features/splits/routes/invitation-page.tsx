@@ -1,14 +1,16 @@
 /**
- * /splits/invitations/:token (issue 17): what the collaborator accepts (release, owner, each share and
- * any money held for them), then Accept. Accepting needs an account, not a subscription: signed out, the
- * page offers a free sign-up or sign-in and the way back here.
+ * /splits/invitations/:token (issue 17): what the collaborator accepts (release, owner, each share, the
+ * release's expenses repaid first and any money held for them), then Accept. Accepting needs an account,
+ * not a subscription: signed out, the page offers a free sign-up or sign-in and the way back here. Only the
+ * invited address's own verified account may accept (record 147): any other is told which address (masked)
+ * must sign in, and gets no Accept button.
  */
 import { CheckCircle2, Handshake } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
-import { formatCents } from '../../../lib/format';
+import { formatCents, formatDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { useAcceptInvitation, useInvitation } from '../api/splits';
@@ -59,6 +61,24 @@ export default function InvitationPage() {
                 expenses for this release are repaid. They are paid into your Tunedrop balance; no
                 subscription is needed.
               </p>
+              {invitation.data.expenses.length > 0 ? (
+                <div className="mt-3" data-testid="invitation-expenses">
+                  <h2 className="text-sm font-medium text-zinc-400">
+                    Expenses repaid to the owner first ({formatCents(invitation.data.remainingExpenseCents)}{' '}
+                    still to repay)
+                  </h2>
+                  <ul className="mt-1 space-y-1 text-sm">
+                    {invitation.data.expenses.map((expense) => (
+                      <li key={expense.id} className="flex justify-between gap-3 text-zinc-200">
+                        <span>
+                          {formatDate(expense.spentOn)} · {expense.description}
+                        </span>
+                        <span className="tabular-nums">{formatCents(expense.amountCents)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
               {invitation.data.heldCents > 0 ? (
                 <p className="mt-2 text-sm text-amber-200" data-testid="invitation-held">
                   {formatCents(invitation.data.heldCents)} is held for you and is paid when you accept.
@@ -78,6 +98,10 @@ export default function InvitationPage() {
               <p role="alert" className="text-zinc-300">
                 The release owner withdrew this invitation.
               </p>
+            ) : viewer && invitation.data.acceptance.status !== 'ready' ? (
+              <p role="alert" className="text-amber-200" data-testid="invitation-not-yours">
+                {invitation.data.acceptance.message}
+              </p>
             ) : viewer ? (
               <div className="space-y-2">
                 <Button onClick={() => accept.mutate()} disabled={accept.isPending}>
@@ -92,9 +116,10 @@ export default function InvitationPage() {
             ) : (
               <div className="space-y-3">
                 <p className="text-sm text-zinc-300">
-                  Accepting needs a free Tunedrop account (no subscription). Create one and confirm your
-                  email: the confirmation brings you back here. Already have an account? Sign in, then open
-                  this link from your email again.
+                  Accepting needs a free Tunedrop account (no subscription) with the email address this
+                  invitation was sent to ({invitation.data.email}). Create one and confirm your email: the
+                  confirmation brings you back here. Already have an account? Sign in, then open this link
+                  from your email again.
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Link
