@@ -52,6 +52,16 @@ function parseRole(value: string | undefined): Role {
   return value;
 }
 
+/**
+ * The commands that set an install up and so may create the embedded database where there is none;
+ * every other command refuses an empty DATA_DIR (it was most likely run in the wrong folder).
+ */
+export const COMMANDS_THAT_MAY_CREATE_A_DATABASE: ReadonlySet<string> = new Set([
+  'user:create',
+  'settings:set',
+  'delivery:target:add',
+]);
+
 export const cliCommands: Record<string, Command> = {
   'user:create': {
     usage:

@@ -100,7 +100,7 @@ async function startServer(): Promise<Running> {
   throw new Error(`server did not become healthy:\n${server.log()}`);
 }
 
-type CliRun = { code: number | null; stdout: string; stderr: string };
+type CliRun = { code: number | null; stdout: string; stderr: string; database?: string };
 
 /** Runs `npm run cli -- …` as the README does (node --import tsx cli.ts), from the repository root. */
 function cli(...args: string[]): Promise<CliRun> {
@@ -118,7 +118,17 @@ function cli(...args: string[]): Promise<CliRun> {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() }));
+    child.on('exit', (code) => {
+      // Every command first names its database on stderr (issue 22, finding 17); kept apart here.
+      const [first = '', ...rest] = stderr.trim().split('\n');
+      const named = first.startsWith('Database: ');
+      resolve({
+        code,
+        stdout: stdout.trim(),
+        stderr: (named ? rest.join('\n') : stderr).trim(),
+        ...(named ? { database: first.slice('Database: '.length) } : {}),
+      });
+    });
   });
 }
 
@@ -173,16 +183,20 @@ describe('CLI next to a running server on embedded PGlite', () => {
       '--verified',
       '--active',
     );
-    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created).toMatchObject({
+      code: 0,
+      stderr: '',
+      database: `embedded, in ${dataDir} (run by the server, PID ${server.child.pid})`,
+    });
     expect(created.stdout).toMatch(
       /^Created user ada@example\.com \(.+\), plan pro, email verified, subscription active for a month$/,
     );
-    expect(await cli('role:grant', admin.email, 'admin')).toEqual({
+    expect(await cli('role:grant', admin.email, 'admin')).toMatchObject({
       code: 0,
       stdout: `Granted admin to ${admin.email}`,
       stderr: '',
     });
-    expect(await cli('balance:set', admin.email, '12.34')).toEqual({
+    expect(await cli('balance:set', admin.email, '12.34')).toMatchObject({
       code: 0,
       stdout: `Balance of ${admin.email}: $0.00 -> $12.34`,
       stderr: '',
@@ -215,17 +229,21 @@ describe('CLI next to a running server on embedded PGlite', () => {
         ...['--email', admin.email, '--password', 'Another!Pass1', '--name', 'A', '--artist', 'A'],
       ),
     ]);
-    expect(unknownUser).toEqual({
+    expect(unknownUser).toMatchObject({
       code: 1,
       stdout: '',
       stderr: 'Error: no user with email nobody@example.com',
     });
-    expect(badAmount).toEqual({
+    expect(badAmount).toMatchObject({
       code: 2,
       stdout: '',
       stderr: 'Error: AMOUNT must be a non-negative number with at most 2 decimals',
     });
-    expect(duplicate).toEqual({ code: 1, stdout: '', stderr: `Error: ${admin.email} is already registered` });
+    expect(duplicate).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `Error: ${admin.email} is already registered`,
+    });
     expect(commandsRunByServer(server.log())).toBe(before + 3);
     // Malformed flags are refused before anything is handed over.
     const badFlag = await cli('role:grant', admin.email, 'admin', '--force');
@@ -281,6 +299,7 @@ describe('CLI next to a running server on embedded PGlite', () => {
     // The crashed server's lock and socket are still there; the CLI takes over and runs directly.
     const audit = await cli('audit:balances');
     expect(audit.stderr).toBe('');
+    expect(audit.database).toBe(`embedded, in ${dataDir}`);
     expect(audit.code).toBe(0);
     expect(audit.stdout).toMatch(/^Checked \d+ profiles: every balance matches its records\.$/);
     expect(lockPid()).toBeNull();

@@ -4,7 +4,15 @@
  * CLI sends one parsed command as a JSON line; the server runs it on its own database connection
  * (commands open their own transactions, as they do when the CLI runs them itself) and answers with
  * one JSON line: what to print and the exit code. One request per connection.
+ *
+ * Both ends check who they talk to (decision 142): the server refuses a `run/` folder that is not its
+ * user's own 0700 folder, and the CLI refuses to send anything (a password, say) into such a folder or
+ * to a socket another user owns. Node cannot read the peer's uid (no SO_PEERCRED), so the server writes
+ * a random token to `run/cli.token` (0600) and only runs a request carrying it: only its user (or root)
+ * can read that file. A connection that sends no request in IDLE_TIMEOUT_MS is closed, and at most
+ * MAX_CONNECTIONS are open at once.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,14 +20,19 @@ import { z } from 'zod';
 import { cliCommands } from './cli-commands';
 import { type CliRequest, type CliResult, executeCliCommand } from './cli-run';
 import type { Logger } from './lib/logger';
+import { privateDirProblem } from './lib/private-dir';
 import type { System } from './server';
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 // sun_path is 108 bytes on Linux and 104 on macOS, including the terminating NUL.
 const MAX_SOCKET_PATH_BYTES = 103;
+const IDLE_TIMEOUT_MS = 10_000;
+const MAX_CONNECTIONS = 16;
+const PROTOCOL_VERSION = 2;
 
 const requestSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(PROTOCOL_VERSION),
+  token: z.string().max(200),
   command: z.string().max(100),
   positionals: z.array(z.string()).max(100),
   values: z.record(
@@ -31,6 +44,18 @@ const requestSchema = z.object({
 const resultSchema = z.object({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string() });
 
 export const cliSocketFile = (dataDir: string) => path.join(path.resolve(dataDir), 'run', 'cli.sock');
+export const cliTokenFile = (dataDir: string) => path.join(path.resolve(dataDir), 'run', 'cli.token');
+
+export class CliSocketError extends Error {}
+
+/** Refuses a run/ folder (or a DATA_DIR) another user owns or may write into: they could swap the socket. */
+function assertPrivateRunDir(dataDir: string): void {
+  const resolved = path.resolve(dataDir);
+  const problem =
+    privateDirProblem(resolved, `DATA_DIR ${resolved}`) ??
+    privateDirProblem(path.join(resolved, 'run'), `${path.join(resolved, 'run')}`);
+  if (problem) throw new CliSocketError(problem);
+}
 
 /** The path to bind or connect: absolute, or relative to the cwd when the absolute one is too long. */
 function usableSocketPath(dataDir: string): string | null {
@@ -42,12 +67,20 @@ function usableSocketPath(dataDir: string): string | null {
 
 export type CliSocket = { path: string; close: () => Promise<void> };
 
-/** Listens for CLI commands; call only while holding the DATA_DIR lock (it replaces a stale socket). */
+export type CliSocketOptions = { idleTimeoutMs?: number; maxConnections?: number };
+
+/**
+ * Listens for CLI commands; call only while holding the DATA_DIR lock (it replaces a stale socket).
+ * Throws CliSocketError when DATA_DIR or its run/ folder is not this user's private folder.
+ */
 export async function startCliSocket(
   system: System,
   dataDir: string,
   logger: Logger,
+  options: CliSocketOptions = {},
 ): Promise<CliSocket | null> {
+  const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const socketPath = usableSocketPath(dataDir);
   const file = cliSocketFile(dataDir);
   if (!socketPath) {
@@ -58,9 +91,25 @@ export async function startCliSocket(
     return null;
   }
   const directory = path.dirname(file);
-  fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
-  fs.chmodSync(directory, 0o700);
+  assertPrivateRunDir(dataDir);
+  try {
+    fs.mkdirSync(directory, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // Checked again after the mkdir: whoever made the folder first, it must be ours and private.
+  assertPrivateRunDir(dataDir);
   fs.rmSync(file, { force: true });
+  const token = randomBytes(32).toString('base64url');
+  const tokenFile = cliTokenFile(dataDir);
+  const tokenTemp = `${tokenFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tokenTemp, token, { mode: 0o600 });
+  fs.renameSync(tokenTemp, tokenFile);
+  const expectedToken = Buffer.from(token);
+  const hasToken = (given: string) => {
+    const buffer = Buffer.from(given);
+    return buffer.length === expectedToken.length && timingSafeEqual(buffer, expectedToken);
+  };
 
   const running = new Set<Promise<unknown>>();
   const sockets = new Set<net.Socket>();
@@ -69,11 +118,22 @@ export async function startCliSocket(
   };
   const handle = async (socket: net.Socket, line: string) => {
     let request: CliRequest;
+    let token: string;
     try {
       const parsed = requestSchema.parse(JSON.parse(line));
       request = { command: parsed.command, positionals: parsed.positionals, values: parsed.values };
+      token = parsed.token;
     } catch {
       answer(socket, { exitCode: 2, stdout: '', stderr: 'Error: malformed request on the CLI socket' });
+      return;
+    }
+    if (!hasToken(token)) {
+      logger.warn({ command: request.command }, 'refused a CLI request without the token of this server');
+      answer(socket, {
+        exitCode: 1,
+        stdout: '',
+        stderr: `Error: the server refused the command: it did not carry the token in ${tokenFile}`,
+      });
       return;
     }
     if (!Object.hasOwn(cliCommands, request.command)) {
@@ -90,9 +150,19 @@ export async function startCliSocket(
   };
 
   const server = net.createServer((socket) => {
+    socket.on('error', () => undefined); // the CLI went away; its command still completes
+    if (sockets.size >= maxConnections) {
+      answer(socket, {
+        exitCode: 1,
+        stdout: '',
+        stderr: `Error: the server already has ${maxConnections} CLI connections open; try again`,
+      });
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined); // the CLI went away; its command still completes
+    // Only the wait for the request is bounded: a command may run for as long as it needs.
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -101,6 +171,7 @@ export async function startCliSocket(
       size += chunk.length;
       if (newline === -1 && size <= MAX_REQUEST_BYTES) return;
       socket.off('data', onData);
+      socket.setTimeout(0);
       if (newline === -1) {
         answer(socket, { exitCode: 2, stdout: '', stderr: 'Error: request too large' });
         return;
@@ -130,26 +201,47 @@ export async function startCliSocket(
       for (const socket of sockets) socket.destroy();
       await closed;
       fs.rmSync(file, { force: true });
+      fs.rmSync(tokenFile, { force: true });
     },
   };
 }
 
-export class CliSocketError extends Error {}
+/** This user's token of the server on dataDir, or null when there is none (no server, or one starting). */
+function readToken(dataDir: string): string | null {
+  const file = cliTokenFile(dataDir);
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (!stat.isFile() || stat.uid !== process.getuid?.() || stat.mode & 0o077) {
+    throw new CliSocketError(`${file} is not a private file of this user; refusing to use the CLI socket`);
+  }
+  return fs.readFileSync(file, 'utf8');
+}
 
 /**
  * Hands a request to the server owning dataDir. Resolves 'no-server' when nobody listens (no socket,
  * or a dead server's socket file), the server's answer otherwise.
  */
-export function sendCliRequest(dataDir: string, request: CliRequest): Promise<CliResult | 'no-server'> {
+export async function sendCliRequest(dataDir: string, request: CliRequest): Promise<CliResult | 'no-server'> {
   const socketPath = usableSocketPath(dataDir);
-  if (!socketPath) return Promise.resolve('no-server');
+  if (!socketPath) return 'no-server';
+  // Nothing is sent (a password, say) unless the folder and the socket are this user's own.
+  assertPrivateRunDir(dataDir);
+  const socketStat = fs.lstatSync(cliSocketFile(dataDir), { throwIfNoEntry: false });
+  if (!socketStat) return 'no-server';
+  if (!socketStat.isSocket() || socketStat.uid !== process.getuid?.()) {
+    throw new CliSocketError(
+      `${cliSocketFile(dataDir)} is not a socket of this user (uid ${socketStat.uid}); refusing to send the command`,
+    );
+  }
+  const token = readToken(dataDir);
+  if (token === null) return 'no-server';
   return new Promise((resolve, reject) => {
     let isConnected = false;
     const chunks: Buffer[] = [];
     const socket = net.connect(socketPath);
     socket.on('connect', () => {
       isConnected = true;
-      socket.write(`${JSON.stringify({ version: 1, ...request })}\n`);
+      socket.write(`${JSON.stringify({ version: PROTOCOL_VERSION, token, ...request })}\n`);
     });
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {

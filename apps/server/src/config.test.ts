@@ -4,15 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_SECRET, isLoopbackUrl, loadConfig } from './config';
+import { ConfigError, DEVELOPMENT_SECRET, loadConfig, parseConfig } from './config';
 
 const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-config-'));
 
 describe('loadConfig', () => {
   it('has working defaults with nothing set', () => {
-    const config = loadConfig({});
+    const config = parseConfig({});
     expect(config.PORT).toBe(3000);
     expect(config.appUrl).toBe('http://localhost:3000');
+    expect(config.dataDir).toBe(path.resolve('data'));
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.isPaymentsSandboxAllowed).toBe(true);
   });
@@ -31,33 +33,98 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ APP_URL: 'https://music.example.com' }],
-    [{ APP_URL: 'http://192.168.1.20:3000' }],
-    [{ APP_URL: 'http://localhost.example.com' }],
-    [{ NODE_ENV: 'production' }],
-    [{ NODE_ENV: 'production', APP_URL: 'http://localhost:3000' }],
+    [{ APP_SECRET: DEVELOPMENT_SECRET }],
     [{ APP_URL: 'https://music.example.com', APP_SECRET: DEVELOPMENT_SECRET }],
-  ])('refuses the development secret with %j in one line naming APP_SECRET', (env) => {
+    [{ NODE_ENV: 'production', APP_SECRET: DEVELOPMENT_SECRET }],
+  ])('refuses the old public development secret on any address: %j', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: APP_SECRET: required .*loopback/);
+    expect(() => loadConfig(env)).toThrow(
+      /^Invalid configuration: APP_SECRET: is the public development secret of earlier versions/,
+    );
   });
 
-  it.each([
-    'http://localhost:3000',
-    'http://127.0.0.1:8080',
-    'http://[::1]:3000',
-    'http://tunedrop.localhost',
-  ])('accepts the development secret on loopback %s and says so', (url) => {
-    const config = loadConfig({ APP_URL: url });
-    expect(config.isDevelopmentSecret).toBe(true);
-    expect(config.appSecret).toBe(DEVELOPMENT_SECRET);
+  it.each([[{ NODE_ENV: 'production' }], [{ NODE_ENV: 'production', APP_URL: 'http://localhost:3000' }]])(
+    'requires APP_SECRET in production: %j',
+    (env) => {
+      expect(() => loadConfig(env)).toThrow(
+        /^Invalid configuration: APP_SECRET: required when NODE_ENV=production/,
+      );
+    },
+  );
+
+  it('with APP_SECRET unset, generates a private random secret in DATA_DIR once and reads it back', () => {
+    const dataDir = tempDir();
+    try {
+      const first = loadConfig({ DATA_DIR: dataDir, APP_URL: 'https://music.example.com' });
+      expect(first.appSecretSource).toBe('DATA_DIR');
+      expect(first.appSecret).not.toBe(DEVELOPMENT_SECRET);
+      expect(first.appSecret.length).toBeGreaterThanOrEqual(40);
+      const file = path.join(dataDir, 'app-secret');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(loadConfig({ DATA_DIR: dataDir }).appSecret).toBe(first.appSecret);
+      // Another DATA_DIR gets another secret: nothing is shared or predictable.
+      const other = tempDir();
+      expect(loadConfig({ DATA_DIR: other }).appSecret).not.toBe(first.appSecret);
+      fs.rmSync(other, { recursive: true, force: true });
+      // Only the temporary file of the atomic creation is gone; nothing else was left behind.
+      expect(fs.readdirSync(dataDir)).toEqual(['app-secret']);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
-  it('uses a set APP_SECRET on any address', () => {
-    const config = loadConfig({ APP_URL: 'https://music.example.com', APP_SECRET: 's'.repeat(40) });
-    expect(config.isDevelopmentSecret).toBe(false);
+  it('refuses a damaged secret file instead of making a new one', () => {
+    const dataDir = tempDir();
+    try {
+      fs.writeFileSync(path.join(dataDir, 'app-secret'), 'short\n', { mode: 0o600 });
+      expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(/app-secret is damaged/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('processes starting together on a fresh DATA_DIR all end up with the same secret', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const configFile = path.join(path.dirname(mainFile), 'config.ts');
+    const script = `import { loadConfig } from ${JSON.stringify(configFile)}; console.log(loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} }).appSecret);`;
+    const secrets = await Promise.all(
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
+            let out = '';
+            child.stdout.on('data', (chunk) => {
+              out += chunk;
+            });
+            child.on('error', reject);
+            child.on('exit', (code) =>
+              code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}`)),
+            );
+          }),
+      ),
+    );
+    try {
+      expect(new Set(secrets).size).toBe(1);
+      expect(secrets[0]).toBe(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').trim());
+    } finally {
+      fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('uses a set APP_SECRET on any address and writes no file', () => {
+    const dataDir = tempDir();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_URL: 'https://music.example.com',
+      APP_SECRET: 's'.repeat(40),
+    });
+    expect(config.appSecretSource).toBe('APP_SECRET');
     expect(config.appSecret).toBe('s'.repeat(40));
-    expect(isLoopbackUrl('https://music.example.com')).toBe(false);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses the payment sandbox in production unless PAYMENTS_SANDBOX=1', () => {
@@ -86,11 +153,11 @@ describe('starting with a bad variable', () => {
     expect(lines[0]).toMatch(/^Invalid configuration: PORT: /);
   });
 
-  it('stops with one line naming APP_SECRET when APP_URL is public and no secret is set', () => {
-    const result = start({ APP_URL: 'https://music.example.com', APP_SECRET: '', PORT: '0' });
+  it('stops with one line naming APP_SECRET when it is the old public development secret', () => {
+    const result = start({ APP_URL: 'https://music.example.com', APP_SECRET: DEVELOPMENT_SECRET, PORT: '0' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^Invalid configuration: APP_SECRET: required/),
+      expect.stringMatching(/^Invalid configuration: APP_SECRET: is the public development secret/),
     ]);
   });
 
@@ -109,8 +176,8 @@ describe('starting with a bad variable', () => {
   });
 });
 
-describe('starting on loopback with no settings', () => {
-  it('warns that the development secret and the payment sandbox are in use', async () => {
+describe('starting with no settings', () => {
+  it('says it uses the secret generated in DATA_DIR, and warns that the payment sandbox is on', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-config-'));
     const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
       env: {
@@ -156,7 +223,11 @@ describe('starting on loopback with no settings', () => {
     const lines = output.split('\n').filter((line) => line.startsWith('{'));
     const messages = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(messages).toContainEqual(
-      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^APP_SECRET is not set/) }),
+      expect.objectContaining({
+        level: 30,
+        file: path.join(dataDir, 'app-secret'),
+        msg: expect.stringMatching(/^APP_SECRET is not set: using the secret generated for this DATA_DIR/),
+      }),
     );
     expect(messages).toContainEqual(
       expect.objectContaining({ level: 40, msg: expect.stringMatching(/^payment sandbox is on/) }),

@@ -1,6 +1,8 @@
 /** Every environment variable the server reads, parsed once at start with zod. */
 import path from 'node:path';
+import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import { z } from 'zod';
+import { readOrCreateAppSecret } from './lib/app-secret';
 
 const optionalString = z
   .string()
@@ -62,6 +64,17 @@ const configSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  /** Royalty reports (decision 151): the longest line and the most bytes a (gzip) report may expand to. */
+  ROYALTY_MAX_LINE_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(ROYALTY_LIMITS.maxLineBytes),
+  ROYALTY_MAX_DECOMPRESSED_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .default(ROYALTY_LIMITS.maxDecompressedBytes),
   SMTP_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive().default(30),
   DDEX_SENDER_PARTY_ID: z.string().default('PADPIDA0000000000T'),
   DDEX_SENDER_NAME: z.string().default('Tunedrop'),
@@ -72,33 +85,47 @@ const configSchema = z.object({
   E2E_FIXTURES_TOKEN: optionalString,
 });
 
-export type Config = z.infer<typeof configSchema> & {
+/** The parsed environment without the secret (the CLI decides whether it may create one). */
+export type ParsedConfig = z.infer<typeof configSchema> & {
   appUrl: string;
-  appSecret: string;
   dataDir: string;
   isPaymentsSandboxAllowed: boolean;
-  /** True when sessions and signatures use the public development secret (APP_SECRET unset; loopback only). */
-  isDevelopmentSecret: boolean;
 };
 
-/** The secret used when APP_SECRET is unset: public, so only ever accepted on a loopback APP_URL outside production. */
-export const DEVELOPMENT_SECRET = 'tunedrop-development-secret-change-me-in-production';
+export type Config = ParsedConfig & {
+  appSecret: string;
+  /** Where the secret came from: the APP_SECRET variable, or the file generated in DATA_DIR (decision 141). */
+  appSecretSource: 'APP_SECRET' | 'DATA_DIR';
+};
 
-/** localhost, *.localhost, 127.0.0.0/8 and ::1: addresses only this machine can reach. */
-export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
+/**
+ * The secret earlier versions used when APP_SECRET was unset. It is public (it was in this file), so it
+ * is refused everywhere: anything signed with it could have been forged by anyone.
+ */
+export const DEVELOPMENT_SECRET = 'tunedrop-development-secret-change-me-in-production';
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws a ConfigError whose message names each bad variable. */
+/** Parses the environment and resolves the secret (generated into DATA_DIR when APP_SECRET is unset). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return withAppSecret(parseConfig(env), { mayCreate: true });
+}
+
+/**
+ * The secret for a parsed config: APP_SECRET when set, otherwise `DATA_DIR/app-secret`, created (random,
+ * 0600, atomically) when missing and `mayCreate`; without it a missing file is a ConfigError.
+ */
+export function withAppSecret(config: ParsedConfig, options: { mayCreate: boolean }): Config {
+  if (config.APP_SECRET) return { ...config, appSecret: config.APP_SECRET, appSecretSource: 'APP_SECRET' };
+  return {
+    ...config,
+    appSecret: readOrCreateAppSecret(config.dataDir, options, (message) => new ConfigError(message)),
+    appSecretSource: 'DATA_DIR',
+  };
+}
+
+/** Parses the environment; throws a ConfigError whose message names each bad variable. Touches no file. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig {
   const result = configSchema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -107,10 +134,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const values = result.data;
   const isProduction = values.NODE_ENV === 'production';
   const appUrl = (values.APP_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
-  const isDevelopmentSecret = !values.APP_SECRET || values.APP_SECRET === DEVELOPMENT_SECRET;
-  if (isDevelopmentSecret && (isProduction || !isLoopbackUrl(appUrl))) {
+  if (values.APP_SECRET === DEVELOPMENT_SECRET) {
     throw new ConfigError(
-      'Invalid configuration: APP_SECRET: required (at least 32 random characters, not the development secret) when NODE_ENV=production or APP_URL is not a loopback address',
+      'Invalid configuration: APP_SECRET: is the public development secret of earlier versions, which anyone can read; set at least 32 random characters (for example `openssl rand -base64 32`) or unset it to use a secret generated in DATA_DIR',
+    );
+  }
+  if (!values.APP_SECRET && isProduction) {
+    // Production may run several instances on one database: each needs the same secret, so it is set, not generated.
+    throw new ConfigError(
+      'Invalid configuration: APP_SECRET: required when NODE_ENV=production (at least 32 random characters, the same on every instance)',
     );
   }
   if (isProduction && values.E2E_FIXTURES_TOKEN) {
@@ -138,9 +170,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...values,
     appUrl,
-    // A fixed development secret keeps sessions valid across restarts of `npm start` on this machine only.
-    appSecret: values.APP_SECRET ?? DEVELOPMENT_SECRET,
-    isDevelopmentSecret,
     dataDir: path.resolve(values.DATA_DIR),
     isPaymentsSandboxAllowed: !values.STRIPE_SECRET_KEY && (!isProduction || values.PAYMENTS_SANDBOX === '1'),
   };

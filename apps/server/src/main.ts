@@ -3,33 +3,46 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { startCliSocket } from './cli-socket';
-import { type Config, ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, parseConfig, withAppSecret } from './config';
+import { AppSecretMismatchError } from './db/app-secret-check';
 import { DataDirLockedError, dataDirLockHolder } from './db/data-dir-lock';
+import { appSecretFile } from './lib/app-secret';
 import { createLogger, type Logger } from './lib/logger';
+import { DataDirOwnerError, describeTightened, makeDataDirPrivate, type Tightened } from './lib/private-dir';
 import { startSystem } from './server';
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  // Whatever the shell's umask, everything this process (and PGlite in it) creates is private (decision 141).
+  process.umask(0o077);
+  let config: Config;
+  let tightened: Tightened;
   try {
-    config = loadConfig();
+    const parsed = parseConfig();
+    // Another server owning DATA_DIR: refuse with one line before anything else is printed (the lock
+    // taken when the database opens is what guarantees it; this only keeps the refusal alone).
+    const owner = parsed.DATABASE_URL ? null : dataDirLockHolder(parsed.dataDir);
+    if (owner?.role === 'server') throw new DataDirLockedError(parsed.dataDir, owner);
+    // Before the secret is read or written: a DATA_DIR another user owns is refused.
+    tightened = makeDataDirPrivate(parsed.dataDir);
+    config = withAppSecret(parsed, { mayCreate: true });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirLockedError ||
+      error instanceof DataDirOwnerError
+    ) {
       console.error(error.message);
       process.exit(1);
     }
     throw error;
   }
-  // Another server owning DATA_DIR: refuse with one line before anything else is printed (the lock
-  // taken when the database opens is what guarantees it; this only keeps the refusal alone).
-  const owner = config.DATABASE_URL ? null : dataDirLockHolder(config.dataDir);
-  if (owner?.role === 'server') {
-    console.error(new DataDirLockedError(config.dataDir, owner).message);
-    process.exit(1);
-  }
   const logger = createLogger(config.LOG_LEVEL);
-  if (config.isDevelopmentSecret) {
-    logger.warn(
-      'APP_SECRET is not set: sessions, download links and payment details use the public development secret; set APP_SECRET before anyone else can reach this server',
+  const loose = describeTightened(config.dataDir, tightened);
+  if (loose) logger.warn(loose);
+  if (config.appSecretSource === 'DATA_DIR') {
+    logger.info(
+      { file: appSecretFile(config.dataDir) },
+      'APP_SECRET is not set: using the secret generated for this DATA_DIR (every instance and CLI on the same database needs the same one)',
     );
   }
   if (!config.STRIPE_SECRET_KEY && config.isPaymentsSandboxAllowed) {
@@ -41,7 +54,7 @@ async function main() {
   try {
     system = await startSystemWhenFree(config, logger);
   } catch (error) {
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof AppSecretMismatchError) {
       console.error(error.message);
       process.exit(1);
     }

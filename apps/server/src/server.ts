@@ -1,6 +1,7 @@
 /** Builds the running system from a Config: database (migrated), auth, storage, mail. Used by main and tests. */
 import path from 'node:path';
 import type { Config } from './config';
+import { checkAppSecret } from './db/app-secret-check';
 import { openDatabase } from './db/client';
 import type { LockRole } from './db/data-dir-lock';
 import { runMigrations } from './db/migrate';
@@ -33,6 +34,7 @@ export async function startSystem(config: Config, logger: Logger, options: Start
   });
   try {
     await runMigrations(database);
+    await checkAppSecret(database.db, config);
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;

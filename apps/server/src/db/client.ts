@@ -15,6 +15,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { keepPrivateUnder } from '../lib/private-dir';
 import { acquireDataDirLock, type LockRole } from './data-dir-lock';
 import * as schema from './schema';
 
@@ -156,7 +157,11 @@ async function openPglite(dir: string | null, template?: Blob): Promise<Database
   // Trigram search indexes (migration 0008); PostgreSQL has pg_trgm in its contrib, PGlite ships it apart.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const extensions = { pg_trgm };
-  if (dir) fs.mkdirSync(dir, { recursive: true });
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // PGlite chmods its files 0666 itself, whatever the umask (see lib/private-dir.ts).
+    keepPrivateUnder(dir);
+  }
   const client = dir
     ? await PGlite.create({ dataDir: dir, extensions })
     : await PGlite.create(template ? { loadDataDir: template, extensions } : { extensions });

@@ -198,7 +198,7 @@ function acquireFile(file: string, holder: LockHolder, depth = 0): LockHolder | 
 
 /** Takes the exclusive lock on dataDir or throws DataDirLockedError naming the live holder. */
 export function acquireDataDirLock(dataDir: string, role: LockRole): DataDirLock {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, LOCK_FILE);
   const holder: LockHolder = {
     pid: process.pid,

@@ -15,7 +15,8 @@ const TEMPORARY_FILE = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 export function createLocalStorage(root: string): Storage {
   const base = path.resolve(root);
-  fs.mkdirSync(base, { recursive: true });
+  // Private to the server's user whatever the umask (decision 141).
+  fs.mkdirSync(base, { recursive: true, mode: 0o700 });
 
   const resolve = (key: string) => {
     assertSafeKey(key);
@@ -25,6 +26,8 @@ export function createLocalStorage(root: string): Storage {
   };
 
   const commit = async (tmp: string, target: string): Promise<StoredObject> => {
+    // A file moved in (a tus upload) keeps the mode it was made with.
+    await fsp.chmod(tmp, 0o600);
     await fsp.rename(tmp, target);
     const stat = await fsp.stat(target);
     return { sizeBytes: stat.size };
@@ -34,21 +37,21 @@ export function createLocalStorage(root: string): Storage {
     kind: 'local',
     async putFile(key, localPath) {
       const target = resolve(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       const tmp = `${target}.${randomUUID()}.tmp`;
       try {
         await fsp.rename(localPath, tmp);
       } catch (error) {
         // Another file system: copy, then remove the source.
         if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp));
+        await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp, { mode: 0o600 }));
         await fsp.rm(localPath, { force: true });
       }
       return commit(tmp, target);
     },
     async copyFile(key, localPath) {
       const target = resolve(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       const tmp = `${target}.${randomUUID()}.tmp`;
       try {
         // A second name for the same bytes: instant, and the source stays where it was.
@@ -58,7 +61,7 @@ export function createLocalStorage(root: string): Storage {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
         try {
-          await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp));
+          await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp, { mode: 0o600 }));
         } catch (copyError) {
           await fsp.rm(tmp, { force: true });
           throw copyError;
@@ -68,9 +71,9 @@ export function createLocalStorage(root: string): Storage {
     },
     async putBuffer(key, body) {
       const target = resolve(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       const tmp = `${target}.${randomUUID()}.tmp`;
-      await fsp.writeFile(tmp, body);
+      await fsp.writeFile(tmp, body, { mode: 0o600 });
       return commit(tmp, target);
     },
     async get(key) {
