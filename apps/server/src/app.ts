@@ -7,7 +7,7 @@ import type { Deps } from './deps';
 import { globalMiddleware } from './lib/access';
 import type { AppEnv } from './lib/context';
 import { refuseControlCharacters } from './lib/control-characters';
-import { AppError } from './lib/errors';
+import { AppError, internalErrorBody } from './lib/errors';
 import { webDistDir } from './lib/paths';
 import { closeOnUnreadBody } from './lib/request-body';
 import { mountWebApp } from './lib/web-app';
@@ -73,8 +73,16 @@ export function createApp(deps: Deps) {
     globalMiddleware(async (c, next) => {
       const started = performance.now();
       c.set('deps', deps);
-      c.set('requestId', c.req.header('x-request-id') ?? randomUUID());
+      // A proxy's id is kept when it looks like one; it is echoed in answers and logs, so nothing else is.
+      const given = c.req.header('x-request-id');
+      const requestId = given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+      c.set('requestId', requestId);
       await next();
+      try {
+        c.res.headers.set('X-Request-Id', requestId);
+      } catch {
+        // An immutable response (a redirect made by Response.redirect): it goes without the header.
+      }
       if (c.req.path.startsWith('/api/')) {
         logger.info(
           {
@@ -156,10 +164,7 @@ export function createApp(deps: Deps) {
       );
     }
     logger.error({ err: error, reqId: c.get('requestId'), path: c.req.path }, 'unhandled error');
-    return c.json(
-      { error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' } },
-      500,
-    );
+    return c.json({ error: internalErrorBody(c.get('requestId')) }, 500);
   });
 
   return app;

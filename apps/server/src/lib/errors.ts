@@ -20,3 +20,21 @@ export const unauthorized = (message = 'Please sign in.') => new AppError('unaut
 export const conflict = (message: string) => new AppError('conflict', message, 409);
 export const validationError = (message: string, fields?: Record<string, string>) =>
   new AppError('validation_error', message, 422, fields);
+
+/**
+ * The answer to an unexpected error (a database error, a bug): a generic message and the request id to
+ * quote to support; the details go only to the log, under the same id (issue 22).
+ */
+export function internalErrorBody(requestId: string | undefined): {
+  code: 'internal_error';
+  message: string;
+  requestId?: string;
+} {
+  return {
+    code: 'internal_error',
+    message: requestId
+      ? `Something went wrong on our side. Please try again. If it keeps happening, quote request ${requestId}.`
+      : 'Something went wrong on our side. Please try again.',
+    ...(requestId ? { requestId } : {}),
+  };
+}

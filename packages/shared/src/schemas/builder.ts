@@ -67,7 +67,19 @@ export const BUILDER_MESSAGES = {
   coverArtNotUsable: 'The cover art upload was not found or did not pass its checks. Please upload it again.',
   audioNotUsable: 'The audio upload was not found or did not pass its checks. Please upload it again.',
   audioUsedTwice: 'This audio file is already used by another track',
+  fileNameRequired: 'A file name of at most 255 characters is required.',
+  fileNameText:
+    'The file name cannot contain control characters or line breaks. Rename the file and try again.',
 } as const;
+
+/**
+ * An uploaded file's name as the browser reports it (issue 22): the same one-line text rule as every
+ * other field, 1 to 255 characters. It is stored and shown; storage keys and ZIP entries use safe forms.
+ */
+export const uploadFileNameSchema = safeText(undefined, BUILDER_MESSAGES.fileNameText)
+  .trim()
+  .min(1, BUILDER_MESSAGES.fileNameRequired)
+  .max(255, BUILDER_MESSAGES.fileNameRequired);
 
 export const SPOTIFY_ARTIST_URL_PREFIX = 'https://open.spotify.com/artist/';
 export const APPLE_MUSIC_URL_PREFIX = 'https://music.apple.com/';

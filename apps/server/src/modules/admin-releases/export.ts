@@ -27,11 +27,25 @@ export type ExportData = {
   coverEntryName: string | null;
 };
 
-/** Names inside the ZIP: the original file name, made unique (and never a path) when two tracks share one. */
+/**
+ * A ZIP entry name from a stored file name: one line, never a path, nothing an unzip tool or a file
+ * system refuses or misreads. Control and line-separator characters, double quotes and the characters
+ * Windows forbids become `_` (names stored before issue 22 may hold CR/LF); apostrophes stay ("Don't").
+ */
+export function safeEntryName(raw: string, fallback = 'track.wav'): string {
+  const name = raw
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029"\\/:*?<>|]/g, '_')
+    .replace(/^[\s.]+/, '_')
+    .trim();
+  return /[^_\s.]/.test(name) ? name : fallback;
+}
+
+/** Names inside the ZIP: the original file name made safe, and unique when two tracks share one. */
 export function uniqueEntryNames(names: string[], reserved: string[] = []): string[] {
   const taken = new Set(reserved.map((name) => name.toLowerCase()));
   return names.map((raw) => {
-    const base = raw.replace(/[\\/]/g, '_').replace(/^\.+/, '_') || 'track.wav';
+    const base = safeEntryName(raw);
     let candidate = base;
     for (let index = 2; taken.has(candidate.toLowerCase()); index += 1) {
       const dot = base.lastIndexOf('.');

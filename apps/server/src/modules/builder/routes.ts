@@ -28,6 +28,7 @@ import {
 import {
   discardUpload,
   findUploads,
+  requestIds,
   requestViewers,
   touchOwnUpload,
   tusServerFor,
@@ -89,6 +90,7 @@ export const builderRoutes = new Hono<AppEnv>()
       }
     }
     requestViewers.set(c.req.raw, viewer);
+    requestIds.set(c.req.raw, c.get('requestId'));
     const response = await tusServerFor(deps).handleWeb(c.req.raw);
     if (method === 'DELETE' && id && response.status === 204) {
       const row = await touchOwnUpload(deps.db, id, viewer.user.id);

@@ -12,6 +12,7 @@ import {
   isWavFileName,
   sanitizeFileName,
   type UploadInfo,
+  uploadFileNameSchema,
   wavTooLargeMessage,
 } from '@tunedrop/shared/schemas/builder';
 import { FileStore } from '@tus/file-store';
@@ -22,6 +23,7 @@ import type { DbOrTx } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
+import { internalErrorBody } from '../../lib/errors';
 import { CoverError, checkCover, THUMB_SIZES } from './cover';
 import { readWavHeader, WavError } from './wav';
 
@@ -194,6 +196,13 @@ const tusFailure = (status: number, code: string, message: string): TusFailure =
 
 /** The signed-in viewer of each tus request, set by the route before the tus server sees the request. */
 export const requestViewers = new WeakMap<Request, Viewer>();
+/** The request id of each tus request, for the log line of an unexpected failure. */
+export const requestIds = new WeakMap<Request, string>();
+
+const internalFailure = (requestId: string | undefined): TusFailure => ({
+  status_code: 500,
+  body: JSON.stringify({ error: internalErrorBody(requestId) }),
+});
 
 const servers = new WeakMap<Deps, TusServer>();
 
@@ -238,13 +247,20 @@ export function tusServerFor(deps: Deps): TusServer {
       const viewer = requestViewers.get(req as unknown as Request);
       if (!viewer) throw tusFailure(401, 'unauthorized', 'Please sign in.');
       const kind = upload.metadata?.kind;
-      const originalName = (upload.metadata?.filename ?? '').trim();
       if (kind !== 'cover' && kind !== 'audio') {
         throw tusFailure(400, 'invalid_upload', 'Say whether the file is cover art or audio.');
       }
-      if (!originalName || originalName.length > 255) {
-        throw tusFailure(400, 'invalid_upload', 'A file name of at most 255 characters is required.');
+      // The text rule of every other field (a NUL reached the database and came back as a 500 with its SQL).
+      const name = uploadFileNameSchema.safeParse(upload.metadata?.filename ?? '');
+      if (!name.success) {
+        const message = name.error.issues[0]?.message ?? BUILDER_MESSAGES.fileNameRequired;
+        throw tusFailure(
+          message === BUILDER_MESSAGES.fileNameRequired ? 400 : 422,
+          'invalid_upload',
+          message,
+        );
       }
+      const originalName = name.data;
       if (upload.sizeIsDeferred || upload.size === undefined) {
         throw tusFailure(400, 'invalid_upload', 'The file size must be known when the upload starts.');
       }
@@ -283,11 +299,13 @@ export function tusServerFor(deps: Deps): TusServer {
       }
       return {};
     },
-    onResponseError(_req, error) {
-      if (!('status_code' in error) || error.status_code >= 500) {
-        logger.error({ err: error }, 'upload failed');
-      }
-      return undefined;
+    // Our refusals pass as they are; anything else (a database error, a full disk) is logged with the
+    // request id and answered with a generic message, never with its own text (issue 22).
+    onResponseError(req, error) {
+      if ('status_code' in error && error.status_code < 500) return undefined;
+      const requestId = requestIds.get(req as unknown as Request);
+      logger.error({ err: error, reqId: requestId }, 'upload failed');
+      return internalFailure(requestId);
     },
   });
   servers.set(deps, server);
