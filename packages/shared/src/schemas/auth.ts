@@ -51,6 +51,20 @@ export const AUTH_MESSAGES = {
   emailLinkStale: 'This link was sent for an email address your account no longer has.',
 } as const;
 
+/** Why an email link was refused: the code in /login?error=<code> and in the API's answer (decision 143). */
+export const EMAIL_LINK_ERRORS = {
+  EMAIL_LINK_USED: AUTH_MESSAGES.emailLinkUsed,
+  EMAIL_LINK_STALE: AUTH_MESSAGES.emailLinkStale,
+} as const;
+export type EmailLinkError = keyof typeof EMAIL_LINK_ERRORS;
+
+/** The message for a refused email link's code, or null for anything else. */
+export function emailLinkErrorMessage(code: string | null): string | null {
+  return code !== null && Object.hasOwn(EMAIL_LINK_ERRORS, code)
+    ? EMAIL_LINK_ERRORS[code as EmailLinkError]
+    : null;
+}
+
 /** The 10 common passwords refused at sign-up (compared case-insensitively). Each would otherwise pass rules 1-8. */
 export const COMMON_PASSWORDS = [
   'password1!',

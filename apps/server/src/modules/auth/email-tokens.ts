@@ -7,7 +7,7 @@
  * spends every other link of the account: each use changes what the others were issued for.
  */
 import { createHash } from 'node:crypto';
-import { AUTH_MESSAGES } from '@tunedrop/shared/schemas/auth';
+import { EMAIL_LINK_ERRORS, type EmailLinkError } from '@tunedrop/shared/schemas/auth';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { DbOrTx } from '../../db/client';
@@ -16,13 +16,6 @@ import type { AppEnv } from '../../lib/context';
 
 /** How long a mailed link is valid (better-auth's emailVerification.expiresIn uses the same figure). */
 export const EMAIL_LINK_EXPIRES_IN_SECONDS = 24 * 60 * 60;
-
-export type EmailLinkRefusal = 'EMAIL_LINK_USED' | 'EMAIL_LINK_STALE';
-
-const REFUSAL_MESSAGES: Record<EmailLinkRefusal, string> = {
-  EMAIL_LINK_USED: AUTH_MESSAGES.emailLinkUsed,
-  EMAIL_LINK_STALE: AUTH_MESSAGES.emailLinkStale,
-};
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -59,7 +52,7 @@ export async function recordEmailToken(
  * already used read the same (a forged link learns nothing). An expired link is left for better-auth to
  * refuse with its own TOKEN_EXPIRED, without spending the account's other links.
  */
-export async function spendEmailToken(db: DbOrTx, token: string): Promise<EmailLinkRefusal | null> {
+export async function spendEmailToken(db: DbOrTx, token: string): Promise<EmailLinkError | null> {
   const hash = tokenHash(token);
   const [row] = await db.select().from(emailTokens).where(eq(emailTokens.tokenHash, hash));
   if (!row) return 'EMAIL_LINK_USED';
@@ -92,5 +85,5 @@ export async function verifyEmailOnce(
   if (c.req.query('callbackURL') !== undefined) {
     return c.redirect(`/login?error=${refusal}`, 302);
   }
-  return c.json({ error: { code: refusal, message: REFUSAL_MESSAGES[refusal] } }, 401);
+  return c.json({ error: { code: refusal, message: EMAIL_LINK_ERRORS[refusal] } }, 401);
 }

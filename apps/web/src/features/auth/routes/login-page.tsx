@@ -1,12 +1,18 @@
 /**
  * /login (spec 01 §2, §5, §8): email and password, a real 'Remember me' (unchecked: the session ends
- * with the browser), the messages of the error catalogue, a resend of the verification link, and the
- * two-factor code prompt when the account has it. A just-signed-out user is not sent back to the dashboard.
+ * with the browser), the messages of the error catalogue, a resend of the verification link, the
+ * two-factor code prompt when the account has it, and why a verification link was refused (?error=).
+ * A just-signed-out user is not sent back to the dashboard.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTH_MESSAGES, loginSchema, twoFactorCodeSchema } from '@tunedrop/shared/schemas/auth';
+import {
+  AUTH_MESSAGES,
+  emailLinkErrorMessage,
+  loginSchema,
+  twoFactorCodeSchema,
+} from '@tunedrop/shared/schemas/auth';
 import { useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Field, Input, Label } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
@@ -50,6 +56,13 @@ export default function LoginPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [isUnverified, setIsUnverified] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
+  // A refused verification link lands here with ?error=<code> (decision 143). Set after hydration: the
+  // prerendered page has no message (record 128).
+  const [searchParams] = useSearchParams();
+  const linkError = emailLinkErrorMessage(searchParams.get('error'));
+  useEffect(() => {
+    if (linkError) setError(linkError);
+  }, [linkError]);
 
   // While the viewer is still loading the form shows (it is also the prerendered page, record 128);
   // a signed-in viewer is sent on once known.
