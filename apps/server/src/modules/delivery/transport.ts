@@ -193,7 +193,15 @@ async function explainWriteFailure(sftp: RawSftp, remote: string, error: unknown
 }
 
 /** Writes a stream with up to `depth` SFTP write requests in flight (ssh2's own stream waits for each). */
-async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth = 8): Promise<number> {
+async function pipelinedPut(
+  sftp: RawSftp,
+  remote: string,
+  body: Readable,
+  connection: { lost: Promise<void>; isLost: () => boolean },
+  depth = 8,
+): Promise<number> {
+  const { lost } = connection;
+  const gone = () => new Error('The connection to the SFTP server was lost');
   const handle = await new Promise<Buffer>((resolve, reject) =>
     sftp.open(remote, 'w', (err, h) => (err ? reject(err) : resolve(h))),
   );
@@ -208,9 +216,12 @@ async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth
   };
   // As large as the server takes in one request (OpenSSH: ~256 KB), so ssh2 never splits a write serially.
   const CHUNK = Math.max(32 * 1024, Math.min(sftp._maxWriteLen ?? 32 * 1024, 255 * 1024));
+  // Requests made after the connection dropped are never answered: every wait also ends when it drops.
+  const waitForSlot = () => Promise.race([new Promise<void>((r) => (wake = r)), lost]);
   const send = async (piece: Buffer) => {
     if (failure) throw failure;
-    while (inFlight >= depth) await new Promise<void>((r) => (wake = r));
+    while (inFlight >= depth && !connection.isLost()) await waitForSlot();
+    if (connection.isLost()) throw gone();
     if (failure) throw failure;
     inFlight += 1;
     sftp.write(handle, piece, 0, piece.length, position, (err) => {
@@ -236,10 +247,12 @@ async function pipelinedPut(sftp: RawSftp, remote: string, body: Readable, depth
       }
     }
     if (pendingBytes > 0) await send(Buffer.concat(pending, pendingBytes));
-    while (inFlight > 0) await new Promise<void>((r) => (wake = r));
+    while (inFlight > 0 && !connection.isLost()) await waitForSlot();
     if (failure) throw failure;
+    if (connection.isLost()) throw gone();
   } finally {
-    await new Promise<void>((resolve) => sftp.close(handle, () => resolve()));
+    // A request on a connection that is gone is never answered (ssh2 only fails those already sent).
+    await Promise.race([new Promise<void>((resolve) => sftp.close(handle, () => resolve())), lost]);
     body.destroy();
   }
   return position;
@@ -291,47 +304,69 @@ export async function sftpTransport(
   }
   // biome-ignore lint/suspicious/noExplicitAny: ssh2-sftp-client keeps the raw SFTPWrapper untyped on `sftp`
   const raw = (client as any).sftp as RawSftp;
+  // ssh2-sftp-client keeps its SFTP session after the connection dropped, and a request made on it then
+  // waits forever: every call checks first, and a transfer in progress gives up when it closes.
+  let isLost = false;
+  const lost = new Promise<void>((resolve) =>
+    // biome-ignore lint/suspicious/noExplicitAny: the underlying ssh2 Client is untyped on `client`
+    (client as any).client.once('close', () => {
+      isLost = true;
+      resolve();
+    }),
+  );
+  const alive = () => {
+    if (isLost) throw new Error(`The connection to ${url.hostname} was lost`);
+  };
   const abs = (p: string) => join(root, p);
   return {
     async ensureDir(dir) {
+      alive();
       const target = abs(dir);
       if ((await client.exists(target)) !== 'd') await client.mkdir(target, true);
     },
     async putStream(file, body) {
+      alive();
       try {
-        return await pipelinedPut(raw, abs(file), body);
+        return await pipelinedPut(raw, abs(file), body, { lost, isLost: () => isLost });
       } catch (error) {
         throw await explainWriteFailure(raw, abs(file), error);
       }
     },
     async putText(file, text) {
+      alive();
       const tmp = `${abs(file)}.part`;
       await client.put(Buffer.from(text, 'utf8'), tmp);
       await client.rename(tmp, abs(file));
     },
     async list(dir) {
+      alive();
       const target = abs(dir);
       if ((await client.exists(target)) !== 'd') return [];
       const entries = await client.list(target);
       return entries.map((entry) => ({ name: entry.name, size: entry.size, isDir: entry.type === 'd' }));
     },
     async readText(file, maxBytes) {
+      alive();
       const data = (await client.get(abs(file))) as Buffer;
       return data.subarray(0, maxBytes).toString('utf8');
     },
     async remove(file) {
+      alive();
       await client.delete(abs(file), true);
     },
     canRenameFolders: true,
     async rename(from, to) {
       // SSH_FXP_RENAME: OpenSSH refuses when the new name exists (never merges into another package).
+      alive();
       await client.rename(abs(from), abs(to));
     },
     async removeTree(dir) {
+      alive();
       const target = abs(dir);
       if ((await client.exists(target)) === 'd') await client.rmdir(target, true);
     },
     async close() {
+      if (isLost) return;
       await client.end().catch(() => undefined);
     },
   };

@@ -1,0 +1,178 @@
+/**
+ * Issue 22 finding 13: a store never sees a partial package (record 154). The package is written under
+ * `.part-<folder>` and renamed when complete; an upload cut off (sshd killed mid-file, a read failing
+ * mid-file) leaves nothing under a package's real name, and the retry delivers exactly one package.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, deliveryTargets } from '../../db/schema';
+import { staff } from '../../test-support/admin-fixtures';
+import { createTestRelease } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { readDeliveries, type SftpServer, startSftpServer } from '../../test-support/sftp';
+import { slowStorage } from '../../test-support/slow-storage';
+import { runDeliveryOnce } from './worker';
+
+let system: TestSystem;
+let sftp: SftpServer;
+let people: Awaited<ReturnType<typeof staff>>;
+const DPID = 'PADPIDA2009101501Y';
+
+beforeAll(async () => {
+  [system, sftp] = await Promise.all([createTestSystem(), startSftpServer()]);
+  people = await staff(system);
+  await system.request('/api/admin/settings', {
+    method: 'PUT',
+    cookie: people.admin.cookie,
+    json: {
+      isrcRegistrant: 'qz-abc',
+      upcPrefix: '0614141',
+      ddexSenderPartyId: 'PADPIDA2013042401U',
+      ddexSenderName: 'Tunedrop',
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await system?.close();
+  await sftp?.stop();
+});
+
+async function onlyTarget(body: Record<string, unknown>) {
+  await system.db.update(deliveryTargets).set({ enabled: false });
+  const response = await system.request('/api/admin/delivery/targets', {
+    method: 'POST',
+    cookie: people.admin.cookie,
+    json: { name: `Store ${Date.now()}`, dpid: DPID, platforms: 'all', profile: 'release', ...body },
+  });
+  expect(response.status).toBe(201);
+  return (await readJson(response)).id as string;
+}
+
+async function approvedRelease(trackCount: number) {
+  const { releaseId } = await createTestRelease(system, people.artist.userId, {
+    status: 'pending',
+    trackCount,
+  });
+  const response = await system.request(`/api/admin/releases/${releaseId}/approve`, {
+    method: 'POST',
+    cookie: people.moderator.cookie,
+  });
+  expect(response.status).toBe(200);
+  return releaseId;
+}
+
+/** Folders a store would take for packages (`{P|N|L}_…`), and the hidden temporary ones. */
+function storeView(root: string) {
+  const names = fs.readdirSync(root);
+  return {
+    packageFolders: names.filter((name) => /^[PNL]_/.test(name)),
+    staged: names.filter((name) => name.startsWith('.part-')),
+  };
+}
+
+function expectComplete(root: string) {
+  const packages = readDeliveries(root);
+  for (const pkg of packages) {
+    expect(pkg.resources.length).toBeGreaterThan(0);
+    for (const name of pkg.resources) {
+      const sum = createHash('md5')
+        .update(fs.readFileSync(path.join(root, pkg.folder, 'resources', name)))
+        .digest('hex');
+      expect(pkg.xml).toContain(`<HashSumValue>${sum}</HashSumValue>`);
+    }
+  }
+  return packages;
+}
+
+const waitFor = async (check: () => boolean, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const retryNow = (releaseId: string) =>
+  system.db
+    .update(deliveries)
+    .set({ nextAttemptAt: new Date(0) })
+    .where(eq(deliveries.releaseId, releaseId));
+
+describe('no partial packages', () => {
+  it('sshd killed mid-upload: nothing under a real package name; the retry delivers exactly one package', async () => {
+    const root = path.join(sftp.root, `killed-${Date.now()}`);
+    fs.mkdirSync(root);
+    await onlyTarget({ url: sftp.url(path.basename(root)), privateKey: sftp.privateKey });
+    const releaseId = await approvedRelease(3);
+    let chunks = 0;
+    const storage = slowStorage(system.storage, {
+      chunkBytes: 16 * 1024,
+      delayMs: 10,
+      beforeChunk: () => void chunks++,
+    });
+    const run = runDeliveryOnce({ ...system, storage }, { retryBaseMs: 60_000, pollAcks: false });
+    // Mid-way through the second track (11 chunks a track), the store's server dies.
+    await waitFor(() => chunks >= 16);
+    sftp.kill();
+    await run;
+    const [cut] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    expect(cut?.state).toBe('queued');
+    expect(cut?.lastError).toBeTruthy();
+    expect(storeView(root).packageFolders).toEqual([]);
+    expect(storeView(root).staged).toHaveLength(1); // hidden; the connection was gone, so it could not be removed
+
+    await sftp.restart();
+    await retryNow(releaseId);
+    await runDeliveryOnce(system, { pollAcks: false });
+    const [done] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    expect(done?.state).toBe('delivered');
+    const view = storeView(root);
+    expect(view.packageFolders).toHaveLength(1);
+    expect(view.staged).toEqual([]); // the retry cleared what the cut-off attempt left
+    const packages = expectComplete(root);
+    expect(packages).toHaveLength(1);
+    expect(packages[0]?.resources).toHaveLength(3);
+  });
+
+  it('a folder target whose upload fails mid-file keeps no partial package and delivers one on the retry', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-folder-store-'));
+    await onlyTarget({ url: `file://${folder}` });
+    const releaseId = await approvedRelease(2);
+    const broken = slowStorage(system.storage, { delayMs: 0, failAfterBytes: 100 * 1024 });
+    await runDeliveryOnce({ ...system, storage: broken }, { retryBaseMs: 60_000, pollAcks: false });
+    const [failed] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    expect(failed?.state).toBe('queued');
+    expect(failed?.lastError).toMatch(/storage read failed mid-file/);
+    expect(fs.readdirSync(folder)).toEqual([]); // removed on failure, the temporary folder too
+
+    await retryNow(releaseId);
+    await runDeliveryOnce(system, { pollAcks: false });
+    expect(storeView(folder).packageFolders).toHaveLength(1);
+    expect(expectComplete(folder)).toHaveLength(1);
+  });
+
+  it('a batch is renamed into place with its manifest already inside, written last', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-batch-store-'));
+    await onlyTarget({ url: `file://${folder}`, profile: 'batch' });
+    await approvedRelease(1);
+    await approvedRelease(1);
+    const broken = slowStorage(system.storage, { delayMs: 0, failAfterBytes: 100 * 1024 });
+    await runDeliveryOnce({ ...system, storage: broken }, { retryBaseMs: 0, maxJobs: 1, pollAcks: false });
+    expect(fs.readdirSync(folder)).toEqual([]);
+    await runDeliveryOnce(system, { pollAcks: false });
+    const [batch, ...others] = storeView(folder).packageFolders;
+    expect(others).toEqual([]);
+    const entries = fs.readdirSync(path.join(folder, batch as string));
+    const manifest = entries.find((name) => name.startsWith('BatchComplete_')) as string;
+    expect(manifest).toBe(`BatchComplete_${(batch as string).slice(2)}.xml`);
+    const manifestTime = fs.statSync(path.join(folder, batch as string, manifest)).mtimeMs;
+    for (const pkg of expectComplete(folder)) {
+      expect(fs.statSync(path.join(folder, pkg.xmlFile)).mtimeMs).toBeLessThanOrEqual(manifestTime);
+    }
+  });
+});
