@@ -63,4 +63,7 @@ export const billingRoutes = new Hono<AppEnv>()
   .post('/billing/sandbox/portal', access('user'), validate('json', sandboxPortalActionSchema), async (c) => {
     return c.json(await sandboxPortalAction(c.var.deps, requireViewer(c), c.req.valid('json')), 200);
   })
-  .get('/events', access('user'), (c) => streamProfileEvents(c, requireViewer(c).user.id));
+  .get('/events', access('user'), (c) => {
+    const viewer = requireViewer(c);
+    return streamProfileEvents(c, viewer.user.id, viewer.sessionId);
+  });
