@@ -26,6 +26,10 @@ export const e2eEnv = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     RATE_LIMITS: 'off',
-    ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+    // A database kept between runs needs the same secret every run (each run has a fresh DATA_DIR,
+    // whose generated secret the database would refuse: decision 141).
+    ...(process.env.E2E_DATABASE_URL
+      ? { DATABASE_URL: process.env.E2E_DATABASE_URL, APP_SECRET: 'e2e-only-secret-for-a-kept-database-0123' }
+      : {}),
   } as Record<string, string>,
 };
