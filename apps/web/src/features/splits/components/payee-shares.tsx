@@ -73,7 +73,7 @@ export function PayeeShares() {
               <li key={expense.id} className="flex justify-between gap-3 py-1.5" data-testid="payee-expense">
                 <span className="text-zinc-300">
                   {expense.releaseTitle} · {formatDate(expense.spentOn)} · {expense.description}
-                  <span className="text-zinc-500"> (added by {expense.ownerName})</span>
+                  <span className="text-zinc-400"> (added by {expense.ownerName})</span>
                 </span>
                 <span className="tabular-nums text-zinc-100">{formatCents(expense.amountCents)}</span>
               </li>
