@@ -101,6 +101,15 @@ describe('invitation limits', () => {
     expect(await mailsTo(target)).toHaveLength(3);
   });
 
+  it('counts concurrent saves against each other: five owners racing for one address, three get through', async () => {
+    const owners = await Promise.all(Array.from({ length: 5 }, () => ownerWithRelease()));
+    const answers = await Promise.all(
+      owners.map(({ owner, releaseId }) => invite(owner.cookie, releaseId, ['raced.address@example.com'])),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(await mailsTo('raced.address@example.com')).toHaveLength(3);
+  });
+
   it('refuses a lapsed owner (402, the gate message) and sends no mail; withdrawing stays open', async () => {
     const { owner, releaseId } = await ownerWithRelease();
     expect((await invite(owner.cookie, releaseId, ['kept@example.com'])).status).toBe(200);
