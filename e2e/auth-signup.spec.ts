@@ -1,4 +1,7 @@
-/** Journey: sign up with live validation → the verification mail → its link signs in and lands on checkout. */
+/**
+ * Journey: sign up with live validation → the verification mail → its link signs in and lands on checkout;
+ * the same link a second time is refused on the sign-in page.
+ */
 import { expect, outboxMails, seriousA11yViolations, test } from './support/test';
 
 /** The first link of a mail file, undoing quoted-printable soft breaks and escapes. */
@@ -110,6 +113,48 @@ test('sign-up → mail link → signed in on /checkout?plan=pro', async ({ brows
   expect(me.status()).toBe(200);
   expect((await me.json()).user).toMatchObject({ email, emailVerified: true });
   await context.close();
+});
+
+test('a verification link works once: opened again it signs nobody in and the sign-in page says why', async ({
+  browser,
+}) => {
+  const first = await browser.newContext();
+  const page = await first.newPage();
+  const email = `once-${Date.now()}@example.com`;
+  const signup = await page.request.post('/api/auth/signup', {
+    data: {
+      email,
+      fullName: 'Once',
+      artistName: 'Once',
+      password: 'Str0ng!Tunes',
+      confirmPassword: 'Str0ng!Tunes',
+      plan: 'basic',
+    },
+  });
+  expect(signup.status()).toBe(201);
+  let mails: { text: string }[] = [];
+  await expect
+    .poll(async () => {
+      mails = await outboxMails(email);
+      return mails.length;
+    })
+    .toBe(1);
+  const link = firstLink(mails[0]?.text ?? '');
+  const verified = await page.request.get(link, { maxRedirects: 0 });
+  expect(verified.headers().location).toBe('/checkout?plan=basic');
+  await first.close();
+
+  // Opened again (decision 143), in another browser.
+  const second = await browser.newContext();
+  const again = await second.newPage();
+  await again.goto(link);
+  await expect(again).toHaveURL(/\/login\?error=EMAIL_LINK_USED$/);
+  await expect(again.getByRole('alert')).toHaveText(
+    'This link has already been used or is not valid. If your email is not confirmed yet, sign in to get a new link.',
+  );
+  expect((await again.request.get('/api/me')).status()).toBe(401);
+  expect(await seriousA11yViolations(again)).toEqual([]);
+  await second.close();
 });
 
 test('a taken address is reported on the email field; ?plan= other than basic or pro is ignored', async ({
