@@ -387,6 +387,20 @@ describe('admin-audio-signed-url and file streaming', () => {
     expect((await system.request(justInside.replace('http://localhost:3000', ''))).status).toBe(200);
   });
 
+  it('refuses a link signed with the public development secret (issue 22, finding 1)', async () => {
+    const key = trackKeys[2] ?? '';
+    // The secret earlier versions signed with whenever APP_SECRET was unset, as this test system runs.
+    const publicSecret = 'tunedrop-development-secret-change-me-in-production';
+    expect(system.config.appSecret).not.toBe(publicSecret);
+    const forged = signFileUrl({ appUrl: system.config.appUrl, appSecret: publicSecret }, 'audio-files', key);
+    const response = await system.request(forged.signedUrl.replace('http://localhost:3000', ''));
+    expect(response.status).toBe(403);
+    expect((await readJson(response)).error).toMatchObject({
+      code: 'invalid_signature',
+      message: 'This download link is not valid.',
+    });
+  });
+
   it('serves a hostile original file name as a sanitised filename and an RFC 5987 filename*', async () => {
     const key = trackKeys[0] ?? '';
     await system.db
