@@ -19,7 +19,7 @@ export const PUBLIC_ENTRY_POINTS: Record<string, readonly string[]> = {
   builder: ['files'],
   delivery: ['service', 'worker'],
   releases: ['service', 'mails'],
-  splits: ['posting'],
+  splits: ['posting', 'statement'],
   wallet: ['service', 'balance', 'payment-crypto', 'audit'],
 };
 
