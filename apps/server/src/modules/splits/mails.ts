@@ -17,7 +17,8 @@ const MAX_QUOTED = 120;
  */
 export function quoted(text: string): string {
   const line = text
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\p{Cf}+/gu, '')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   const short = line.length > MAX_QUOTED ? `${line.slice(0, MAX_QUOTED)}…` : line;
