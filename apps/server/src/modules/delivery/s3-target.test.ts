@@ -12,6 +12,7 @@ import { validateErn43 } from '../../test-support/ddex';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { ackXml } from '../../test-support/sftp';
+import { slowStorage } from '../../test-support/slow-storage';
 import { runDeliveryOnce } from './worker';
 
 let server: S3rver;
@@ -84,6 +85,21 @@ it('delivers to s3://bucket/prefix with its own credentials and reads the acknow
     method: 'POST',
     cookie: people.moderator.cookie,
   });
+  // A read failing in the second file: S3 has no folder to rename, so the objects already written are
+  // removed again and no message is written (a store reads the message, written last, as the package).
+  const broken = slowStorage(system.storage, { delayMs: 0, failAfterBytes: 100 * 1024 });
+  let reads = 0;
+  const failing = Object.create(broken) as typeof broken;
+  failing.get = async (key) => {
+    reads += 1;
+    return reads === 1 ? system.storage.get(key) : broken.get(key);
+  };
+  await runDeliveryOnce({ ...system, storage: failing }, { retryBaseMs: 0, maxJobs: 1 });
+  const [cut] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+  expect(cut?.lastError).toMatch(/storage read failed mid-file/);
+  const leftover = await client.send(new ListObjectsV2Command({ Bucket: 'store-in', Prefix: 'incoming/N_' }));
+  expect(leftover.Contents ?? []).toEqual([]);
+
   await runDeliveryOnce(system, { retryBaseMs: 0 });
   const [delivery] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
   expect(delivery?.state, delivery?.lastError ?? '').toBe('delivered');
