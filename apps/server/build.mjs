@@ -46,6 +46,7 @@ export const external = [
   'ssh2-sftp-client',
   'cpu-features',
   'pdfkit', // reads its standard-font metrics (js/data/*.afm) next to itself
+  'fontkit', // the one copy pdfkit uses too (statement fonts are parsed once and shared)
 ];
 
 const started = performance.now();

@@ -1,5 +1,6 @@
 /**
- * An artist's statement for one period as a PDF (pdfkit, standard Helvetica: no font files to ship).
+ * An artist's statement for one period as a PDF (pdfkit, with the embedded fonts of statement-text.ts so titles
+ * in any script and emoji show as written).
  * The same immutable earnings lines as the CSV statement, summed by store, by country and by track, with
  * the period's total in USD. Amounts are exact decimal text from the database, shown to the cent.
  */
@@ -8,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { expenseStatementRows } from '../splits/statement';
 import { splitStatementRows } from './ledger';
+import { drawLine, registerStatementFonts, type TextWeight, textFontName } from './statement-text';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -114,37 +116,40 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(20).text('Tunedrop royalty statement');
-  doc.moveDown(0.3).font('Helvetica').fontSize(11);
-  doc.text(`Period: ${period}`);
-  doc.text(`Artist: ${total.name}`);
-  doc.text(`Earnings lines: ${Number(total.lines)} · Units: ${total.units ?? '0'}`);
-  doc
-    .moveDown(0.3)
-    .font('Helvetica-Bold')
-    .fontSize(13)
-    .text(`Total earnings: ${usdText(net?.amount ?? total.amount ?? '0')} USD`);
+  registerStatementFonts(doc);
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
+  const line = (text: string, size: number, weight: TextWeight = 'regular') =>
+    drawLine(doc, text, left, doc.y, { width, size, weight });
+  line('Tunedrop royalty statement', 20, 'bold');
+  doc.moveDown(0.3);
+  line(`Period: ${period}`, 11);
+  line(`Artist: ${total.name}`, 11);
+  line(`Earnings lines: ${Number(total.lines)} · Units: ${total.units ?? '0'}`, 11);
+  doc.moveDown(0.3);
+  line(`Total earnings: ${usdText(net?.amount ?? total.amount ?? '0')} USD`, 13, 'bold');
+
+  // Columns: the name gets what the figures leave, and a gap so a long name never touches the units.
+  const cells = (name: string, units: string, amount: string, weight: TextWeight) => {
+    const y = doc.y;
+    drawLine(doc, name, left, y, { width: width * 0.6 - 8, size: 9, weight });
+    drawLine(doc, units, left + width * 0.6, y, { width: width * 0.18, size: 9, weight, align: 'right' });
+    drawLine(doc, amount, left + width * 0.78, y, { width: width * 0.22, size: 9, weight, align: 'right' });
+  };
   for (const [title, rows] of sections) {
-    doc.moveDown(1).font('Helvetica-Bold').fontSize(12).text(title, left);
-    doc.moveDown(0.2).fontSize(9);
-    const header = doc.y;
-    doc.text('Name', left, header, { width: width * 0.6 });
-    doc.text('Units', left + width * 0.6, header, { width: width * 0.18, align: 'right' });
-    doc.text('Amount (USD)', left + width * 0.78, header, { width: width * 0.22, align: 'right' });
-    doc.font('Helvetica');
+    doc.moveDown(1);
+    line(title, 12, 'bold');
+    doc.moveDown(0.2);
+    cells('Name', 'Units', 'Amount (USD)', 'bold');
     for (const row of rows) {
       if (doc.y > doc.page.height - doc.page.margins.bottom - 20) doc.addPage();
-      const y = doc.y;
-      doc.text(row.label ?? '', left, y, { width: width * 0.6, lineBreak: false, ellipsis: true });
-      doc.text(row.units, left + width * 0.6, y, { width: width * 0.18, align: 'right' });
-      doc.text(usdText(row.amount), left + width * 0.78, y, { width: width * 0.22, align: 'right' });
+      cells(row.label ?? '', row.units, usdText(row.amount), 'regular');
     }
   }
   doc
     .moveDown(2)
+    .font(textFontName('regular'))
     .fontSize(8)
     .fillColor('#555555')
     .text(
