@@ -209,7 +209,7 @@ describe('CLI socket ownership (issue 22, finding 11)', () => {
       fs.chmodSync(path.join(impostor.dir, 'run'), 0o777);
       await expect(sendCliRequest(impostor.dir, userCreate)).rejects.toThrow(
         new CliSocketError(
-          `${path.join(impostor.dir, 'run')} has mode 0777; other users may use it (it must be 0700)`,
+          `refusing to use the CLI socket: ${path.join(impostor.dir, 'run')} has mode 0777; other users may use it (it must be 0700)`,
         ),
       );
       expect(impostor.received()).toBe('');

@@ -54,7 +54,7 @@ function assertPrivateRunDir(dataDir: string): void {
   const problem =
     privateDirProblem(resolved, `DATA_DIR ${resolved}`) ??
     privateDirProblem(path.join(resolved, 'run'), `${path.join(resolved, 'run')}`);
-  if (problem) throw new CliSocketError(problem);
+  if (problem) throw new CliSocketError(`refusing to use the CLI socket: ${problem}`);
 }
 
 /** The path to bind or connect: absolute, or relative to the cwd when the absolute one is too long. */

@@ -138,9 +138,10 @@ describe('loadConfig', () => {
 });
 
 describe('starting with a bad variable', () => {
+  // A DATA_DIR of its own: a start that gets past the configuration makes the folder and its secret.
   const start = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
-      env: { ...process.env, DATABASE_URL: '', ...env },
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: path.join(tempDir(), 'data'), ...env },
       encoding: 'utf8',
       timeout: 60_000,
     });
