@@ -1,9 +1,11 @@
 /**
  * Issue 15 journey: an admin manages delivery targets: the password of an SFTP URL is never shown back,
  * Test connection explains an unreachable host, an edit keeps the stored credentials, a removal asks
- * first. Moderators do not reach the delivery pages.
+ * first. Moderators do not reach the delivery pages. Issue 22: the SFTP host key recorded at the first
+ * connection is shown, and a server answering with another key is refused with both fingerprints.
  */
 import { STORE_DPID, uniqueName } from './support/delivery';
+import { startSshd } from './support/sshd';
 import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
 test('an admin adds, tests, edits and removes an SFTP target; a moderator is kept out', async ({
@@ -76,4 +78,66 @@ test('an admin adds, tests, edits and removes an SFTP target; a moderator is kep
   await moderator.page.goto('/admin/settings');
   await expect(moderator.page.getByText('You need admin privileges to access this page.')).toBeVisible();
   await moderator.context.close();
+});
+
+test('an admin sees the host key recorded at the first connection; a changed key is refused until confirmed', async ({
+  browser,
+}) => {
+  const sshd = await startSshd();
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const page = admin.page;
+  const name = uniqueName('Pinned store');
+  try {
+    await page.goto('/admin/delivery');
+    await page.getByRole('button', { name: 'Add target' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('URL').fill(sshd.url);
+    await dialog.getByLabel('SFTP private key (optional)').fill(sshd.privateKey);
+    await expect(dialog.getByLabel('Host key fingerprint (optional)')).toHaveValue('');
+    await dialog.getByLabel('Recipient party id (DPID)').fill(STORE_DPID);
+    await dialog.getByLabel('Selected platforms').check();
+    await dialog.getByLabel('Kuack Media').check();
+    await dialog.getByRole('button', { name: 'Add target' }).click();
+    await expect(dialog).toBeHidden();
+
+    const card = page.getByRole('listitem', { name });
+    await expect(card.getByTestId('target-host-key')).toHaveText(
+      'Not known yet: recorded at the first connection.',
+    );
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await expect(card.getByTestId('connection-result')).toContainText('Connected.');
+    const first = sshd.fingerprint();
+    await expect(card.getByTestId('target-host-key')).toHaveText(first);
+
+    // The store's server now answers with another key: refused, both fingerprints named, pin kept.
+    await sshd.restartWithNewHostKey();
+    const second = sshd.fingerprint();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await expect(card.getByTestId('connection-result')).toContainText(
+      `Connection failed. The host key of 127.0.0.1:${new URL(sshd.url).port} changed (target "${name}"): expected ${first}, received ${second}.`,
+    );
+    await expect(card.getByTestId('target-host-key')).toHaveText(first);
+
+    // The store confirms its new key: the admin enters it, and the connection works again.
+    await card.getByRole('button', { name: `Edit ${name}` }).click();
+    await expect(dialog.getByLabel('Host key fingerprint (optional)')).toHaveValue(first);
+    await dialog.getByLabel('Host key fingerprint (optional)').fill('SHA256:not-a-key');
+    await dialog.getByRole('button', { name: 'Save target' }).click();
+    await expect(dialog.getByText(/Enter the host key fingerprint as OpenSSH prints it/)).toBeVisible();
+    await dialog.getByLabel('Host key fingerprint (optional)').fill(second);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save target' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card.getByTestId('target-host-key')).toHaveText(second);
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await expect(card.getByTestId('connection-result')).toContainText('Connected.');
+
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(card).toHaveCount(0);
+  } finally {
+    await admin.context.close();
+    await sshd.stop();
+  }
 });

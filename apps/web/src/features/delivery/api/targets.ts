@@ -35,7 +35,10 @@ export function useDeleteDeliveryTarget() {
 }
 
 export function useTestDeliveryTarget() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => unwrap(targets[':id'].test.$post({ param: { id } })),
+    // The first connection to an SFTP target records its host key: show it on the card.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.targets() }),
   });
 }

@@ -3,6 +3,7 @@ import { PLATFORMS, type PlatformId } from '@tunedrop/shared';
 import {
   type DeliveryTargetView,
   dpidSchema,
+  hostKeySchema,
   TARGET_PROFILE_LABELS,
   TARGET_PROFILES,
   type TargetInput,
@@ -35,6 +36,7 @@ function targetFormSchema(isEdit: boolean) {
     profile: z.enum(TARGET_PROFILES),
     enabled: z.boolean(),
     privateKey: z.string().max(20_000),
+    hostKey: hostKeySchema,
     s3Endpoint: z.union([
       z.literal(''),
       z.string().trim().url('Enter the endpoint as a URL, e.g. https://s3.example.com'),
@@ -56,13 +58,19 @@ const emptyValues: FormValues = {
   profile: 'release',
   enabled: true,
   privateKey: '',
+  hostKey: '',
   s3Endpoint: '',
   s3Region: '',
   s3AccessKeyId: '',
   s3SecretAccessKey: '',
 };
 
-function toBody(values: FormOutput, isEdit: boolean): TargetInput | TargetPatch {
+/**
+ * `isHostKeyEdited`: when editing, the host key goes only if the admin changed it (a new address with the
+ * old fingerprint left in the box would pin the old server's key; the server forgets it instead).
+ */
+function toBody(values: FormOutput, isEdit: boolean, isHostKeyEdited: boolean): TargetInput | TargetPatch {
+  const isSftp = targetUrlScheme(values.url) === 'sftp' || (isEdit && !values.url);
   const s3 = {
     ...(values.s3Endpoint ? { endpoint: values.s3Endpoint } : {}),
     ...(values.s3Region ? { region: values.s3Region } : {}),
@@ -78,6 +86,7 @@ function toBody(values: FormOutput, isEdit: boolean): TargetInput | TargetPatch 
     ...(values.url || !isEdit ? { url: values.url } : {}),
     ...(values.privateKey.trim() ? { privateKey: values.privateKey } : {}),
     ...(Object.keys(s3).length > 0 ? { s3 } : {}),
+    ...(isSftp && (isEdit ? isHostKeyEdited : values.hostKey) ? { hostKey: values.hostKey } : {}),
   };
 }
 
@@ -112,15 +121,17 @@ export function TargetFormDialog({
             platforms: target.platforms,
             profile: target.profile,
             enabled: target.enabled,
+            hostKey: target.hostKeyFingerprint ?? '',
           }
         : emptyValues,
     );
   }, [open, target, form]);
 
   const onSubmit = form.handleSubmit((values) => {
+    const isHostKeyEdited = Boolean(form.formState.dirtyFields.hostKey);
     const variables = target
-      ? { id: target.id, body: toBody(values, true) as TargetPatch }
-      : { id: null, body: toBody(values, false) as TargetInput };
+      ? { id: target.id, body: toBody(values, true, isHostKeyEdited) as TargetPatch }
+      : { id: null, body: toBody(values, false, false) as TargetInput };
     save.mutate(variables, {
       onSuccess: (saved) => {
         notify.success(isEdit ? 'Target updated' : 'Target added', saved.name);
@@ -200,6 +211,27 @@ export function TargetFormDialog({
               autoComplete="off"
               className="font-mono text-xs"
               placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+            />
+          </Field>
+        ) : null}
+        {scheme === 'sftp' ? (
+          <Field
+            id="target-hostKey"
+            label="Host key fingerprint (optional)"
+            error={errors.hostKey?.message}
+            hint={
+              target?.hostKeyFingerprint
+                ? 'The key this server must answer with. Change it only when the store confirms a new key; empty learns it again at the next connection.'
+                : 'SHA256:… as the store gives it (ssh-keygen -lf key.pub). Empty: the key seen at the first connection is recorded, and a different key later is refused.'
+            }
+          >
+            <Input
+              {...fieldProps('hostKey')}
+              {...form.register('hostKey')}
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono text-xs"
+              placeholder="SHA256:…"
             />
           </Field>
         ) : null}

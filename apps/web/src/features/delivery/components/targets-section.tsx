@@ -158,6 +158,18 @@ function TargetCard({
           <dd className="break-all font-mono text-zinc-200" data-testid="target-url">
             {target.urlMasked}
           </dd>
+          {target.scheme === 'sftp' ? (
+            <>
+              <dt className="text-zinc-400">Host key</dt>
+              <dd className="break-all text-zinc-200" data-testid="target-host-key">
+                {target.hostKeyFingerprint ? (
+                  <span className="font-mono">{target.hostKeyFingerprint}</span>
+                ) : (
+                  <span className="text-zinc-400">{DELIVERY_MESSAGES.hostKeyNotKnown}</span>
+                )}
+              </dd>
+            </>
+          ) : null}
           <dt className="text-zinc-400">DPID</dt>
           <dd className="break-all font-mono text-zinc-200">{target.dpid}</dd>
           <dt className="text-zinc-400">Platforms</dt>
