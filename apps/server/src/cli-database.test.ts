@@ -3,7 +3,7 @@
  * refuses a DATA_DIR with no database (non-zero exit, nothing created) instead of reporting on a new,
  * empty one. Run as real processes, as `npm run cli` runs them.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +103,20 @@ describe('the CLI and the database it opens', () => {
       stdout: 'Checked 1 profiles: every balance matches its records.',
       stderr: `Database: embedded, in ${dataDir}`,
     });
+
+    // A DATA_DIR an earlier version left open: the CLI (no server running) tightens it and says so.
+    spawnSync('chmod', ['-R', 'go+rwX', dataDir]);
+    expect(fs.statSync(path.join(dataDir, 'app-secret')).mode & 0o777).toBe(0o666);
+    const again = await cli(['audit:balances'], { env: { DATA_DIR: dataDir } });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^Warning: DATA_DIR ${dataDir}: \\d+ folder\\(s\\) and file\\(s\\) could be read or written by other users; made private`,
+      ),
+    );
+    loose.length = 0;
+    walk(dataDir);
+    expect(loose).toEqual([]);
   }, 120_000);
 
   it('on PostgreSQL names the server and database without the password', async () => {

@@ -224,10 +224,17 @@ function readToken(dataDir: string): string | null {
 export async function sendCliRequest(dataDir: string, request: CliRequest): Promise<CliResult | 'no-server'> {
   const socketPath = usableSocketPath(dataDir);
   if (!socketPath) return 'no-server';
+  let socketStat: fs.Stats | undefined;
+  try {
+    socketStat = fs.lstatSync(cliSocketFile(dataDir), { throwIfNoEntry: false });
+  } catch (error) {
+    // Not even visible (another user's folder): say whose it is.
+    assertPrivateRunDir(dataDir);
+    throw error;
+  }
+  if (!socketStat) return 'no-server';
   // Nothing is sent (a password, say) unless the folder and the socket are this user's own.
   assertPrivateRunDir(dataDir);
-  const socketStat = fs.lstatSync(cliSocketFile(dataDir), { throwIfNoEntry: false });
-  if (!socketStat) return 'no-server';
   if (!socketStat.isSocket() || socketStat.uid !== process.getuid?.()) {
     throw new CliSocketError(
       `${cliSocketFile(dataDir)} is not a socket of this user (uid ${socketStat.uid}); refusing to send the command`,
