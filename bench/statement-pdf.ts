@@ -94,16 +94,16 @@ async function measure(name: string, render: Render, rows: string[]) {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
-  console.log(
+  console.info(
     `${name.padEnd(34)} first ${first.ms.toFixed(0).padStart(5)} ms   median ${median.toFixed(0).padStart(5)} ms   ${(bytes / 1024).toFixed(1).padStart(7)} KiB`,
   );
 }
 
-console.log(`statement layout: 3 sections × ${rowCount} rows, ${runs} runs after a warm-up\n`);
+console.info(`statement layout: 3 sections × ${rowCount} rows, ${runs} runs after a warm-up\n`);
 await measure('Helvetica (before), Latin titles', helvetica, latinRows);
 await measure('embedded fonts, Latin titles', embedded, latinRows);
 await measure('Helvetica (before), mixed titles', helvetica, mixedRows);
 await measure('embedded fonts, mixed titles', embedded, mixedRows);
-console.log(
+console.info(
   '\n"first" of the first embedded run includes reading and unwrapping the font files (once per process).',
 );
