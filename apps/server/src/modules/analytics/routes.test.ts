@@ -1,4 +1,5 @@
 /** The Pro analytics API: who may see it, the earnings series from the balance log, releases, the CSV export. */
+import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceUpdatesLog } from '../../db/schema';
@@ -146,5 +147,25 @@ describe('GET /api/analytics/withdrawals.csv', () => {
       'withdrawal_refund',
       'withdrawal_request',
     ]);
+    // Issue 22, finding 5: a leading minus-and-digit and a leading @ are escaped too; amounts stay numbers.
+    const second = await requestWithdrawal(system.db, pro.userId, '20.00');
+    await rejectWithdrawal(
+      system.db,
+      { id: admin.userId, email: admin.email },
+      second.id,
+      "-1+1+cmd|' /C calc'!A0",
+    );
+    const third = await requestWithdrawal(system.db, pro.userId, '21.50');
+    await rejectWithdrawal(system.db, { id: admin.userId, email: admin.email }, third.id, '@SUM(A1:A9)');
+    const records: string[][] = parse(
+      await (await system.request('/api/analytics/withdrawals.csv', { cookie: pro.cookie })).text(),
+    );
+    expect(records.slice(1).map((record) => [record[1], record[5]])).toEqual(
+      expect.arrayContaining([
+        ['25.50', '\'=HYPERLINK("x"), sorry'],
+        ['20.00', "'-1+1+cmd|' /C calc'!A0"],
+        ['21.50', "'@SUM(A1:A9)"],
+      ]),
+    );
   });
 });
