@@ -48,7 +48,7 @@ all 118 routes, 1888 bodies: slowest answer 43.18 s, peak RSS growth 5364 MB, RS
 /api/admin/royalties/imports had no body limit and the control-character check read their whole
 anonymous JSON bodies before access was checked.`;
 
-type Answer = { status: number; ms: number; bytesSent: number };
+type Answer = { status: number; ms: number; bytesSent: number; error?: string };
 
 function rssBytes(pid: number): number {
   try {
@@ -103,11 +103,11 @@ function sendBody(method: string, urlPath: string, origin: string, isChunked: bo
         ...(isChunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(SIZE) }),
       },
     });
-    const finish = (status: number) => {
+    const finish = (status: number, error?: string) => {
       if (isAnswered) return;
       isAnswered = true;
       clearTimeout(timer);
-      resolve({ status, ms: performance.now() - started, bytesSent });
+      resolve({ status, ms: performance.now() - started, bytesSent, ...(error ? { error } : {}) });
       request.destroy();
     };
     const timer = setTimeout(() => finish(-1), TIMEOUT_MS);
@@ -118,7 +118,7 @@ function sendBody(method: string, urlPath: string, origin: string, isChunked: bo
       response.on('error', () => finish(status));
       response.on('close', () => finish(status));
     });
-    request.on('error', () => finish(0));
+    request.on('error', (error: NodeJS.ErrnoException) => finish(0, error.code ?? error.message));
     const write = () => {
       while (!isAnswered && bytesSent < SIZE) {
         const part = bytesSent === 0 ? FIRST : CHUNK;
@@ -242,6 +242,6 @@ const slowestAll = Math.max(...all.map((answer) => answer.ms));
 const peakAll = Math.max(...results.map((result) => result.peakRss)) - startRss;
 const growthAll = Math.max(...results.map((result) => result.growth));
 console.info(
-  `\nall ${results.length} routes, ${all.length} bodies: slowest answer ${fmtS(slowestAll)} (target < 1 s), largest RSS growth during one route ${fmtMb(growthAll)} (target < 50 MB), peak over the start ${fmtMb(peakAll)}, RSS ${fmtMb(startRss)} before, ${fmtMb(endRss)} after; closed by the server before its answer was read (status 0): ${all.filter((answer) => answer.status === 0).length}, no answer within the timeout: ${all.filter((answer) => answer.status < 0).length}`,
+  `\nall ${results.length} routes, ${all.length} bodies: slowest answer ${fmtS(slowestAll)} (target < 1 s), largest RSS growth during one route ${fmtMb(growthAll)} (target < 50 MB), peak over the start ${fmtMb(peakAll)}, RSS ${fmtMb(startRss)} before, ${fmtMb(endRss)} after; closed by the server before its answer was read (status 0): ${all.filter((answer) => answer.status === 0).length} (${[...new Set(all.flatMap((answer) => (answer.error ? [answer.error] : [])))].join(', ')}), no answer within the timeout: ${all.filter((answer) => answer.status < 0).length}`,
 );
 console.info(`\n${BASELINE}`);
