@@ -859,10 +859,13 @@ export const royaltyImports = pgTable(
     check('royalty_imports_format_check', inList('format', ['dsr', 'distrokid', 'tunecore', 'fuga', 'csv'])),
     check('royalty_imports_status_check', inList('status', ['staging', 'staged', 'failed', 'posted'])),
     check('royalty_imports_posted_consistent', sql`(status = 'posted') = (posted_at is not null)`),
-    uniqueIndex('royalty_imports_file_sha256_unique').on(t.fileSha256),
+    // Only imports that reached 'staged' or 'posted' hold their file and message (migration 0011, decision 152).
+    uniqueIndex('royalty_imports_file_sha256_unique')
+      .on(t.fileSha256)
+      .where(sql`status in ('staged', 'posted')`),
     uniqueIndex('royalty_imports_message_unique')
       .on(t.sender, t.messageId, t.fileNumber)
-      .where(sql`message_id is not null`),
+      .where(sql`message_id is not null and status in ('staged', 'posted')`),
     index('royalty_imports_created_idx').on(t.createdAt.desc(), t.id.desc()),
   ],
 );

@@ -61,20 +61,48 @@ export const ROYALTY_LIMITS = {
   /** Refused lines kept per import (the count is exact, the list is capped). */
   maxRefusedListed: 1000,
   pageSize: 50,
+  /** Default of ROYALTY_MAX_LINE_BYTES: the longest report line (DSR records are a few hundred bytes). */
+  maxLineBytes: 64 * 1024,
+  /** Default of ROYALTY_MAX_DECOMPRESSED_BYTES: twice the DSR maximum, so a gzip bomb stops early. */
+  maxDecompressedBytes: 8 * 1024 ** 3,
+  /** A line's amount (and a DSR summary's revenue) in the report currency is below this (decision 152). */
+  maxLineAmount: 1_000_000_000_000,
+  /** A quantity (units, usages, streams) is below this. */
+  maxUnits: 1_000_000_000_000_000,
+  /** Decimal places an amount or quantity may have (numeric keeps more, nothing real needs them). */
+  maxDecimals: 20,
+  /** The report's amounts (absolute) in USD at its rate add up to at most this (decision 152). */
+  maxReportUsd: 100_000_000_000,
+  /** The exchange rate to USD (1 unit of the report currency = rate USD) is within these bounds. */
+  minExchangeRate: '0.000000001',
+  maxExchangeRate: '1000',
 } as const;
 
 const decimalText = /^-?\d+(\.\d+)?$/;
+
+/**
+ * An exchange rate to USD (1 unit of the report currency = rate USD), exact decimal text. The bounds hold
+ * every currency's real rate (IRR ≈ 0.00002, KWD ≈ 3.3) and keep a report's USD total storable (decision 152).
+ */
+export const exchangeRateSchema = safeText()
+  .trim()
+  .max(40, 'The exchange rate must be a decimal number such as 1.0825')
+  .regex(decimalText, 'The exchange rate must be a decimal number such as 1.0825')
+  .refine((value) => Number(value) > 0, 'The exchange rate must be above 0')
+  .refine(
+    (value) =>
+      Number(value) >= Number(ROYALTY_LIMITS.minExchangeRate) &&
+      Number(value) <= Number(ROYALTY_LIMITS.maxExchangeRate) &&
+      (value.split('.')[1]?.length ?? 0) <= ROYALTY_LIMITS.maxDecimals,
+    `The exchange rate must be between ${ROYALTY_LIMITS.minExchangeRate} and ${ROYALTY_LIMITS.maxExchangeRate} USD per unit of the report currency`,
+  );
 
 /** Query of POST /api/admin/royalties/imports (the body is the file itself). */
 export const royaltyImportQuerySchema = z.object({
   format: z.enum(ROYALTY_FORMATS).default('auto'),
   /** Exchange rate to USD (1 unit of the report currency = rate USD); required for non-USD reports
    * unless the file gives one. Exact decimal text. */
-  rate: safeText()
-    .trim()
-    .regex(decimalText, 'The exchange rate must be a decimal number such as 1.0825')
-    .refine((value) => Number(value) > 0, 'The exchange rate must be above 0')
-    .optional(),
+  rate: exchangeRateSchema.optional(),
   /** ISO 4217 currency of the amounts when the file does not say (CSV presets). */
   currency: safeText()
     .trim()
@@ -247,6 +275,7 @@ export type StatementPeriodsResponse = { items: StatementPeriod[] };
 export const ROYALTY_TEXTS = {
   earningsMailSubject: (amount: string, period: string) => `New earnings: ${amount} for ${period}`,
   alreadyImported: 'This file was already imported.',
+  tooLargeToPost: 'The amounts in this report are too large to post; nothing was posted.',
   alreadyPosted: 'This report has already been posted.',
   notPostable: 'This report has errors and cannot be posted.',
   postedNotDeletable: 'A posted report cannot be deleted.',

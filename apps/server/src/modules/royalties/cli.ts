@@ -7,6 +7,7 @@ import { CliError, type Command } from '../../cli-commands';
 import { AppError } from '../../lib/errors';
 import { postImport } from './posting';
 import { importRoyaltyFile } from './service';
+import { readLimitsOf } from './source';
 
 export const royaltiesCliCommands: Record<string, Command> = {
   'royalties:import': {
@@ -40,6 +41,7 @@ export const royaltiesCliCommands: Record<string, Command> = {
           rate: parsed.data.rate,
           currency: parsed.data.currency,
           presetId: parsed.data.preset,
+          limits: readLimitsOf(system.config),
         });
         const lines = [
           `Import ${summary.id}: ${summary.format}, ${summary.status}, ${summary.lineCount} line(s), ${summary.totalAmount} ${summary.currency} (rate to USD ${summary.exchangeRate || '?'})`,

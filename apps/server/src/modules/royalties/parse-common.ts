@@ -83,6 +83,31 @@ export function parseDecimal(text: string): string | null {
   return sign === '-' && !isZero ? `-${body}` : body;
 }
 
+const formatLimit = (value: number) => value.toLocaleString('en-US');
+
+/** A cell quoted in a message: long cells cut short, so a refused line's reason stays readable. */
+export function clip(text: string, length = 40): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+/**
+ * Why a canonical decimal (from parseDecimal) cannot be staged as an amount or a quantity, or null when it
+ * can (decision 152): amounts below ROYALTY_LIMITS.maxLineAmount, quantities below maxUnits, at most
+ * maxDecimals decimal places. Beyond them it is a damaged file, and posting could not store the cents.
+ */
+export function rangeProblem(decimal: string, kind: 'amount' | 'quantity'): string | null {
+  const [whole = '', fraction = ''] = decimal.replace(/^-/, '').split('.');
+  const limit = kind === 'amount' ? ROYALTY_LIMITS.maxLineAmount : ROYALTY_LIMITS.maxUnits;
+  // Canonical text has no leading zeros, so the digit count compares with the power of ten exactly.
+  if (whole.length > String(limit).length - 1) {
+    return `is out of range (${kind === 'amount' ? 'an amount' : 'a quantity'} must be below ${formatLimit(limit)})`;
+  }
+  if (fraction.length > ROYALTY_LIMITS.maxDecimals) {
+    return `has more than ${ROYALTY_LIMITS.maxDecimals} decimal places`;
+  }
+  return null;
+}
+
 export function isNegative(decimal: string): boolean {
   return decimal.startsWith('-');
 }

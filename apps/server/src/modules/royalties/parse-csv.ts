@@ -3,14 +3,20 @@
  * and generic CSVs with a saved column mapping. The layout is recognised from the header row, columns
  * are found by name (never by position), amounts stay exact decimal text, every line keeps its own amount.
  */
-import type { CsvMapping, RoyaltySourceFormat } from '@tunedrop/shared/schemas/royalties';
 import {
+  type CsvMapping,
+  ROYALTY_LIMITS,
+  type RoyaltySourceFormat,
+} from '@tunedrop/shared/schemas/royalties';
+import {
+  clip,
   isKnownCurrency,
   isNegative,
   type ParsedLine,
   type ParseReport,
   parseDecimal,
   periodOf,
+  rangeProblem,
   refuse,
 } from './parse-common';
 import type { SourceLine } from './source';
@@ -86,42 +92,72 @@ export const KNOWN_LAYOUTS: CsvLayout[] = [
   },
 ];
 
+/**
+ * One CSV record read line by line: `feed` scans each physical line once and keeps the state of an open
+ * quoted field across lines (the line break becomes part of the field), so a record spanning many lines
+ * costs its length, not its length times its lines.
+ */
+class CsvRecordScanner {
+  private cells: string[] = [];
+  private cell = '';
+  private inQuotes = false;
+  private wasQuoted = false;
+  constructor(private readonly delimiter: string) {}
+
+  /** True while a quoted field is open at the end of the last line fed. */
+  get isOpen(): boolean {
+    return this.inQuotes;
+  }
+
+  /** Feeds a line (continuing the open record, if any); the record's cells when it ends here, else null. */
+  feed(text: string): string[] | null {
+    const { delimiter } = this;
+    if (this.inQuotes) this.cell += '\n';
+    else if (!text.includes('"')) return text.split(delimiter);
+    for (let i = 0; i < text.length; i++) {
+      const char = text[i] as string;
+      if (this.inQuotes) {
+        if (char === '"') {
+          if (text[i + 1] === '"') {
+            this.cell += '"';
+            i += 1;
+          } else {
+            this.inQuotes = false;
+          }
+        } else {
+          this.cell += char;
+        }
+      } else if (char === '"' && (this.cell === '' || !this.wasQuoted) && this.cell.trim() === '') {
+        this.inQuotes = true;
+        this.wasQuoted = true;
+        this.cell = '';
+      } else if (text.startsWith(delimiter, i)) {
+        this.cells.push(this.cell);
+        this.cell = '';
+        this.wasQuoted = false;
+        i += delimiter.length - 1;
+      } else {
+        this.cell += char;
+      }
+    }
+    if (this.inQuotes) return null;
+    const cells = this.cells;
+    cells.push(this.cell);
+    this.reset();
+    return cells;
+  }
+
+  reset(): void {
+    this.cells = [];
+    this.cell = '';
+    this.inQuotes = false;
+    this.wasQuoted = false;
+  }
+}
+
 /** Splits one CSV record; null when a quoted field is still open at the end (it continues on the next line). */
 export function splitCsv(text: string, delimiter: string): string[] | null {
-  if (!text.includes('"')) return text.split(delimiter);
-  const cells: string[] = [];
-  let cell = '';
-  let inQuotes = false;
-  let wasQuoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (inQuotes) {
-      if (char === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i += 1;
-        } else {
-          inQuotes = false;
-        }
-      } else {
-        cell += char;
-      }
-    } else if (char === '"' && (cell === '' || !wasQuoted) && cell.trim() === '') {
-      inQuotes = true;
-      wasQuoted = true;
-      cell = '';
-    } else if (text.startsWith(delimiter, i)) {
-      cells.push(cell);
-      cell = '';
-      wasQuoted = false;
-      i += delimiter.length - 1;
-    } else {
-      cell += char;
-    }
-  }
-  if (inQuotes) return null;
-  cells.push(cell);
-  return cells;
+  return new CsvRecordScanner(delimiter).feed(text);
 }
 
 const normaliseHeader = (value: string) => value.trim().toLowerCase();
@@ -142,24 +178,33 @@ export function layoutFromMapping(mapping: CsvMapping, delimiter: string, curren
   return { format: 'csv', delimiter, currency, columns: { ...mapping } };
 }
 
-/** Records of a CSV: physical lines joined while a quoted field is open; the record's first line number. */
+/**
+ * Records of a CSV: physical lines joined while a quoted field is open; the record's first line number.
+ * A record longer than `maxLength` (a quote never closed) is given up as unreadable (cells null).
+ */
 async function* csvRecords(
   lines: AsyncIterable<SourceLine>,
   delimiter: string,
+  maxLength: number,
 ): AsyncGenerator<{ no: number; cells: string[] | null; text: string }> {
-  let pending: { no: number; text: string } | null = null;
+  const scanner = new CsvRecordScanner(delimiter);
+  let pending: { no: number; texts: string[]; length: number } | null = null;
   for await (const line of lines) {
-    const text: string = pending ? `${pending.text}\n${line.text}` : line.text;
-    const no: number = pending ? pending.no : line.no;
-    const cells = splitCsv(text, delimiter);
-    if (cells === null && text.length < 1_000_000) {
-      pending = { no, text };
-      continue;
+    const cells = scanner.feed(line.text);
+    if (cells === null && !pending) pending = { no: line.no, texts: [], length: 0 };
+    if (pending) {
+      pending.texts.push(line.text);
+      pending.length += line.text.length + 1;
     }
+    if (cells === null && pending && pending.length <= maxLength) continue;
+    if (cells === null) scanner.reset();
+    const record = pending
+      ? { no: pending.no, text: pending.texts.join('\n') }
+      : { no: line.no, text: line.text };
     pending = null;
-    yield { no, cells, text };
+    yield { ...record, cells };
   }
-  if (pending) yield { no: pending.no, cells: null, text: pending.text };
+  if (pending) yield { no: pending.no, cells: null, text: pending.texts.join('\n') };
 }
 
 /** Parses a statement with a known or mapped layout; yields one line per sale with its own amount. */
@@ -167,6 +212,7 @@ export async function* parseCsv(
   lines: AsyncIterable<SourceLine>,
   report: ParseReport,
   layout: CsvLayout,
+  maxRecordLength: number = ROYALTY_LIMITS.maxLineBytes,
 ): AsyncGenerator<ParsedLine> {
   let index: Map<string, number> | null = null;
   let headerCells = 0;
@@ -177,7 +223,7 @@ export async function* parseCsv(
   let at: Record<string, number> = {};
   const currencies = new Set<string>();
 
-  for await (const { no, cells, text } of csvRecords(lines, layout.delimiter)) {
+  for await (const { no, cells, text } of csvRecords(lines, layout.delimiter, maxRecordLength)) {
     if (index === null) {
       if (text.trim() === '') continue;
       if (!cells) {
@@ -214,13 +260,23 @@ export async function* parseCsv(
     const amountText = get('amount');
     const amount = amountText === null ? null : parseDecimal(amountText.replace(/^\$/, ''));
     if (amount === null) {
-      refuse(report, no, `the amount "${amountText ?? ''}" is not a decimal number`);
+      refuse(report, no, `the amount "${clip(amountText ?? '')}" is not a decimal number`);
+      continue;
+    }
+    const amountProblem = rangeProblem(amount, 'amount');
+    if (amountProblem) {
+      refuse(report, no, `the amount "${clip(amountText ?? '')}" ${amountProblem}`);
       continue;
     }
     const unitsText = get('units') ?? get('unitsFallback') ?? '0';
     const units = parseDecimal(unitsText.replace(/,/g, ''));
     if (units === null) {
-      refuse(report, no, `the quantity "${unitsText}" is not a number`);
+      refuse(report, no, `the quantity "${clip(unitsText)}" is not a number`);
+      continue;
+    }
+    const unitsProblem = rangeProblem(units, 'quantity');
+    if (unitsProblem) {
+      refuse(report, no, `the quantity "${clip(unitsText)}" ${unitsProblem}`);
       continue;
     }
     const currency = (get('currency') ?? layout.currency ?? '').toUpperCase();

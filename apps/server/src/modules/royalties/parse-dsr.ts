@@ -7,12 +7,14 @@
  */
 
 import {
+  clip,
   isKnownCurrency,
   isoDate,
   type ParsedLine,
   type ParseReport,
   parseDecimal,
   periodOf,
+  rangeProblem,
   refuse,
 } from './parse-common';
 import type { SourceLine } from './source';
@@ -108,6 +110,19 @@ function parseBoolean(value: string | null): boolean | null {
   if (lower === 'true') return true;
   if (lower === 'false') return false;
   return null;
+}
+
+/** Refuses a sales line whose quantity or amount cannot be staged (decision 152); true when it did. */
+function isRefusedForRange(
+  report: ParseReport,
+  no: number,
+  label: string,
+  value: string,
+  kind: 'amount' | 'quantity',
+): boolean {
+  const problem = rangeProblem(value, kind);
+  if (problem) refuse(report, no, `${label} "${clip(value)}" ${problem}`);
+  return problem !== null;
 }
 
 export type DsrOptions = {
@@ -250,11 +265,22 @@ export async function* parseDsr(
           break;
         }
         if (net === null) {
-          report.errors.push(`Line ${no}: NetRevenue "${netText ?? ''}" is not a decimal number.`);
+          report.errors.push(`Line ${no}: NetRevenue "${clip(netText ?? '')}" is not a decimal number.`);
           break;
         }
         if (usagesText !== null && usages === null) {
-          report.errors.push(`Line ${no}: the usages "${usagesText}" are not a number.`);
+          report.errors.push(`Line ${no}: the usages "${clip(usagesText)}" are not a number.`);
+          break;
+        }
+        const netProblem = rangeProblem(net, 'amount');
+        const usagesProblem = usages === null ? null : rangeProblem(usages, 'quantity');
+        if (netProblem || usagesProblem) {
+          // A summary's revenue is shared among its lines: out of range, the whole report is unusable.
+          report.errors.push(
+            netProblem
+              ? `Line ${no}: NetRevenue "${clip(net)}" ${netProblem}.`
+              : `Line ${no}: the usages "${clip(usages ?? '')}" ${usagesProblem}.`,
+          );
           break;
         }
         if (report.currency === null) report.currency = currency;
@@ -335,18 +361,24 @@ export async function* parseDsr(
           const usages = /^-?\d+$/.test(usagesText) ? BigInt(usagesText) : null;
           const returns = /^-?\d+$/.test(returnsText) ? BigInt(returnsText) : null;
           if (usages === null || returns === null) {
-            refuse(report, no, `Usages "${usagesText}" / Returns "${returnsText}" are not whole numbers`);
+            refuse(
+              report,
+              no,
+              `Usages "${clip(usagesText)}" / Returns "${clip(returnsText)}" are not whole numbers`,
+            );
             continue;
           }
           units = String(usages - returns);
+          if (isRefusedForRange(report, no, 'Usages − Returns', units, 'quantity')) continue;
           usageType = cellOf(cells, 11);
         } else {
           const streams = cellOf(cells, 7) ?? '';
           units = parseDecimal(streams);
           if (units === null) {
-            refuse(report, no, `NumberOfStreams "${streams}" is not a number`);
+            refuse(report, no, `NumberOfStreams "${clip(streams)}" is not a number`);
             continue;
           }
+          if (isRefusedForRange(report, no, 'NumberOfStreams', units, 'quantity')) continue;
           usageType = cellOf(cells, 10);
         }
         const releaseInfo = release ?? headRelease;
@@ -389,15 +421,17 @@ export async function* parseDsr(
         const netText = cellOf(cells, 6) ?? '';
         const amount = parseDecimal(netText);
         if (amount === null) {
-          refuse(report, no, `NetRevenue "${netText}" is not a decimal number`);
+          refuse(report, no, `NetRevenue "${clip(netText)}" is not a decimal number`);
           continue;
         }
+        if (isRefusedForRange(report, no, 'NetRevenue', amount, 'amount')) continue;
         const usagesText = cellOf(cells, 5) ?? '0';
         const units = parseDecimal(usagesText);
         if (units === null) {
-          refuse(report, no, `Usages "${usagesText}" is not a number`);
+          refuse(report, no, `Usages "${clip(usagesText)}" is not a number`);
           continue;
         }
+        if (isRefusedForRange(report, no, 'Usages', units, 'quantity')) continue;
         const resource = resources.values().next().value as Resource | undefined;
         report.lineCount += 1;
         yield {
@@ -433,17 +467,23 @@ export async function* parseDsr(
           const downloads = cellOf(cells, 36) ?? '';
           const returns = cellOf(cells, 37) ?? '0';
           if (!/^-?\d+$/.test(downloads) || !/^-?\d+$/.test(returns)) {
-            refuse(report, no, `Downloads "${downloads}" / Returns "${returns}" are not whole numbers`);
+            refuse(
+              report,
+              no,
+              `Downloads "${clip(downloads)}" / Returns "${clip(returns)}" are not whole numbers`,
+            );
             continue;
           }
           units = String(BigInt(downloads) - BigInt(returns));
+          if (isRefusedForRange(report, no, 'Downloads − Returns', units, 'quantity')) continue;
         } else {
           const streams = cellOf(cells, 34) ?? '';
           units = parseDecimal(streams);
           if (units === null) {
-            refuse(report, no, `NumberOfStreams "${streams}" is not a number`);
+            refuse(report, no, `NumberOfStreams "${clip(streams)}" is not a number`);
             continue;
           }
+          if (isRefusedForRange(report, no, 'NumberOfStreams', units, 'quantity')) continue;
         }
         const isrcCell = cellOf(cells, 3);
         report.lineCount += 1;

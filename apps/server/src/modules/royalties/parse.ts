@@ -3,19 +3,21 @@ import type { CsvMapping, RoyaltyFormat } from '@tunedrop/shared/schemas/royalti
 import { newReport, type ParsedLine, type ParseReport } from './parse-common';
 import { type CsvLayout, detectLayout, KNOWN_LAYOUTS, layoutFromMapping, parseCsv } from './parse-csv';
 import { type DsrOptions, parseDsr } from './parse-dsr';
-import { readLines, type SourceLine } from './source';
+import { DEFAULT_READ_LIMITS, type ReadLimits, readLines, type SourceLine } from './source';
 
 export type CsvPresetLayout = { mapping: CsvMapping; delimiter: string; currency: string };
 
 export type ParseOptions = DsrOptions & {
   format: RoyaltyFormat;
   preset?: CsvPresetLayout | null;
+  /** Line length and decompressed size bounds (decision 151); the defaults of ROYALTY_LIMITS when absent. */
+  limits?: ReadLimits;
 };
 
 export type ParsedFile = { report: ParseReport; lines: AsyncGenerator<ParsedLine> };
 
-async function firstLine(filePath: string): Promise<string> {
-  for await (const line of readLines(filePath)) {
+async function firstLine(filePath: string, limits: ReadLimits): Promise<string> {
+  for await (const line of readLines(filePath, limits)) {
     if (line.text.trim() !== '') return line.text;
   }
   return '';
@@ -25,7 +27,8 @@ export class FormatError extends Error {}
 
 /** Resolves the format (auto → by content) and returns the report and its line stream. */
 export async function parseFile(filePath: string, options: ParseOptions): Promise<ParsedFile> {
-  return parseSource(() => readLines(filePath), await firstLine(filePath), options);
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  return parseSource(() => readLines(filePath, limits), await firstLine(filePath, limits), options);
 }
 
 export function parseSource(
@@ -67,5 +70,6 @@ export function parseSource(
     }
   }
   const report = newReport(layout.format);
-  return { report, lines: parseCsv(open(), report, layout) };
+  const maxRecordLength = (options.limits ?? DEFAULT_READ_LIMITS).maxLineBytes;
+  return { report, lines: parseCsv(open(), report, layout, maxRecordLength) };
 }

@@ -16,6 +16,7 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
+import { sqlState } from './service';
 
 export type PostOptions = {
   admin: { id: string; email: string } | null;
@@ -32,6 +33,18 @@ function periodLabel(start: string | null, end: string | null): string {
 }
 
 export async function postImport(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
+  try {
+    return await postInTransaction(db, importId, options);
+  } catch (error) {
+    // Imports check their amounts (decision 152), but a report staged before those checks may still hold
+    // cents beyond bigint: the transaction has rolled back, so say so instead of a 500.
+    if (sqlState(error) === '22003')
+      throw new AppError('amounts_too_large', ROYALTY_TEXTS.tooLargeToPost, 409);
+    throw error;
+  }
+}
+
+async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '256MB'`);
     // Effective dating (decision 140): splits saved before the lock apply, later ones wait for this commit.

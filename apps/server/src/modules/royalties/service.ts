@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
+  exchangeRateSchema,
   type ImportListItem,
   type ImportListResponse,
   type ImportSummary,
@@ -16,7 +17,7 @@ import {
   type RoyaltyFormat,
   type TotalsRow,
 } from '@tunedrop/shared/schemas/royalties';
-import { and, countDistinct, desc, eq, sql } from 'drizzle-orm';
+import { and, countDistinct, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   royaltyCsvPresets,
@@ -37,7 +38,7 @@ import {
   type ParseReport,
   parseDecimal,
 } from './parse-common';
-import { SourceError } from './source';
+import { type ReadLimits, SourceError } from './source';
 
 export type ImportInput = {
   filePath: string;
@@ -47,7 +48,29 @@ export type ImportInput = {
   currency?: string | undefined;
   presetId?: string | undefined;
   adminId?: string | null | undefined;
+  /** ROYALTY_MAX_LINE_BYTES and ROYALTY_MAX_DECOMPRESSED_BYTES from the config (decision 151). */
+  limits?: ReadLimits | undefined;
 };
+
+/**
+ * Imports that hold their file and DSR message: a failed import does not (it can be imported again once
+ * fixed), nor does one still staging (a crashed import must not block its file); the partial unique
+ * indexes of migration 0011 say the same (decision 152).
+ */
+const HOLDS_ITS_FILE: ('staged' | 'posted')[] = ['staged', 'posted'];
+
+/** The SQLSTATE of a database error, the driver's own or wrapped by Drizzle as `cause`. */
+export const sqlState = (error: unknown): string | undefined =>
+  (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+
+/** The absolute amounts of a report as it streams (an upper bound in the report currency) and its largest. */
+type AmountTally = { absTotal: number; largest: { line: number; amount: string; abs: number } | null };
+
+function tallyAmount(tally: AmountTally, line: number, amount: string): void {
+  const abs = Math.abs(Number(amount));
+  tally.absTotal += abs;
+  if (!tally.largest || abs > tally.largest.abs) tally.largest = { line, amount, abs };
+}
 
 type Target = { trackId: string | null; releaseId: string; userId: string };
 
@@ -114,7 +137,7 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
   const [same] = await db
     .select({ id: royaltyImports.id })
     .from(royaltyImports)
-    .where(eq(royaltyImports.fileSha256, sha));
+    .where(and(eq(royaltyImports.fileSha256, sha), inArray(royaltyImports.status, HOLDS_ITS_FILE)));
   if (same) {
     throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409, { importId: same.id });
   }
@@ -134,6 +157,7 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
           eq(royaltyImports.sender, report.sender),
           eq(royaltyImports.messageId, report.messageId),
           eq(royaltyImports.fileNumber, report.fileNumber ?? 1),
+          inArray(royaltyImports.status, HOLDS_ITS_FILE),
         ),
       );
     if (previous) {
@@ -147,7 +171,12 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
   };
   let parsed: Awaited<ReturnType<typeof parseFile>>;
   try {
-    parsed = await parseFile(input.filePath, { format: input.format, preset, onHead });
+    parsed = await parseFile(input.filePath, {
+      format: input.format,
+      preset,
+      onHead,
+      ...(input.limits ? { limits: input.limits } : {}),
+    });
   } catch (error) {
     if (error instanceof FormatError) throw new AppError('unsupported_format', error.message, 422);
     if (error instanceof SourceError) throw new AppError('unreadable_file', error.message, 422);
@@ -166,12 +195,13 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
     .returning({ id: royaltyImports.id });
   const importId = (created as { id: string }).id;
   try {
-    await stageLines(db, importId, lines, report);
-    return await finishImport(db, importId, report, input, preset?.currency ?? null);
+    const tally = await stageLines(db, importId, lines, report);
+    return await finishImport(db, importId, report, input, preset?.currency ?? null, tally);
   } catch (error) {
     await removeImport(db, importId);
     if (error instanceof AppError) throw error;
-    if ((error as { code?: string }).code === '23505') {
+    // Another import of the same file or message reached 'staged' first.
+    if (sqlState(error) === '23505') {
       throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409);
     }
     throw error;
@@ -191,13 +221,19 @@ function memo(normalise: (value: string | null) => string | null) {
   };
 }
 
-async function stageLines(db: Db, importId: string, lines: AsyncIterable<ParsedLine>, report: ParseReport) {
+async function stageLines(
+  db: Db,
+  importId: string,
+  lines: AsyncIterable<ParsedLine>,
+  report: ParseReport,
+): Promise<AmountTally> {
   const targets = await loadCodeTargets(db);
   const sink = await openCopySink(db, 'royalty_import_lines', STAGED_COLUMNS);
   const allocator = new StreamingAllocator([]);
   let knownSummaries = 0;
   const isrcOf = memo(normaliseIsrc);
   const upcOf = memo(normaliseUpc);
+  const tally: AmountTally = { absTotal: 0, largest: null };
   let batch = '';
   let count = 0;
   // One COPY in flight while the next batch is parsed; its rejection is observed at the next await.
@@ -219,6 +255,8 @@ async function stageLines(db: Db, importId: string, lines: AsyncIterable<ParsedL
       const upc = upcOf(line.upc);
       const target = (isrc ? targets.isrc.get(isrc) : undefined) ?? (upc ? targets.upc.get(upc) : undefined);
       let amount = line.amount;
+      // Lines that share a summary's revenue are counted by their summary below.
+      if (amount !== null) tallyAmount(tally, line.lineNo, amount);
       if (amount === null && line.summaryId !== null) {
         if (report.summaries.size !== knownSummaries) {
           // Summary records precede the sales lines; pick up any read since the last line.
@@ -255,6 +293,8 @@ async function stageLines(db: Db, importId: string, lines: AsyncIterable<ParsedL
   } finally {
     await sink.close();
   }
+  for (const summary of report.summaries.values()) tallyAmount(tally, summary.line, summary.netRevenue);
+  return tally;
 }
 
 async function finishImport(
@@ -263,6 +303,7 @@ async function finishImport(
   report: ParseReport,
   input: ImportInput,
   presetCurrency: string | null,
+  tally: AmountTally,
 ): Promise<ImportSummary> {
   // Fresh statistics: the checks and sums below plan hash joins and aggregates, not nested loops.
   await db.execute(sql`analyze royalty_import_lines`);
@@ -355,14 +396,20 @@ async function finishImport(
       report.warnings.push(`The report is in USD; the exchange rate ${input.rate} was ignored.`);
     }
   } else if (input.rate) {
-    rate = parseDecimal(input.rate);
-    if (rate === null || Number(rate) <= 0) {
-      report.errors.push(`The exchange rate "${input.rate}" is not a positive decimal number.`);
-      rate = null;
-    }
+    // The route and the CLI checked it already; the same rule holds for any other caller.
+    const checked = exchangeRateSchema.safeParse(input.rate);
+    if (checked.success) rate = parseDecimal(checked.data);
+    else report.errors.push(`${checked.error.issues[0]?.message ?? 'The exchange rate is not valid'}.`);
   } else {
     report.errors.push(
       `The report is in ${currency}: give its exchange rate to USD (1 ${currency} = ? USD).`,
+    );
+  }
+  const usdTotal = rate === null ? 0 : tally.absTotal * Number(rate);
+  if (usdTotal > ROYALTY_LIMITS.maxReportUsd && tally.largest) {
+    // Beyond this the cents of a posting would not fit the balance columns (decision 152).
+    report.errors.push(
+      `Line ${tally.largest.line}: the amount ${tally.largest.amount} ${currency} is part of a report whose amounts add up to about ${Math.round(usdTotal).toLocaleString('en-US')} USD; one report may carry at most ${ROYALTY_LIMITS.maxReportUsd.toLocaleString('en-US')} USD.`,
     );
   }
   if (report.refusedCount > 0 && report.errors.length === 0) {
