@@ -49,12 +49,14 @@ export const AUTH_MESSAGES = {
   emailLinkUsed:
     'This link has already been used or is not valid. If your email is not confirmed yet, sign in to get a new link.',
   emailLinkStale: 'This link was sent for an email address your account no longer has.',
+  emailLinkExpired: 'This link has expired. If your email is not confirmed yet, sign in to get a new link.',
 } as const;
 
 /** Why an email link was refused: the code in /login?error=<code> and in the API's answer (decision 143). */
 export const EMAIL_LINK_ERRORS = {
   EMAIL_LINK_USED: AUTH_MESSAGES.emailLinkUsed,
   EMAIL_LINK_STALE: AUTH_MESSAGES.emailLinkStale,
+  EMAIL_LINK_EXPIRED: AUTH_MESSAGES.emailLinkExpired,
 } as const;
 export type EmailLinkError = keyof typeof EMAIL_LINK_ERRORS;
 

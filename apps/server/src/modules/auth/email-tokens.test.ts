@@ -2,11 +2,11 @@
  * Email links are honoured only as this server mailed them: once, and while the account still has the
  * address they were issued for, even to someone who can sign tokens with APP_SECRET (issue 22, finding 1).
  */
-import { AUTH_MESSAGES } from '@tunedrop/shared/schemas/auth';
+import { AUTH_MESSAGES, type EmailLinkError } from '@tunedrop/shared/schemas/auth';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { user } from '../../db/schema';
+import { emailTokens, user } from '../../db/schema';
 import { cookieFrom, firstLink, latestMail, pathOf } from '../../test-support/auth-fixtures';
 import { createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -64,7 +64,7 @@ async function issuedChangeLink(userId: string, from: string, to: string): Promi
   return `/api/auth/verify-email?token=${token}&callbackURL=%2Fdashboard`;
 }
 
-function expectRefused(response: Response, code: 'EMAIL_LINK_USED' | 'EMAIL_LINK_STALE') {
+function expectRefused(response: Response, code: EmailLinkError) {
   expect(response.status).toBe(302);
   expect(response.headers.get('location')).toBe(`/login?error=${code}`);
   expect(cookieFrom(response)).not.toContain('session_token');
@@ -123,6 +123,23 @@ describe('GET /api/auth/verify-email', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => follow(link)));
     const withSession = answers.filter((answer) => cookieFrom(answer).includes('tunedrop.session_token='));
     expect(withSession).toHaveLength(1);
+  });
+
+  it('an expired link says so, gives no session and leaves the newer link of the account usable', async () => {
+    const email = await signUp();
+    const userId = await idOf(email);
+    const older = await mailedLink(email);
+    await system.db
+      .update(emailTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(emailTokens.userId, userId));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await system.request('/api/auth/resend-verification', { method: 'POST', json: { email } });
+    const newer = await mailedLink(email);
+
+    expectRefused(await follow(older), 'EMAIL_LINK_EXPIRED');
+    expect(await accountOf(userId)).toEqual({ email, emailVerified: false });
+    expect(cookieFrom(await follow(newer))).toContain('tunedrop.session_token=');
   });
 
   it('a verification link for an address the account no longer has is refused', async () => {

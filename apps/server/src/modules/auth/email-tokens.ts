@@ -49,14 +49,13 @@ export async function recordEmailToken(
 
 /**
  * Spends a link: null when it may go on to better-auth, otherwise why not. A link never recorded and one
- * already used read the same (a forged link learns nothing). An expired link is left for better-auth to
- * refuse with its own TOKEN_EXPIRED, without spending the account's other links.
+ * already used read the same (a forged link learns nothing). An expired link spends nothing.
  */
 export async function spendEmailToken(db: DbOrTx, token: string): Promise<EmailLinkError | null> {
   const hash = tokenHash(token);
   const [row] = await db.select().from(emailTokens).where(eq(emailTokens.tokenHash, hash));
   if (!row) return 'EMAIL_LINK_USED';
-  if (row.expiresAt.getTime() <= Date.now()) return null;
+  if (row.expiresAt.getTime() <= Date.now()) return 'EMAIL_LINK_EXPIRED';
   // One statement: of two clicks at once (or two links of one account) only one finds its row.
   const spent = await db
     .delete(emailTokens)
