@@ -41,6 +41,7 @@ import {
   upcRemaining,
   writeSetting,
 } from './codes';
+import { enqueueDelivery, enqueueReleaseDeliveries } from './queues';
 import { servesPlatform, type TargetRow } from './targets';
 
 // ------------------------------------------------------------------ settings
@@ -113,7 +114,7 @@ export async function queueNewDeliveries(db: DbOrTx, releaseId: string): Promise
           state: 'queued',
           platforms,
           attempts: 0,
-          nextAttemptAt: new Date(),
+          nextAttemptAt: sql`now()`,
           lastError: null,
           updatedAt: new Date(),
           stateChangedAt: new Date(),
@@ -123,6 +124,7 @@ export async function queueNewDeliveries(db: DbOrTx, releaseId: string): Promise
       .returning({ id: deliveries.id });
     queued += rows.length;
   }
+  await enqueueReleaseDeliveries(db, releaseId);
   return queued;
 }
 
@@ -161,7 +163,8 @@ export async function queueReleaseUpdate(
               state: 'takedown_queued',
               platforms: [],
               attempts: 0,
-              nextAttemptAt: now,
+              // Due-ness is database time (record 154): compared with now() by the claim.
+              nextAttemptAt: sql`now()`,
               lastError: null,
               updatedAt: now,
               stateChangedAt: now,
@@ -178,7 +181,7 @@ export async function queueReleaseUpdate(
               state: 'queued',
               platforms,
               attempts: 0,
-              nextAttemptAt: now,
+              nextAttemptAt: sql`now()`,
               lastError: null,
               updatedAt: now,
               stateChangedAt: now,
@@ -187,6 +190,7 @@ export async function queueReleaseUpdate(
       .where(and(eq(deliveries.id, delivery.id), ne(deliveries.state, 'uploading')));
     queued += 1;
   }
+  await enqueueReleaseDeliveries(db, releaseId);
   return queued;
 }
 
@@ -200,7 +204,7 @@ export async function queueTakedowns(db: DbOrTx, releaseId: string, targetId?: s
       state: 'takedown_queued',
       platforms: [],
       attempts: 0,
-      nextAttemptAt: now,
+      nextAttemptAt: sql`now()`,
       lastError: null,
       updatedAt: now,
       stateChangedAt: now,
@@ -225,6 +229,7 @@ export async function queueTakedowns(db: DbOrTx, releaseId: string, targetId?: s
         sql`not exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded')`,
       ),
     );
+  await enqueueReleaseDeliveries(db, releaseId);
   return rows.length;
 }
 
@@ -503,7 +508,7 @@ export async function retryDelivery(db: DbOrTx, id: string): Promise<DeliveryLis
     .set({
       state: sql`case when ${deliveries.action} = 'takedown' then 'takedown_queued' else 'queued' end`,
       attempts: 0,
-      nextAttemptAt: now,
+      nextAttemptAt: sql`now()`,
       lastError: null,
       updatedAt: now,
       stateChangedAt: now,
@@ -515,6 +520,7 @@ export async function retryDelivery(db: DbOrTx, id: string): Promise<DeliveryLis
     if (!exists) throw notFound(DELIVERY_MESSAGES.deliveryNotFound);
     throw new AppError('delivery_state', DELIVERY_MESSAGES.retryNotAllowed, 409);
   }
+  await enqueueDelivery(db, updated.id);
   const { attemptsList: _omit, ...item } = await getDelivery(db, id);
   return item;
 }
