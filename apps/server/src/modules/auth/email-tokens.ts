@@ -28,13 +28,12 @@ function tokenHash(token: string): string {
  */
 export async function recordEmailToken(
   db: DbOrTx,
-  input: { token: string; userId: string; sentTo: string; now?: Date },
+  input: { token: string; userId: string; sentTo: string },
 ): Promise<void> {
   const [account] = await db.select({ email: user.email }).from(user).where(eq(user.id, input.userId));
   if (!account) throw new Error(`no account ${input.userId} for an email link`);
   const email = account.email.toLowerCase();
   const sentTo = input.sentTo.trim().toLowerCase();
-  const now = input.now ?? new Date();
   await db
     .insert(emailTokens)
     .values({
@@ -42,7 +41,7 @@ export async function recordEmailToken(
       userId: input.userId,
       email,
       newEmail: sentTo === email ? null : sentTo,
-      expiresAt: new Date(now.getTime() + EMAIL_LINK_EXPIRES_IN_SECONDS * 1000),
+      expiresAt: new Date(Date.now() + EMAIL_LINK_EXPIRES_IN_SECONDS * 1000),
     })
     .onConflictDoNothing();
 }
