@@ -73,9 +73,11 @@ async function main() {
         })
       : null;
   const app = createApp(system);
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  // A worker runs jobs and answers only its probes and metrics (record 156): no API, no web app.
+  const fetch = config.TUNEDROP_ROLE === 'worker' ? workerOnly(app.fetch) : app.fetch;
+  const server = serve({ fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info(
-      { url: config.appUrl, port: info.port, database: system.database.kind },
+      { url: config.appUrl, port: info.port, database: system.database.kind, role: config.TUNEDROP_ROLE },
       'Tunedrop is listening',
     );
   }) as Server;
@@ -107,6 +109,24 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+const WORKER_PATHS = /^\/(api\/health(\/(live|ready))?|metrics)$/;
+
+/** Only the health probes and /metrics; every other path answers 404 naming the role. */
+function workerOnly(fetch: (request: Request) => Response | Promise<Response>) {
+  return (request: Request) => {
+    if (WORKER_PATHS.test(new URL(request.url).pathname)) return fetch(request);
+    return Response.json(
+      {
+        error: {
+          code: 'NOT_FOUND',
+          message: 'This is a worker instance (TUNEDROP_ROLE=worker): it runs jobs and serves no API.',
+        },
+      },
+      { status: 404 },
+    );
+  };
 }
 
 /**

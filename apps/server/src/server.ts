@@ -7,18 +7,25 @@ import type { LockRole } from './db/data-dir-lock';
 import { runMigrations } from './db/migrate';
 import type { Deps } from './deps';
 import { createProfileEventHub } from './infra/events/profile-events';
-import { createOutboxTransport, createSmtpTransport, startMailWorker } from './infra/mail/mail';
+import { createOutboxTransport, createSmtpTransport } from './infra/mail/mail';
 import { createLocalStorage } from './infra/storage/local-storage';
 import { createS3Storage } from './infra/storage/s3-storage';
+import { allJobs } from './job-registry';
+import { createJobEngine, type JobEngine } from './lib/jobs';
 import type { Logger } from './lib/logger';
 import { createAuth } from './modules/auth/auth';
-import { startUploadCleanup } from './modules/builder/cleanup';
-import { startDeliveryWorker } from './modules/delivery/worker';
+import { closeUploads } from './modules/builder/uploads';
 
-export type System = Deps & { stop: () => Promise<void> };
+export type System = Deps & { jobs: JobEngine; stop: () => Promise<void> };
 
 export type StartOptions = {
+  /**
+   * false: this process runs no jobs whatever TUNEDROP_ROLE says (tests and the CLI drive the work
+   * themselves; they still enqueue).
+   */
   runWorkers?: boolean;
+  /** How often idle job workers poll (tests that start the engine use less than the 2 s default). */
+  jobPollingSeconds?: number;
   isDatabaseInMemory?: boolean;
   pgliteTemplate?: Blob;
   /** Who holds the DATA_DIR lock on embedded PGlite (default 'server'); see db/data-dir-lock.ts. */
@@ -45,16 +52,8 @@ export async function startSystem(config: Config, logger: Logger, options: Start
         logLinks: config.NODE_ENV !== 'production',
       });
   const mailDomain = new URL(config.appUrl).hostname;
-  const worker =
-    options.runWorkers === false
-      ? null
-      : startMailWorker(database.db, mailTransport, {
-          from: config.MAIL_FROM,
-          domain: mailDomain,
-          logger,
-          sendTimeoutMs: config.SMTP_TIMEOUT_SECONDS * 1000,
-        });
-  const wakeMail = () => worker?.wake();
+  // Mail is a job enqueued with each message (infra/mail/mail.ts): nothing to wake any more.
+  const wakeMail = () => undefined;
   const auth = createAuth(config, database.db, { onMailQueued: wakeMail });
   // config.ts guarantees all five S3_* variables or none.
   const storage = config.S3_BUCKET
@@ -66,13 +65,19 @@ export async function startSystem(config: Config, logger: Logger, options: Start
         secretAccessKey: config.S3_SECRET_ACCESS_KEY as string,
       })
     : createLocalStorage(path.join(config.dataDir, 'storage'));
-  const uploadCleanup =
-    options.runWorkers === false ? null : startUploadCleanup({ db: database.db, config, storage, logger });
-  // Release delivery (issue 15): uploads packages to the delivery targets and reads their acknowledgements.
-  const deliveryWorker =
-    options.runWorkers === false
-      ? null
-      : startDeliveryWorker({ db: database.db, config, storage, logger, wakeMail });
+  // Every background task is a job (job-registry.ts, records 155 and 156); `web` only enqueues.
+  const role = options.runWorkers === false ? 'web' : config.TUNEDROP_ROLE;
+  const jobDeps: Record<string, unknown> = {};
+  const jobs = createJobEngine({
+    role,
+    jobs: allJobs,
+    deps: jobDeps,
+    logger,
+    database,
+    databaseUrl: config.DATABASE_URL,
+    concurrency: jobConcurrency(allJobs.map((job) => job.name)),
+    ...(options.jobPollingSeconds ? { pollingIntervalSeconds: options.jobPollingSeconds } : {}),
+  });
   const system: System = {
     config,
     database,
@@ -83,13 +88,53 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     logger,
     wakeMail,
     events: createProfileEventHub(database, logger),
+    jobs,
     async stop() {
-      await uploadCleanup?.stop();
-      await deliveryWorker?.stop();
+      // Runs in flight finish (or are failed back to their queue after 10 s) before the database closes.
+      await jobs.stop({ timeoutMs: 10_000 });
       await system.events.stop();
-      await worker?.stop();
+      await closeUploads(config);
       await database.close();
     },
   };
+  Object.assign(jobDeps, system, {
+    mailOptions: {
+      from: config.MAIL_FROM,
+      domain: mailDomain,
+      sendTimeoutMs: config.SMTP_TIMEOUT_SECONDS * 1000,
+    },
+  });
+  try {
+    await jobs.start();
+  } catch (error) {
+    await jobs.stop().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
   return system;
+}
+
+/**
+ * Runs at once per queue from the environment: `JOBS_CONCURRENCY_DELIVERY_SEND=4` for one queue, or
+ * `JOBS_CONCURRENCY_DELIVERY=2` for every queue of a module (the queue's own setting wins).
+ */
+export function jobConcurrency(
+  names: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const name of names) {
+    const queueKey = `JOBS_CONCURRENCY_${name.toUpperCase().replace(/[.-]/g, '_')}`;
+    const moduleKey = `JOBS_CONCURRENCY_${(name.split('.')[0] ?? '').toUpperCase().replace(/-/g, '_')}`;
+    const value = env[queueKey] ?? env[moduleKey];
+    if (value === undefined || value === '') continue;
+    const count = Number(value);
+    if (!Number.isInteger(count) || count < 0 || count > 100) {
+      throw new Error(
+        `${env[queueKey] !== undefined ? queueKey : moduleKey}: must be a whole number from 0 to 100`,
+      );
+    }
+    result[name] = count;
+  }
+  return result;
 }

@@ -83,6 +83,12 @@ export function defineJob<P, D = unknown>(definition: JobDefinition<P, D>): JobD
   return definition;
 }
 
+/**
+ * What enqueueing needs of a job: its name and payload schema. A module whose handler imports the
+ * code that enqueues it declares this part apart (no import cycle).
+ */
+export type JobQueue<P> = Pick<JobDefinition<P>, 'name' | 'payload'>;
+
 export type EnqueueOptions = {
   /** With the queue's policy, refuses a second job of the same key (see QueuePolicy). */
   singletonKey?: string;
@@ -97,7 +103,7 @@ export type EnqueueOptions = {
  */
 export async function enqueue<P>(
   tx: DbOrTx,
-  job: JobDefinition<P, never>,
+  job: JobQueue<P>,
   payload: P,
   options: EnqueueOptions = {},
 ): Promise<string | null> {

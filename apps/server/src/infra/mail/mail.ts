@@ -1,6 +1,6 @@
 /**
- * Mail: messages are written to the mail_outbox table inside the transaction that causes them,
- * and a worker delivers them (SMTP when SMTP_URL is set, otherwise .eml files in $DATA_DIR/outbox).
+ * Mail: messages are written to the mail_outbox table inside the transaction that causes them, with
+ * a `mail.send` job (record 156), and the job delivers them (SMTP when SMTP_URL is set, otherwise .eml files in $DATA_DIR/outbox).
  * No transaction is open while a message is sent (decision 083): a worker claims one row in a single
  * statement (FOR UPDATE SKIP LOCKED, its next attempt pushed out by a lease, so several instances never
  * send one twice and a crashed sender's row comes back when the lease ends), sends it with a
@@ -11,11 +11,14 @@ import path from 'node:path';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
-import { startPollLoop } from '../../lib/poll-loop';
+import { defineJob, enqueue, type JobQueue } from '../../lib/jobs';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
+
+const MAIL_SEND: JobQueue<Record<string, never>> = { name: 'mail.send', payload: z.object({}).strict() };
 
 export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
   await db.insert(mailOutbox).values({
@@ -24,6 +27,9 @@ export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void>
     textBody: mail.text,
     htmlBody: mail.html ?? null,
   });
+  // One waiting job drains the whole outbox (a `short` queue refuses a second waiting one); a message
+  // committed while a run is finishing gets a new job.
+  await enqueue(db, MAIL_SEND, {}, { singletonKey: 'outbox' });
 }
 
 export interface MailTransport {
@@ -180,14 +186,19 @@ export async function deliverPendingMail(
   return sent;
 }
 
-/** Polls the outbox until stopped; `wake()` makes it look at once (used right after enqueueing). */
-export function startMailWorker(
-  db: Db,
-  transport: MailTransport,
-  options: DeliveryOptions & { logger: Logger; intervalMs?: number },
-) {
-  return startPollLoop(() => deliverPendingMail(db, transport, options), {
-    intervalMs: options.intervalMs ?? 1000,
-    onError: (error) => options.logger.error({ err: error }, 'mail delivery failed'),
-  });
-}
+export type MailJobDeps = { db: Db; mailTransport: MailTransport; mailOptions: DeliveryOptions };
+
+/**
+ * Sends what is due in the outbox. Enqueued with each message, and every minute (once across
+ * instances) for the retries a failed send scheduled in its row (2^attempts seconds later).
+ */
+export const sendMail = defineJob({
+  ...MAIL_SEND,
+  policy: 'short',
+  retry: { limit: 3, delaySeconds: 10, backoff: true },
+  concurrency: 1,
+  schedule: { cron: '* * * * *', payload: {} },
+  async run(_payload, { deps }: { deps: MailJobDeps }) {
+    await deliverPendingMail(deps.db, deps.mailTransport, deps.mailOptions);
+  },
+});

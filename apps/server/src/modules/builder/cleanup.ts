@@ -9,6 +9,7 @@ import path from 'node:path';
 import { and, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
 import { releaseDrafts, uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
+import { stagingFor } from './staging';
 import { removeStaged, stagingDir, UPLOAD_ID_PATTERN } from './uploads';
 
 type CleanupDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
@@ -65,6 +66,8 @@ export async function cleanUpStaleUploads(deps: CleanupDeps, now: Date = new Dat
  * audio whose release was committed just before a crash kept the submission from removing it.
  */
 async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<number> {
+  // In the bucket an upload's objects go with its row (removeStaged above); only a local folder is swept.
+  if (stagingFor(deps.config).kind !== 'local') return 0;
   const dir = stagingDir(deps.config);
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const ids = [
@@ -92,31 +95,4 @@ async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<
     removed += 1;
   }
   return removed;
-}
-
-/** Runs the clean-up now and then every `intervalMs` (an hour by default) until stopped. */
-export function startUploadCleanup(deps: CleanupDeps, options: { intervalMs?: number } = {}) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = cleanUpStaleUploads(deps)
-      .then((count) => {
-        if (count > 0) deps.logger.info({ count }, 'removed abandoned uploads');
-      })
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'upload clean-up failed'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 3600 * 1000).unref();
-      });
-  };
-  timer = setTimeout(tick, 10_000).unref();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
 }

@@ -1,11 +1,11 @@
 /**
- * The delivery worker (records 100, 102). Jobs are rows of `deliveries`, claimed with
+ * The delivery worker (records 100, 102, 156), run by the `delivery.*` jobs (jobs.ts). Jobs are rows of `deliveries`, claimed with
  * `FOR UPDATE SKIP LOCKED` and a lease (`lease_until`, renewed while uploading), so any number of
  * workers in any number of server instances never deliver one twice, and a job whose worker died is
  * taken over once its lease ran out (its attempt is closed as interrupted and the upload restarts in a
  * new folder). Failures back off exponentially; after `max_attempts` the job is `failed` and admins
  * are mailed. Acknowledgement files are polled per outstanding folder; every file is recorded once
- * (again if it grew, for a half-written one) and never stops the loop.
+ * (again if it grew, for a half-written one) and never stops the poll.
  */
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
@@ -24,7 +24,6 @@ import {
 } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { enqueueMail } from '../../infra/mail/mail';
-import { startPollLoop } from '../../lib/poll-loop';
 import { parseAck } from './acks';
 import { readSettings } from './codes';
 import { openTargetTransport } from './connect';
@@ -42,6 +41,7 @@ import {
   uploadResources,
   xmlName,
 } from './package';
+import { enqueueDelivery } from './queues';
 import { servesPlatform, type TargetRow } from './targets';
 import { describeTransportError, type Transport } from './transport';
 
@@ -63,7 +63,12 @@ const ACK_MAX_BYTES = 64 * 1024;
  * Claims due jobs: one, or for a batch target up to `batchSize` of that target. Due-ness and the lease
  * are database time (`now()`), so instances with skewed clocks agree; every claim gets a new lease id.
  */
-export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promise<DeliveryRow[]> {
+export async function claimJobs(
+  db: Db,
+  options: Required<WorkerOptions>,
+  /** Claim this row (and, for a batch target, others due of its target), not the first due one. */
+  deliveryId?: string,
+): Promise<DeliveryRow[]> {
   return db.transaction(async (tx) => {
     const due = or(
       and(
@@ -76,7 +81,9 @@ export async function claimJobs(db: Db, options: Required<WorkerOptions>): Promi
       .select({ delivery: deliveries, profile: deliveryTargets.profile })
       .from(deliveries)
       .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
-      .where(and(due, eq(deliveryTargets.enabled, true)))
+      .where(
+        and(due, eq(deliveryTargets.enabled, true), deliveryId ? eq(deliveries.id, deliveryId) : undefined),
+      )
       .orderBy(asc(deliveries.nextAttemptAt), asc(deliveries.id))
       .limit(1)
       .for('update', { of: deliveries, skipLocked: true });
@@ -175,9 +182,12 @@ async function failJob(
         stateChangedAt: sql`now()`,
       })
       .where(isHeld(job, options))
-      .returning({ id: deliveries.id });
+      .returning({ id: deliveries.id, at: deliveries.nextAttemptAt });
     // Another worker took the job over: its attempt was closed then, and the job is no longer ours.
     if (released.length === 0) return false;
+    // The next attempt's job, in the transaction that schedules it (the row's next_attempt_at).
+    const at = released[0]?.at;
+    if (!isGivenUp) await enqueueDelivery(tx, job.id, at ? new Date(at) : undefined);
     if (attemptId) {
       await tx
         .update(deliveryAttempts)
@@ -665,9 +675,13 @@ export async function promoteReleases(db: DbOrTx): Promise<void> {
   });
 }
 
-// ------------------------------------------------------------------ the loop
+// ------------------------------------------------------------------ one pass
 
-/** One pass: deliver due jobs (up to `maxJobs` claims), then poll acknowledgements and promote. */
+/**
+ * Delivers every due row now, then polls acknowledgements and promotes: what the jobs do, in one call,
+ * for the end-to-end fixtures and tests that drive delivery step by step (the running system uses the
+ * jobs of jobs.ts).
+ */
 export async function runDeliveryOnce(
   deps: WorkerDeps,
   options: WorkerOptions & { maxJobs?: number; pollAcks?: boolean } = {},
@@ -692,24 +706,4 @@ export function resolveOptions(options: WorkerOptions): Required<WorkerOptions> 
     batchSize: options.batchSize ?? 50,
     workerId: options.workerId ?? randomUUID(),
   };
-}
-
-/** Polls until stopped: jobs every `intervalMs`, acknowledgements every `ackIntervalMs`. */
-export function startDeliveryWorker(
-  deps: WorkerDeps,
-  options: WorkerOptions & { intervalMs?: number; ackIntervalMs?: number } = {},
-) {
-  const resolved = resolveOptions(options);
-  let lastAckPoll = 0;
-  return startPollLoop(
-    () => {
-      const pollAcks = Date.now() - lastAckPoll >= (options.ackIntervalMs ?? 15_000);
-      if (pollAcks) lastAckPoll = Date.now();
-      return runDeliveryOnce(deps, { ...resolved, pollAcks });
-    },
-    {
-      intervalMs: options.intervalMs ?? 2000,
-      onError: (error) => deps.logger.error({ err: error }, 'delivery worker pass failed'),
-    },
-  );
 }
