@@ -83,6 +83,10 @@ const configSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   E2E_FIXTURES_TOKEN: optionalString,
+  /** Which parts this process runs (issue 24): `all` (default), `web` (HTTP only) or `worker` (jobs only). */
+  TUNEDROP_ROLE: z.enum(['all', 'web', 'worker'], { message: 'must be all, web or worker' }).default('all'),
+  /** Bearer token for GET /metrics; unset, only loopback callers may read it (record 159). */
+  METRICS_TOKEN: optionalString,
 });
 
 /** The parsed environment without the secret (the CLI decides whether it may create one). */
@@ -149,6 +153,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig 
     throw new ConfigError(
       'Invalid configuration: E2E_FIXTURES_TOKEN: must not be set when NODE_ENV=production',
     );
+  }
+  if (values.TUNEDROP_ROLE !== 'all') {
+    // Separate web and worker processes share one database and one secret (record 160): the embedded
+    // PGlite belongs to one process, and a secret generated per DATA_DIR would differ between them.
+    const missing = (['DATABASE_URL', 'APP_SECRET'] as const).filter((key) => !values[key]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: ${missing.join(', ')}: required when TUNEDROP_ROLE=${values.TUNEDROP_ROLE} (web and worker processes share one PostgreSQL database and one secret)`,
+      );
+    }
+  }
+  if (values.METRICS_TOKEN && values.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('Invalid configuration: METRICS_TOKEN: must be at least 16 characters');
   }
   if (values.APP_SECRET && values.APP_SECRET.length < 32) {
     throw new ConfigError('Invalid configuration: APP_SECRET: must be at least 32 characters');
