@@ -1,15 +1,17 @@
 /** The Hono app: global middleware, every module's router under /api, and the built web app (lib/web-app.ts). */
-import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Deps } from './deps';
-import { globalMiddleware } from './lib/access';
+import { access, globalMiddleware } from './lib/access';
 import type { AppEnv } from './lib/context';
 import { refuseControlCharacters } from './lib/control-characters';
 import { AppError, internalErrorBody } from './lib/errors';
+import { metricsHandler, observeHttpRequest } from './lib/metrics';
 import { webDistDir } from './lib/paths';
 import { closeOnUnreadBody } from './lib/request-body';
+import { requestIdFor, runWithRequestContext } from './lib/request-context';
 import { mountWebApp } from './lib/web-app';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
@@ -73,24 +75,28 @@ export function createApp(deps: Deps) {
     globalMiddleware(async (c, next) => {
       const started = performance.now();
       c.set('deps', deps);
-      // A proxy's id is kept when it looks like one; it is echoed in answers and logs, so nothing else is.
-      const given = c.req.header('x-request-id');
-      const requestId = given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+      // A trusted proxy's id is kept when it looks like one (lib/request-context.ts); it is echoed in
+      // answers and logs, so nothing else is.
+      const requestId = requestIdFor(c.req.header('x-request-id'), deps.config.TRUST_PROXY === '1');
       c.set('requestId', requestId);
-      await next();
+      // Every log line written while this request runs (routes, services, errors) carries its id.
+      await runWithRequestContext({ requestId }, () => next());
       try {
         c.res.headers.set('X-Request-Id', requestId);
       } catch {
         // An immutable response (a redirect made by Response.redirect): it goes without the header.
       }
+      const seconds = (performance.now() - started) / 1000;
+      // The pattern of the route that answered (e.g. /api/releases/:id), never the raw path: bounded labels.
+      observeHttpRequest(c.req.method, routePath(c), c.res.status, seconds);
       if (c.req.path.startsWith('/api/')) {
         logger.info(
           {
-            reqId: c.get('requestId'),
+            reqId: requestId,
             method: c.req.method,
             path: c.req.path,
             status: c.res.status,
-            ms: Math.round(performance.now() - started),
+            ms: Math.round(seconds * 1000),
           },
           'request',
         );
@@ -137,6 +143,8 @@ export function createApp(deps: Deps) {
   );
 
   app.route('/', apiRoutes);
+  // Prometheus scrapes outside /api (record 159 says who may read it).
+  app.get('/metrics', access('public'), metricsHandler);
   if (testFixtures && deps.config.E2E_FIXTURES_TOKEN && deps.config.NODE_ENV !== 'production') {
     app.route('/api/test-fixtures', testFixtures);
   }

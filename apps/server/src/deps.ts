@@ -19,4 +19,12 @@ export type Deps = {
   wakeMail: () => void;
   /** Live updates: fans the database's profile_changes notifications out to open GET /api/events streams. */
   events: ProfileEventHub;
+  /** The job engine (lib/jobs.ts) once the system runs one: readiness and /metrics read its state. */
+  jobs?: JobEngineStatus;
+};
+
+/** What readiness and /metrics read of the job engine (lib/jobs.ts's JobEngine has these). */
+export type JobEngineStatus = {
+  isReady(): boolean;
+  counts(): Promise<{ queue: string; state: string; count: number }[]>;
 };

@@ -38,6 +38,8 @@ const release = { id: 'release' } as const;
 export const ROUTE_TABLE: RouteRow[] = [
   // health, config, site
   route('GET', '/api/health', 'public'),
+  route('GET', '/api/health/live', 'public'),
+  route('GET', '/api/health/ready', 'public'),
   route('GET', '/api/config', 'public'),
   route('POST', '/api/contact', 'public'),
 

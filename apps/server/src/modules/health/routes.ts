@@ -1,10 +1,87 @@
-/** GET /api/health: 200 once the process has started and migrations have run. */
+/**
+ * Health (record 159): GET /api/health answers `{"status":"ok"}` once migrations have run (a contract);
+ * /live says the process serves HTTP and touches nothing else; /ready says this instance can do its
+ * work: the database answers within a second, every migration is applied and the job engine started.
+ */
+
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { Hono } from 'hono';
+import type { Deps } from '../../deps';
 import { access } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { migrationsFolder } from '../../lib/paths';
+import { rows } from '../../lib/sql';
 
-export const healthRoutes = new Hono<AppEnv>().get('/', access('public'), async (c) => {
-  await c.var.deps.db.execute(sql`select 1`);
-  return c.json({ status: 'ok' as const }, 200);
-});
+/** A readiness probe answers within this, whatever the database does. */
+const CHECK_TIMEOUT_MS = 1000;
+
+type Check = 'ok' | 'failed' | 'timeout' | 'pending';
+/** `none`: this system runs no job engine (tests that start none); it does not fail readiness. */
+type Checks = { database: Check; migrations: Check; jobs: Check | 'none' };
+
+let expectedMigrations: number[] | null = null;
+function migrationTimes(): number[] {
+  expectedMigrations ??= readMigrationFiles({ migrationsFolder }).map((migration) => migration.folderMillis);
+  return expectedMigrations;
+}
+
+/**
+ * One probe at a time per database: while a probe hangs (a database gone away), later calls share it
+ * rather than each taking another pool connection.
+ */
+const inFlight = new WeakMap<object, Promise<Omit<Checks, 'jobs'>>>();
+
+async function probeDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
+  const applied = await rows<{ created_at: string | number }>(
+    deps.db,
+    sql`select created_at from drizzle.__drizzle_migrations`,
+  );
+  const done = new Set(applied.map((row) => Number(row.created_at)));
+  const isMigrated = migrationTimes().every((time) => done.has(time));
+  return { database: 'ok', migrations: isMigrated ? 'ok' : 'pending' };
+}
+
+async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
+  let probe = inFlight.get(deps.db);
+  if (!probe) {
+    probe = probeDatabase(deps)
+      .catch((): Omit<Checks, 'jobs'> => ({ database: 'failed', migrations: 'failed' }))
+      .finally(() => inFlight.delete(deps.db));
+    inFlight.set(deps.db, probe);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Omit<Checks, 'jobs'>>((resolve) => {
+    timer = setTimeout(() => resolve({ database: 'timeout', migrations: 'timeout' }), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const healthRoutes = new Hono<AppEnv>()
+  .get('/', access('public'), async (c) => {
+    await c.var.deps.db.execute(sql`select 1`);
+    return c.json({ status: 'ok' as const }, 200);
+  })
+  .get('/live', access('public'), (c) => c.json({ status: 'ok' as const }, 200))
+  .get('/ready', access('public'), async (c) => {
+    const deps = c.var.deps;
+    const database = await checkDatabase(deps);
+    const jobs = deps.jobs ? (deps.jobs.isReady() ? 'ok' : 'pending') : 'none';
+    const checks: Checks = { ...database, jobs };
+    const failed = (Object.keys(checks) as (keyof Checks)[]).filter(
+      (name) => checks[name] !== 'ok' && checks[name] !== 'none',
+    );
+    if (failed.length === 0) return c.json({ status: 'ok' as const, checks }, 200);
+    return c.json(
+      {
+        status: 'unavailable' as const,
+        checks,
+        error: { code: 'not_ready', message: `Not ready: ${failed.join(', ')}` },
+      },
+      503,
+    );
+  });

@@ -1,0 +1,92 @@
+/** Liveness and readiness (record 159): what a load balancer or orchestrator sees. */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+
+let system: TestSystem;
+beforeAll(async () => {
+  system = await createTestSystem();
+});
+afterAll(() => system.close());
+
+function appWith(overrides: Partial<Deps>) {
+  return createApp({ ...system, ...overrides });
+}
+
+/** A database that never answers, as when its host went away without closing the connection. */
+const hangingDb = new Proxy({} as Db, {
+  get: (_target, name) => (name === 'execute' ? () => new Promise(() => undefined) : undefined),
+});
+
+describe('GET /api/health/live', () => {
+  it('answers ok without touching the database', async () => {
+    const response = await appWith({ db: hangingDb }).request('/api/health/live');
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /api/health/ready', () => {
+  it('is ready once the database answers and every migration is applied', async () => {
+    const response = await system.request('/api/health/ready');
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', migrations: 'ok', jobs: expect.stringMatching(/^(ok|none)$/) },
+    });
+  });
+
+  it('answers 503 naming the database within a second when it stops answering', async () => {
+    const started = Date.now();
+    const response = await appWith({ db: hangingDb }).request('/api/health/ready');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(response.status).toBe(503);
+    const body = await readJson(response);
+    expect(body.checks.database).toBe('timeout');
+    expect(body.error).toEqual({ code: 'not_ready', message: 'Not ready: database, migrations' });
+    // /api/health keeps its contract: it answers only once the database does.
+  });
+
+  it('answers 503 when the job engine has not started, and ok once it has', async () => {
+    let isReady = false;
+    const jobs = { isReady: () => isReady, counts: async () => [] };
+    const app = appWith({ jobs });
+    const before = await app.request('/api/health/ready');
+    expect(before.status).toBe(503);
+    expect(await readJson(before)).toMatchObject({
+      checks: { database: 'ok', migrations: 'ok', jobs: 'pending' },
+      error: { message: 'Not ready: jobs' },
+    });
+    isReady = true;
+    expect((await app.request('/api/health/ready')).status).toBe(200);
+  });
+
+  it('answers 503 when a migration is missing from the database', async () => {
+    const other = await createTestSystem();
+    try {
+      await other.db.execute(
+        sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+      );
+      const response = await other.request('/api/health/ready');
+      expect(response.status).toBe(503);
+      expect((await readJson(response)).checks).toMatchObject({ database: 'ok', migrations: 'pending' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers 503 at once when the database connection is gone', async () => {
+    const other = await createTestSystem();
+    const app = createApp(other);
+    await other.database.close();
+    const started = Date.now();
+    const response = await app.request('/api/health/ready');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(response.status).toBe(503);
+    expect((await readJson(response)).checks.database).toBe('failed');
+    await other.close().catch(() => undefined);
+  });
+});
