@@ -14,6 +14,7 @@ import { allJobs } from './job-registry';
 import { createJobEngine, type JobEngine } from './lib/jobs';
 import type { Logger } from './lib/logger';
 import { createAuth } from './modules/auth/auth';
+import { closeUploads } from './modules/builder/uploads';
 
 export type System = Deps & { jobs: JobEngine; stop: () => Promise<void> };
 
@@ -92,6 +93,7 @@ export async function startSystem(config: Config, logger: Logger, options: Start
       // Runs in flight finish (or are failed back to their queue after 10 s) before the database closes.
       await jobs.stop({ timeoutMs: 10_000 });
       await system.events.stop();
+      await closeUploads(config);
       await database.close();
     },
   };

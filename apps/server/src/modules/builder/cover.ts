@@ -30,13 +30,16 @@ export type CoverInfo = {
   thumbMedium: Buffer;
 };
 
-/** Checks the image at `filePath` and makes its thumbnails; throws a CoverError with the spec's message. */
-export async function checkCover(filePath: string): Promise<CoverInfo> {
-  const { size } = await fsp.stat(filePath);
+/**
+ * Checks the image (a path, or its bytes read from the bucket) and makes its thumbnails; throws a
+ * CoverError with the spec's message.
+ */
+export async function checkCover(image: string | Buffer): Promise<CoverInfo> {
+  const size = typeof image === 'string' ? (await fsp.stat(image)).size : image.length;
   if (size >= LIMITS.coverArtMaxBytes) throw new CoverError(BUILDER_MESSAGES.coverArtSize);
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
-    metadata = await sharp(filePath).metadata();
+    metadata = await sharp(image).metadata();
   } catch {
     throw new CoverError(BUILDER_MESSAGES.coverArtFormat);
   }
@@ -52,7 +55,7 @@ export async function checkCover(filePath: string): Promise<CoverInfo> {
   try {
     // Decoding the whole image for the thumbnails also proves it is not truncated.
     const thumb = (edge: number) =>
-      sharp(filePath, { failOn: 'truncated' })
+      sharp(image, { failOn: 'truncated' })
         .resize(edge, edge, { fit: 'cover' })
         .jpeg({ quality: 82, mozjpeg: true })
         .toBuffer();

@@ -9,7 +9,8 @@ import { and, eq, isNull, like, or } from 'drizzle-orm';
 import { uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { validationError } from '../../lib/errors';
-import { finalizeUpload, findUploads, keySegment, removeStaged, stagedFile, type UploadRow } from './uploads';
+import { stagingFor } from './staging';
+import { finalizeUpload, findUploads, keySegment, removeStaged, type UploadRow } from './uploads';
 
 export type { UploadRow } from './uploads';
 
@@ -49,7 +50,7 @@ export async function usableUpload(
 }
 
 /**
- * Copies each checked WAV from staging into storage under `{userId}/{releaseId}/{name}` in an order
+ * Copies each checked WAV from staging (local disk, or the bucket: a server-side copy) into storage under `{userId}/{releaseId}/{name}` in an order
  * that survives a crash at every step (decision 084):
  * 1. claim: the row records its key (`storage_key`, set where null or already this key), so a file of
  *    an abandoned submission is found and removed by the clean-up with its row;
@@ -121,7 +122,7 @@ export async function copyAudioIntoStorage(
     }
     taken.add(key);
     if ((await storage.sizeOf(key)) !== row.sizeBytes) {
-      await storage.copyFile(key, stagedFile(config, row.id), 'audio/wav');
+      await stagingFor(config).copyInto(storage, key, row.id, 'audio/wav');
       const stored = await storage.sizeOf(key);
       if (stored !== row.sizeBytes) {
         throw new Error(`stored ${key} has ${stored} bytes, expected ${row.sizeBytes}`);

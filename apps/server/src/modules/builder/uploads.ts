@@ -1,11 +1,10 @@
 /**
- * Resumable uploads (tus) staged on the server's disk, checked by content when the last byte
- * arrives, and tracked in the `uploads` table. Covers move into storage as soon as they pass;
- * audio waits in staging until the release is submitted (see service.ts).
+ * Resumable uploads (tus), staged where staging.ts says (the bucket with S3 configured, else the
+ * instance's disk), checked by content when the last byte arrives, and tracked in the `uploads`
+ * table. Covers move into storage as soon as they pass; audio waits in staging until the release is
+ * submitted (see service.ts).
  */
 import { randomUUID } from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { LIMITS } from '@tunedrop/shared';
 import {
   BUILDER_MESSAGES,
@@ -15,7 +14,6 @@ import {
   uploadFileNameSchema,
   wavTooLargeMessage,
 } from '@tunedrop/shared/schemas/builder';
-import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -25,26 +23,23 @@ import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { internalErrorBody } from '../../lib/errors';
 import { CoverError, checkCover, THUMB_SIZES } from './cover';
+import { closeStaging, localStagingDir, stagingFor, UPLOAD_ID_PATTERN } from './staging';
+import { PgUploadLocker } from './upload-locker';
 import { readWavHeader, WavError } from './wav';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
 export const UPLOADS_PATH = '/api/uploads';
-export const UPLOAD_ID_PATTERN = /^[a-f0-9]{32}$/;
+export { UPLOAD_ID_PATTERN };
 /** Unfinished uploads one user may hold at once: 20 tracks, a cover and room for replacements. */
 export const MAX_OPEN_UPLOADS_PER_USER = 40;
 
-export const stagingDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'uploads-staging');
+/** The local staging folder (the embedded default; with S3 configured nothing is staged on disk). */
+export const stagingDir = localStagingDir;
 
-/** The staged file of an upload; ids are 32 hex characters, so they never act as paths. */
-export function stagedFile(config: Pick<Config, 'dataDir'>, id: string): string {
-  if (!UPLOAD_ID_PATTERN.test(id)) throw new Error(`Not an upload id: ${id}`);
-  return path.join(stagingDir(config), id);
-}
-
-export async function removeStaged(config: Pick<Config, 'dataDir'>, id: string): Promise<void> {
-  const file = stagedFile(config, id);
-  await Promise.all([fsp.rm(file, { force: true }), fsp.rm(`${file}.json`, { force: true })]);
+/** Removes whatever an upload left in staging (local files, or the bucket's upload objects). */
+export async function removeStaged(config: Config, id: string): Promise<void> {
+  await stagingFor(config).remove(id);
 }
 
 /**
@@ -78,9 +73,8 @@ export function toUploadInfo(row: UploadRow, receivedBytes?: number): UploadInfo
 }
 
 /** How many bytes of an unfinished upload the staging area holds. */
-export async function receivedBytes(config: Pick<Config, 'dataDir'>, id: string): Promise<number> {
-  const stat = await fsp.stat(stagedFile(config, id)).catch(() => null);
-  return stat?.size ?? 0;
+export async function receivedBytes(config: Config, id: string): Promise<number> {
+  return stagingFor(config).receivedBytes(id);
 }
 
 export async function findUploads(db: DbOrTx, userId: string, ids: string[]): Promise<UploadRow[]> {
@@ -130,9 +124,8 @@ export async function finalizeUpload(
   const { db, config, storage } = deps;
   const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
   if (row?.status !== 'uploading') return row;
-  const file = stagedFile(config, id);
-  const stat = await fsp.stat(file).catch(() => null);
-  if (!stat || stat.size !== row.sizeBytes) return row;
+  const staging = stagingFor(config);
+  if ((await staging.readableSize(id)) !== row.sizeBytes) return row;
 
   const settle = async (values: Partial<typeof uploads.$inferInsert>) => {
     const [updated] = await db
@@ -145,7 +138,9 @@ export async function finalizeUpload(
 
   try {
     if (row.kind === 'audio') {
-      const wav = await readWavHeader(file);
+      // Positional reads: a few kilobytes of the file, ranged GETs when it is in the bucket.
+      const source = await staging.open(id);
+      const wav = await readWavHeader(source).finally(() => source.close());
       return await settle({
         status: 'checked',
         details: {
@@ -158,7 +153,7 @@ export async function finalizeUpload(
         },
       });
     }
-    const cover = await checkCover(file);
+    const cover = await checkCover(await staging.whole(id, LIMITS.coverArtMaxBytes));
     // Keys depend only on the row, so a repeated call writes the same objects.
     const prefix = `${row.userId}/${row.createdAt.getTime()}`;
     const name = keySegment(row.sanitizedName, 'cover');
@@ -169,7 +164,7 @@ export async function finalizeUpload(
     await storage.putBuffer(thumbMediumKey, cover.thumbMedium, 'image/jpeg');
     // Copy, record, then clear staging: a crash at any point leaves the staged file for the next
     // call (draft reload runs this again), which writes the same keys (decision 084).
-    await storage.copyFile(storageKey, file, cover.format === 'png' ? 'image/png' : 'image/jpeg');
+    await staging.copyInto(storage, storageKey, id, cover.format === 'png' ? 'image/png' : 'image/jpeg');
     const settled = await settle({
       status: 'checked',
       storageKey,
@@ -231,14 +226,27 @@ export async function createUploadRow(db: DbOrTx, values: typeof uploads.$inferI
   });
 }
 
-/** One tus server per running system, staging into $DATA_DIR/uploads-staging. */
+const lockers = new WeakMap<Config, PgUploadLocker>();
+
+/**
+ * One tus server per running system. With S3 on PostgreSQL its locks are advisory locks shared by
+ * every instance; otherwise tus's in-process locker, since one process takes all of an upload's
+ * requests (local staging, or PGlite, which only one process opens; decision 158).
+ */
 export function tusServerFor(deps: Deps): TusServer {
   const existing = servers.get(deps);
   if (existing) return existing;
   const { config, db, logger } = deps;
+  const staging = stagingFor(config);
+  let locker = lockers.get(config);
+  if (!locker && staging.kind === 's3' && config.DATABASE_URL) {
+    locker = new PgUploadLocker({ connectionString: config.DATABASE_URL, logger });
+    lockers.set(config, locker);
+  }
   const server = new TusServer({
     path: UPLOADS_PATH,
-    datastore: new FileStore({ directory: stagingDir(config) }),
+    datastore: staging.datastore,
+    ...(locker ? { locker } : {}),
     relativeLocation: true,
     respectForwardedHeaders: config.TRUST_PROXY === '1',
     maxSize: Math.max(config.UPLOAD_MAX_WAV_BYTES, LIMITS.coverArtMaxBytes),
@@ -310,4 +318,12 @@ export function tusServerFor(deps: Deps): TusServer {
   });
   servers.set(deps, server);
   return server;
+}
+
+/** Closes the upload locker's connection and the staging's S3 client of a stopping system. */
+export async function closeUploads(config: Config): Promise<void> {
+  const locker = lockers.get(config);
+  lockers.delete(config);
+  await locker?.close();
+  closeStaging(config);
 }

@@ -2,7 +2,7 @@
  * A small RIFF/WAVE header reader. It reads chunk headers with positional reads (never the audio
  * itself), so a 2 GB file costs a few kilobytes of memory, and refuses anything the spec does not take.
  */
-import fsp from 'node:fs/promises';
+import { type ByteSource, openFileSource } from './staging';
 
 export type WavInfo = {
   format: 'pcm' | 'extensible-pcm';
@@ -40,16 +40,15 @@ const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
 const PCM_SUBFORMAT_TAIL = Buffer.from('000000001000800000aa00389b71', 'hex');
 const MAX_CHUNKS = 1000;
 
-/** Reads and checks the header of the WAV file at `filePath`; throws a WavError with a clear message. */
-export async function readWavHeader(filePath: string): Promise<WavInfo> {
-  const handle = await fsp.open(filePath, 'r');
+/**
+ * Reads and checks the header of a WAV file (a path, or positional reads of a staged upload, which in
+ * a bucket are ranged GETs); throws a WavError with a clear message.
+ */
+export async function readWavHeader(file: string | ByteSource): Promise<WavInfo> {
+  const source = typeof file === 'string' ? await openFileSource(file) : file;
   try {
-    const { size: fileSize } = await handle.stat();
-    const read = async (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.subarray(0, bytesRead);
-    };
+    const fileSize = source.size;
+    const read = (position: number, length: number) => source.read(position, length);
 
     const riff = await read(0, 12);
     if (
@@ -129,6 +128,7 @@ export async function readWavHeader(filePath: string): Promise<WavInfo> {
       durationMs: Math.round((data.size / (sampleRate * blockAlign)) * 1000),
     };
   } finally {
-    await handle.close();
+    // A source handed in stays open: its owner closes it.
+    if (typeof file === 'string') await source.close();
   }
 }
