@@ -186,6 +186,18 @@ function pgliteAdapter(client: PgliteClient): PgBoss.Db {
   };
 }
 
+async function retryOnDeadlock(run: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
 export type CreateJobEngineOptions<D> = JobEngineOptions<D> & {
   database: Database;
   /** PostgreSQL: pg-boss opens its own small pool on this URL. */
@@ -237,8 +249,11 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
           retryBackoff: retry.backoff ?? false,
           expireInSeconds: job.expireInSeconds ?? 15 * 60,
         };
-        await boss.createQueue(job.name, queue);
-        await boss.updateQueue(job.name, queue);
+        await retryOnDeadlock(async () => {
+          // pg-boss's create_queue takes no lock: instances starting together can deadlock on it.
+          if (!(await boss.getQueue(job.name))) await boss.createQueue(job.name, queue);
+          await boss.updateQueue(job.name, queue);
+        });
       }
       if (isWorking) {
         for (const job of options.jobs) {

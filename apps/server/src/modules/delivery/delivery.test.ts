@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DELIVERY_MESSAGES, isUpc } from '@tunedrop/shared/schemas/delivery';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommands } from '../../cli-commands';
 import { deliveries, deliveryAttempts, mailOutbox, releases, tracks } from '../../db/schema';
+import { rows } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { validateErn43 } from '../../test-support/ddex';
 import { createTestRelease } from '../../test-support/fixtures';
@@ -26,6 +27,7 @@ import {
 } from '../../test-support/sftp';
 import { parseAck } from './acks';
 import { upcFor } from './codes';
+import { sendDelivery } from './jobs';
 import { claimJobs, resolveOptions, runDeliveryOnce } from './worker';
 
 let system: TestSystem;
@@ -199,6 +201,40 @@ describe('delivery over real SFTP', () => {
       cookie: people.moderator.cookie,
     });
     expect(forbidden.status).toBe(403);
+  });
+
+  it('a double approval (two requests at once) makes one delivery job and, run twice, one package', async () => {
+    await setCodes();
+    const { releaseId } = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      trackCount: 1,
+      distributionStores: ['spotify'],
+    });
+    const answers = await Promise.all(
+      [1, 2].map(() =>
+        system.request(`/api/admin/releases/${releaseId}/approve`, {
+          method: 'POST',
+          cookie: people.moderator.cookie,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toContain(200);
+    const queued = await deliveriesOf(releaseId);
+    expect(queued).toHaveLength(1);
+    const deliveryId = queued[0]?.id ?? '';
+    const jobs = await rows<{ state: string }>(
+      system.db,
+      sql`select state from pgboss.job where name = 'delivery.send' and data->>'deliveryId' = ${deliveryId}`,
+    );
+    expect(jobs).toEqual([{ state: 'created' }]);
+    // The job's handler, run twice (as a retry would): one package, then nothing to do.
+    const context = { deps: system, jobId: 'test', retryCount: 0, logger: system.logger };
+    await sendDelivery.run({ deliveryId }, context);
+    await sendDelivery.run({ deliveryId }, context);
+    const [release] = await system.db.select().from(releases).where(eq(releases.id, releaseId));
+    const packages = readDeliveries(sftp.root).filter((p) => p.xml.includes(`<ICPN>${release?.upc}</ICPN>`));
+    expect(packages).toHaveLength(1);
+    expect((await deliveriesOf(releaseId))[0]?.state).toBe('delivered');
   });
 
   it('approval → schema-valid ERN package with MD5s over SFTP → ack → acknowledged → live on its date', async () => {
