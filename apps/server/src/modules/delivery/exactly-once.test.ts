@@ -27,6 +27,13 @@ import { slowStorage } from '../../test-support/slow-storage';
 import { claimJobs, promoteReleases, resolveOptions, runDeliveryOnce } from './worker';
 
 let system: TestSystem;
+/** Folders this file made (stores, keys, worker data), removed at the end. */
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(prefix);
+  made.push(dir);
+  return dir;
+};
 let people: Awaited<ReturnType<typeof staff>>;
 const DPID = 'PADPIDA2009101501Y';
 const isPostgres = Boolean(process.env.DATABASE_URL);
@@ -47,13 +54,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   await system?.close();
 });
 
 /** A fresh store folder as the only enabled target. */
 async function onlyFolderTarget(profile: 'release' | 'batch') {
   await system.db.update(deliveryTargets).set({ enabled: false });
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-store-'));
+  const folder = tempDir(path.join(os.tmpdir(), 'tunedrop-store-'));
   const response = await system.request('/api/admin/delivery/targets', {
     method: 'POST',
     cookie: people.admin.cookie,
@@ -191,7 +199,7 @@ describe('a worker that lost its lease', () => {
       const ids = await approvedReleases(2, 3);
       const children: ChildProcess[] = [];
       const child = (workerId: string, isSlow: boolean) => {
-        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-worker-'));
+        const dataDir = tempDir(path.join(os.tmpdir(), 'tunedrop-worker-'));
         const proc = spawn(
           process.execPath,
           ['--import', 'tsx', path.join(import.meta.dirname, '../../test-support/delivery-worker-child.ts')],
@@ -305,16 +313,16 @@ describe('promotion to live', () => {
       .set({ releaseDate: '2020-01-01' })
       .where(eq(releases.id, releaseId as string));
     // The event insert fails (as a lost connection or a constraint would), after the status update ran.
-    await system.db.execute(sql`create function h5_refuse_event() returns trigger language plpgsql as $$
+    await system.db.execute(sql`create function test_refuse_event() returns trigger language plpgsql as $$
       begin raise exception 'event refused'; end $$`);
     await system.db.execute(
-      sql`create trigger h5_refuse_event before insert on release_status_events for each row execute function h5_refuse_event()`,
+      sql`create trigger test_refuse_event before insert on release_status_events for each row execute function test_refuse_event()`,
     );
     try {
       await expect(promoteReleases(system.db)).rejects.toThrow();
     } finally {
-      await system.db.execute(sql`drop trigger h5_refuse_event on release_status_events`);
-      await system.db.execute(sql`drop function h5_refuse_event()`);
+      await system.db.execute(sql`drop trigger test_refuse_event on release_status_events`);
+      await system.db.execute(sql`drop function test_refuse_event()`);
     }
     const [still] = await system.db
       .select()

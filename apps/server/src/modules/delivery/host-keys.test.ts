@@ -24,6 +24,13 @@ import {
 import { runDeliveryOnce } from './worker';
 
 let system: TestSystem;
+/** Folders this file made (stores, keys, worker data), removed at the end. */
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(prefix);
+  made.push(dir);
+  return dir;
+};
 let sftp: SftpServer;
 let people: Awaited<ReturnType<typeof staff>>;
 const DPID = 'PADPIDA2009101501Y';
@@ -44,6 +51,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   await system?.close();
   await sftp?.stop();
 });
@@ -143,7 +151,7 @@ describe('SFTP host keys', () => {
   });
 
   it('never offers the password in the URL to a server with another key (an impostor captures nothing)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-impostor-'));
+    const dir = tempDir(path.join(os.tmpdir(), 'tunedrop-impostor-'));
     const keyFile = path.join(dir, 'impostor_key');
     const { spawnSync } = await import('node:child_process');
     spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
@@ -192,7 +200,7 @@ describe('SFTP host keys', () => {
     await expect(
       add.run(system, [], { ...base, name: 'Bad key', 'host-key': 'SHA256:short' }),
     ).rejects.toThrow(`--host-key: ${DELIVERY_MESSAGES.hostKeyInvalid}`);
-    const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'h5-key-')), 'other');
+    const keyFile = path.join(tempDir(path.join(os.tmpdir(), 'tunedrop-key-')), 'other');
     const { spawnSync } = await import('node:child_process');
     spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
     const wrong = fingerprintOf(`${keyFile}.pub`);
@@ -238,7 +246,7 @@ describe('SFTP host keys', () => {
   });
 
   it('a host key belongs to sftp:// targets only; another address forgets the pin', async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-folder-'));
+    const folder = tempDir(path.join(os.tmpdir(), 'tunedrop-folder-'));
     const refused = await admin('/api/admin/delivery/targets', {
       method: 'POST',
       json: {

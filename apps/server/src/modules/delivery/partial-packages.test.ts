@@ -18,6 +18,13 @@ import { slowStorage } from '../../test-support/slow-storage';
 import { runDeliveryOnce } from './worker';
 
 let system: TestSystem;
+/** Folders this file made (stores, keys, worker data), removed at the end. */
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(prefix);
+  made.push(dir);
+  return dir;
+};
 let sftp: SftpServer;
 let people: Awaited<ReturnType<typeof staff>>;
 const DPID = 'PADPIDA2009101501Y';
@@ -38,6 +45,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   await system?.close();
   await sftp?.stop();
 });
@@ -140,7 +148,7 @@ describe('no partial packages', () => {
   });
 
   it('a folder target whose upload fails mid-file keeps no partial package and delivers one on the retry', async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-folder-store-'));
+    const folder = tempDir(path.join(os.tmpdir(), 'tunedrop-folder-store-'));
     await onlyTarget({ url: `file://${folder}` });
     const releaseId = await approvedRelease(2);
     const broken = slowStorage(system.storage, { delayMs: 0, failAfterBytes: 100 * 1024 });
@@ -157,7 +165,7 @@ describe('no partial packages', () => {
   });
 
   it('a batch is renamed into place with its manifest already inside, written last', async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-batch-store-'));
+    const folder = tempDir(path.join(os.tmpdir(), 'tunedrop-batch-store-'));
     await onlyTarget({ url: `file://${folder}`, profile: 'batch' });
     await approvedRelease(1);
     await approvedRelease(1);
