@@ -89,6 +89,9 @@ const configSchema = z.object({
   METRICS_TOKEN: optionalString,
 });
 
+/** Every variable the schema reads (`.env.example` and compose.yaml are checked against it). */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape);
+
 /** The parsed environment without the secret (the CLI decides whether it may create one). */
 export type ParsedConfig = z.infer<typeof configSchema> & {
   appUrl: string;
