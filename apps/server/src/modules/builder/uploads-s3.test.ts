@@ -18,6 +18,7 @@ import { basicSubmission, chunk, riff, tusPatch, validCover } from '../../test-s
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { makeWav } from '../../test-support/media';
 import { type S3TestServer, startS3TestServer } from '../../test-support/s3-server';
+import { cleanUpStaleUploads } from './cleanup';
 import { stagingFor } from './staging';
 
 const MiB = 1024 * 1024;
@@ -248,7 +249,7 @@ describe('uploads with S3 configured', () => {
     expect(filesUnder(tmp)).toEqual([]);
   });
 
-  it('answers HEAD with the bytes in the bucket after a dropped PATCH, and a discarded upload leaves nothing there', async () => {
+  it('answers HEAD with the bytes in the bucket after a dropped PATCH, and a discarded or abandoned upload leaves nothing there', async () => {
     const body = bigWav(7);
     const created = await system.request('/api/uploads', {
       method: 'POST',
@@ -278,6 +279,30 @@ describe('uploads with S3 configured', () => {
     });
     expect(removed.status).toBe(204);
     expect((await s3.listKeys()).filter((key) => key.startsWith(id))).toEqual([]);
+    expect(await s3.openMultipartUploads()).toBe(0);
+
+    // An abandoned upload (a whole part and a tail in the bucket) goes with its row at the clean-up.
+    const abandoned = await system.request('/api/uploads', {
+      method: 'POST',
+      cookie,
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': String(body.length),
+        'Upload-Metadata': `filename ${b64('Abandoned.wav')},kind ${b64('audio')}`,
+      },
+    });
+    const abandonedLocation = abandoned.headers.get('location') ?? '';
+    const abandonedId = abandonedLocation.split('/').pop() as string;
+    expect((await tusPatch(system, cookie, abandonedLocation, body, 0, 6 * MiB, 6.5 * MiB)).status).toBe(204);
+    expect((await s3.listKeys()).filter((key) => key.startsWith(abandonedId))).toEqual([
+      `${abandonedId}.info`,
+      `${abandonedId}.part`,
+    ]);
+    expect(await s3.openMultipartUploads()).toBe(1);
+    const later = new Date(Date.now() + (system.config.UPLOAD_STALE_HOURS + 1) * 3600 * 1000);
+    expect(await cleanUpStaleUploads(system, later)).toBeGreaterThanOrEqual(1);
+    expect((await system.db.select().from(uploads).where(eq(uploads.id, abandonedId))).length).toBe(0);
+    expect((await s3.listKeys()).filter((key) => !key.includes('/'))).toEqual([]);
     expect(await s3.openMultipartUploads()).toBe(0);
   });
 });
