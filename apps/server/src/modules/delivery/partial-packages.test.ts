@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, deliveryTargets } from '../../db/schema';
+import { deliveries, deliveryAttempts, deliveryTargets } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -172,7 +172,17 @@ describe('no partial packages', () => {
     const broken = slowStorage(system.storage, { delayMs: 0, failAfterBytes: 100 * 1024 });
     await runDeliveryOnce({ ...system, storage: broken }, { retryBaseMs: 0, maxJobs: 1, pollAcks: false });
     expect(fs.readdirSync(folder)).toEqual([]);
+    // Had the connection died, the cut-off batch would have stayed under its temporary name.
+    const [failedAttempt] = await system.db
+      .select({ batchId: deliveryAttempts.batchId })
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.outcome, 'failed'))
+      .orderBy(desc(deliveryAttempts.startedAt))
+      .limit(1);
+    const leftover = path.join(folder, `.part-N_${failedAttempt?.batchId}`);
+    fs.mkdirSync(path.join(leftover, 'resources'), { recursive: true });
     await runDeliveryOnce(system, { pollAcks: false });
+    expect(fs.existsSync(leftover)).toBe(false);
     const [batch, ...others] = storeView(folder).packageFolders;
     expect(others).toEqual([]);
     const entries = fs.readdirSync(path.join(folder, batch as string));

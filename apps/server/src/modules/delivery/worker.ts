@@ -270,6 +270,7 @@ export async function processJobs(
   const tops = new Set<string>();
   let failedJob: DeliveryRow | null = null;
   try {
+    if (isBatch && isStaged) await removeLeftovers(deps.db, transport, jobs, () => null);
     for (const job of jobs) {
       failedJob = job;
       const attempt = attempts.get(job.id);
@@ -281,7 +282,7 @@ export async function processJobs(
         isStaged,
       });
       const { writeTop } = topFolders(plan.folder, isStaged);
-      if (!isBatch && isStaged) await removeLeftovers(deps.db, transport, job, plan);
+      if (!isBatch && isStaged) await removeLeftovers(deps.db, transport, [job], () => plan.releaseKey);
       tops.add(writeTop);
       // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
       // hashes of the last package that did.
@@ -366,19 +367,36 @@ async function putInPlace(transport: Transport, lease: LeaseGuard, folder: strin
 }
 
 /**
- * Temporary folders an earlier attempt of this release left behind when its connection died (it could
- * not remove them then). This worker holds the job's lease, so no live upload writes to them.
+ * Temporary folders the previous attempt of a job left behind when its connection died (it could not
+ * remove them then). This worker holds the jobs' lease, so no live upload writes to them: a worker that
+ * stalled in one finds its lease gone before it writes again. A release's folder is found by its name;
+ * a batch's by the batch id its attempts recorded.
  */
-async function removeLeftovers(db: DbOrTx, transport: Transport, job: DeliveryRow, plan: PackagePlan) {
-  const [previous] = await db
-    .select({ outcome: deliveryAttempts.outcome })
-    .from(deliveryAttempts)
-    .where(and(eq(deliveryAttempts.deliveryId, job.id), eq(deliveryAttempts.outcome, 'failed')))
-    .limit(1);
-  if (!previous) return;
-  const prefix = `${STAGING_PREFIX}N_${plan.releaseKey}_`;
+async function removeLeftovers(
+  db: DbOrTx,
+  transport: Transport,
+  jobs: DeliveryRow[],
+  releaseKey: (job: DeliveryRow) => string | null,
+) {
+  const batches = new Set<string>();
+  const releaseKeys = new Set<string>();
+  for (const job of jobs) {
+    const [previous] = await db
+      .select({ outcome: deliveryAttempts.outcome, batchId: deliveryAttempts.batchId })
+      .from(deliveryAttempts)
+      .where(and(eq(deliveryAttempts.deliveryId, job.id), sql`${deliveryAttempts.outcome} <> 'running'`))
+      .orderBy(sql`${deliveryAttempts.number} desc`)
+      .limit(1);
+    if (previous?.outcome !== 'failed') continue;
+    if (previous.batchId) batches.add(previous.batchId);
+    const key = releaseKey(job);
+    if (!previous.batchId && key) releaseKeys.add(key);
+  }
+  for (const batchId of batches) await transport.removeTree(`${STAGING_PREFIX}N_${batchId}`);
+  if (releaseKeys.size === 0) return;
   for (const entry of await transport.list('')) {
-    if (entry.isDir && entry.name.startsWith(prefix)) await transport.removeTree(entry.name);
+    const isLeftover = [...releaseKeys].some((key) => entry.name.startsWith(`${STAGING_PREFIX}N_${key}_`));
+    if (entry.isDir && isLeftover) await transport.removeTree(entry.name);
   }
 }
 
