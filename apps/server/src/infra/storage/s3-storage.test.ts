@@ -3,28 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { basicSubmission, uploadReleaseFiles } from '../../test-support/builder-fixtures';
 import { createTestSystem, readJson } from '../../test-support/harness';
+import { type S3TestServer, startS3TestServer } from '../../test-support/s3-server';
 import { createS3Storage, type S3Storage } from './s3-storage';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-let server: S3rver;
+let server: S3TestServer;
 let storage: S3Storage;
 let endpoint: string;
 
 beforeAll(async () => {
-  server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: path.join(dir, 'data'),
-    configureBuckets: [{ name: 'tunedrop-test' }],
-  });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  // s3rver with the ListParts the app's tus uploads need (test-support/s3-server.ts, decision 157).
+  server = await startS3TestServer({ directory: path.join(dir, 'data') });
+  endpoint = server.endpoint;
   storage = createS3Storage({
     bucket: 'tunedrop-test',
     endpoint,
@@ -113,14 +107,8 @@ describe('S3 storage', () => {
 });
 
 describe('the app with S3_* set', () => {
-  it('keeps staging on disk and puts checked covers and submitted audio in the bucket', async () => {
-    const system = await createTestSystem({
-      S3_BUCKET: 'tunedrop-test',
-      S3_ENDPOINT: endpoint,
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    });
+  it('takes uploads into the bucket, not onto disk, and puts checked covers and submitted audio there', async () => {
+    const system = await createTestSystem(server.env);
     try {
       expect(system.storage.kind).toBe('s3');
       const user = await system.signedInUser({ artistName: 'Test Artist' });
@@ -135,6 +123,7 @@ describe('the app with S3_* set', () => {
       const key = `${user.userId}/${release.id}/Track_1.wav`;
       expect(await storage.exists(key)).toBe(true);
       expect(fs.existsSync(path.join(system.dataDir, 'storage', key))).toBe(false);
+      expect(fs.existsSync(path.join(system.dataDir, 'uploads-staging'))).toBe(false);
     } finally {
       await system.close();
     }
