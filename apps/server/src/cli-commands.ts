@@ -31,8 +31,19 @@ export type Command = {
   options?: Record<string, { type: 'string' | 'boolean' }>;
   /** Arguments that are file paths (positional indexes and option names), resolved against the CLI's cwd. */
   paths?: { positionals?: number[]; options?: string[] };
-  run: (system: System, positionals: string[], flags: Record<string, FlagValue>) => Promise<string>;
+  run: (
+    system: System,
+    positionals: string[],
+    flags: Record<string, FlagValue>,
+    io?: CommandIo,
+  ) => Promise<string>;
 };
+
+/**
+ * The CLI's own stderr while a command runs in the CLI process (absent when a server runs it for the
+ * CLI over the socket): long commands draw their progress there.
+ */
+export type CommandIo = { stderr: NodeJS.WriteStream };
 
 const requireString = (flags: Record<string, FlagValue>, name: string): string => {
   const value = flags[name];

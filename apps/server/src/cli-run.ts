@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, type Command, cliCommands, type FlagValue } from './cli-commands';
+import { CliError, type Command, type CommandIo, cliCommands, type FlagValue } from './cli-commands';
 import type { Logger } from './lib/logger';
 import type { System } from './server';
 
@@ -86,12 +86,13 @@ export async function executeCliCommand(
   system: System,
   request: CliRequest,
   logger?: Logger,
+  io?: CommandIo,
 ): Promise<CliResult> {
   const bad = checkCliRequest(request);
   if (bad) return bad;
   const command = lookup(request.command) as Command;
   try {
-    const output = await command.run(system, request.positionals, request.values);
+    const output = await command.run(system, request.positionals, request.values, io);
     return { exitCode: 0, stdout: output, stderr: '' };
   } catch (error) {
     if (error instanceof CliError)

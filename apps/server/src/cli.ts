@@ -30,7 +30,7 @@ async function runDirectly(config: Config, request: CliRequest): Promise<CliResu
   const { startSystem } = await import('./server');
   const system = await startSystem(config, logger, { runWorkers: false, lockRole: 'cli' });
   try {
-    return await executeCliCommand(system, request);
+    return await executeCliCommand(system, request, undefined, { stderr: process.stderr });
   } finally {
     await system.stop();
   }

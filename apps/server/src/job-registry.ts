@@ -7,5 +7,6 @@ import { sendMail } from './infra/mail/mail';
 import type { AnyJob } from './lib/jobs';
 import { builderJobs } from './modules/builder/jobs';
 import { deliveryJobs } from './modules/delivery/jobs';
+import { royaltiesJobs } from './modules/royalties/jobs';
 
-export const allJobs: readonly AnyJob[] = [sendMail, ...deliveryJobs, ...builderJobs];
+export const allJobs: readonly AnyJob[] = [sendMail, ...deliveryJobs, ...builderJobs, ...royaltiesJobs];

@@ -824,6 +824,14 @@ type Royalties = typeof import('@tunedrop/shared/schemas/royalties');
 type RoyaltySourceFormat = Exclude<Royalties['ROYALTY_FORMATS'][number], 'auto'>;
 type RoyaltyImportStatus = Royalties['ROYALTY_IMPORT_STATUSES'][number];
 type CsvMapping = import('@tunedrop/shared/schemas/royalties').CsvMapping;
+type RoyaltyImportPhase = Royalties['ROYALTY_IMPORT_PHASES'][number];
+/** What an upload asked for, kept for its job (migration 0018). */
+type RoyaltyImportOptions = {
+  format: Royalties['ROYALTY_FORMATS'][number];
+  rate?: string | undefined;
+  currency?: string | undefined;
+  presetId?: string | undefined;
+};
 
 /** One imported sales report (a DSR file, an aggregator statement or a mapped CSV). Amounts are exact decimals. */
 export const royaltyImports = pgTable(
@@ -854,8 +862,26 @@ export const royaltyImports = pgTable(
     postedCents: cents('posted_cents'),
     residue: numeric('residue'),
     postedArtists: integer('posted_artists'),
+    /** Where the import's job is (migration 0018, decision 161); `status` stays the rule for posting. */
+    phase: text('phase').$type<RoyaltyImportPhase>().notNull().default('queued'),
+    linesRead: integer('lines_read').notNull().default(0),
+    /** The file's lines, counted in a first pass before parsing. */
+    linesTotal: integer('lines_total'),
+    /** The amounts of the lines read so far, in the report currency. */
+    amountRead: numeric('amount_read'),
+    linesPosted: integer('lines_posted').notNull().default(0),
+    /** The uploaded file in storage until its lines are staged. */
+    fileKey: text('file_key'),
+    options: jsonb('options').$type<RoyaltyImportOptions>(),
+    /** Why the last posting did not go through (the import stays ready to post). */
+    postError: text('post_error'),
+    progressAt: timestamp('progress_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check(
+      'royalty_imports_phase_check',
+      inList('phase', ['queued', 'reading', 'staging', 'ready', 'posting', 'posted', 'failed']),
+    ),
     check('royalty_imports_format_check', inList('format', ['dsr', 'distrokid', 'tunecore', 'fuga', 'csv'])),
     check('royalty_imports_status_check', inList('status', ['staging', 'staged', 'failed', 'posted'])),
     check('royalty_imports_posted_consistent', sql`(status = 'posted') = (posted_at is not null)`),
@@ -971,6 +997,25 @@ export const royaltyEarnings = pgTable(
   (t) => [
     primaryKey({ name: 'royalty_earnings_pk', columns: [t.importId, t.lineNo] }),
     index('royalty_earnings_user_period_idx').on(t.userId, t.period),
+  ],
+);
+
+/** Sums of the earnings lines a posting in chunks has written so far (migration 0018, decision 162). */
+export const royaltyPostingGroups = pgTable(
+  'royalty_posting_groups',
+  {
+    importId: uuid('import_id').notNull(),
+    userId: text('user_id').notNull(),
+    releaseId: uuid('release_id'),
+    trackId: uuid('track_id'),
+    period: text('period').notNull(),
+    amount: numeric('amount').notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('royalty_posting_groups_key')
+      // NULLS NOT DISTINCT in migration 0018 (a group without a track is still one group).
+      .on(t.importId, t.userId, t.releaseId, t.trackId, t.period),
   ],
 );
 

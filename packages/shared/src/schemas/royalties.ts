@@ -36,6 +36,41 @@ export type RoyaltySourceFormat = Exclude<RoyaltyFormat, 'auto'>;
 
 export const ROYALTY_IMPORT_STATUSES = ['staged', 'failed', 'posted'] as const;
 export type RoyaltyImportStatus = (typeof ROYALTY_IMPORT_STATUSES)[number];
+/**
+ * Where an import's job is (decision 161): waiting for a worker, reading and staging the file's lines,
+ * checking and summing them, ready to post, posting, posted, or failed.
+ */
+export const ROYALTY_IMPORT_PHASES = [
+  'queued',
+  'reading',
+  'staging',
+  'ready',
+  'posting',
+  'posted',
+  'failed',
+] as const;
+export type RoyaltyImportPhase = (typeof ROYALTY_IMPORT_PHASES)[number];
+export const ROYALTY_PHASE_LABELS: Record<RoyaltyImportPhase, string> = {
+  queued: 'Waiting for a worker',
+  reading: 'Reading lines',
+  staging: 'Checking totals',
+  ready: 'Ready to post',
+  posting: 'Posting',
+  posted: 'Posted',
+  failed: 'Failed',
+};
+/** How far an import's job has come: lines read of the file's lines (counted first), lines posted. */
+export type ImportProgress = {
+  phase: RoyaltyImportPhase;
+  linesRead: number;
+  /** The file's lines, counted in a first pass before parsing; null until counted. */
+  linesTotal: number | null;
+  /** The amounts of the lines read so far, in the report currency. */
+  amountRead: DecimalAmount;
+  linesPosted: number;
+  /** Why the last posting request did not go through; the import stays ready to post. */
+  postError: string | null;
+};
 
 export const LEDGER_ENTRY_KINDS = ['earnings', 'withdrawal', 'withdrawal_refund', 'adjustment'] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
@@ -206,7 +241,13 @@ export type ImportListItem = {
   totalAmount: DecimalAmount;
   createdAt: string;
   postedAt: string | null;
+  progress: ImportProgress;
 };
+
+/** The upload's answer (202): the import's id; its job reads, stages (and posts) it. */
+export type ImportAccepted = { id: string; progress: ImportProgress };
+/** A posting request's answer (202): the posting runs as a job. */
+export type PostAccepted = { importId: string; progress: ImportProgress };
 
 export type ImportSummary = ImportListItem & {
   /** Fatal problems (bad FOOT totals, unknown currency …): the import cannot be posted. */
@@ -277,6 +318,8 @@ export const ROYALTY_TEXTS = {
   alreadyImported: 'This file was already imported.',
   tooLargeToPost: 'The amounts in this report are too large to post; nothing was posted.',
   alreadyPosted: 'This report has already been posted.',
+  alreadyPosting: 'This report is already being posted.',
+  notReadyToPost: 'This report is still being read; post it once it is ready.',
   notPostable: 'This report has errors and cannot be posted.',
   postedNotDeletable: 'A posted report cannot be deleted.',
 } as const;

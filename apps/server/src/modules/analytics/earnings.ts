@@ -28,7 +28,12 @@ export function windowStart(months: EarningsWindow, now = new Date()): string | 
 }
 
 function scope(userId: string, from: string | null): SQL | undefined {
-  return and(eq(e.userId, userId), from ? gte(e.period, from) : undefined);
+  return and(
+    eq(e.userId, userId),
+    from ? gte(e.period, from) : undefined,
+    // A posting in progress has written lines of a report not posted yet (royalties, decision 162).
+    sql`${e.importId} in (select id from royalty_imports where status = 'posted')`,
+  );
 }
 
 type Grouped = { key: string | null; label: string | null; units: string; cents: string; lines: number };

@@ -1,26 +1,28 @@
 /** CLI command of royalty import (registered in cli-commands.ts): `royalties:import FILE [--post]`. */
-import { stat } from 'node:fs/promises';
+import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
 import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
 import { CliError, type Command } from '../../cli-commands';
 import { AppError } from '../../lib/errors';
 import { postImport } from './posting';
-import { importRoyaltyFile } from './service';
+import { createProgressBar } from './progress-bar';
+import { importRoyaltyFile, queueImport } from './service';
 import { readLimitsOf } from './source';
 
 export const royaltiesCliCommands: Record<string, Command> = {
   'royalties:import': {
-    usage: `FILE [--format ${ROYALTY_FORMATS.join('|')}] [--rate R] [--currency CUR] [--preset ID] [--post]`,
+    usage: `FILE [--format ${ROYALTY_FORMATS.join('|')}] [--rate R] [--currency CUR] [--preset ID] [--post] [--no-wait]`,
     options: {
       format: { type: 'string' },
       rate: { type: 'string' },
       currency: { type: 'string' },
       preset: { type: 'string' },
       post: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
     },
     paths: { positionals: [0] },
-    async run(system, positionals, flags) {
+    async run(system, positionals, flags, io) {
       const [file] = positionals;
       if (!file) throw new CliError('FILE is required', 2);
       const parsed = royaltyImportQuerySchema.safeParse({
@@ -33,8 +35,32 @@ export const royaltiesCliCommands: Record<string, Command> = {
       const filePath = path.resolve(file);
       const fileStat = await stat(filePath).catch(() => null);
       if (!fileStat?.isFile()) throw new CliError(`no file at ${filePath}`, 2);
+      if (flags['no-wait'] === true) {
+        if (flags.post === true) throw new CliError('--post waits for the import; leave out --no-wait', 2);
+        try {
+          // A copy: the job owns what is in storage, the admin keeps their file.
+          const copy = path.join(path.dirname(filePath), `.${path.basename(filePath)}.${process.pid}.queued`);
+          await copyFile(filePath, copy);
+          const accepted = await queueImport(system, {
+            filePath: copy,
+            fileName: path.basename(filePath),
+            format: parsed.data.format,
+            rate: parsed.data.rate,
+            currency: parsed.data.currency,
+            presetId: parsed.data.preset,
+            limits: readLimitsOf(system.config),
+          }).finally(() => rm(copy, { force: true }));
+          return `Import ${accepted.id} queued; a worker reads it (see /admin/royalties).`;
+        } catch (error) {
+          if (error instanceof AppError) throw new CliError(error.message);
+          throw error;
+        }
+      }
+      const bar = io ? createProgressBar(io.stderr) : null;
       try {
+        // Waiting: this process runs the same chunked staging and posting as the jobs (decision 161).
         const summary = await importRoyaltyFile(system.db, {
+          onProgress: (progress) => bar?.update(progress),
           filePath,
           fileName: path.basename(filePath),
           format: parsed.data.format,
@@ -52,17 +78,27 @@ export const royaltiesCliCommands: Record<string, Command> = {
         ];
         if (summary.refusedCount > 20) lines.push(`… and ${summary.refusedCount - 20} more refused line(s).`);
         if (summary.status === 'failed') {
+          bar?.end();
           throw new CliError(`${lines.join('\n')}\nThe report has errors and was not posted.`);
         }
         if (flags.post === true) {
-          const result = await postImport(system.db, summary.id, { admin: null });
+          let posted = 0;
+          const result = await postImport(system.db, summary.id, {
+            admin: null,
+            onProgress: (lines) => {
+              posted += lines;
+              bar?.update({ ...summary.progress, phase: 'posting', linesPosted: posted });
+            },
+          });
           system.wakeMail();
           lines.push(
             `Posted: ${formatCents(result.postedCents)} to ${result.artists} artist(s) from ${result.earningsLines} line(s); rounding residue ${result.residue} USD.`,
           );
         }
+        bar?.end();
         return lines.join('\n');
       } catch (error) {
+        bar?.end();
         if (error instanceof AppError) throw new CliError(error.message);
         throw error;
       }

@@ -133,6 +133,8 @@ export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<S
              trim_scale(sum(units))::text as units
         from (
           select period, amount_usd as amount, units, true as is_line from royalty_earnings where user_id = ${userId}
+             -- A posting in progress has written lines of a report not posted yet (decision 162).
+             and import_id in (select id from royalty_imports where status = 'posted')
           union all
           select period, amount, 0, false from (${splitRowsSql(userId, null)}) s
         ) x
@@ -214,6 +216,7 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
         left join tracks t on t.id = e.track_id
         left join releases r on r.id = e.release_id
        where e.user_id = ${userId} and e.period = ${period}
+         and e.import_id in (select id from royalty_imports where status = 'posted')
        group by e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc
        order by sum(e.amount_usd) desc, e.store, e.country`),
   );

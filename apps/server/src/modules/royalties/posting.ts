@@ -8,15 +8,17 @@
  * artist per report) and mailed through the outbox. Nothing loops over lines.
  */
 import { formatCents } from '@tunedrop/shared';
-import { type PostResult, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
+import { type PostAccepted, type PostResult, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import { z } from 'zod';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { mailOutbox, profiles, royaltyImports } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { enqueue, type JobQueue } from '../../lib/jobs';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
-import { sqlState } from './service';
+import { progressOf, sqlState } from './service';
 
 export type PostOptions = {
   admin: { id: string; email: string } | null;
@@ -32,16 +34,162 @@ function periodLabel(start: string | null, end: string | null): string {
   return from === to ? from : `${from} to ${to}`;
 }
 
-export async function postImport(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
+/** Lines per posting chunk: one chunk is one short transaction (PGlite serves nothing else meanwhile). */
+export const POST_CHUNK_LINES = 2_000;
+
+export const postQueue: JobQueue<PostPayload> = {
+  name: 'royalties.post',
+  payload: z.object({
+    importId: z.uuid(),
+    admin: z.object({ id: z.string(), email: z.string() }).nullable(),
+  }),
+};
+export type PostPayload = { importId: string; admin: { id: string; email: string } | null };
+
+/** Moves a ready import to 'posting' (exactly one request wins); throws 404/409 otherwise. */
+async function claimPosting(tx: DbOrTx, importId: string): Promise<void> {
+  const [claimed] = await tx
+    .update(royaltyImports)
+    .set({ phase: 'posting', postError: null, linesPosted: 0, progressAt: sql`now()` })
+    .where(
+      sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged' and ${royaltyImports.phase} = 'ready'`,
+    )
+    .returning({ id: royaltyImports.id });
+  if (claimed) return;
+  const [row] = await tx
+    .select({ status: royaltyImports.status, phase: royaltyImports.phase })
+    .from(royaltyImports)
+    .where(eq(royaltyImports.id, importId));
+  if (!row) throw notFound('Import not found');
+  if (row.status === 'posted') throw new AppError('already_posted', ROYALTY_TEXTS.alreadyPosted, 409);
+  if (row.phase === 'posting') throw new AppError('already_posting', ROYALTY_TEXTS.alreadyPosting, 409);
+  if (row.status === 'staging') throw new AppError('not_ready', ROYALTY_TEXTS.notReadyToPost, 409);
+  throw new AppError('not_postable', ROYALTY_TEXTS.notPostable, 409);
+}
+
+/** The posting request (decision 162): claims the import and queues its job in one transaction. */
+export async function requestPosting(
+  db: Db,
+  importId: string,
+  admin: PostPayload['admin'],
+): Promise<PostAccepted> {
+  await db.transaction(async (tx) => {
+    await claimPosting(tx, importId);
+    await enqueue(tx, postQueue, { importId, admin }, { singletonKey: importId });
+  });
+  return { importId, progress: await progressById(db, importId) };
+}
+
+async function progressById(db: Db, importId: string) {
+  const [row] = await db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
+  if (!row) throw notFound('Import not found');
+  return progressOf(row);
+}
+
+/** Posts in this process (the CLI, tests): claims, then runs the same chunks as the job. */
+export async function postImport(db: Db, importId: string, options: RunPostingOptions): Promise<PostResult> {
+  await claimPosting(db, importId);
+  const result = await runPosting(db, importId, options);
+  if (!result) throw new AppError('already_posted', ROYALTY_TEXTS.alreadyPosted, 409);
+  return result;
+}
+
+export type RunPostingOptions = PostOptions & {
+  chunkLines?: number;
+  /** Called after each chunk with the lines that chunk posted. */
+  onProgress?: (linesPosted: number) => void;
+};
+
+/**
+ * The posting job (decision 162). Writes the earnings lines in chunks after the last one written (a
+ * killed run resumes there; the primary key refuses a line twice), each chunk one transaction that
+ * also adds to the per-artist sums, yielding between chunks; then posts in one short transaction.
+ * Returns null when the import is not (or no longer) being posted.
+ */
+export async function runPosting(
+  db: Db,
+  importId: string,
+  options: RunPostingOptions,
+): Promise<PostResult | null> {
+  const [row] = await db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
+  if (!row || row.status !== 'staged' || row.phase !== 'posting') return null;
+  const rate = row.exchangeRate ?? '1';
+  const fallbackPeriod = row.periodStart?.slice(0, 7) ?? row.createdAt.toISOString().slice(0, 7);
+  const allocate = await needsAllocation(db, importId);
+  const chunk = options.chunkLines ?? POST_CHUNK_LINES;
   try {
-    return await postInTransaction(db, importId, options);
+    for (;;) {
+      const written = await db.transaction(async (tx) => {
+        const [state] = rowsOf<{ phase: string; last: number | string | null }>(
+          await tx.execute(sql`
+            select i.phase, (select max(line_no) from royalty_earnings where import_id = i.id) as last
+              from royalty_imports i where i.id = ${importId} for update`),
+        );
+        if (state?.phase !== 'posting') return 0;
+        const [inserted] = rowsOf<{ lines: number | string }>(
+          await tx.execute(sql`
+            with inserted as (
+              insert into royalty_earnings
+                (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
+                 usage_type, units, amount, amount_usd)
+              select l.import_id, l.line_no, l.line_key, l.user_id, l.track_id, l.release_id, l.store, l.country,
+                     coalesce(l.period, ${fallbackPeriod}), l.usage_type, l.units, l.line_amount,
+                     l.line_amount * ${rate}::numeric
+                from (${lineAmountsSql(importId, allocate)}) l
+               where l.user_id is not null and l.line_no > ${Number(state.last ?? 0)}
+               order by l.line_no
+               limit ${chunk}
+              returning user_id, release_id, track_id, period, amount_usd
+            ),
+            grouped as (
+              insert into royalty_posting_groups as g (import_id, user_id, release_id, track_id, period, amount, lines)
+              select ${importId}::uuid, user_id, release_id, track_id, period, sum(amount_usd), count(*)
+                from inserted
+               group by user_id, release_id, track_id, period
+              on conflict (import_id, user_id, release_id, track_id, period)
+                do update set amount = g.amount + excluded.amount, lines = g.lines + excluded.lines
+            )
+            select count(*) as lines from inserted`),
+        );
+        const lines = Number(inserted?.lines ?? 0);
+        if (lines > 0) {
+          await tx
+            .update(royaltyImports)
+            .set({ linesPosted: sql`${royaltyImports.linesPosted} + ${lines}`, progressAt: sql`now()` })
+            .where(eq(royaltyImports.id, importId));
+        }
+        return lines;
+      });
+      if (written === 0) break;
+      options.onProgress?.(written);
+      // Let the requests that queued behind this chunk run before the next one (PGlite is one connection).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const result = await postInTransaction(db, importId, options);
+    return result;
   } catch (error) {
-    // Imports check their amounts (decision 152), but a report staged before those checks may still hold
-    // cents beyond bigint: the transaction has rolled back, so say so instead of a 500.
-    if (sqlState(error) === '22003')
-      throw new AppError('amounts_too_large', ROYALTY_TEXTS.tooLargeToPost, 409);
-    throw error;
+    const refusal =
+      sqlState(error) === '22003'
+        ? new AppError('amounts_too_large', ROYALTY_TEXTS.tooLargeToPost, 409)
+        : error instanceof AppError
+          ? error
+          : null;
+    if (!refusal) throw error;
+    await abandonPosting(db, importId, refusal.message);
+    throw refusal;
   }
+}
+
+/** A posting that cannot complete: its lines written so far go, the import is ready to post again. */
+async function abandonPosting(db: Db, importId: string, reason: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`delete from royalty_earnings where import_id = ${importId}`);
+    await tx.execute(sql`delete from royalty_posting_groups where import_id = ${importId}`);
+    await tx
+      .update(royaltyImports)
+      .set({ phase: 'ready', linesPosted: 0, postError: reason, progressAt: sql`now()` })
+      .where(sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged'`);
+  });
 }
 
 async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
@@ -51,8 +199,16 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
     await lockSplitsForPosting(tx);
     const [claimed] = await tx
       .update(royaltyImports)
-      .set({ status: 'posted', postedAt: sql`clock_timestamp()`, postedBy: options.admin?.id ?? null })
-      .where(sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged'`)
+      .set({
+        status: 'posted',
+        phase: 'posted',
+        postedAt: sql`clock_timestamp()`,
+        postedBy: options.admin?.id ?? null,
+        progressAt: sql`now()`,
+      })
+      .where(
+        sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged' and ${royaltyImports.phase} = 'posting'`,
+      )
       .returning();
     if (!claimed) {
       const [row] = await tx
@@ -63,32 +219,18 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
       if (row.status === 'posted') throw new AppError('already_posted', ROYALTY_TEXTS.alreadyPosted, 409);
       throw new AppError('not_postable', ROYALTY_TEXTS.notPostable, 409);
     }
-    const rate = claimed.exchangeRate ?? '1';
-    const fallbackPeriod = claimed.periodStart?.slice(0, 7) ?? claimed.createdAt.toISOString().slice(0, 7);
-    const allocate = await needsAllocation(tx, importId);
-    // The lines are written once; their sums per (artist, release, track, period) feed the splits and the
-    // postings (a few thousand rows for a million lines).
+    // The earnings lines were written in chunks (runPosting); their sums per (artist, release, track,
+    // period) feed the splits and the postings (a few thousand rows for a million lines).
     await tx.execute(sql`
       create temp table posting_groups (
         user_id text not null, release_id uuid, track_id uuid, period text not null,
         amount numeric not null, lines bigint not null
       ) on commit drop`);
     await tx.execute(sql`
-      with inserted as (
-        insert into royalty_earnings
-          (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
-           usage_type, units, amount, amount_usd)
-        select l.import_id, l.line_no, l.line_key, l.user_id, l.track_id, l.release_id, l.store, l.country,
-               coalesce(l.period, ${fallbackPeriod}), l.usage_type, l.units, l.line_amount,
-               l.line_amount * ${rate}::numeric
-          from (${lineAmountsSql(importId, allocate)}) l
-         where l.user_id is not null
-        returning user_id, release_id, track_id, period, amount_usd
-      )
       insert into posting_groups (user_id, release_id, track_id, period, amount, lines)
-      select user_id, release_id, track_id, period, sum(amount_usd), count(*)
-        from inserted
-       group by user_id, release_id, track_id, period`);
+      select user_id, release_id, track_id, period, amount, lines
+        from royalty_posting_groups where import_id = ${importId}`);
+    await tx.execute(sql`delete from royalty_posting_groups where import_id = ${importId}`);
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
     // plus the cents received as an accepted payee (decision 140).

@@ -1,6 +1,8 @@
 /**
  * Royalty import routes (issue 16; the list is in packages/shared/src/schemas/royalties.ts).
- * The upload streams the request body to a temporary file (never into memory), bounded by
+ * The upload streams the request body to a temporary file (never into memory), moves it into storage
+ * and answers 202 with the import's id: a job reads, stages and (on request) posts it (records 161,
+ * 162). The body is bounded by
  * ROYALTY_LIMITS.maxUploadBytes, and only after access('admin') let the caller in: lib/body-limit.ts
  * lists it as a route that counts its own body and refuses a larger declared length (record 145).
  */
@@ -30,8 +32,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { getLedger, getStatementPeriods, statementCsv } from './ledger';
 import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
-import { postImport } from './posting';
-import { deleteImport, getImportSummary, importRoyaltyFile, listImports } from './service';
+import { requestPosting } from './posting';
+import { deleteImport, getImportSummary, listImports, queueImport } from './service';
 import { readLimitsOf } from './source';
 import { statementPdf } from './statement-pdf';
 
@@ -93,7 +95,8 @@ export const royaltiesRoutes = new Hono<AppEnv>()
       const query = c.req.valid('query');
       const file = await bodyToTempFile(c.req.raw.body, ROYALTY_LIMITS.maxUploadBytes);
       try {
-        const summary = await importRoyaltyFile(c.var.deps.db, {
+        // The file moves into storage and a job reads it (decision 161): the answer does not wait for it.
+        const accepted = await queueImport(c.var.deps, {
           filePath: file,
           fileName: query.filename ?? 'upload',
           format: query.format,
@@ -103,7 +106,7 @@ export const royaltiesRoutes = new Hono<AppEnv>()
           adminId: viewer.user.id,
           limits: readLimitsOf(c.var.deps.config),
         });
-        return c.json(summary, 201);
+        return c.json(accepted, 202);
       } finally {
         await rm(file, { force: true });
       }
@@ -121,9 +124,7 @@ export const royaltiesRoutes = new Hono<AppEnv>()
   })
   .post('/admin/royalties/imports/:id/post', access('admin'), validate('param', idParam), async (c) => {
     const admin = adminOf(requireViewer(c));
-    const result = await postImport(c.var.deps.db, c.req.valid('param').id, { admin });
-    c.var.deps.wakeMail();
-    return c.json(result, 200);
+    return c.json(await requestPosting(c.var.deps.db, c.req.valid('param').id, admin), 202);
   })
   .get('/admin/royalties/unmatched', access('admin'), async (c) => {
     return c.json(await listUnmatched(c.var.deps.db), 200);

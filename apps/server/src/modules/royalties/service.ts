@@ -5,19 +5,27 @@
  * the next batch parsed while the previous one is written), then checks totals and sums it set-based.
  * A fatal problem leaves a 'failed' report that cannot be posted. Decision records 110-113.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import {
   exchangeRateSchema,
+  type ImportAccepted,
   type ImportListItem,
   type ImportListResponse,
+  type ImportProgress,
   type ImportSummary,
   ROYALTY_LIMITS,
   ROYALTY_TEXTS,
   type RoyaltyFormat,
+  type RoyaltyImportPhase,
   type TotalsRow,
 } from '@tunedrop/shared/schemas/royalties';
 import { and, countDistinct, desc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   royaltyCsvPresets,
@@ -25,8 +33,10 @@ import {
   royaltyImportSummaries,
   royaltyImports,
 } from '../../db/schema';
+import type { Storage } from '../../infra/storage/storage';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
+import { enqueue, type JobQueue } from '../../lib/jobs';
 import { lineAmountsSql, needsAllocation, StreamingAllocator } from './amounts';
 import { copyValue, openCopySink } from './copy-in';
 import { FormatError, parseFile } from './parse';
@@ -38,7 +48,7 @@ import {
   type ParseReport,
   parseDecimal,
 } from './parse-common';
-import { type ReadLimits, SourceError } from './source';
+import { DEFAULT_READ_LIMITS, type ReadLimits, readChunks, SourceError } from './source';
 
 export type ImportInput = {
   filePath: string;
@@ -50,6 +60,7 @@ export type ImportInput = {
   adminId?: string | null | undefined;
   /** ROYALTY_MAX_LINE_BYTES and ROYALTY_MAX_DECOMPRESSED_BYTES from the config (decision 151). */
   limits?: ReadLimits | undefined;
+  onProgress?: ProgressListener | undefined;
 };
 
 /**
@@ -131,8 +142,32 @@ const STAGED_COLUMNS =
 /** Rows per COPY: large enough that statement overhead is small, small enough to stay a few MB. */
 const BATCH = 10_000;
 
-/** Imports one file. Throws 409 when the same file or DSR message was imported before, 422 for an unreadable format. */
-export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<ImportSummary> {
+/** The upload's options as kept on the import row for its job (migration 0018). */
+type StoredOptions = NonNullable<(typeof royaltyImports.$inferSelect)['options']>;
+
+const EMPTY_PROGRESS = { linesRead: 0, linesTotal: null, amountRead: '0', linesPosted: 0, postError: null };
+
+export function progressOf(row: {
+  phase: RoyaltyImportPhase;
+  linesRead: number;
+  linesTotal: number | null;
+  amountRead: string | null;
+  linesPosted: number;
+  postError: string | null;
+}): ImportProgress {
+  return {
+    ...EMPTY_PROGRESS,
+    phase: row.phase,
+    linesRead: row.linesRead,
+    linesTotal: row.linesTotal,
+    amountRead: row.amountRead ?? '0',
+    linesPosted: row.linesPosted,
+    postError: row.postError,
+  };
+}
+
+/** Refuses a file already staged or posted (409) and an unknown preset (422); returns its hash and preset. */
+async function checkNewImport(db: Db, input: ImportInput) {
   const sha = await sha256File(input.filePath);
   const [same] = await db
     .select({ id: royaltyImports.id })
@@ -141,72 +176,284 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
   if (same) {
     throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409, { importId: same.id });
   }
-  let preset: { mapping: never; delimiter: string; currency: string } | null = null;
-  if (input.presetId) {
-    const [row] = await db.select().from(royaltyCsvPresets).where(eq(royaltyCsvPresets.id, input.presetId));
-    if (!row) throw validationError('Unknown preset', { preset: 'Unknown preset' });
-    preset = { mapping: row.mapping as never, delimiter: row.delimiter, currency: row.currency };
+  const preset = await loadPreset(db, input.presetId);
+  // The format is known from the first line: an unreadable file is refused before anything is queued.
+  let format: ImportRow['format'];
+  try {
+    ({
+      report: { format },
+    } = await parseFile(input.filePath, {
+      format: input.format,
+      preset,
+      ...(input.limits ? { limits: input.limits } : {}),
+    }));
+  } catch (error) {
+    throw asAppError(error);
   }
-  const onHead = async (report: ParseReport) => {
-    if (!report.messageId || !report.sender) return;
+  return { sha, format };
+}
+
+async function loadPreset(db: Db, presetId: string | undefined) {
+  if (!presetId) return null;
+  const [row] = await db.select().from(royaltyCsvPresets).where(eq(royaltyCsvPresets.id, presetId));
+  if (!row) throw validationError('Unknown preset', { preset: 'Unknown preset' });
+  return { mapping: row.mapping as never, delimiter: row.delimiter, currency: row.currency };
+}
+
+function asAppError(error: unknown): unknown {
+  if (error instanceof FormatError) return new AppError('unsupported_format', error.message, 422);
+  if (error instanceof SourceError) return new AppError('unreadable_file', error.message, 422);
+  return error;
+}
+
+const storageKeyOf = (importId: string) => `royalty-imports/${importId}.report`;
+
+/**
+ * The upload (decision 161): checks what can be checked at once (same file, preset, format), moves the
+ * file into storage and creates the import with its job in one transaction. The caller answers 202.
+ */
+export async function queueImport(
+  deps: { db: Db; storage: Storage },
+  input: ImportInput,
+): Promise<ImportAccepted> {
+  const { sha, format } = await checkNewImport(deps.db, input);
+  const id = randomUUID();
+  const fileKey = storageKeyOf(id);
+  await deps.storage.putFile(fileKey, input.filePath);
+  const options: StoredOptions = {
+    format: input.format,
+    rate: input.rate,
+    currency: input.currency,
+    presetId: input.presetId,
+  };
+  try {
+    await deps.db.transaction(async (tx) => {
+      await tx.insert(royaltyImports).values({
+        id,
+        fileName: input.fileName,
+        fileSha256: sha,
+        format,
+        status: 'staging',
+        phase: 'queued',
+        fileKey,
+        options,
+        createdBy: input.adminId ?? null,
+      });
+      await enqueue(tx, importQueue, { importId: id }, { singletonKey: id });
+    });
+  } catch (error) {
+    await deps.storage.delete(fileKey).catch(() => undefined);
+    throw error;
+  }
+  return { id, progress: { ...EMPTY_PROGRESS, phase: 'queued' } };
+}
+
+/** What enqueues the import job (the job itself, jobs.ts, imports this module). */
+export const importQueue: JobQueue<{ importId: string }> = {
+  name: 'royalties.import',
+  payload: z.object({ importId: z.uuid() }),
+};
+
+/** Ends an import that cannot be read: failed with the reason, no staged lines, no file. */
+async function failImport(db: Db, importId: string, message: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(royaltyImports)
+      .set({ status: 'failed', phase: 'failed', errors: [message], fileKey: null, progressAt: sql`now()` })
+      .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
+    await tx.execute(sql`delete from royalty_import_lines where import_id = ${importId}`);
+  });
+}
+
+/**
+ * The import job (decision 161): reads the stored file and stages its lines, resuming after the lines a
+ * killed run committed. Returns when the import is staged (phase ready) or failed; a second run of a
+ * finished import does nothing. Throws only for what a retry may cure (the database, the storage).
+ */
+export async function runImport(
+  deps: { db: Db; storage: Storage },
+  importId: string,
+  limits?: ReadLimits,
+  onProgress?: ProgressListener,
+): Promise<void> {
+  const [row] = await deps.db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
+  if (!row || row.status !== 'staging') return;
+  if (!row.fileKey || !row.options) {
+    await failImport(deps.db, importId, 'The uploaded file is no longer stored; upload it again.');
+    return;
+  }
+  const dir = path.join(os.tmpdir(), 'tunedrop-royalty-jobs');
+  await mkdir(dir, { recursive: true });
+  const local = path.join(dir, `${importId}-${randomUUID()}.report`);
+  try {
+    const { body } = await deps.storage.get(row.fileKey);
+    await pipeline(body, createWriteStream(local));
+    const outcome = await stageImport(deps.db, row, local, limits, onProgress);
+    if (outcome.fatal) await failImport(deps.db, importId, outcome.fatal.message);
+    await deps.storage.delete(row.fileKey).catch(() => undefined);
+    await deps.db.update(royaltyImports).set({ fileKey: null }).where(eq(royaltyImports.id, importId));
+  } finally {
+    await rm(local, { force: true });
+  }
+}
+
+/**
+ * Imports one file in this process (the CLI without a worker, tests, benches): the same staging as the
+ * job. Throws 409 when the same file or DSR message was imported before, 422 for an unreadable file.
+ */
+export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<ImportSummary> {
+  const { sha, format } = await checkNewImport(db, input);
+  const [created] = await db
+    .insert(royaltyImports)
+    .values({
+      fileName: input.fileName,
+      fileSha256: sha,
+      format,
+      status: 'staging',
+      phase: 'queued',
+      options: {
+        format: input.format,
+        rate: input.rate,
+        currency: input.currency,
+        presetId: input.presetId,
+      },
+      createdBy: input.adminId ?? null,
+    })
+    .returning();
+  const row = created as ImportRow;
+  const outcome = await stageImport(db, row, input.filePath, input.limits, input.onProgress);
+  if (outcome.fatal) {
+    await removeImport(db, row.id);
+    throw outcome.fatal;
+  }
+  return getImportSummary(db, row.id);
+}
+
+/** Counts the file's lines (decompressed), the total its progress is measured against. */
+async function countLines(filePath: string, limits: ReadLimits): Promise<number> {
+  let count = 0;
+  let bytes = 0;
+  let last = 0x0a;
+  for await (const chunk of readChunks(filePath)) {
+    bytes += chunk.length;
+    // Past the bound the parse fails with the line; the count need not go on.
+    if (bytes > limits.maxDecompressedBytes) break;
+    let at = chunk.indexOf(0x0a);
+    while (at !== -1) {
+      count += 1;
+      at = chunk.indexOf(0x0a, at + 1);
+    }
+    last = chunk[chunk.length - 1] ?? last;
+  }
+  return last === 0x0a ? count : count + 1;
+}
+
+export type ProgressListener = (progress: ImportProgress) => void;
+
+/**
+ * Parses a file and stages its lines after those already staged for this import (a run that was killed
+ * committed a prefix of them, batch by batch), then checks and sums. Returns a fatal error instead of
+ * throwing it, so each caller decides what a failed import leaves behind.
+ */
+async function stageImport(
+  db: Db,
+  row: ImportRow,
+  filePath: string,
+  limits: ReadLimits | undefined,
+  onProgress?: ProgressListener,
+): Promise<{ fatal?: AppError }> {
+  const importId = row.id;
+  const options = row.options as StoredOptions;
+  const input = { rate: options.rate, currency: options.currency };
+  const preset = await loadPreset(db, options.presetId).catch(() => null);
+  const readLimits = limits ?? DEFAULT_READ_LIMITS;
+  const linesTotal = await countLines(filePath, readLimits);
+  const progress: ImportProgress = {
+    ...EMPTY_PROGRESS,
+    phase: 'reading',
+    linesTotal,
+  };
+  const report = async (set: Partial<ImportProgress>) => {
+    Object.assign(progress, set);
+    await db
+      .update(royaltyImports)
+      .set({
+        phase: progress.phase,
+        linesRead: progress.linesRead,
+        linesTotal: progress.linesTotal,
+        amountRead: progress.amountRead,
+        progressAt: sql`now()`,
+      })
+      .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
+    onProgress?.({ ...progress });
+  };
+  await report({});
+  const onHead = async (head: ParseReport) => {
+    if (!head.messageId || !head.sender) return;
     const [previous] = await db
       .select({ id: royaltyImports.id })
       .from(royaltyImports)
       .where(
         and(
-          eq(royaltyImports.sender, report.sender),
-          eq(royaltyImports.messageId, report.messageId),
-          eq(royaltyImports.fileNumber, report.fileNumber ?? 1),
+          eq(royaltyImports.sender, head.sender),
+          eq(royaltyImports.messageId, head.messageId),
+          eq(royaltyImports.fileNumber, head.fileNumber ?? 1),
           inArray(royaltyImports.status, HOLDS_ITS_FILE),
         ),
       );
     if (previous) {
       throw new AppError(
         'already_imported',
-        `This report (MessageId ${report.messageId} from ${report.sender}) was already imported; delete that import first to import it again.`,
+        `This report (MessageId ${head.messageId} from ${head.sender}) was already imported; delete that import first to import it again.`,
         409,
         { importId: previous.id },
       );
     }
   };
-  let parsed: Awaited<ReturnType<typeof parseFile>>;
   try {
-    parsed = await parseFile(input.filePath, {
-      format: input.format,
+    const parsed = await parseFile(filePath, {
+      format: options.format,
       preset,
       onHead,
-      ...(input.limits ? { limits: input.limits } : {}),
+      limits: readLimits,
     });
-  } catch (error) {
-    if (error instanceof FormatError) throw new AppError('unsupported_format', error.message, 422);
-    if (error instanceof SourceError) throw new AppError('unreadable_file', error.message, 422);
-    throw error;
-  }
-  const { report, lines } = parsed;
-  const [created] = await db
-    .insert(royaltyImports)
-    .values({
-      fileName: input.fileName,
-      fileSha256: sha,
-      format: report.format,
-      status: 'staging',
-      createdBy: input.adminId ?? null,
-    })
-    .returning({ id: royaltyImports.id });
-  const importId = (created as { id: string }).id;
-  try {
-    const tally = await stageLines(db, importId, lines, report);
-    return await finishImport(db, importId, report, input, preset?.currency ?? null, tally);
-  } catch (error) {
-    await removeImport(db, importId);
-    if (error instanceof AppError) throw error;
+    const [staged] = rowsOf<{ last: number | string | null }>(
+      await db.execute(
+        sql`select max(line_no) as last from royalty_import_lines where import_id = ${importId}`,
+      ),
+    );
+    const tally = await stageLines(db, importId, parsed.lines, parsed.report, {
+      after: Number(staged?.last ?? 0),
+      onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
+    });
+    await report({ phase: 'staging' });
+    await finishImport(db, importId, parsed.report, input, preset?.currency ?? null, tally);
+    const [done] = await db
+      .select({ status: royaltyImports.status })
+      .from(royaltyImports)
+      .where(eq(royaltyImports.id, importId));
+    const phase = done?.status === 'staged' ? 'ready' : 'failed';
+    await db
+      .update(royaltyImports)
+      .set({ phase, linesRead: linesTotal, progressAt: sql`now()` })
+      .where(eq(royaltyImports.id, importId));
+    onProgress?.({ ...progress, phase, linesRead: linesTotal });
+    return {};
+  } catch (caught) {
+    const error = asAppError(caught);
+    if (error instanceof AppError) return { fatal: error };
     // Another import of the same file or message reached 'staged' first.
-    if (sqlState(error) === '23505') {
-      throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409);
+    if (sqlState(error) === '23505' && constraintOf(error)?.startsWith('royalty_imports_')) {
+      return { fatal: new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409) };
     }
+    // Anything else (a second run staging the same lines, the database going away) is for a retry.
     throw error;
   }
 }
+
+const constraintOf = (error: unknown): string | undefined =>
+  (error as { constraint?: string }).constraint ??
+  (error as { cause?: { constraint?: string } }).cause?.constraint;
 
 /** A one-entry cache: consecutive lines mostly repeat the same resource's code. */
 function memo(normalise: (value: string | null) => string | null) {
@@ -221,11 +468,19 @@ function memo(normalise: (value: string | null) => string | null) {
   };
 }
 
+type StageOptions = {
+  /** Lines up to this number are staged already (by a run that was killed): parsed, not written again. */
+  after: number;
+  /** After each batch is written: the last line read and the sum of the amounts so far. */
+  onBatch: (linesRead: number, amount: string) => Promise<void>;
+};
+
 async function stageLines(
   db: Db,
   importId: string,
   lines: AsyncIterable<ParsedLine>,
   report: ParseReport,
+  options: StageOptions,
 ): Promise<AmountTally> {
   const targets = await loadCodeTargets(db);
   const sink = await openCopySink(db, 'royalty_import_lines', STAGED_COLUMNS);
@@ -236,6 +491,9 @@ async function stageLines(
   const tally: AmountTally = { absTotal: 0, largest: null };
   let batch = '';
   let count = 0;
+  let lastLine = 0;
+  let amountSoFar = 0;
+  let committed = { line: 0, amount: '0.00' };
   // One COPY in flight while the next batch is parsed; its rejection is observed at the next await.
   let inFlight: Promise<void> | null = null;
   const flush = async () => {
@@ -244,8 +502,16 @@ async function stageLines(
     count = 0;
     if (inFlight) await inFlight;
     inFlight = null;
-    if (rows === '') return;
-    const next = sink.write(rows);
+    // Only what is committed counts: a run killed now resumes after these lines.
+    if (committed.line > 0) await options.onBatch(committed.line, committed.amount);
+    if (rows === '') {
+      committed = { line: lastLine, amount: amountSoFar.toFixed(2) };
+      return;
+    }
+    const batchEnd = { line: lastLine, amount: amountSoFar.toFixed(2) };
+    const next = sink.write(rows).then(() => {
+      committed = batchEnd;
+    });
     next.catch(() => undefined);
     inFlight = next;
   };
@@ -265,6 +531,14 @@ async function stageLines(
         }
         amount = allocator.share(line.summaryId, line.units, line.royaltyBearing);
       }
+      lastLine = line.lineNo;
+      if (amount !== null) amountSoFar += Number(amount);
+      // Every line goes through the allocator and the tally above; only new lines are written.
+      if (line.lineNo <= options.after) {
+        count += 1;
+        if (count >= BATCH) await flush();
+        continue;
+      }
       batch +=
         `${importId}\t${line.lineNo}\t${copyValue(line.lineKey)}\t${copyValue(line.summaryId)}\t` +
         `${copyValue(isrc)}\t${copyValue(upc)}\t` +
@@ -278,6 +552,7 @@ async function stageLines(
     }
     await flush();
     if (inFlight) await inFlight;
+    await options.onBatch(committed.line, committed.amount);
     const fallbacks = allocator.fallbacks();
     if (fallbacks.length > 0) {
       await db.execute(sql`
@@ -301,7 +576,7 @@ async function finishImport(
   db: Db,
   importId: string,
   report: ParseReport,
-  input: ImportInput,
+  input: Pick<ImportInput, 'rate' | 'currency'>,
   presetCurrency: string | null,
   tally: AmountTally,
 ): Promise<ImportSummary> {
@@ -520,6 +795,7 @@ function listItem(row: ImportRow): ImportListItem {
     id: row.id,
     fileName: row.fileName,
     format: row.format,
+    // Still being read: not postable yet (the phase says how far it is).
     status: row.status === 'staging' ? 'failed' : row.status,
     currency: row.currency ?? '',
     exchangeRate: row.exchangeRate ?? '',
@@ -532,6 +808,7 @@ function listItem(row: ImportRow): ImportListItem {
     totalAmount: totals?.total ?? '0',
     createdAt: row.createdAt.toISOString(),
     postedAt: row.postedAt?.toISOString() ?? null,
+    progress: progressOf(row),
   };
 }
 
@@ -591,8 +868,13 @@ async function removeImport(db: Db, importId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const deleted = await tx
       .delete(royaltyImports)
-      .where(and(eq(royaltyImports.id, importId), sql`${royaltyImports.status} <> 'posted'`))
-      .returning({ id: royaltyImports.id });
+      .where(
+        and(
+          eq(royaltyImports.id, importId),
+          sql`${royaltyImports.status} <> 'posted' and ${royaltyImports.phase} <> 'posting'`,
+        ),
+      )
+      .returning({ id: royaltyImports.id, fileKey: royaltyImports.fileKey });
     if (deleted.length === 0) return false;
     await tx.execute(sql`delete from royalty_import_lines where import_id = ${importId}`);
     return true;
@@ -603,9 +885,10 @@ async function removeImport(db: Db, importId: string): Promise<boolean> {
 export async function deleteImport(db: Db, importId: string): Promise<void> {
   if (await removeImport(db, importId)) return;
   const [row] = await db
-    .select({ id: royaltyImports.id })
+    .select({ id: royaltyImports.id, phase: royaltyImports.phase })
     .from(royaltyImports)
     .where(eq(royaltyImports.id, importId));
   if (!row) throw notFound('Import not found');
+  if (row.phase === 'posting') throw conflict(ROYALTY_TEXTS.alreadyPosting);
   throw conflict(ROYALTY_TEXTS.postedNotDeletable);
 }

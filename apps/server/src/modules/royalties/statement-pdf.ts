@@ -40,6 +40,7 @@ async function grouped(db: DbOrTx, userId: string, period: string, by: 'store' |
         left join tracks t on t.id = e.track_id
         left join releases r on r.id = e.release_id
        where e.user_id = ${userId} and e.period = ${period}
+         and e.import_id in (select id from royalty_imports where status = 'posted')
        group by 1 order by sum(e.amount_usd) desc, 1 limit 200`),
   );
 }
@@ -55,7 +56,8 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
     await db.execute(sql`
       select count(*) as lines, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount,
              (select coalesce(nullif(u.name, ''), u.email) from "user" u where u.id = ${userId}) as name
-        from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}`),
+        from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}
+         and e.import_id in (select id from royalty_imports where status = 'posted')`),
   );
   const splits = await splitStatementRows(db, userId, period);
   if (!total || (Number(total.lines) === 0 && splits.length === 0)) return null;

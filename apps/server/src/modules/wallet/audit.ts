@@ -119,7 +119,10 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
     ),
     earned as (
       select user_id, import_id, trunc(sum(amount_usd), 2) * 100 as cents
-        from royalty_earnings group by user_id, import_id
+        from royalty_earnings
+       -- Lines of a posting in progress are not credited yet (decision 162).
+       where import_id in (select id from royalty_imports where status = 'posted')
+       group by user_id, import_id
     ),
     -- Splits (decision 140): cents moved from an owner to payees (paid or held) and received by payees.
     split_out as (
