@@ -95,6 +95,11 @@ export const CONFIG_VARIABLES = Object.keys(configSchema.shape);
 /** The parsed environment without the secret (the CLI decides whether it may create one). */
 export type ParsedConfig = z.infer<typeof configSchema> & {
   appUrl: string;
+  /**
+   * JOBS_CONCURRENCY_<QUEUE or MODULE>=N (record 156), by the part after the prefix (`DELIVERY_SEND`,
+   * `DELIVERY`): runs at once per queue in this process.
+   */
+  jobsConcurrency: Record<string, number>;
   dataDir: string;
   isPaymentsSandboxAllowed: boolean;
 };
@@ -187,9 +192,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig 
       `Invalid configuration: ${missing.join(', ')}: required when any S3_* variable is set`,
     );
   }
+  const jobsConcurrency: Record<string, number> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^JOBS_CONCURRENCY_([A-Z0-9_]+)$/.exec(key);
+    if (!match?.[1] || value === undefined || value.trim() === '') continue;
+    const count = Number(value);
+    if (!Number.isInteger(count) || count < 0 || count > 100) {
+      throw new ConfigError(`Invalid configuration: ${key}: must be a whole number from 0 to 100`);
+    }
+    jobsConcurrency[match[1]] = count;
+  }
   return {
     ...values,
     appUrl,
+    jobsConcurrency,
     dataDir: path.resolve(values.DATA_DIR),
     isPaymentsSandboxAllowed: !values.STRIPE_SECRET_KEY && (!isProduction || values.PAYMENTS_SANDBOX === '1'),
   };

@@ -75,7 +75,10 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     logger,
     database,
     databaseUrl: config.DATABASE_URL,
-    concurrency: jobConcurrency(allJobs.map((job) => job.name)),
+    concurrency: jobConcurrency(
+      allJobs.map((job) => job.name),
+      config.jobsConcurrency,
+    ),
     ...(options.jobPollingSeconds ? { pollingIntervalSeconds: options.jobPollingSeconds } : {}),
   });
   const system: System = {
@@ -115,26 +118,19 @@ export async function startSystem(config: Config, logger: Logger, options: Start
 }
 
 /**
- * Runs at once per queue from the environment: `JOBS_CONCURRENCY_DELIVERY_SEND=4` for one queue, or
- * `JOBS_CONCURRENCY_DELIVERY=2` for every queue of a module (the queue's own setting wins).
+ * Runs at once per queue from JOBS_CONCURRENCY_<QUEUE> (`DELIVERY_SEND` for delivery.send) or
+ * JOBS_CONCURRENCY_<MODULE> (`DELIVERY`, every queue of the module); the queue's own setting wins.
  */
 export function jobConcurrency(
   names: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Readonly<Record<string, number>>,
 ): Record<string, number> {
   const result: Record<string, number> = {};
   for (const name of names) {
-    const queueKey = `JOBS_CONCURRENCY_${name.toUpperCase().replace(/[.-]/g, '_')}`;
-    const moduleKey = `JOBS_CONCURRENCY_${(name.split('.')[0] ?? '').toUpperCase().replace(/-/g, '_')}`;
-    const value = env[queueKey] ?? env[moduleKey];
-    if (value === undefined || value === '') continue;
-    const count = Number(value);
-    if (!Number.isInteger(count) || count < 0 || count > 100) {
-      throw new Error(
-        `${env[queueKey] !== undefined ? queueKey : moduleKey}: must be a whole number from 0 to 100`,
-      );
-    }
-    result[name] = count;
+    const queueKey = name.toUpperCase().replace(/[.-]/g, '_');
+    const moduleKey = (name.split('.')[0] ?? '').toUpperCase().replace(/-/g, '_');
+    const count = settings[queueKey] ?? settings[moduleKey];
+    if (count !== undefined) result[name] = count;
   }
   return result;
 }

@@ -142,6 +142,8 @@ export type JobEngineOptions<D> = {
   logger: Logger;
   /** Runs at once per queue, from JOBS_CONCURRENCY_<QUEUE> (overrides each definition's own). */
   concurrency?: Readonly<Record<string, number>>;
+  /** Called for each failed run (metrics count them). */
+  onJobFailed?: (queue: string, error: unknown) => void;
   /** How often an idle worker looks for jobs (default 2 s; tests use less). */
   pollingIntervalSeconds?: number;
 };
@@ -289,6 +291,7 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
                   });
                 } catch (error) {
                   jobLogger.warn({ err: error, retryCount: entry.retryCount }, 'job failed');
+                  options.onJobFailed?.(job.name, error);
                   throw error;
                 }
               },

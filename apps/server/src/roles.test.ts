@@ -1,0 +1,150 @@
+/**
+ * TUNEDROP_ROLE (record 156) with real processes: a web instance enqueues but runs no job, a worker
+ * runs them and serves no API (only its probes and /metrics); without DATABASE_URL only `all` starts.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+import { type Database, openDatabase } from './db/client';
+import { mailOutbox } from './db/schema';
+import { enqueueMail } from './infra/mail/mail';
+import { jobConcurrency } from './server';
+
+const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const baseUrl = process.env.DATABASE_URL;
+const secret = 'roles-test-secret-0123456789abcdefghij';
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+let dropDatabase: (() => Promise<void>) | null = null;
+let database: Database | null = null;
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await database?.close();
+  await dropDatabase?.();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function dataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-roles-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function start(role: 'web' | 'worker', port: number, databaseUrl: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TUNEDROP_ROLE: role,
+      APP_SECRET: secret,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir(),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('timed out');
+}
+
+const healthy = (port: number) => () =>
+  fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok);
+
+describe('roles', () => {
+  it('JOBS_CONCURRENCY_<QUEUE> and _<MODULE> set runs per queue; a bad value is refused at start', () => {
+    const config = parseConfig({ JOBS_CONCURRENCY_DELIVERY: '3', JOBS_CONCURRENCY_DELIVERY_ACKS: '0' });
+    expect(jobConcurrency(['delivery.send', 'delivery.acks', 'mail.send'], config.jobsConcurrency)).toEqual({
+      'delivery.send': 3,
+      'delivery.acks': 0,
+    });
+    expect(() => parseConfig({ JOBS_CONCURRENCY_MAIL: 'two' })).toThrow(ConfigError);
+    expect(() => parseConfig({ JOBS_CONCURRENCY_MAIL: 'two' })).toThrow(
+      'JOBS_CONCURRENCY_MAIL: must be a whole number from 0 to 100',
+    );
+  });
+
+  it('without DATABASE_URL, web and worker are refused with a clear message', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        TUNEDROP_ROLE: 'worker',
+        DATA_DIR: dataDir(),
+        APP_SECRET: secret,
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('TUNEDROP_ROLE=worker');
+    expect(result.stderr).toContain('DATABASE_URL');
+  }, 60_000);
+
+  it.skipIf(!baseUrl)(
+    'a web instance enqueues and runs nothing; a worker runs the job and answers only its probes',
+    async () => {
+      const name = `tunedrop_roles_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      dropDatabase = async () => {
+        const client = new pg.Client({ connectionString: baseUrl });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      };
+      const url = new URL(baseUrl as string);
+      url.pathname = `/${name}`;
+      const webPort = 38000 + Math.floor(Math.random() * 500);
+      const workerPort = webPort + 500;
+
+      start('web', webPort, url.toString());
+      await waitFor(healthy(webPort));
+      database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
+      await enqueueMail(database.db, { to: 'someone@example.com', subject: 'Hello', text: 'Hi' });
+      const status = async () =>
+        (await (database as Database).db.select({ status: mailOutbox.status }).from(mailOutbox))[0]?.status;
+      // The web instance polls nothing: the message waits (a worker polls every 2 s).
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(await status()).toBe('pending');
+
+      start('worker', workerPort, url.toString());
+      await waitFor(async () => (await status()) === 'sent');
+      const [row] = await database.db
+        .select({ status: mailOutbox.status })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.recipient, 'someone@example.com'));
+      expect(row?.status).toBe('sent');
+
+      expect((await fetch(`http://127.0.0.1:${workerPort}/api/health`)).status).toBe(200);
+      for (const pathname of ['/api/releases', '/api/auth/get-session', '/']) {
+        const response = await fetch(`http://127.0.0.1:${workerPort}${pathname}`);
+        expect(response.status, pathname).toBe(404);
+        expect(JSON.stringify(await response.json())).toContain('worker instance');
+      }
+      // The web instance still serves the API.
+      expect((await fetch(`http://127.0.0.1:${webPort}/api/auth/get-session`)).status).not.toBe(404);
+    },
+    120_000,
+  );
+});
