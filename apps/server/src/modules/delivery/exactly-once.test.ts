@@ -5,7 +5,7 @@
  * PGlite (one process owns the database, record 080) the same takeover inside one process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -271,6 +271,49 @@ describe('a worker that lost its lease', () => {
     },
     120_000,
   );
+});
+
+describe('a worker that died right after its package was in place', () => {
+  it('the worker taking over adopts that package instead of sending a second one', async () => {
+    const { folder } = await onlyFolderTarget('release');
+    const [releaseId] = await approvedReleases(1, 1);
+    await runDeliveryOnce(system, { workerId: 'w1', pollAcks: false });
+    expect(readDeliveries(folder)).toHaveLength(1);
+    // As the row and attempt looked when w1 died between the rename and recording it.
+    const [row] = await system.db
+      .select()
+      .from(deliveries)
+      .where(eq(deliveries.releaseId, releaseId as string));
+    await system.db
+      .update(deliveries)
+      .set({
+        state: 'uploading',
+        leaseOwner: 'w1',
+        leaseId: randomUUID(),
+        leaseUntil: sql`now() - interval '1 second'`,
+        deliveredAt: null,
+      })
+      .where(eq(deliveries.id, row?.id as string));
+    await system.db
+      .update(deliveryAttempts)
+      .set({ outcome: 'running', finishedAt: null })
+      .where(eq(deliveryAttempts.deliveryId, row?.id as string));
+
+    await runDeliveryOnce(system, { workerId: 'w2', pollAcks: false });
+    expect(readDeliveries(folder)).toHaveLength(1);
+    expect(storeView(folder).staged).toEqual([]);
+    const [after] = await system.db
+      .select()
+      .from(deliveries)
+      .where(eq(deliveries.id, row?.id as string));
+    expect(after?.state).toBe('delivered');
+    const attempts = await system.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, row?.id as string));
+    expect(attempts.map((a) => [a.number, a.outcome])).toEqual([[1, 'uploaded']]);
+    expect(attempts[0]?.remotePath).toBe(readDeliveries(folder)[0]?.folder);
+  });
 });
 
 describe('database time', () => {

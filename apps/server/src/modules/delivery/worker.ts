@@ -58,6 +58,7 @@ type DeliveryRow = typeof deliveries.$inferSelect;
 type WorkerDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger' | 'wakeMail'>;
 
 const ACK_MAX_BYTES = 64 * 1024;
+const INTERRUPTED = 'Interrupted (the worker stopped mid-upload); restarted.';
 
 /**
  * Claims due jobs: one, or for a batch target up to `batchSize` of that target. Due-ness and the lease
@@ -115,7 +116,7 @@ export async function claimJobs(
           .update(deliveryAttempts)
           .set({
             outcome: 'failed',
-            error: 'Interrupted (the worker stopped mid-upload); restarted.',
+            error: INTERRUPTED,
             finishedAt: sql`now()`,
           })
           .where(and(eq(deliveryAttempts.deliveryId, row.id), eq(deliveryAttempts.outcome, 'running')));
@@ -282,6 +283,8 @@ export async function processJobs(
         isStaged,
       });
       const { writeTop } = topFolders(plan.folder, isStaged);
+      if (!isBatch && (await adoptInterrupted(deps.db, transport, job, attempt.id, plan.releaseKey, options)))
+        continue;
       if (!isBatch && isStaged) await removeLeftovers(deps.db, transport, [job], () => plan.releaseKey);
       tops.add(writeTop);
       // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
@@ -301,6 +304,12 @@ export async function processJobs(
         messageId: attempt.messageId,
         at,
       });
+      // What this attempt sends, recorded before it becomes visible: a worker taking over after a crash
+      // between the rename and the state change finds the package in place and adopts it.
+      await deps.db
+        .update(deliveryAttempts)
+        .set({ remotePath: plan.ackFolder, messageXml: xml, files, bytes: packageBytes(files, xml) })
+        .where(eq(deliveryAttempts.id, attempt.id));
       await lease.confirm();
       await transport.putText(xmlName(plan), xml);
       manifestItems.push({
@@ -400,6 +409,57 @@ async function removeLeftovers(
   }
 }
 
+const packageBytes = (files: DeliveredFile[], xml: string) =>
+  files.reduce((sum, f) => sum + f.bytes, 0) + Buffer.byteLength(xml);
+
+/**
+ * Release profile: the previous attempt was interrupted (its worker died or stalled) after its package
+ * was renamed into place but before it recorded so. Then that package is the delivery: it is adopted
+ * (the old attempt counts as uploaded, this one is dropped) instead of sending a second one.
+ */
+async function adoptInterrupted(
+  db: Db,
+  transport: Transport,
+  job: DeliveryRow,
+  currentAttemptId: string,
+  releaseKey: string,
+  options: Required<WorkerOptions>,
+): Promise<boolean> {
+  const [previous] = await db
+    .select()
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.deliveryId, job.id), sql`${deliveryAttempts.id} <> ${currentAttemptId}`))
+    .orderBy(sql`${deliveryAttempts.number} desc`)
+    .limit(1);
+  if (!previous || previous.error !== INTERRUPTED || !previous.remotePath || previous.messageXml === '')
+    return false;
+  const entries = await transport.list(previous.remotePath);
+  if (!entries.some((entry) => entry.name === `${releaseKey}.xml` && !entry.isDir)) return false;
+  await db.transaction(async (tx) => {
+    const delivered = await tx
+      .update(deliveries)
+      .set({
+        state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
+        deliveredAt: sql`now()`,
+        lastError: null,
+        leaseUntil: null,
+        leaseOwner: null,
+        leaseId: null,
+        updatedAt: sql`now()`,
+        stateChangedAt: sql`now()`,
+      })
+      .where(isHeld(job, options))
+      .returning({ id: deliveries.id });
+    if (delivered.length === 0) return;
+    await tx
+      .update(deliveryAttempts)
+      .set({ outcome: 'uploaded', error: null })
+      .where(eq(deliveryAttempts.id, previous.id));
+    await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.id, currentAttemptId));
+  });
+  return true;
+}
+
 async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
   const [previous] = await db
     .select({ files: deliveryAttempts.files })
@@ -448,7 +508,7 @@ async function recordUploaded(
         remotePath: plan.ackFolder,
         messageXml: xml,
         files,
-        bytes: files.reduce((sum, f) => sum + f.bytes, 0) + Buffer.byteLength(xml),
+        bytes: packageBytes(files, xml),
         outcome: 'uploaded',
         finishedAt: sql`now()`,
       })
