@@ -4,13 +4,11 @@
  * row needs; and storage temp files older than that which a crash left behind. Rows are claimed with
  * FOR UPDATE SKIP LOCKED, so any number of server instances can run this without doing anything twice.
  */
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { and, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
 import { releaseDrafts, uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { stagingFor } from './staging';
-import { removeStaged, stagingDir, UPLOAD_ID_PATTERN } from './uploads';
+import { removeStaged } from './uploads';
 
 type CleanupDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
 
@@ -66,13 +64,9 @@ export async function cleanUpStaleUploads(deps: CleanupDeps, now: Date = new Dat
  * audio whose release was committed just before a crash kept the submission from removing it.
  */
 async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<number> {
-  // In the bucket an upload's objects go with its row (removeStaged above); only a local folder is swept.
-  if (stagingFor(deps.config).kind !== 'local') return 0;
-  const dir = stagingDir(deps.config);
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  const ids = [
-    ...new Set(names.map((name) => name.replace(/\.json$/, '')).filter((id) => UPLOAD_ID_PATTERN.test(id))),
-  ];
+  // The local folder, or the upload objects at the bucket's root when S3 is configured.
+  const staged = await stagingFor(deps.config).listStaged();
+  const ids = [...staged.keys()];
   if (ids.length === 0) return 0;
   const known = new Set<string>();
   for (let index = 0; index < ids.length; index += 500) {
@@ -86,11 +80,8 @@ async function sweepOrphanStagedFiles(deps: CleanupDeps, cutoff: Date): Promise<
   }
   let removed = 0;
   for (const id of ids) {
-    if (known.has(id)) continue;
-    const stat = await fsp
-      .stat(path.join(dir, id))
-      .catch(() => fsp.stat(path.join(dir, `${id}.json`)).catch(() => null));
-    if (stat && stat.mtime >= cutoff) continue;
+    const modifiedAt = staged.get(id);
+    if (known.has(id) || (modifiedAt && modifiedAt >= cutoff)) continue;
     await removeStaged(deps.config, id);
     removed += 1;
   }

@@ -12,6 +12,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
@@ -47,6 +48,8 @@ export interface UploadStaging {
   copyInto(storage: Storage, key: string, id: string, contentType: string): Promise<void>;
   /** Removes whatever the upload left in staging; nothing there is not an error. */
   remove(id: string): Promise<void>;
+  /** Every upload with something in staging, with the time its newest piece was written. */
+  listStaged(): Promise<Map<string, Date>>;
   close(): void;
 }
 
@@ -64,6 +67,8 @@ export function localStagedFile(config: Pick<Config, 'dataDir'>, id: string): st
   assertUploadId(id);
   return path.join(localStagingDir(config), id);
 }
+
+const laterOf = (known: Date | undefined, next: Date) => (known && known > next ? known : next);
 
 export async function openFileSource(filePath: string): Promise<ByteSource> {
   const handle = await fsp.open(filePath, 'r');
@@ -95,6 +100,17 @@ function createLocalStaging(config: Pick<Config, 'dataDir'>): UploadStaging {
     },
     async remove(id) {
       await Promise.all([fsp.rm(file(id), { force: true }), fsp.rm(`${file(id)}.json`, { force: true })]);
+    },
+    async listStaged() {
+      const dir = localStagingDir(config);
+      const staged = new Map<string, Date>();
+      for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+        const id = name.replace(/\.json$/, '');
+        if (!UPLOAD_ID_PATTERN.test(id)) continue;
+        const stat = await fsp.stat(path.join(dir, name)).catch(() => null);
+        if (stat) staged.set(id, laterOf(staged.get(id), stat.mtime));
+      }
+      return staged;
     },
     close() {},
   };
@@ -129,6 +145,8 @@ const isMissing = (error: unknown) => {
     (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404
   );
 };
+
+const STAGED_KEY = /^([a-f0-9]{32})(?:\.info|\.part)?$/;
 
 /** Ranged GETs are at least this long, so walking a WAV's first chunks costs one or two requests. */
 const READ_WINDOW = 64 * 1024;
@@ -250,6 +268,24 @@ export function createS3Staging(options: S3StagingOptions): UploadStaging {
         await client.send(new DeleteObjectCommand({ Bucket, Key }));
       }
       await datastore.forget(id);
+    },
+    async listStaged() {
+      // Upload objects sit at the bucket's root; stored files are all under a folder, so a
+      // delimited listing of the root never walks them.
+      const staged = new Map<string, Date>();
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Delimiter: '/', ContinuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          const match = STAGED_KEY.exec(object.Key ?? '');
+          if (match?.[1])
+            staged.set(match[1], laterOf(staged.get(match[1]), object.LastModified ?? new Date(0)));
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return staged;
     },
     close() {
       datastore.close();

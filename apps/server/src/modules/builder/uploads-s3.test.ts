@@ -299,8 +299,29 @@ describe('uploads with S3 configured', () => {
       `${abandonedId}.part`,
     ]);
     expect(await s3.openMultipartUploads()).toBe(1);
+    // An orphan: objects in the bucket whose row is gone (a removal that failed), found by listing the root.
+    const orphan = await system.request('/api/uploads', {
+      method: 'POST',
+      cookie,
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': String(body.length),
+        'Upload-Metadata': `filename ${b64('Orphan.wav')},kind ${b64('audio')}`,
+      },
+    });
+    const orphanLocation = orphan.headers.get('location') ?? '';
+    const orphanId = orphanLocation.split('/').pop() as string;
+    expect((await tusPatch(system, cookie, orphanLocation, body, 0, MiB, MiB)).status).toBe(204);
+    await system.db.delete(uploads).where(eq(uploads.id, orphanId));
+    // Fresh staged objects are left alone (their upload may still be going on elsewhere).
+    await cleanUpStaleUploads(system);
+    expect((await s3.listKeys()).filter((key) => key.startsWith(orphanId))).toEqual([
+      `${orphanId}.info`,
+      `${orphanId}.part`,
+    ]);
+
     const later = new Date(Date.now() + (system.config.UPLOAD_STALE_HOURS + 1) * 3600 * 1000);
-    expect(await cleanUpStaleUploads(system, later)).toBeGreaterThanOrEqual(1);
+    expect(await cleanUpStaleUploads(system, later)).toBeGreaterThanOrEqual(2);
     expect((await system.db.select().from(uploads).where(eq(uploads.id, abandonedId))).length).toBe(0);
     expect((await s3.listKeys()).filter((key) => !key.includes('/'))).toEqual([]);
     expect(await s3.openMultipartUploads()).toBe(0);
