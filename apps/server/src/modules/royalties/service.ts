@@ -367,12 +367,7 @@ async function stageImport(
   const input = { rate: options.rate, currency: options.currency };
   const preset = await loadPreset(db, options.presetId).catch(() => null);
   const readLimits = limits ?? DEFAULT_READ_LIMITS;
-  const linesTotal = await countLines(filePath, readLimits);
-  const progress: ImportProgress = {
-    ...EMPTY_PROGRESS,
-    phase: 'reading',
-    linesTotal,
-  };
+  const progress: ImportProgress = { ...EMPTY_PROGRESS, phase: 'reading' };
   const report = async (set: Partial<ImportProgress>) => {
     Object.assign(progress, set);
     await db
@@ -387,7 +382,6 @@ async function stageImport(
       .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
     onProgress?.({ ...progress });
   };
-  await report({});
   const onHead = async (head: ParseReport) => {
     if (!head.messageId || !head.sender) return;
     const [previous] = await db
@@ -411,6 +405,8 @@ async function stageImport(
     }
   };
   try {
+    const linesTotal = await countLines(filePath, readLimits);
+    await report({ linesTotal });
     const parsed = await parseFile(filePath, {
       format: options.format,
       preset,

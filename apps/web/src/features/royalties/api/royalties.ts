@@ -7,6 +7,7 @@ import { isApiErrorBody } from '@tunedrop/shared';
 import type {
   CodeMappingInput,
   CsvPresetInput,
+  ImportAccepted,
   ImportSummary,
   RoyaltyFormat,
 } from '@tunedrop/shared/schemas/royalties';
@@ -34,6 +35,12 @@ export function useImportSummary(id: string) {
   return useQuery({
     queryKey: royaltyKeys.importDetail(id),
     queryFn: () => unwrap(client.admin.royalties.imports[':id'].$get({ param: { id } })),
+    // While its job reads or posts it, the import is read again each second (its progress).
+    refetchInterval: (query) =>
+      query.state.data &&
+      ['queued', 'reading', 'staging', 'posting'].includes(query.state.data.progress.phase)
+        ? 1000
+        : false,
   });
 }
 
@@ -122,7 +129,7 @@ export type UploadOptions = {
  * Sends the file as the raw request body. fetch() has no upload progress in browsers, so this one call
  * uses XMLHttpRequest; the answer is read the same way `unwrap` reads it (ApiError on non-2xx).
  */
-export function uploadStatement(options: UploadOptions): Promise<ImportSummary> {
+export function uploadStatement(options: UploadOptions): Promise<ImportAccepted> {
   const query = new URLSearchParams({ format: options.format, filename: options.file.name });
   if (options.rate) query.set('rate', options.rate);
   if (options.currency) query.set('currency', options.currency);

@@ -77,7 +77,7 @@ export function UploadCard() {
     setProgress(0);
     abort.current = new AbortController();
     try {
-      const summary = await uploadStatement({
+      const accepted = await uploadStatement({
         file,
         format: values.format,
         rate: values.rate,
@@ -87,11 +87,9 @@ export function UploadCard() {
         signal: abort.current.signal,
       });
       await queryClient.invalidateQueries({ queryKey: royaltyKeys.all });
-      notify.success(
-        summary.errors.length > 0 ? 'Imported with errors' : 'Statement imported',
-        `${summary.fileName}: ${summary.lineCount} lines${summary.refusedCount ? `, ${summary.refusedCount} refused` : ''}`,
-      );
-      navigate(paths.adminRoyaltyImport(summary.id));
+      // The file is stored; a job reads it and the import page shows its progress (decision 161).
+      notify.success('Statement uploaded', `${file.name} is being read.`);
+      navigate(paths.adminRoyaltyImport(accepted.id));
     } catch (error) {
       const message = errorMessage(error, 'The statement could not be imported.');
       setUploadError(message);

@@ -2,7 +2,7 @@
  * /admin/royalties/:id: one imported report's summary (totals by store, country, period and usage type,
  * matched vs unmatched, refunds, refused lines with their line numbers), and Post or Delete it.
  */
-import { ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
+import { ROYALTY_PHASE_LABELS, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
 import { AlertTriangle, ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -16,6 +16,7 @@ import { errorMessage } from '../../../lib/api';
 import { formatCents, formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalties';
+import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress';
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
 import { TotalsTable } from '../components/totals-table';
 import { UnmatchedQueue } from '../components/unmatched-queue';
@@ -55,16 +56,14 @@ export default function AdminRoyaltyImportPage() {
   }
   const data = summary.data;
   const isPosted = data.status === 'posted';
-  const canPost = data.status === 'staged' && data.errors.length === 0;
+  const canPost = data.status === 'staged' && data.errors.length === 0 && data.progress.phase === 'ready';
+  const isRunning = RUNNING_PHASES.has(data.progress.phase);
   const matchedUsd = multiplyDecimal(data.matched.amount, data.exchangeRate || '1');
 
   const doPost = () =>
     post.mutate(data.id, {
-      onSuccess: (result) => {
-        notify.success(
-          'Report posted',
-          `${formatCents(result.postedCents)} credited to ${result.artists} artist${result.artists === 1 ? '' : 's'}`,
-        );
+      onSuccess: () => {
+        notify.success('Posting', 'The report is being posted; this page shows its progress.');
         setConfirming(null);
       },
       onError: (error) => {
@@ -93,7 +92,13 @@ export default function AdminRoyaltyImportPage() {
         <div className="min-w-0">
           <h1 className="break-all text-2xl font-bold text-white sm:text-3xl">{data.fileName}</h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-zinc-400">
-            <StatusBadge kind="royaltyImport" status={data.status} data-testid="import-status" />
+            {isRunning || data.progress.phase === 'ready' ? (
+              <span data-testid="import-phase" className="font-semibold text-zinc-200">
+                {ROYALTY_PHASE_LABELS[data.progress.phase]}
+              </span>
+            ) : (
+              <StatusBadge kind="royaltyImport" status={data.status} data-testid="import-status" />
+            )}
             {FORMAT_SHORT[data.format]} · {periodText(data)}
           </p>
         </div>
@@ -109,6 +114,12 @@ export default function AdminRoyaltyImportPage() {
         )}
       </header>
 
+      {isRunning ? <ImportProgressBar progress={data.progress} lineCount={data.lineCount} /> : null}
+      {data.progress.postError ? (
+        <Card className="border-red-500/40" role="alert">
+          <p className="text-sm text-red-300">{data.progress.postError}</p>
+        </Card>
+      ) : null}
       {data.errors.length > 0 ? (
         <Card className="border-red-500/40" role="alert">
           <h2 className="flex items-center gap-2 font-semibold text-red-300">
