@@ -37,7 +37,9 @@ const DPID = 'PADPIDA2009101501Y';
 const run = () => runDeliveryOnce(system, { retryBaseMs: 0 });
 
 beforeAll(async () => {
-  [system, sftp] = await Promise.all([createTestSystem(), startSftpServer()]);
+  // One after the other: had one failed inside Promise.all, afterAll could not stop the other (an orphaned sshd).
+  sftp = await startSftpServer();
+  system = await createTestSystem();
   people = await staff(system);
 }, 60_000);
 

@@ -30,7 +30,9 @@ let people: Awaited<ReturnType<typeof staff>>;
 const DPID = 'PADPIDA2009101501Y';
 
 beforeAll(async () => {
-  [system, sftp] = await Promise.all([createTestSystem(), startSftpServer()]);
+  // One after the other: had one failed inside Promise.all, afterAll could not stop the other (an orphaned sshd).
+  sftp = await startSftpServer();
+  system = await createTestSystem();
   people = await staff(system);
   await system.request('/api/admin/settings', {
     method: 'PUT',
