@@ -6,18 +6,21 @@
  *     package per release and target on the SFTP store, delivered by the workers;
  * (c) an upload whose PATCH requests alternate between the two web instances, one killed (SIGKILL)
  *     halfway through a PATCH → resumed on the other, the stored bytes identical (MD5).
- * (b), a worker killed during a 200,000-line royalty import, waits for imports to run as jobs.
+ * (b) a worker killed (SIGKILL) in the middle of a 200,000-line royalty import → the import completes
+ *     once on the other workers, every line staged and posted once, the ledger exact to the cent;
  * PostgreSQL only (PGlite belongs to one process): it runs in CI's server suite on PostgreSQL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, releases, uploads } from './db/schema';
+import { deliveries, profiles, releases, royaltyImports, uploads } from './db/schema';
+import { rows } from './lib/sql';
 import { staff } from './test-support/admin-fixtures';
 import { chunk, riff } from './test-support/builder-fixtures';
 import { createTestRelease } from './test-support/fixtures';
@@ -138,6 +141,12 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 let web1: Instance;
 let web2: Instance;
+let workers: Instance[];
+
+/** pg-boss's own statement that fails (and retries) runs past their expiry, as its maintenance does. */
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  failJobsByTimeout(schema: string): string;
+};
 
 describe.skipIf(!isPostgres)('2 web and 2 worker processes on one PostgreSQL', () => {
   beforeAll(async () => {
@@ -180,6 +189,7 @@ describe.skipIf(!isPostgres)('2 web and 2 worker processes on one PostgreSQL', (
       startInstance('worker-2', 'worker'),
     ]);
     [web1, web2] = started;
+    workers = started.slice(2);
     await Promise.all(started.map((instance) => waitReady(instance)));
   }, 180_000);
 
@@ -244,6 +254,75 @@ describe.skipIf(!isPostgres)('2 web and 2 worker processes on one PostgreSQL', (
       expect(packages).toHaveLength(50);
     }
   }, 180_000);
+
+  it('(b) a worker killed (SIGKILL) mid-way through a 200,000-line import: it completes once, every line once, exact cents', async () => {
+    const isrc = 'QZSCL2400001';
+    const artist = await system.signedInUser({ plan: 'basic' });
+    await createTestRelease(system, artist.userId, { status: 'live', isrcs: [isrc] });
+    const header =
+      'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
+    const line = `2025-05-02\t2025-03\tSpotify\tScale\tSong\t${isrc}\t\t10\t100\tSong\tUS\t0\t0.01`;
+    const count = 200_000;
+    const report = [header, ...Array.from({ length: count }, () => line)].join('\n');
+    // One worker alone takes the import, so the one killed is the one running it.
+    const [first, second] = workers as [Instance, Instance];
+    await second.stop();
+    const uploaded = await call(web1, '/api/admin/royalties/imports?filename=scale-out.tsv', {
+      method: 'POST',
+      cookie: people.admin.cookie,
+      headers: { 'content-type': 'application/octet-stream' },
+      body: report,
+    });
+    expect(uploaded.status).toBe(202);
+    const { id } = (await uploaded.json()) as { id: string };
+    const rowOf = async () =>
+      (await system.db.select().from(royaltyImports).where(eq(royaltyImports.id, id)))[0];
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const row = await rowOf();
+      if (row && row.linesRead >= 20_000) {
+        expect(row.phase).not.toBe('ready');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the import did not start: ${first.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await first.kill();
+    const atKill = await rowOf();
+    expect(atKill?.linesRead).toBeLessThan(count + 1);
+    expect(atKill?.phase).not.toBe('ready');
+
+    // Two fresh workers; the killed run's job is failed and retried once its expiry passes (pg-boss's
+    // maintenance; the test moves its start back rather than waiting its 10 minutes).
+    workers = await Promise.all([startInstance('worker-3', 'worker'), startInstance('worker-4', 'worker')]);
+    await Promise.all(workers.map((instance) => waitReady(instance)));
+    await system.db.execute(
+      sql`update pgboss.job set started_on = now() - interval '1 day' where name = 'royalties.import' and state = 'active'`,
+    );
+    await system.db.execute(sql.raw(plans.failJobsByTimeout('pgboss')));
+    await waitFor(async () => (await rowOf())?.phase === 'ready', 150_000, 'the import to be staged');
+    expect(await rowOf()).toMatchObject({ status: 'staged', lineCount: count });
+
+    const posted = await call(web2, `/api/admin/royalties/imports/${id}/post`, {
+      method: 'POST',
+      cookie: people.admin.cookie,
+    });
+    expect(posted.status).toBe(202);
+    await waitFor(async () => (await rowOf())?.phase === 'posted', 150_000, 'the import to be posted');
+    expect(await rowOf()).toMatchObject({ status: 'posted', lineCount: count, linesPosted: count });
+    for (const table of ['royalty_import_lines', 'royalty_earnings']) {
+      const [counted] = await rows<{ n: number; d: number }>(
+        system.db,
+        sql`select count(*)::int as n, count(distinct line_no)::int as d from ${sql.raw(table)} where import_id = ${id}`,
+      );
+      expect(counted, table).toEqual({ n: count, d: count });
+    }
+    const [balance] = await system.db
+      .select({ cents: profiles.balanceCents })
+      .from(profiles)
+      .where(eq(profiles.id, artist.userId));
+    expect(balance?.cents).toBe(count);
+  }, 360_000);
 
   it('(c) an upload alternating between the web instances resumes on one when the other is killed mid-PATCH, byte-identical', async () => {
     const plain = makeWav({ seconds: (16 * MiB) / 176_400, sampleRate: 44_100, bitDepth: 16, channels: 2 });
