@@ -47,7 +47,9 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/auth/signup', 'public'),
   route('POST', '/api/auth/resend-verification', 'public'),
   route('POST', '/api/auth/sign-in/email', 'public'),
-  route('GET', '/api/auth/verify-email', 'public', { call: { path: '/api/auth/verify-email?token=not-a-token' } }),
+  route('GET', '/api/auth/verify-email', 'public', {
+    call: { path: '/api/auth/verify-email?token=not-a-token' },
+  }),
   route('POST', '/api/auth/reset-password', 'public'),
   route('GET', '/api/auth/*', 'public', { call: { path: '/api/auth/get-session' } }),
   route('POST', '/api/auth/*', 'public', { call: { path: '/api/auth/request-password-reset' } }),
