@@ -4,6 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -58,12 +59,27 @@ async function migratedPgliteTemplate(): Promise<Blob> {
   const { readMigrationFiles } = await import('drizzle-orm/migrator');
   const { migrationsFolder, runMigrations } = await import('../db/migrate');
   const { openDatabase, dumpPglite } = await import('../db/client');
+  const { createJobEngine } = await import('../lib/jobs');
+  const bossVersion = createRequire(import.meta.url)('pg-boss/package.json').version as string;
   const hashes = readMigrationFiles({ migrationsFolder }).map((migration) => migration.hash);
-  const key = createHash('sha256').update(hashes.join(',')).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update([...hashes, `pg-boss ${bossVersion}`].join(','))
+    .digest('hex')
+    .slice(0, 16);
   const file = path.join(os.tmpdir(), `tunedrop-pglite-template-${key}.tar`);
   if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
   const database = await openDatabase({ dataDir: 'memory://' });
   await runMigrations(database);
+  // pg-boss's own schema too (record 155): each file's engine then finds it migrated.
+  const engine = createJobEngine({
+    role: 'web',
+    jobs: [],
+    deps: {},
+    logger: createLogger('silent'),
+    database,
+  });
+  await engine.start();
+  await engine.stop();
   const blob = await dumpPglite(database);
   await database.close();
   const tmp = `${file}.${process.pid}.tmp`;
