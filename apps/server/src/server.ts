@@ -13,6 +13,7 @@ import { createS3Storage } from './infra/storage/s3-storage';
 import { allJobs } from './job-registry';
 import { createJobEngine, type JobEngine } from './lib/jobs';
 import type { Logger } from './lib/logger';
+import { recordJobFailure } from './lib/metrics';
 import { createAuth } from './modules/auth/auth';
 import { closeUploads } from './modules/builder/uploads';
 
@@ -80,6 +81,8 @@ export async function startSystem(config: Config, logger: Logger, options: Start
       config.jobsConcurrency,
     ),
     ...(options.jobPollingSeconds ? { pollingIntervalSeconds: options.jobPollingSeconds } : {}),
+    // tunedrop_job_failures_total on /metrics (record 159).
+    onJobFailed: recordJobFailure,
   });
   const system: System = {
     config,

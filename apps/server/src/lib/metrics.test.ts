@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { createTestSystem, readJson, type TestSystem } from '../test-support/harness';
-import { recordImportLines } from './metrics';
+import { recordImportLines, recordJobFailure } from './metrics';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let system: TestSystem;
@@ -97,5 +97,13 @@ describe('figures', () => {
     expect(sample(text, 'tunedrop_jobs{queue="delivery.send",state="created"}')).toBe(3);
     expect(sample(text, 'tunedrop_jobs{queue="delivery.send",state="failed"}')).toBe(1);
     expect(sample(text, 'tunedrop_job_engine_up')).toBe(1);
+  });
+
+  it('counts failed job runs by queue', async () => {
+    const series = 'tunedrop_job_failures_total{queue="metrics.test"}';
+    const before = sample(await (await scrape()).text(), series) ?? 0;
+    recordJobFailure('metrics.test');
+    recordJobFailure('metrics.test');
+    expect(sample(await (await scrape()).text(), series)).toBe(before + 2);
   });
 });

@@ -2,6 +2,7 @@
 import type { Deps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { defineJob } from '../../lib/jobs';
+import { recordImportLines } from '../../lib/metrics';
 import { postQueue, runPosting } from './posting';
 import { importQueue, runImport } from './service';
 import { readLimitsOf } from './source';
@@ -19,7 +20,13 @@ export const importJob = defineJob({
   // A million lines stage in about two minutes on PostgreSQL; a run past this is presumed dead.
   expireInSeconds: 600,
   async run(payload, { deps }: { deps: ImportDeps }) {
-    await runImport(deps, payload.importId, readLimitsOf(deps.config));
+    // tunedrop_import_lines_total on /metrics: the lines this run read between two progress reports (a
+    // resumed run's first report is its starting point, not lines it read).
+    let reported: number | null = null;
+    await runImport(deps, payload.importId, readLimitsOf(deps.config), (progress) => {
+      if (reported !== null) recordImportLines(progress.linesRead - reported);
+      reported = progress.linesRead;
+    });
   },
 });
 
