@@ -1,0 +1,113 @@
+/**
+ * Delivery on the job engine (record 156), with a real engine running the `delivery.send` queue: a
+ * failing target is retried by the row's own job at the backoff time, each wait longer than the last,
+ * until max_attempts; then the delivery is failed, the admins are mailed and no job is left waiting.
+ */
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, deliveryAttempts, mailOutbox } from '../../db/schema';
+import { createJobEngine, type JobEngine } from '../../lib/jobs';
+import { rows } from '../../lib/sql';
+import { staff } from '../../test-support/admin-fixtures';
+import { createTestRelease } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { sendDelivery } from './jobs';
+
+let system: TestSystem;
+let engine: JobEngine | null = null;
+let people: Awaited<ReturnType<typeof staff>>;
+
+beforeAll(async () => {
+  system = await createTestSystem();
+  people = await staff(system);
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.stop({ timeoutMs: 2000 });
+  await system?.close();
+});
+
+describe('delivery.send on the engine', () => {
+  it('a failing target is retried with backoff by its own job, then failed and the admins mailed', async () => {
+    const admin = (url: string, init: RequestInit & { json?: unknown } = {}) =>
+      system.request(url, { ...init, cookie: people.admin.cookie });
+    expect(
+      (
+        await admin('/api/admin/settings', {
+          method: 'PUT',
+          json: {
+            isrcRegistrant: 'qz-abc',
+            upcPrefix: '0614141',
+            ddexSenderPartyId: 'PADPIDA2013042401U',
+            ddexSenderName: 'Tunedrop',
+          },
+        })
+      ).status,
+    ).toBe(200);
+    const target = await admin('/api/admin/delivery/targets', {
+      method: 'POST',
+      json: {
+        name: 'Down',
+        url: 'sftp://u:p@127.0.0.1:1/in',
+        dpid: 'PADPIDA2009101501Y',
+        platforms: ['spotify'],
+        profile: 'release',
+      },
+    });
+    expect(target.status, JSON.stringify(await readJson(target))).toBe(201);
+    const { releaseId } = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      distributionStores: ['spotify'],
+    });
+    const approved = await system.request(`/api/admin/releases/${releaseId}/approve`, {
+      method: 'POST',
+      cookie: people.moderator.cookie,
+    });
+    expect(approved.status).toBe(200);
+    await system.db.update(deliveries).set({ maxAttempts: 3 }).where(eq(deliveries.releaseId, releaseId));
+    const [row] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    const deliveryId = row?.id ?? '';
+
+    engine = createJobEngine({
+      role: 'all',
+      jobs: [sendDelivery],
+      deps: { ...system, deliveryOptions: { retryBaseMs: 1000 } },
+      logger: system.logger,
+      database: system.database,
+      databaseUrl: system.config.DATABASE_URL,
+      pollingIntervalSeconds: 0.5,
+    });
+    await engine.start();
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const [now] = await system.db.select().from(deliveries).where(eq(deliveries.id, deliveryId));
+      if (now?.state === 'failed' || Date.now() > until) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const [failed] = await system.db.select().from(deliveries).where(eq(deliveries.id, deliveryId));
+    expect(failed?.state).toBe('failed');
+    expect(failed?.lastError).toMatch(/Connection refused/);
+
+    const attempts = await system.db
+      .select({ startedAt: deliveryAttempts.startedAt })
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, deliveryId))
+      .orderBy(asc(deliveryAttempts.number));
+    expect(attempts).toHaveLength(3);
+    const [a, b, c] = attempts.map((attempt) => new Date(attempt.startedAt).getTime());
+    // Backoff of 1 s, then 2 s (polling adds up to half a second).
+    expect((b ?? 0) - (a ?? 0)).toBeGreaterThanOrEqual(900);
+    expect((c ?? 0) - (b ?? 0)).toBeGreaterThanOrEqual(1900);
+
+    const jobs = await rows<{ state: string }>(
+      system.db,
+      sql`select state from pgboss.job where name = 'delivery.send' and data->>'deliveryId' = ${deliveryId}`,
+    );
+    expect(jobs.map((job) => job.state)).toEqual(['completed', 'completed', 'completed']);
+    const mails = await system.db
+      .select({ subject: mailOutbox.subject })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, people.admin.email));
+    expect(mails.map((mail) => mail.subject)).toContainEqual(expect.stringMatching(/^Delivery failed: /));
+  }, 60_000);
+});
