@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
-import type { DataStore } from '@tus/utils';
+import type { DataStore, KvStore } from '@tus/utils';
 import type { Config } from '../../config';
 import { assertSafeKey, type Storage } from '../../infra/storage/storage';
 
@@ -136,6 +136,29 @@ class ClosableS3Store extends S3Store {
   }
 }
 
+/**
+ * The store's cache of upload metadata (upload-id and size: fixed once created). tus's default map
+ * grows for ever on an instance that never sees an upload's last PATCH; this one keeps the newest.
+ */
+export class BoundedKvStore<T> implements KvStore<T> {
+  private readonly data = new Map<string, T>();
+  constructor(private readonly maxEntries = 10_000) {}
+  async get(key: string) {
+    return this.data.get(key);
+  }
+  async set(key: string, value: T) {
+    this.data.delete(key);
+    this.data.set(key, value);
+    if (this.data.size > this.maxEntries) {
+      const oldest = this.data.keys().next().value;
+      if (oldest !== undefined) this.data.delete(oldest);
+    }
+  }
+  async delete(key: string) {
+    this.data.delete(key);
+  }
+}
+
 const isMissing = (error: unknown) => {
   const name = (error as { name?: string })?.name;
   return (
@@ -170,6 +193,7 @@ export function createS3Staging(options: S3StagingOptions): UploadStaging {
   // always under a user's folder, so the two never meet.
   const datastore = new ClosableS3Store({
     partSize: options.partSize ?? 8 * 1024 * 1024,
+    cache: new BoundedKvStore(),
     s3ClientConfig: { ...clientConfig, bucket: Bucket },
   });
 

@@ -35,6 +35,10 @@ export class PgUploadLocker implements Locker {
   generation = 0;
   private closed = false;
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   constructor(private readonly options: PgUploadLockerOptions) {
     this.timeoutMs = options.acquireLockTimeoutMs ?? 30_000;
   }
@@ -51,9 +55,11 @@ export class PgUploadLocker implements Locker {
       this.connecting = (async () => {
         const client = new pg.Client({ connectionString: this.options.connectionString });
         client.on('error', (error) => this.lost(client, error));
+        client.on('end', () => this.lost(client, new Error('upload lock connection ended')));
         client.on('notification', (message) => {
           if (message.channel !== RELEASE_CHANNEL || !message.payload) return;
-          void this.held.get(message.payload)?.requestRelease();
+          const held = this.held.get(message.payload);
+          if (held) askToLetGo(held);
         });
         try {
           await client.connect();
@@ -78,7 +84,7 @@ export class PgUploadLocker implements Locker {
     client.end().catch(() => undefined);
     if (this.closed) return;
     this.options.logger.warn({ err: error }, 'upload lock connection lost; cancelling the uploads it held');
-    for (const held of this.held.values()) void held.requestRelease();
+    for (const held of this.held.values()) askToLetGo(held);
   }
 
   async askRelease(id: string): Promise<void> {
@@ -153,13 +159,21 @@ class PgLock implements Lock {
     if (!entry) return;
     this.entry = null;
     try {
-      const client = await locker.connection();
-      // A lock taken on a connection since lost went with it.
-      if (entry.generation === locker.generation) await client.query(UNLOCK, [id]);
+      // A lock taken on a connection since lost (or closed at shutdown) went with it.
+      if (entry.generation === locker.generation && !locker.isClosed) {
+        const client = await locker.connection();
+        if (entry.generation === locker.generation) await client.query(UNLOCK, [id]);
+      }
     } finally {
       if (locker.held.get(id) === entry) locker.held.delete(id);
     }
   }
+}
+
+function askToLetGo(held: Held): void {
+  Promise.resolve()
+    .then(() => held.requestRelease())
+    .catch(() => undefined);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
