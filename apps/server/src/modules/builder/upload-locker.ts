@@ -53,7 +53,8 @@ export class PgUploadLocker implements Locker {
     if (this.client) return Promise.resolve(this.client);
     if (!this.connecting) {
       this.connecting = (async () => {
-        const client = new pg.Client({ connectionString: this.options.connectionString });
+        // TCP keepalive: a peer that vanished (a network cut) is noticed and its locks counted as lost.
+        const client = new pg.Client({ connectionString: this.options.connectionString, keepAlive: true });
         client.on('error', (error) => this.lost(client, error));
         client.on('end', () => this.lost(client, new Error('upload lock connection ended')));
         client.on('notification', (message) => {
