@@ -51,3 +51,7 @@ BEGIN
   RAISE EXCEPTION 'royalty earnings lines are immutable';
 END;
 $$;
+--> statement-breakpoint
+-- Whether a report still has lines waiting for their share of a summary (posting asks before each run):
+-- an index of those few lines answers at once instead of scanning a million staged lines.
+CREATE INDEX "royalty_import_lines_unallocated_idx" ON "royalty_import_lines" USING btree ("import_id") WHERE amount is null;

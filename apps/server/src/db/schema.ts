@@ -938,6 +938,7 @@ export const royaltyImportLines = pgTable(
     primaryKey({ name: 'royalty_import_lines_pk', columns: [t.importId, t.lineNo] }),
     check('royalty_import_lines_amount_or_summary', sql`amount is not null or summary_id is not null`),
     index('royalty_import_lines_unmatched_idx').on(t.isrc, t.upc).where(sql`user_id is null`),
+    index('royalty_import_lines_unallocated_idx').on(t.importId).where(sql`amount is null`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 import { windowStart } from './earnings';
 
 let system: TestSystem;
@@ -45,13 +46,15 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/octet-stream' },
     cookie: people.admin.cookie,
   });
-  expect(upload.status).toBe(201);
-  const summary = await readJson(upload);
+  expect(upload.status).toBe(202);
+  const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
   const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
     method: 'POST',
     cookie: people.admin.cookie,
   });
-  expect(posted.status).toBe(200);
+  expect(await readJson(await afterJobs(system, posted, people.admin.cookie))).toMatchObject({
+    status: 'posted',
+  });
 });
 afterAll(async () => {
   await system.close();
@@ -148,13 +151,15 @@ describe('earnings analytics', () => {
       headers: { 'content-type': 'application/octet-stream' },
       cookie: people.admin.cookie,
     });
-    expect(upload.status).toBe(201);
-    const summary = await readJson(upload);
+    expect(upload.status).toBe(202);
+    const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
     const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
       method: 'POST',
       cookie: people.admin.cookie,
     });
-    expect(posted.status).toBe(200);
+    expect(await readJson(await afterJobs(system, posted, people.admin.cookie))).toMatchObject({
+      status: 'posted',
+    });
 
     const response = await system.request('/api/analytics/earnings.csv?months=all', {
       cookie: artist.cookie,

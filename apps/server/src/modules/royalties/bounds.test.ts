@@ -14,7 +14,9 @@ import { profiles, royaltyImports } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 import { royaltiesCliCommands } from './cli';
+import { postImport } from './posting';
 
 const SAMPLES = path.resolve(__dirname, '../../../../../vendor/ddex/dsr/samples');
 const ADFUNDED = path.join(
@@ -49,16 +51,18 @@ afterAll(async () => {
 
 async function upload(target: TestSystem, cookie: string, body: Buffer | string, query = {}) {
   const search = new URLSearchParams({ filename: 'report.tsv', ...query });
-  return target.request(`/api/admin/royalties/imports?${search}`, {
+  const response = await target.request(`/api/admin/royalties/imports?${search}`, {
     method: 'POST',
     body: typeof body === 'string' ? body : new Uint8Array(body),
     headers: { 'content-type': 'application/octet-stream' },
     cookie,
   });
+  return afterJobs(target, response, cookie);
 }
 const asAdmin = (body: Buffer | string, query: Record<string, string> = {}) =>
   upload(system, people.admin.cookie, body, query);
-const request = (url: string, method: string) => system.request(url, { method, cookie: people.admin.cookie });
+const request = async (url: string, method: string) =>
+  afterJobs(system, await system.request(url, { method, cookie: people.admin.cookie }), people.admin.cookie);
 
 function writeFile(name: string, content: Buffer | string): string {
   const file = path.join(dir, name);
@@ -93,7 +97,7 @@ describe('reports in bounded memory (finding 6)', () => {
   it('fails a report with a long line further down, naming the line, and the CLI says the same', async () => {
     const text = statement(sale('1.00'), `${sale('2.00')}\t${'x'.repeat(100 * 1024)}`, sale('3.00'));
     const response = await asAdmin(text);
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
     const summary = await readJson(response);
     expect(summary).toMatchObject({ status: 'failed' });
     expect(summary.errors).toContain(
@@ -115,7 +119,7 @@ describe('reports in bounded memory (finding 6)', () => {
       const line = sale('0.01').padEnd(99, ' ');
       const gz = gzipSync(Buffer.from(statement(...Array(20_000).fill(line))));
       const response = await upload(small, admin.cookie, gz);
-      expect(response.status).toBe(201);
+      expect(response.status).toBe(202);
       const summary = await readJson(response);
       expect(summary.status).toBe('failed');
       const headerBytes = DISTROKID_HEADER.length + 1;
@@ -141,7 +145,7 @@ describe('reports in bounded memory (finding 6)', () => {
 describe('amounts and rates within bounds (finding 10)', () => {
   it('refuses a $1e29 line with its line number and posts the rest', async () => {
     const response = await asAdmin(statement(sale('100000000000000000000000000000.00'), sale('12.34')));
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
     const summary = await readJson(response);
     expect(summary).toMatchObject({ status: 'staged', lineCount: 1, refusedCount: 1, totalAmount: '12.34' });
     expect(summary.refused).toEqual([
@@ -153,8 +157,11 @@ describe('amounts and rates within bounds (finding 10)', () => {
     ]);
     const before = await balanceOf(artistId);
     const post = await request(`/api/admin/royalties/imports/${summary.id}/post`, 'POST');
-    expect(post.status).toBe(200);
-    expect(await readJson(post)).toMatchObject({ postedCents: 1234, earningsLines: 1 });
+    expect(post.status).toBe(202);
+    expect(await readJson(post)).toMatchObject({
+      postedCents: 1234,
+      progress: { phase: 'posted', linesPosted: 1 },
+    });
     expect(await balanceOf(artistId)).toBe((before ?? 0) + 1234);
   });
 
@@ -215,22 +222,30 @@ describe('amounts and rates within bounds (finding 10)', () => {
     }
   });
 
-  it('answers 409, not 500, when a report staged before these checks holds cents beyond bigint', async () => {
+  it('refuses (409, not 500) to post a report staged before these checks that holds cents beyond bigint', async () => {
     const summary = await readJson(await asAdmin(statement(sale('7.00'), sale('8.00', '11'))));
     expect(summary.status).toBe('staged');
     await system.db.execute(
       sql`update royalty_import_lines set amount = 1e29 where import_id = ${summary.id} and line_no = 2`,
     );
     const before = await balanceOf(artistId);
+    // The posting job meets the refusal: the import stays ready to post, with the reason.
     const post = await request(`/api/admin/royalties/imports/${summary.id}/post`, 'POST');
-    expect(post.status).toBe(409);
-    expect((await readJson(post)).error).toMatchObject({
+    expect(post.status).toBe(202);
+    expect(await readJson(post)).toMatchObject({
+      status: 'staged',
+      progress: {
+        phase: 'ready',
+        postError: 'The amounts in this report are too large to post; nothing was posted.',
+      },
+    });
+    await expect(postImport(system.db, summary.id, { admin: null })).rejects.toMatchObject({
+      status: 409,
       code: 'amounts_too_large',
-      message: 'The amounts in this report are too large to post; nothing was posted.',
     });
     expect(await balanceOf(artistId)).toBe(before);
     const [row] = await system.db.select().from(royaltyImports).where(eq(royaltyImports.id, summary.id));
-    expect(row?.status).toBe('staged');
+    expect(row).toMatchObject({ status: 'staged', phase: 'ready' });
     expect((await request(`/api/admin/royalties/imports/${summary.id}`, 'DELETE')).status).toBe(200);
   });
 });
@@ -247,7 +262,7 @@ describe('importing again after a failure (finding 10)', () => {
     expect(failed.errors).toEqual(['The report is in EUR: give its exchange rate to USD (1 EUR = ? USD).']);
 
     const again = await asAdmin(fuga, { rate: '1.08' });
-    expect(again.status).toBe(201);
+    expect(again.status).toBe(202);
     const staged = await readJson(again);
     expect(staged).toMatchObject({ status: 'staged', exchangeRate: '1.08' });
     expect(staged.id).not.toBe(failed.id);
@@ -269,15 +284,15 @@ describe('importing again after a failure (finding 10)', () => {
     const first = await readJson(await asAdmin(body, { rate: '1.1' }));
     expect(first.status).toBe('failed');
     const second = await asAdmin(body, { rate: '1.1' });
-    expect(second.status).toBe(201);
+    expect(second.status).toBe(202);
     const secondSummary = await readJson(second);
     expect(secondSummary.status).toBe('failed');
     // Other bytes, same message (gzip): a failed import does not hold the message either.
     const gz = await asAdmin(gzipSync(body), { rate: '1.1' });
-    expect(gz.status).toBe(201);
+    expect(gz.status).toBe(202);
     for (const id of [first.id, secondSummary.id, (await readJson(gz)).id]) {
       expect((await request(`/api/admin/royalties/imports/${id}`, 'DELETE')).status).toBe(200);
     }
-    expect((await asAdmin(body, { rate: '1.1' })).status).toBe(201);
+    expect((await asAdmin(body, { rate: '1.1' })).status).toBe(202);
   });
 });

@@ -34,8 +34,12 @@ function periodLabel(start: string | null, end: string | null): string {
   return from === to ? from : `${from} to ${to}`;
 }
 
-/** Lines per posting chunk: one chunk is one short transaction (PGlite serves nothing else meanwhile). */
-export const POST_CHUNK_LINES = 2_000;
+/**
+ * Lines of the first posting chunk; later chunks are sized to take about CHUNK_TARGET_MS each (PGlite
+ * serves nothing else while one runs; on PostgreSQL chunks grow, fewer statements).
+ */
+export const POST_CHUNK_LINES = 1_000;
+const CHUNK_TARGET_MS = 80;
 
 export const postQueue: JobQueue<PostPayload> = {
   name: 'royalties.post',
@@ -116,9 +120,10 @@ export async function runPosting(
   const rate = row.exchangeRate ?? '1';
   const fallbackPeriod = row.periodStart?.slice(0, 7) ?? row.createdAt.toISOString().slice(0, 7);
   const allocate = await needsAllocation(db, importId);
-  const chunk = options.chunkLines ?? POST_CHUNK_LINES;
+  let chunk = options.chunkLines ?? POST_CHUNK_LINES;
   try {
     for (;;) {
+      const started = performance.now();
       const written = await db.transaction(async (tx) => {
         const [state] = rowsOf<{ phase: string; last: number | string | null }>(
           await tx.execute(sql`
@@ -162,6 +167,10 @@ export async function runPosting(
       });
       if (written === 0) break;
       options.onProgress?.(written);
+      if (options.chunkLines === undefined) {
+        const elapsed = Math.max(1, performance.now() - started);
+        chunk = Math.round(Math.min(50_000, Math.max(200, (chunk * CHUNK_TARGET_MS) / elapsed)));
+      }
       // Let the requests that queued behind this chunk run before the next one (PGlite is one connection).
       await new Promise((resolve) => setTimeout(resolve, 0));
     }

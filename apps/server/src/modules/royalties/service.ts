@@ -180,13 +180,15 @@ async function checkNewImport(db: Db, input: ImportInput) {
   // The format is known from the first line: an unreadable file is refused before anything is queued.
   let format: ImportRow['format'];
   try {
-    ({
-      report: { format },
-    } = await parseFile(input.filePath, {
+    const parsed = await parseFile(input.filePath, {
       format: input.format,
       preset,
+      onHead: refuseKnownMessage(db),
       ...(input.limits ? { limits: input.limits } : {}),
-    }));
+    });
+    format = parsed.report.format;
+    // Up to the first sales line: a DSR's HEAD names its message, refused now when already imported.
+    if (format === 'dsr') await parsed.lines.next().finally(() => parsed.lines.return(undefined));
   } catch (error) {
     throw asAppError(error);
   }
@@ -329,16 +331,46 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
   return getImportSummary(db, row.id);
 }
 
+/** A DSR message (sender, MessageId, file number) already staged or posted is refused by its HEAD. */
+function refuseKnownMessage(db: Db) {
+  return async (head: ParseReport) => {
+    if (!head.messageId || !head.sender) return;
+    const [previous] = await db
+      .select({ id: royaltyImports.id })
+      .from(royaltyImports)
+      .where(
+        and(
+          eq(royaltyImports.sender, head.sender),
+          eq(royaltyImports.messageId, head.messageId),
+          eq(royaltyImports.fileNumber, head.fileNumber ?? 1),
+          inArray(royaltyImports.status, HOLDS_ITS_FILE),
+        ),
+      );
+    if (previous) {
+      throw new AppError(
+        'already_imported',
+        `This report (MessageId ${head.messageId} from ${head.sender}) was already imported; delete that import first to import it again.`,
+        409,
+        { importId: previous.id },
+      );
+    }
+  };
+}
+
 /** Counts the file's lines (decompressed), the total its progress is measured against. */
 async function countLines(filePath: string, limits: ReadLimits): Promise<number> {
   let count = 0;
   let bytes = 0;
   let last = 0x0a;
+  /** Bytes since the last line break: a gzip bomb is one endless line, stop there instead of inflating it. */
+  let lineBytes = 0;
   for await (const chunk of readChunks(filePath)) {
     bytes += chunk.length;
-    // Past the bound the parse fails with the line; the count need not go on.
+    // Past either bound the parse fails with the line (decision 151); the count need not go on.
     if (bytes > limits.maxDecompressedBytes) break;
     let at = chunk.indexOf(0x0a);
+    lineBytes = at === -1 ? lineBytes + chunk.length : chunk.length - chunk.lastIndexOf(0x0a) - 1;
+    if (at === -1 && lineBytes > limits.maxLineBytes) break;
     while (at !== -1) {
       count += 1;
       at = chunk.indexOf(0x0a, at + 1);
@@ -382,28 +414,7 @@ async function stageImport(
       .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
     onProgress?.({ ...progress });
   };
-  const onHead = async (head: ParseReport) => {
-    if (!head.messageId || !head.sender) return;
-    const [previous] = await db
-      .select({ id: royaltyImports.id })
-      .from(royaltyImports)
-      .where(
-        and(
-          eq(royaltyImports.sender, head.sender),
-          eq(royaltyImports.messageId, head.messageId),
-          eq(royaltyImports.fileNumber, head.fileNumber ?? 1),
-          inArray(royaltyImports.status, HOLDS_ITS_FILE),
-        ),
-      );
-    if (previous) {
-      throw new AppError(
-        'already_imported',
-        `This report (MessageId ${head.messageId} from ${head.sender}) was already imported; delete that import first to import it again.`,
-        409,
-        { importId: previous.id },
-      );
-    }
-  };
+  const onHead = refuseKnownMessage(db);
   try {
     const linesTotal = await countLines(filePath, readLimits);
     await report({ linesTotal });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 import { usdText } from './statement-pdf';
 
 let system: TestSystem;
@@ -49,21 +50,29 @@ describe('statement PDF', () => {
       '2026-02-10\t2026-01\tSpotify\tA\tT\tQZPDF2600001\t\t1000\t100\tSong\tUS\t0\t3.125',
       '2026-02-10\t2026-01\tDeezer\tA\tT\tQZPDF2600001\t\t10\t100\tSong\tFR\t0\t1.50',
     ];
-    const upload = await system.request('/api/admin/royalties/imports?filename=dk.tsv', {
-      method: 'POST',
-      body: `${[header, ...rows].join('\n')}\n`,
-      headers: { 'content-type': 'application/octet-stream' },
-      cookie: people.admin.cookie,
-    });
-    expect(upload.status).toBe(201);
+    const upload = await afterJobs(
+      system,
+      await system.request('/api/admin/royalties/imports?filename=dk.tsv', {
+        method: 'POST',
+        body: `${[header, ...rows].join('\n')}\n`,
+        headers: { 'content-type': 'application/octet-stream' },
+        cookie: people.admin.cookie,
+      }),
+      people.admin.cookie,
+    );
+    expect(upload.status).toBe(202);
     const summary = await readJson(upload);
     // The summary names how many balances posting will credit (the admin's confirmation says it).
     expect(summary.matchedArtists).toBe(1);
-    const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
-      method: 'POST',
-      cookie: people.admin.cookie,
-    });
-    expect(posted.status).toBe(200);
+    const posted = await afterJobs(
+      system,
+      await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
+        method: 'POST',
+        cookie: people.admin.cookie,
+      }),
+      people.admin.cookie,
+    );
+    expect(await readJson(posted)).toMatchObject({ status: 'posted' });
 
     const response = await system.request('/api/royalties/statements/2026-01.pdf', { cookie: artist.cookie });
     expect(response.status).toBe(200);

@@ -14,6 +14,7 @@ import { tracks } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 
 let system: TestSystem;
 let artist: { userId: string; cookie: string; email: string };
@@ -64,19 +65,27 @@ beforeAll(async () => {
   rows.push(
     `2026-02-10\t2026-01\t${HOSTILE_STORE}\tA\tT\t${isrc(REFUND_TRACK)}\t\t-1\t100\tSong\tUS\t0\t-0.25`,
   );
-  const upload = await system.request('/api/admin/royalties/imports?filename=scripts.tsv', {
-    method: 'POST',
-    body: `${[header, ...rows].join('\n')}\n`,
-    headers: { 'content-type': 'application/octet-stream' },
-    cookie: people.admin.cookie,
-  });
-  expect(upload.status).toBe(201);
+  const upload = await afterJobs(
+    system,
+    await system.request('/api/admin/royalties/imports?filename=scripts.tsv', {
+      method: 'POST',
+      body: `${[header, ...rows].join('\n')}\n`,
+      headers: { 'content-type': 'application/octet-stream' },
+      cookie: people.admin.cookie,
+    }),
+    people.admin.cookie,
+  );
+  expect(upload.status).toBe(202);
   const summary = await readJson(upload);
-  const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
-    method: 'POST',
-    cookie: people.admin.cookie,
-  });
-  expect(posted.status).toBe(200);
+  const posted = await afterJobs(
+    system,
+    await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
+      method: 'POST',
+      cookie: people.admin.cookie,
+    }),
+    people.admin.cookie,
+  );
+  expect(await readJson(posted)).toMatchObject({ status: 'posted' });
 });
 afterAll(async () => {
   await system.close();

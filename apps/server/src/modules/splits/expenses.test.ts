@@ -12,6 +12,7 @@ import { auditLog, mailOutbox, profiles, releaseExpenses } from '../../db/schema
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
@@ -196,12 +197,14 @@ describe("the payee's statement", () => {
       headers: { 'content-type': 'application/octet-stream' },
       cookie: people.admin.cookie,
     });
-    const summary = await readJson(upload);
+    const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
     const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
       method: 'POST',
       cookie: people.admin.cookie,
     });
-    expect(posted.status).toBe(200);
+    expect(await readJson(await afterJobs(system, posted, people.admin.cookie))).toMatchObject({
+      status: 'posted',
+    });
     // $6,050.00 recouped first; 30% of the remaining $950.00 is $285.00.
     const csv = await (
       await system.request('/api/royalties/statements/2025-06.csv', { cookie: payee.cookie })

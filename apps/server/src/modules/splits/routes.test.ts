@@ -10,6 +10,8 @@ import { balanceUpdatesLog, mailOutbox, profiles } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
+import { postImport } from '../royalties/posting';
 import { auditBalances } from '../wallet/audit';
 
 let system: TestSystem;
@@ -64,14 +66,11 @@ async function postReport(month: string, lines: [string, string][], name: string
     headers: { 'content-type': 'application/octet-stream' },
     cookie: people.admin.cookie,
   });
-  const summary = await readJson(upload);
+  // The upload queues the import's job (royalties, decision 161); run it, then post in process for the
+  // posting's result (held and returned cents).
+  const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
   expect(summary.status).toBe('staged');
-  const posted = await system.request(`/api/admin/royalties/imports/${summary.id}/post`, {
-    method: 'POST',
-    cookie: people.admin.cookie,
-  });
-  expect(posted.status).toBe(200);
-  return readJson(posted);
+  return postImport(system.db, summary.id, { admin: null });
 }
 
 async function balanceOf(userId: string): Promise<number> {

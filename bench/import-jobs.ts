@@ -1,0 +1,182 @@
+/**
+ * Royalty imports as jobs (issue 24, records 161 and 162): for a DistroKid statement of N lines (default
+ * 1,000,000; 10,000 tracks of 200 artists, 95% known), on PGlite and PostgreSQL:
+ *   - end to end: staging (the job's code: count, parse, COPY batches, checks and totals) and posting in
+ *     chunks (the job's code), seconds each;
+ *   - on PGlite, while the posting runs, a probe query (`select 1`, what /api/health asks of the database)
+ *     every 20 ms through the app's one connection: its p99 and max wait, for the chunked posting and
+ *     beside it for the posting as one transaction (chunk = all lines: today's figure before this change).
+ * PGlite serves one statement at a time, so the probe's wait is what any request waits. It is not a test.
+ *   node --import tsx bench/import-jobs.ts [--lines 1000000] [--db pglite|postgres|both]
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Database, openDatabase } from '../apps/server/src/db/client';
+import { runMigrations } from '../apps/server/src/db/migrate';
+import { postImport } from '../apps/server/src/modules/royalties/posting';
+import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+
+const { values } = parseArgs({
+  options: { lines: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'both' } },
+});
+const LINES = Number(values.lines);
+const TRACKS = 10_000;
+const ARTISTS = 200;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-import-jobs-'));
+const HEADER =
+  'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
+const STORES = ['Spotify', 'Apple Music', 'Deezer', 'Tidal', 'Amazon'];
+const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'JP', 'BR', 'SE', 'NL'];
+
+function writeStatement(file: string, tag: string): void {
+  const fd = fs.openSync(file, 'w');
+  let buffer = `${HEADER}\n`;
+  for (let i = 1; i <= LINES; i++) {
+    const track = (i % TRACKS) + 1;
+    const cents = (i * 7919) % 1000;
+    buffer += `2025-04-10\t2025-03\t${STORES[i % 5]}\t${tag}\tTrack\tZZJOB${String(track).padStart(7, '0')}\t\t${1 + (i % 50)}\t100\tSong\t${COUNTRIES[i % 8]}\t0\t${(cents / 1000).toFixed(3)}\n`;
+    if (buffer.length > 1 << 20) {
+      fs.writeSync(fd, buffer);
+      buffer = '';
+    }
+  }
+  fs.writeSync(fd, buffer);
+  fs.closeSync(fd);
+}
+
+async function seedCatalogue(database: Database): Promise<void> {
+  const { db } = database;
+  await db.execute(sql`
+    insert into "user" (id, name, email, email_verified)
+    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(sql`
+    insert into profiles (id, email, full_name, artist_name)
+    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
+      from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(sql`
+    insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
+                          copyright_year, publishing_year, status)
+    select ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bench-' || ((g - 1) % ${ARTISTS} + 1),
+           'Album ' || g, 'Pop', '2025-01-01', 'x', 'x', 2025, 2025, 'live'
+      from generate_series(1, ${TRACKS / 10}) g`);
+  await db.execute(sql`
+    insert into tracks (release_id, position, title, isrc, file_key, original_file_name, file_size_bytes)
+    select ('00000000-0000-4000-8000-' || lpad(to_hex((k - 1) / 10 + 1), 12, '0'))::uuid,
+           (k - 1) % 10 + 1, 'Track ' || k,
+           case when k % 20 <> 0 then 'ZZJOB' || lpad(k::text, 7, '0') end, 'bench/' || k, k || '.wav', 1
+      from generate_series(1, ${TRACKS}) k`);
+}
+
+/**
+ * Asks `select 1` every 20 ms until stopped. Each sample is the time from when the probe was due to its
+ * answer: PGlite runs a statement on the main thread, so a request arriving then waits for the event loop
+ * as well as for the connection.
+ */
+function probe(database: Database) {
+  const waits: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    let due = performance.now();
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+      await database.db.execute(sql`select 1`);
+      const done = performance.now();
+      waits.push(done - due);
+      due = Math.max(due + 20, done);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    const sorted = [...waits].sort((a, b) => a - b);
+    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+    return { samples: sorted.length, p99, max: sorted.at(-1) ?? 0 };
+  };
+}
+
+async function scratchPostgres(baseUrl: string) {
+  const name = `tunedrop_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function run(kind: 'pglite' | 'postgres') {
+  const scratch =
+    kind === 'postgres'
+      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+      : null;
+  const database = await openDatabase({
+    databaseUrl: scratch?.url,
+    dataDir: path.join(work, `pglite-${randomUUID()}`),
+    lockRole: 'cli',
+  });
+  try {
+    await runMigrations(database);
+    await seedCatalogue(database);
+    // Two reports: one posted in chunks (the job), one posted as one transaction (before, on PGlite).
+    const runs: [string, number | undefined][] =
+      kind === 'pglite'
+        ? [
+            ['chunks (about 80 ms each)', undefined],
+            ['one transaction (before)', 10 * LINES],
+          ]
+        : [['chunks (about 80 ms each)', undefined]];
+    for (const [label, chunkLines] of runs) {
+      const file = path.join(work, `${randomUUID()}.tsv`);
+      writeStatement(file, label);
+      const started = performance.now();
+      const summary = await importRoyaltyFile(database.db, {
+        filePath: file,
+        fileName: 'b.tsv',
+        format: 'auto',
+      });
+      const staged = performance.now();
+      const stop = kind === 'pglite' ? probe(database) : null;
+      const result = await postImport(database.db, summary.id, {
+        admin: null,
+        ...(chunkLines ? { chunkLines } : {}),
+      });
+      const posted = performance.now();
+      const waits = await stop?.();
+      fs.rmSync(file);
+      console.info(
+        `${kind}, posting ${label}: ${summary.lineCount.toLocaleString('en-US')} lines staged in ${seconds(staged - started)}, ` +
+          `posted (${result.earningsLines.toLocaleString('en-US')} earnings lines, ${result.artists} artists) in ${seconds(posted - staged)}, ` +
+          `end to end ${seconds(posted - started)}` +
+          (waits
+            ? `; select 1 during the posting: p99 ${waits.p99.toFixed(0)} ms, max ${waits.max.toFixed(0)} ms (${waits.samples} samples)`
+            : ''),
+      );
+    }
+  } finally {
+    await database.close();
+    await scratch?.drop();
+  }
+}
+
+for (const kind of values.db === 'both'
+  ? (['pglite', 'postgres'] as const)
+  : [values.db as 'pglite' | 'postgres']) {
+  await run(kind);
+}
+fs.rmSync(work, { recursive: true, force: true });
