@@ -2,7 +2,9 @@
  * Errors never leak internals (issue 22, finding 9): a database error, in a route or inside a tus upload,
  * is answered with a generic 500 naming the request id; its details go to the log under the same id.
  */
+
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../app';
 import { tusUpload, validCover } from '../test-support/builder-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../test-support/harness';
 
@@ -75,9 +77,12 @@ describe('an unexpected error', () => {
     }
   });
 
-  it('keeps a request id a proxy sent, and replaces one that is not an id', async () => {
-    const kept = await system.request('/api/health', { headers: { 'x-request-id': 'edge-1234.abc' } });
+  it('keeps a request id a trusted proxy sent (TRUST_PROXY=1, record 159), and replaces one that is not an id', async () => {
+    const behindProxy = createApp({ ...system, config: { ...system.config, TRUST_PROXY: '1' } });
+    const kept = await behindProxy.request('/api/health', { headers: { 'x-request-id': 'edge-1234.abc' } });
     expect(kept.headers.get('x-request-id')).toBe('edge-1234.abc');
+    const untrusted = await system.request('/api/health', { headers: { 'x-request-id': 'edge-1234.abc' } });
+    expect(untrusted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const replaced = await system.request('/api/health', { headers: { 'x-request-id': '<script>' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect((await readJson(replaced)).status).toBe('ok');
