@@ -4,8 +4,10 @@
  * cost of an HTTP upload here (a bare Node `http` server that only pipes the body to a file) and a
  * plain `cp` on the same disk. Prints the three throughputs, the ratio tus / bare pipe, and the
  * server's peak RSS growth while it received the file. It is not a test.
- *   node --import tsx bench/upload.ts [--size-mib 1024] [--chunk-mib 32] [--rounds 3]
+ *   node --import tsx bench/upload.ts [--size-mib 1024] [--chunk-mib 32] [--rounds 3] [--s3]
  * Targets: tus at least 70% of the bare pipe; RSS growth under 100 MB.
+ * With --s3 the server stores uploads straight in a bucket (the tests' S3 server, s3rver on the same
+ * disk, decision 157), on PostgreSQL when DATABASE_URL is set (advisory-lock locker, decision 158).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,14 +17,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as tus from 'tus-js-client';
+import { type S3TestServer, startS3TestServer } from '../apps/server/src/test-support/s3-server';
 
 const { values } = parseArgs({
   options: {
     'size-mib': { type: 'string', default: '1024' },
     'chunk-mib': { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
+    s3: { type: 'boolean', default: false },
   },
 });
+const IS_S3 = values.s3 === true;
 const SIZE = Number(values['size-mib']) * 1024 * 1024;
 const CHUNK = Number(values['chunk-mib']) * 1024 * 1024;
 const MiB = 1024 * 1024;
@@ -199,13 +204,15 @@ function copy(): number {
 }
 
 let child: ChildProcess | null = null;
+let s3: S3TestServer | null = null;
 try {
   console.info(`writing a ${SIZE / MiB} MiB WAV in ${work} …`);
   await writeWav(source, SIZE);
 
   const port = String(30000 + Math.floor(Math.random() * 20000));
   const base = `http://127.0.0.1:${port}`;
-  // The embedded database in the bench's own data directory, whatever DATABASE_URL says.
+  // The embedded database in the bench's own data directory, whatever DATABASE_URL says (with --s3,
+  // DATABASE_URL is kept so the PostgreSQL locker is measured too).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -214,7 +221,12 @@ try {
     LOG_LEVEL: 'warn',
     RATE_LIMITS: 'off',
   };
-  delete env.DATABASE_URL;
+  if (IS_S3) {
+    s3 = await startS3TestServer({ directory: path.join(work, 's3') });
+    Object.assign(env, s3.env);
+  } else {
+    delete env.DATABASE_URL;
+  }
   runCli(
     [
       'user:create',
@@ -278,7 +290,7 @@ try {
   const growth = (serverPeak - baseline) / MiB;
   console.info('');
   console.info(
-    `file: ${SIZE / MiB} MiB WAV, loopback, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}; best of ${ROUNDS} rounds`,
+    `file: ${SIZE / MiB} MiB WAV, loopback, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}; best of ${ROUNDS} rounds; uploads ${IS_S3 ? `into the bucket (s3rver), ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}` : 'staged on local disk'}`,
   );
   const line = (label: string, rate: number, ms: number) =>
     console.info(`${label.padEnd(52)} ${rate.toFixed(0).padStart(5)} MiB/s (${(ms / 1000).toFixed(2)} s)`);
@@ -300,5 +312,6 @@ try {
     child.kill('SIGTERM');
     await new Promise((resolve) => child?.once('exit', resolve));
   }
+  await s3?.close();
   fs.rmSync(work, { recursive: true, force: true });
 }
