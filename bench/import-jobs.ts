@@ -152,17 +152,27 @@ async function run(kind: 'pglite' | 'postgres') {
       });
       const staged = performance.now();
       const stop = kind === 'pglite' ? probe(database) : null;
+      // Each chunk's time (between progress calls) and the last, crediting transaction's.
+      const chunkTimes: number[] = [];
+      let last = performance.now();
       const result = await postImport(database.db, summary.id, {
         admin: null,
         ...(chunkLines ? { chunkLines } : {}),
+        onProgress: () => {
+          const now = performance.now();
+          chunkTimes.push(now - last);
+          last = now;
+        },
       });
       const posted = performance.now();
+      const longest = Math.max(0, ...chunkTimes);
       const waits = await stop?.();
       fs.rmSync(file);
       console.info(
         `${kind}, posting ${label}: ${summary.lineCount.toLocaleString('en-US')} lines staged in ${seconds(staged - started)}, ` +
           `posted (${result.earningsLines.toLocaleString('en-US')} earnings lines, ${result.artists} artists) in ${seconds(posted - staged)}, ` +
           `end to end ${seconds(posted - started)}` +
+          `; ${chunkTimes.length} chunk(s), longest ${longest.toFixed(0)} ms, crediting transaction ${(posted - last).toFixed(0)} ms` +
           (waits
             ? `; select 1 during the posting: p99 ${waits.p99.toFixed(0)} ms, max ${waits.max.toFixed(0)} ms (${waits.samples} samples)`
             : ''),

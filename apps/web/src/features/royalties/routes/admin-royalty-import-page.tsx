@@ -92,7 +92,7 @@ export default function AdminRoyaltyImportPage() {
         <div className="min-w-0">
           <h1 className="break-all text-2xl font-bold text-white sm:text-3xl">{data.fileName}</h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-zinc-400">
-            {isRunning || data.progress.phase === 'ready' ? (
+            {isRunning ? (
               <span data-testid="import-phase" className="font-semibold text-zinc-200">
                 {ROYALTY_PHASE_LABELS[data.progress.phase]}
               </span>
