@@ -64,6 +64,11 @@ export class PgUploadLocker implements Locker {
         });
         try {
           await client.connect();
+          // The server side too: a client that vanished without closing its socket (a machine lost,
+          // a network cut) has its session, and so its locks, ended within about a minute, not hours.
+          await client.query(
+            'set tcp_keepalives_idle = 30; set tcp_keepalives_interval = 10; set tcp_keepalives_count = 3',
+          );
           await client.query(`listen ${RELEASE_CHANNEL}`);
         } catch (error) {
           client.end().catch(() => undefined);
