@@ -11,6 +11,7 @@ import type {
   ImportSummary,
   RoyaltyFormat,
 } from '@tunedrop/shared/schemas/royalties';
+import { useEffect, useRef } from 'react';
 import { ApiError, client, unwrap } from '../../../lib/api';
 
 export const royaltyKeys = {
@@ -31,17 +32,28 @@ export function useImports() {
   });
 }
 
+const RUNNING_PHASES = ['queued', 'reading', 'staging', 'posting'];
+
 export function useImportSummary(id: string) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     queryKey: royaltyKeys.importDetail(id),
     queryFn: () => unwrap(client.admin.royalties.imports[':id'].$get({ param: { id } })),
     // While its job reads or posts it, the import is read again each second (its progress).
-    refetchInterval: (query) =>
-      query.state.data &&
-      ['queued', 'reading', 'staging', 'posting'].includes(query.state.data.progress.phase)
-        ? 1000
-        : false,
+    refetchInterval: (current) =>
+      current.state.data && RUNNING_PHASES.includes(current.state.data.progress.phase) ? 1000 : false,
   });
+  const phase = query.data?.progress.phase;
+  const previous = useRef(phase);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = phase;
+    // The job is done: the unmatched queue, the list and the totals changed with it.
+    if (was && phase && RUNNING_PHASES.includes(was) && !RUNNING_PHASES.includes(phase)) {
+      void queryClient.invalidateQueries({ queryKey: royaltyKeys.all });
+    }
+  }, [phase, queryClient]);
+  return query;
 }
 
 export function useUnmatched() {
