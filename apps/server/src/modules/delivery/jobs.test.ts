@@ -11,7 +11,7 @@ import { rows } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { sendDelivery } from './jobs';
+import { sendDelivery, sweepDeliveries } from './jobs';
 
 let system: TestSystem;
 let engine: JobEngine | null = null;
@@ -109,5 +109,35 @@ describe('delivery.send on the engine', () => {
       .from(mailOutbox)
       .where(eq(mailOutbox.recipient, people.admin.email));
     expect(mails.map((mail) => mail.subject)).toContainEqual(expect.stringMatching(/^Delivery failed: /));
+    await engine.stop({ timeoutMs: 2000 });
+    engine = null;
   }, 60_000);
+
+  it('the sweep gives a due row whose job is gone its job again, once however often it runs', async () => {
+    const { releaseId } = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      distributionStores: ['spotify'],
+    });
+    const approved = await system.request(`/api/admin/releases/${releaseId}/approve`, {
+      method: 'POST',
+      cookie: people.moderator.cookie,
+    });
+    expect(approved.status).toBe(200);
+    const [row] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    const deliveryId = row?.id ?? '';
+    const waiting = () =>
+      rows<{ state: string }>(
+        system.db,
+        sql`select state from pgboss.job where name = 'delivery.send' and state = 'created' and data->>'deliveryId' = ${deliveryId}`,
+      );
+    expect(await waiting()).toHaveLength(1);
+    // Lost (a worker killed past pg-boss's retries, a row from before the engine existed).
+    await system.db.execute(
+      sql`delete from pgboss.job where name = 'delivery.send' and data->>'deliveryId' = ${deliveryId}`,
+    );
+    const context = { deps: system, jobId: 'test', retryCount: 0, logger: system.logger };
+    await sweepDeliveries.run({}, context);
+    await sweepDeliveries.run({}, context);
+    expect(await waiting()).toHaveLength(1);
+  });
 });
