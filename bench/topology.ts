@@ -10,6 +10,14 @@
  *    several imports at once).
  * The machine this runs on matters: on a small shared one the workers compete with PostgreSQL and sshd
  * for the same cores, so the scaling ratio is a floor.
+ *
+ * Measured 2026-11-25 (2 shared cores, load average 17, PostgreSQL 15 local), defaults:
+ *   deliveries: 1 worker 119 releases/min, 2 workers 234 (×1.97), 4 workers 414 (×3.49). Each worker slot
+ *   ran about one job per 2 s: pg-boss 10 waits its polling interval (2 s) after every fetch, even one that
+ *   found a job, so these figures are concurrency × 0.5 jobs/s, not the SFTP work (bench/delivery.ts).
+ *   import of 1,000,000 lines: 1 worker read+stage 111.5 s (8,968 lines/s), post 23.9 s, total 140 s;
+ *   2 workers 99.9 s + 38.7 s, total 141 s (one import is one job). Baseline: 97-122 s inside the HTTP
+ *   request before imports were jobs (issue 24), now the upload answers 202 in 3-5 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
