@@ -169,7 +169,10 @@ export async function runPosting(
       options.onProgress?.(written);
       if (options.chunkLines === undefined) {
         const elapsed = Math.max(1, performance.now() - started);
-        chunk = Math.round(Math.min(50_000, Math.max(200, (chunk * CHUNK_TARGET_MS) / elapsed)));
+        // At most 1.5 times larger each time: one quick chunk (a pause in other load) must not make the
+        // next one many times longer than the target.
+        const next = Math.min(chunk * 1.5, (chunk * CHUNK_TARGET_MS) / elapsed);
+        chunk = Math.round(Math.min(50_000, Math.max(200, next)));
       }
       // Let the requests that queued behind this chunk run before the next one (PGlite is one connection).
       await new Promise((resolve) => setTimeout(resolve, 0));
