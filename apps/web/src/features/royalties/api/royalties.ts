@@ -22,6 +22,8 @@ export const royaltyKeys = {
   presets: () => [...royaltyKeys.all, 'presets'] as const,
 };
 
+const RUNNING_PHASES = ['queued', 'reading', 'staging', 'posting'];
+
 export function useImports() {
   return useInfiniteQuery({
     queryKey: royaltyKeys.imports(),
@@ -29,10 +31,15 @@ export function useImports() {
       unwrap(client.admin.royalties.imports.$get({ query: pageParam ? { cursor: pageParam } : {} })),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+    // While an import's job runs, the list follows its phase.
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) =>
+        page.items.some((item) => RUNNING_PHASES.includes(item.progress.phase)),
+      )
+        ? 2000
+        : false,
   });
 }
-
-const RUNNING_PHASES = ['queued', 'reading', 'staging', 'posting'];
 
 export function useImportSummary(id: string) {
   const queryClient = useQueryClient();

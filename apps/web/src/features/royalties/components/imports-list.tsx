@@ -1,5 +1,5 @@
 /** The imported reports, newest first: a table on wide screens, cards on phones; each opens its summary. */
-import type { ImportListItem } from '@tunedrop/shared/schemas/royalties';
+import { type ImportListItem, ROYALTY_PHASE_LABELS } from '@tunedrop/shared/schemas/royalties';
 import { Inbox } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -9,6 +9,7 @@ import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
 import { useImports } from '../api/royalties';
 import { formatDecimal, formatUnits } from '../lib/decimal';
+import { RUNNING_PHASES } from './import-progress';
 
 export const FORMAT_SHORT: Record<ImportListItem['format'], string> = {
   dsr: 'DDEX DSR',
@@ -95,7 +96,7 @@ export function ImportsList() {
                     </td>
                     <td className="px-3 py-2 text-zinc-300">{FORMAT_SHORT[item.format]}</td>
                     <td className="px-3 py-2">
-                      <StatusBadge kind="royaltyImport" status={item.status} />
+                      <ImportState item={item} />
                     </td>
                     <td className="px-3 py-2 text-zinc-300">{periodText(item)}</td>
                     <td className="px-3 py-2 text-right tabular-nums text-zinc-300">
@@ -120,7 +121,7 @@ export function ImportsList() {
                 >
                   <span className="flex items-center justify-between gap-2">
                     <span className="min-w-0 truncate font-medium text-white">{item.fileName}</span>
-                    <StatusBadge kind="royaltyImport" status={item.status} />
+                    <ImportState item={item} />
                   </span>
                   <span className="mt-1 block text-sm text-zinc-400">
                     {FORMAT_SHORT[item.format]} · {periodText(item)} · {item.lineCount} lines
@@ -144,5 +145,15 @@ export function ImportsList() {
         </>
       )}
     </section>
+  );
+}
+
+/** An import whose job still runs shows its phase (decision 161); a finished one its status. */
+function ImportState({ item }: { item: ImportListItem }) {
+  if (!RUNNING_PHASES.has(item.progress.phase)) {
+    return <StatusBadge kind="royaltyImport" status={item.status} />;
+  }
+  return (
+    <span className="text-sm font-semibold text-zinc-200">{ROYALTY_PHASE_LABELS[item.progress.phase]}</span>
   );
 }
