@@ -32,7 +32,11 @@ const waitFor = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
   throw new Error('timed out');
 };
 
-async function startEngine(jobs: Parameters<typeof createJobEngine>[0]['jobs'], role: 'all' | 'web' = 'all') {
+async function startEngine(
+  jobs: Parameters<typeof createJobEngine>[0]['jobs'],
+  role: 'all' | 'web' = 'all',
+  pollingIntervalSeconds = 0.5,
+) {
   const engine = createJobEngine({
     role,
     jobs,
@@ -40,7 +44,7 @@ async function startEngine(jobs: Parameters<typeof createJobEngine>[0]['jobs'], 
     logger: createLogger('silent'),
     database: system.database,
     databaseUrl: system.config.DATABASE_URL,
-    pollingIntervalSeconds: 0.5,
+    pollingIntervalSeconds,
   });
   engines.push(engine);
   await engine.start();
@@ -138,5 +142,21 @@ describe('job engine', () => {
     // Both engines checked the cron (every second here) several times in this minute.
     await new Promise((resolve) => setTimeout(resolve, 4000));
     expect(count).toBe(1);
+  }, 30_000);
+
+  it('a busy worker takes its next job at once, not after its polling interval', async () => {
+    const done: number[] = [];
+    const quick = defineJob({
+      name: 'test.quick',
+      payload: z.object({ n: z.number() }),
+      async run() {
+        done.push(Date.now());
+      },
+    });
+    // One worker polling every 3 s: waiting that long between jobs, six would take 15 s or more.
+    await startEngine([quick], 'all', 3);
+    for (let n = 0; n < 6; n++) await enqueue(system.db, quick, { n });
+    await waitFor(() => done.length === 6, 20_000);
+    expect((done[5] ?? 0) - (done[0] ?? 0)).toBeLessThan(6000);
   }, 30_000);
 });

@@ -272,7 +272,8 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
         for (const job of options.jobs) {
           const concurrency = options.concurrency?.[job.name] ?? job.concurrency ?? 1;
           for (let i = 0; i < concurrency; i++) {
-            await boss.work(
+            let workerId = '';
+            workerId = await boss.work(
               job.name,
               {
                 batchSize: 1,
@@ -293,6 +294,10 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
                   jobLogger.warn({ err: error, retryCount: entry.retryCount }, 'job failed');
                   options.onJobFailed?.(job.name, error);
                   throw error;
+                } finally {
+                  // pg-boss 10 waits its polling interval after every fetch, even one that found a job:
+                  // a busy worker asks for the next job at once instead.
+                  boss.notifyWorker(workerId);
                 }
               },
             );
