@@ -37,7 +37,6 @@ import type { Storage } from '../../infra/storage/storage';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
 import { enqueue, type JobQueue } from '../../lib/jobs';
-import { recordImportLines } from '../../lib/metrics';
 import { lineAmountsSql, needsAllocation, StreamingAllocator } from './amounts';
 import { copyValue, openCopySink } from './copy-in';
 import { FormatError, parseFile } from './parse';
@@ -432,11 +431,7 @@ async function stageImport(
     );
     const tally = await stageLines(db, importId, parsed.lines, parsed.report, {
       after: Number(staged?.last ?? 0),
-      onBatch: (linesRead, amount) => {
-        // Lines per second on /metrics (a resumed run counts the lines it reads again).
-        recordImportLines(linesRead - progress.linesRead);
-        return report({ linesRead, amountRead: amount });
-      },
+      onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
     });
     await report({ phase: 'staging' });
     await finishImport(db, importId, parsed.report, input, preset?.currency ?? null, tally);
