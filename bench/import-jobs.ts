@@ -5,7 +5,8 @@
  *     chunks (the job's code), seconds each;
  *   - on PGlite, while the posting runs, a probe query (`select 1`, what /api/health asks of the database)
  *     every 20 ms through the app's one connection: its p99 and max wait, for the chunked posting and
- *     beside it for the posting as one transaction (chunk = all lines: today's figure before this change).
+ *     beside it for the posting as one transaction (chunk = all lines: today's figure before this change);
+ *     the same probe during the staging (COPY batches, then the checks and totals over the whole import).
  * PGlite serves one statement at a time, so the probe's wait is what any request waits. It is not a test.
  *   node --import tsx bench/import-jobs.ts [--lines 1000000] [--db pglite|postgres|both]
  */
@@ -145,12 +146,14 @@ async function run(kind: 'pglite' | 'postgres') {
       const file = path.join(work, `${randomUUID()}.tsv`);
       writeStatement(file, label);
       const started = performance.now();
+      const stopStaging = kind === 'pglite' ? probe(database) : null;
       const summary = await importRoyaltyFile(database.db, {
         filePath: file,
         fileName: 'b.tsv',
         format: 'auto',
       });
       const staged = performance.now();
+      const stagingWaits = await stopStaging?.();
       const stop = kind === 'pglite' ? probe(database) : null;
       // Each chunk's time (between progress calls) and the last, crediting transaction's.
       const chunkTimes: number[] = [];
@@ -175,6 +178,9 @@ async function run(kind: 'pglite' | 'postgres') {
           `; ${chunkTimes.length} chunk(s), longest ${longest.toFixed(0)} ms, crediting transaction ${(posted - last).toFixed(0)} ms` +
           (waits
             ? `; select 1 during the posting: p99 ${waits.p99.toFixed(0)} ms, max ${waits.max.toFixed(0)} ms (${waits.samples} samples)`
+            : '') +
+          (stagingWaits
+            ? `; during the staging: p99 ${stagingWaits.p99.toFixed(0)} ms, max ${stagingWaits.max.toFixed(0)} ms`
             : ''),
       );
     }
