@@ -116,7 +116,7 @@ export async function runPosting(
   options: RunPostingOptions,
 ): Promise<PostResult | null> {
   const [row] = await db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
-  if (!row || row.status !== 'staged' || row.phase !== 'posting') return null;
+  if (row?.status !== 'staged' || row.phase !== 'posting') return null;
   const rate = row.exchangeRate ?? '1';
   const fallbackPeriod = row.periodStart?.slice(0, 7) ?? row.createdAt.toISOString().slice(0, 7);
   const allocate = await needsAllocation(db, importId);

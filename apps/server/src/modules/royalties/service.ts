@@ -279,7 +279,7 @@ export async function runImport(
   onProgress?: ProgressListener,
 ): Promise<void> {
   const [row] = await deps.db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
-  if (!row || row.status !== 'staging') return;
+  if (row?.status !== 'staging') return;
   if (!row.fileKey || !row.options) {
     await failImport(deps.db, importId, 'The uploaded file is no longer stored; upload it again.');
     return;
