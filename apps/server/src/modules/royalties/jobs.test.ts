@@ -99,7 +99,9 @@ describe('an import as a job', () => {
   });
 
   it('fails an import whose parse fails, with the line and the reason, and takes the file again', async () => {
-    const text = [HEADER, sale('1.00'), `${sale('2.00')}\t${'x'.repeat(100 * 1024)}`, sale('3.00')].join('\n');
+    const text = [HEADER, sale('1.00'), `${sale('2.00')}\t${'x'.repeat(100 * 1024)}`, sale('3.00')].join(
+      '\n',
+    );
     const response = await upload(text);
     expect(response.status).toBe(202);
     const { id } = await readJson(response);
