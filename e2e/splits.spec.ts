@@ -121,13 +121,20 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
       body: `${report}\r\n`,
     },
   );
-  expect(imported.status).toBe(201);
+  // Imports and postings run as jobs (record 161): the upload and the post answer 202, then the phase moves.
+  expect(imported.status).toBe(202);
   const { id } = (await imported.json()) as { id: string };
+  const phaseOf = async () => {
+    const summary = await fetch(`${e2eEnv.baseUrl}/api/admin/royalties/imports/${id}`, { headers });
+    return ((await summary.json()) as { progress: { phase: string } }).progress.phase;
+  };
+  await expect.poll(phaseOf, { timeout: 30_000 }).toBe('ready');
   const posted = await fetch(`${e2eEnv.baseUrl}/api/admin/royalties/imports/${id}/post`, {
     method: 'POST',
     headers,
   });
-  expect(posted.status).toBe(200);
+  expect(posted.status).toBe(202);
+  await expect.poll(phaseOf, { timeout: 30_000 }).toBe('posted');
 
   // The collaborator: Royalties (reachable without a plan), the share, the balance, the statement.
   await collab.setViewportSize({ width: 1280, height: 900 });
