@@ -49,8 +49,10 @@ export const INVITATION_LIMITS = {
 /** "3 hours", "1 minute": a wait in the unit a person would say. */
 export function waitText(seconds: number): string {
   const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'}`;
-  if (seconds >= 3600) return unit(Math.ceil(seconds / 3600), 'hour');
-  if (seconds >= 60) return unit(Math.ceil(seconds / 60), 'minute');
+  // Rounded up to whole minutes first, so 59 min 30 s reads "1 hour", not "60 minutes".
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes >= 60) return unit(Math.ceil(seconds / 3600), 'hour');
+  if (seconds >= 60) return unit(minutes, 'minute');
   return unit(Math.max(1, Math.ceil(seconds)), 'second');
 }
 
