@@ -436,21 +436,7 @@ async function adoptInterrupted(
   const entries = await transport.list(previous.remotePath);
   if (!entries.some((entry) => entry.name === `${releaseKey}.xml` && !entry.isDir)) return false;
   await db.transaction(async (tx) => {
-    const delivered = await tx
-      .update(deliveries)
-      .set({
-        state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
-        deliveredAt: sql`now()`,
-        lastError: null,
-        leaseUntil: null,
-        leaseOwner: null,
-        leaseId: null,
-        updatedAt: sql`now()`,
-        stateChangedAt: sql`now()`,
-      })
-      .where(isHeld(job, options))
-      .returning({ id: deliveries.id });
-    if (delivered.length === 0) return;
+    if (!(await markDelivered(tx, job, options))) return;
     await tx
       .update(deliveryAttempts)
       .set({ outcome: 'uploaded', error: null })
@@ -458,6 +444,29 @@ async function adoptInterrupted(
     await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.id, currentAttemptId));
   });
   return true;
+}
+
+/** The job is delivered (or its takedown sent), only while the lease is still ours; false when it is not. */
+async function markDelivered(
+  tx: DbOrTx,
+  job: DeliveryRow,
+  options: Required<WorkerOptions>,
+): Promise<boolean> {
+  const delivered = await tx
+    .update(deliveries)
+    .set({
+      state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
+      deliveredAt: sql`now()`,
+      lastError: null,
+      leaseUntil: null,
+      leaseOwner: null,
+      leaseId: null,
+      updatedAt: sql`now()`,
+      stateChangedAt: sql`now()`,
+    })
+    .where(isHeld(job, options))
+    .returning({ id: deliveries.id });
+  return delivered.length > 0;
 }
 
 async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
@@ -487,21 +496,7 @@ async function recordUploaded(
   options: Required<WorkerOptions>,
 ) {
   await db.transaction(async (tx) => {
-    const delivered = await tx
-      .update(deliveries)
-      .set({
-        state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
-        deliveredAt: sql`now()`,
-        lastError: null,
-        leaseUntil: null,
-        leaseOwner: null,
-        leaseId: null,
-        updatedAt: sql`now()`,
-        stateChangedAt: sql`now()`,
-      })
-      .where(isHeld(job, options))
-      .returning({ id: deliveries.id });
-    if (delivered.length === 0) return;
+    if (!(await markDelivered(tx, job, options))) return;
     await tx
       .update(deliveryAttempts)
       .set({
