@@ -89,8 +89,8 @@ test('an admin imports a DSR file, assigns an unknown ISRC and posts it; the art
 
   await expect(page).toHaveURL(/\/admin\/royalties\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: `DSR_E2E_${suffix}.tsv` })).toBeVisible();
-  // The upload answered at once (202); a worker reads the file while the page shows how far it is.
-  await expect(page.getByTestId('import-progress')).toBeVisible();
+  // The upload answered at once (202); a worker reads the file. Its progress shows only while it
+  // runs, which on a fast machine is shorter than a poll, so the journey waits for the outcome.
   await expect(page.getByTestId('import-status')).toHaveText('Ready to post');
   await expect(page.getByTestId('matched-lines')).toHaveText('1 lines');
   await expect(page.getByTestId('unmatched-lines')).toHaveText('1 lines');
@@ -119,8 +119,7 @@ test('an admin imports a DSR file, assigns an unknown ISRC and posts it; the art
   const confirm = page.getByRole('alertdialog', { name: 'Post this report?' });
   await expect(confirm).toContainText('10.00 USD will be credited to 1 artist from 2 matched lines');
   await confirm.getByRole('button', { name: 'Post report' }).click();
-  // Posting runs as a job too: its progress, then Posted.
-  await expect(page.getByTestId('import-phase')).toHaveText('Posting');
+  // Posting runs as a job too; its progress may come and go before a poll sees it.
   await expect(page.getByTestId('import-status')).toHaveText('Posted');
   await expect(page.getByTestId('posted-cents')).toHaveText('$10.00');
   await expect(page.getByRole('button', { name: 'Delete import' })).toHaveCount(0);
