@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
         path: 'dashboard',
         lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
         children: [
-          { index: true, ...page(() => import('../features/auth/routes/dashboard-home-page')) },
+          { index: true, ...page(() => import('../features/dashboard/routes/dashboard-home-page')) },
           { path: 'account', ...page(() => import('./pages/account-page')) },
           { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
           {
@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
             path: 'releases/:id',
             ...page(() => import('../features/releases/routes/release-detail-page')),
           },
-          { path: 'royalties', ...page(() => import('../features/wallet/routes/royalties-page')) },
+          { path: 'royalties', ...page(() => import('../features/royalties/routes/royalties-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
         ],
       },
@@ -85,10 +85,13 @@ export const routes: RouteObject[] = [
           { path: 'messages', ...page(() => import('../features/site/routes/admin-messages-page')) },
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
           { path: 'settings', ...page(() => import('../features/delivery/routes/admin-settings-page')) },
-          { path: 'royalties', ...page(() => import('../features/royalties/routes/admin-royalties-page')) },
+          {
+            path: 'royalties',
+            ...page(() => import('../features/royalty-imports/routes/admin-royalties-page')),
+          },
           {
             path: 'royalties/:id',
-            ...page(() => import('../features/royalties/routes/admin-royalty-import-page')),
+            ...page(() => import('../features/royalty-imports/routes/admin-royalty-import-page')),
           },
         ],
       },

@@ -7,7 +7,7 @@ import { buttonClass } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
-import { useLiveUpdates } from '../../lib/live-updates';
+import { useLiveUpdates } from '../../features/live-updates';
 import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
 import { isReachableWithoutSubscription, LapsedBanner } from './lapsed-banner';

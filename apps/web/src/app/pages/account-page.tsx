@@ -1,7 +1,7 @@
 /** /dashboard/account: composed from the billing and accounts features (spec 01 §2). Always reachable. */
 import { useLocation } from 'react-router';
-import { AccountSections } from '../../features/auth/components/account-sections';
-import { CurrentPlanSection } from '../../features/billing/components/current-plan-section';
+import { AccountSections } from '../../features/auth';
+import { CurrentPlanSection } from '../../features/billing';
 import { usePageTitle } from '../../lib/use-page-title';
 
 export default function AccountPage() {

@@ -1,5 +1,5 @@
-/** Requests of the accounts feature: sign-up, verification resend, profile update, dashboard stats. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+/** Requests of the accounts feature: sign-up, verification resend, profile update. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EmailOnlyInput, ProfileInput, SignupInput } from '@tunedrop/shared/schemas/auth';
 import { client, unwrap } from '../../../lib/api';
 import { viewerQueryKey } from '../../../lib/viewer';
@@ -17,12 +17,5 @@ export function useUpdateProfile() {
   return useMutation({
     mutationFn: (input: ProfileInput) => unwrap(client.me.profile.$patch({ json: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: viewerQueryKey }),
-  });
-}
-
-export function useDashboardStats() {
-  return useQuery({
-    queryKey: ['me', 'stats'],
-    queryFn: () => unwrap(client.me.stats.$get()),
   });
 }

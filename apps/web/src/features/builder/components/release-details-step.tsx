@@ -9,28 +9,12 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Input, Select } from '../../../components/ui/input';
+import { imageSize } from '../../../lib/image-size';
 import type { SlotState } from '../model/slots';
 import { FileBox } from './file-box';
 import { LockedNote, ProFeatureNote } from './pro-lock';
 
 export type ReleaseField = keyof ReleaseDraft;
-
-/** Reads an image's pixel size in the browser, so a wrong cover is refused before it uploads. */
-export function imageSize(file: File): Promise<{ width: number; height: number }> {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file);
-    const image = new Image();
-    image.onload = () => {
-      resolve({ width: image.naturalWidth, height: image.naturalHeight });
-      URL.revokeObjectURL(url);
-    };
-    image.onerror = () => {
-      URL.revokeObjectURL(url);
-      reject(new Error('unreadable'));
-    };
-    image.src = url;
-  });
-}
 
 export function ReleaseDetailsStep({
   release,

@@ -14,9 +14,7 @@ import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { discardUpload } from '../../builder/api/uploads';
-import { CreditsEditor } from '../../builder/components/credits-editor';
-import { emptyProducer, emptySongwriter } from '../../builder/model/draft';
+import { CreditsEditor, discardUpload, emptyProducer, emptySongwriter } from '../../builder';
 import { useAddTrack } from '../api/replace-files';
 import { ReplaceFile } from './replace-file';
 

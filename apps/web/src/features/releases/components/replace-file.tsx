@@ -12,10 +12,8 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { discardUpload, startUpload, type UploadHandle } from '../../builder/api/uploads';
-import { FileBox } from '../../builder/components/file-box';
-import { imageSize } from '../../builder/components/release-details-step';
-import type { SlotState } from '../../builder/model/slots';
+import { imageSize } from '../../../lib/image-size';
+import { discardUpload, FileBox, type SlotState, startUpload, type UploadHandle } from '../../builder';
 
 const FILE_RULES = {
   cover: {

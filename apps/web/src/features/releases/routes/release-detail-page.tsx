@@ -14,7 +14,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
-import { ReleaseSplitsSection } from '../../splits/components/release-splits';
+import { ReleaseSplitsSection } from '../../splits';
 import { useReleaseDetail } from '../api/get-release-detail';
 import { RejectedActions } from '../components/rejected-actions';
 import { ReleaseHistory } from '../components/release-history';

@@ -1,4 +1,8 @@
-/** Royalties and Wallet (spec 02 §2): balances, the plan minimum, withdrawals, payment settings. */
+/**
+ * Royalties and Wallet (spec 02 §2): the artist's earnings ledger and statements (this feature, served by
+ * modules/royalties) beside the wallet's balances, plan minimum, withdrawals and payment settings
+ * (features/wallet, served by modules/wallet).
+ */
 import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { ArrowUpRight, Info } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -9,14 +13,16 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { formatCents } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { PayeeShares } from '../../splits/components/payee-shares';
-import { useWallet } from '../api/wallet';
-import { BalanceCards } from '../components/balance-cards';
+import { PayeeShares } from '../../splits';
+import {
+  BalanceCards,
+  PaymentSettingsForm,
+  PendingRequests,
+  useWallet,
+  WithdrawalDialog,
+} from '../../wallet';
 import { LedgerSection } from '../components/ledger-section';
-import { PaymentSettingsForm } from '../components/payment-settings-form';
-import { PendingRequests } from '../components/pending-requests';
 import { StatementsSection } from '../components/statements-section';
-import { WithdrawalDialog } from '../components/withdrawal-dialog';
 
 const PLAN_LABELS: Record<string, string> = { basic: 'Basic plan', pro: 'Pro plan' };
 

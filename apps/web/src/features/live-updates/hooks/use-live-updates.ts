@@ -13,7 +13,7 @@ import {
   subscriptionInfoQueryKey,
 } from '@tunedrop/shared/schemas/billing';
 import { useEffect } from 'react';
-import { type Viewer, viewerQueryKey } from './viewer';
+import { type Viewer, viewerQueryKey } from '../../../lib/viewer';
 
 const MAX_RETRY_MS = 30_000;
 

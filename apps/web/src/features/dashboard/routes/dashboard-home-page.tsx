@@ -9,7 +9,7 @@ import { useAppConfig } from '../../../lib/app-config';
 import { SubscriptionActivation } from '../../../lib/subscription-activation';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
-import { useDashboardStats } from '../api/account';
+import { useDashboardStats } from '../api/stats';
 
 /** What each plan includes (spec 01 §9). */
 const PLAN_FEATURES: Record<Plan, string[]> = {

@@ -1,0 +1,6 @@
+/** Public entry of the wallet feature (balances, payment details, withdrawals): what other features may use. */
+export { useWallet } from './api/wallet';
+export { BalanceCards } from './components/balance-cards';
+export { PaymentSettingsForm } from './components/payment-settings-form';
+export { PendingRequests } from './components/pending-requests';
+export { WithdrawalDialog } from './components/withdrawal-dialog';
