@@ -26,22 +26,29 @@ export const globalMiddleware = (handler: MiddlewareHandler<AppEnv>) =>
   Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true as const });
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { [ACCESS_RULE]: AccessRule };
 
-/** better-auth's session cookie name ("tunedrop.session_token", `__Secure-` prefixed over HTTPS), read once. */
-const sessionCookieNames = new WeakMap<object, Promise<string>>();
-function sessionCookieName(auth: Deps['auth']): Promise<string> {
-  let name = sessionCookieNames.get(auth);
-  if (!name) {
-    name = auth.$context.then((context) => context.authCookies.sessionToken.name);
-    sessionCookieNames.set(auth, name);
+/**
+ * better-auth's cookie names, read once: the session cookie ("tunedrop.session_token") and the one it
+ * sets beside it when "Remember me" was left off ("tunedrop.dont_remember"); `__Secure-` prefixed over HTTPS.
+ */
+type CookieNames = { sessionToken: string; dontRemember: string };
+const cookieNamesByAuth = new WeakMap<object, Promise<CookieNames>>();
+function cookieNames(auth: Deps['auth']): Promise<CookieNames> {
+  let names = cookieNamesByAuth.get(auth);
+  if (!names) {
+    names = auth.$context.then((context) => ({
+      sessionToken: context.authCookies.sessionToken.name,
+      dontRemember: context.authCookies.dontRememberToken.name,
+    }));
+    cookieNamesByAuth.set(auth, names);
   }
-  return name;
+  return names;
 }
 
 /**
- * The token of a signed session cookie (`token.base64(HMAC-SHA256(secret, token))`, better-call's format),
- * or null when it is missing or its signature does not match.
+ * The value of a signed cookie (`value.base64(HMAC-SHA256(secret, value))`, better-call's format),
+ * or null when its signature does not match.
  */
-function verifiedSessionToken(signed: string, secret: string): string | null {
+function verifiedCookieValue(signed: string, secret: string): string | null {
   const dot = signed.lastIndexOf('.');
   if (dot < 1) return null;
   const token = signed.slice(0, dot);
@@ -92,27 +99,43 @@ async function viewerRow(db: Deps['db'], token: string) {
   return rows[0];
 }
 
+/** better-auth's rule (`updateAge`): a session whose last extension is a day old is extended on its next use. */
+function isDueForRefresh(expiresAt: Date, now: number): boolean {
+  return expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= now;
+}
+
+/**
+ * A session signed in without "Remember me" carries better-auth's signed `dont_remember` cookie. better-auth
+ * never extends such a session (its getSession returns it as it is), and the session lives one day
+ * (SESSION_DONT_REMEMBER_SECONDS), so by the rule above it always looks due: asking better-auth on every
+ * request took three more queries for nothing (issue 29, record 171). It still ends when it expires.
+ */
+function isDontRemember(c: Context<AppEnv>, names: CookieNames): boolean {
+  const signed = getCookie(c, names.dontRemember);
+  return signed !== undefined && verifiedCookieValue(signed, c.var.deps.config.appSecret) !== null;
+}
+
 /**
  * The signed-in caller, read on every request of a route with an access rule. The fast path checks the
  * cookie's signature here and reads session, user, profile and roles in one query: no cache, so a revoked
  * session (sign-out, password change, ban) ends at the next request on every instance. better-auth's
- * getSession runs only when the session is expired or due for its daily refresh, so its rules (cleanup,
- * sliding expiry) stay its own (record 125).
+ * getSession runs only when the session is expired or due for its daily refresh (never due for a session
+ * without "Remember me", which better-auth does not extend), so its rules (cleanup, sliding expiry) stay
+ * its own (records 125, 171).
  */
 export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
   const { auth, db, config } = c.var.deps;
   const cookieHeader = c.req.header('cookie');
   if (!cookieHeader) return null;
-  const signed = getCookie(c, await sessionCookieName(auth));
+  const names = await cookieNames(auth);
+  const signed = getCookie(c, names.sessionToken);
   if (!signed) return null;
-  const token = verifiedSessionToken(signed, config.appSecret);
+  const token = verifiedCookieValue(signed, config.appSecret);
   if (!token) return null;
   let row = await viewerRow(db, token);
   if (!row) return null;
   const now = Date.now();
-  const isDueForRefresh =
-    row.expiresAt.getTime() - (SESSION_EXPIRES_IN_SECONDS - SESSION_UPDATE_AGE_SECONDS) * 1000 <= now;
-  if (row.expiresAt.getTime() <= now || isDueForRefresh) {
+  if (row.expiresAt.getTime() <= now || (isDueForRefresh(row.expiresAt, now) && !isDontRemember(c, names))) {
     const result = await auth.api.getSession({ headers: c.req.raw.headers });
     if (!result) return null;
     row = await viewerRow(db, token);

@@ -3,9 +3,11 @@
  * and better-auth's own rules for expired sessions and the daily sliding refresh.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { session, userRoles } from '../db/schema';
+import { createTestUser } from '../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../test-support/harness';
+import { SESSION_DONT_REMEMBER_SECONDS } from './session-config';
 
 let system: TestSystem;
 beforeAll(async () => {
@@ -65,6 +67,71 @@ describe('the signed-in viewer', () => {
     await system.db.update(session).set({ expiresAt: nearEnd }).where(eq(session.userId, artist.userId));
     expect((await system.request('/api/me', { cookie: artist.cookie })).status).toBe(200);
     const [row] = await system.db.select().from(session).where(eq(session.userId, artist.userId));
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+  });
+});
+
+/** Signs in without "Remember me", as the sign-in form does with the box left clear: both cookies. */
+async function signInWithoutRememberMe(): Promise<{ userId: string; cookie: string }> {
+  const { userId, email, password } = await createTestUser(system);
+  const response = await system.auth.api.signInEmail({
+    body: { email, password, rememberMe: false },
+    headers: new Headers({ origin: system.config.appUrl }),
+    asResponse: true,
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .join('; ');
+  expect(cookie).toMatch(/tunedrop\.dont_remember=/);
+  return { userId, cookie };
+}
+
+async function sessionsOf(userId: string) {
+  return system.db.select().from(session).where(eq(session.userId, userId));
+}
+
+describe('a session without "Remember me" (issue 29)', () => {
+  it('stays on the fast path: no better-auth lookup, no cookie rewritten, no session write per request', async () => {
+    const { userId, cookie } = await signInWithoutRememberMe();
+    const [before] = await sessionsOf(userId);
+    // better-auth gives such a session one day; with a 30-day lifetime and a daily refresh that looked due.
+    expect(before?.expiresAt.getTime()).toBeLessThanOrEqual(
+      Date.now() + SESSION_DONT_REMEMBER_SECONDS * 1000,
+    );
+    const getSession = vi.spyOn(system.auth.api, 'getSession');
+    try {
+      for (let n = 0; n < 5; n++) {
+        const response = await system.request('/api/me', { cookie });
+        expect(response.status).toBe(200);
+        expect(response.headers.getSetCookie()).toEqual([]);
+      }
+      expect(getSession).not.toHaveBeenCalled();
+    } finally {
+      getSession.mockRestore();
+    }
+    const [after] = await sessionsOf(userId);
+    expect(after?.expiresAt).toEqual(before?.expiresAt);
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+  });
+
+  it('still ends when its day is over, and better-auth deletes it', async () => {
+    const { userId, cookie } = await signInWithoutRememberMe();
+    await system.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(session.userId, userId));
+    expect((await system.request('/api/me', { cookie })).status).toBe(401);
+    expect(await sessionsOf(userId)).toEqual([]);
+  });
+
+  it('a forged dont_remember cookie changes nothing: a remembered session due for refresh is still extended', async () => {
+    const artist = await system.signedInUser();
+    const nearEnd = new Date(Date.now() + 2 * DAY_MS);
+    await system.db.update(session).set({ expiresAt: nearEnd }).where(eq(session.userId, artist.userId));
+    const cookie = `${artist.cookie}; tunedrop.dont_remember=true.AAAA`;
+    expect((await system.request('/api/me', { cookie })).status).toBe(200);
+    const [row] = await sessionsOf(artist.userId);
     expect(row?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
   });
 });
