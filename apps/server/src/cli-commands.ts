@@ -2,6 +2,7 @@
 import { formatCents, isOneOf, PLANS, parseAmountToCents, ROLES, type Role } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
+import { CliError, type Command, type FlagValue } from './lib/cli-error';
 import { AppError } from './lib/errors';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
 import { deliveryCliCommands } from './modules/delivery/cli';
@@ -9,41 +10,6 @@ import { royaltiesCliCommands } from './modules/royalties/cli';
 import { auditBalances, describeMismatch } from './modules/wallet/audit';
 import { setBalanceByCli } from './modules/wallet/balance';
 import type { System } from './server';
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
-
-export type FlagValue = string | boolean | (string | boolean)[] | undefined;
-/**
- * One CLI command. On PGlite a running server executes it (the CLI hands it over a socket in
- * DATA_DIR, see cli-socket.ts), so `run` must use only `system` and its arguments, never the CLI
- * process's working directory: list every argument that is a file path in `paths`, and the CLI
- * makes it absolute before handing it over.
- */
-export type Command = {
-  usage: string;
-  options?: Record<string, { type: 'string' | 'boolean' }>;
-  /** Arguments that are file paths (positional indexes and option names), resolved against the CLI's cwd. */
-  paths?: { positionals?: number[]; options?: string[] };
-  run: (
-    system: System,
-    positionals: string[],
-    flags: Record<string, FlagValue>,
-    io?: CommandIo,
-  ) => Promise<string>;
-};
-
-/**
- * The CLI's own stderr while a command runs in the CLI process (absent when a server runs it for the
- * CLI over the socket): long commands draw their progress there.
- */
-export type CommandIo = { stderr: NodeJS.WriteStream };
 
 const requireString = (flags: Record<string, FlagValue>, name: string): string => {
   const value = flags[name];

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, type Command, type CommandIo, cliCommands, type FlagValue } from './cli-commands';
+import { cliCommands } from './cli-commands';
+import { CliError, type Command, type CommandIo, type FlagValue } from './lib/cli-error';
 import type { Logger } from './lib/logger';
 import type { System } from './server';
 

@@ -17,13 +17,13 @@ export async function runMigrations(database: Database, folder: string = migrati
     await tx.execute(sql`create schema if not exists drizzle`);
     await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (
       id serial primary key, hash text not null, created_at bigint)`);
-    const appliedRows = await rows<{ created_at: string | number }>(
+    const appliedRows = await rows<{ createdAt: string | number }>(
       tx,
       sql`select created_at from drizzle.__drizzle_migrations`,
     );
     // A migration is known by its journal time, not compared with the newest one: a migration merged
     // with an older time than one already applied (two branches) still runs.
-    const applied = new Set(appliedRows.map((row) => Number(row.created_at)));
+    const applied = new Set(appliedRows.map((row) => Number(row.createdAt)));
     for (const migration of migrations) {
       if (applied.has(migration.folderMillis)) continue;
       for (const statement of migration.sql) {

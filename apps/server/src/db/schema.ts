@@ -663,7 +663,7 @@ export const deliveryTargets = pgTable(
     name: text('name').notNull(),
     scheme: text('scheme').notNull().$type<TargetScheme>(),
     urlMasked: text('url_masked').notNull(),
-    /** AES-256-GCM (modules/wallet/payment-crypto.ts) of the URL with its password, key and S3 credentials. */
+    /** AES-256-GCM (lib/crypto.ts) of the URL with its password, key and S3 credentials. */
     secret: text('secret').notNull(),
     dpid: text('dpid').notNull(),
     /** null = all platforms. */

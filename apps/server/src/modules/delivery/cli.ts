@@ -6,7 +6,7 @@ import {
   type SettingKey,
   targetInputSchema,
 } from '@tunedrop/shared/schemas/delivery';
-import { CliError, type Command } from '../../cli-commands';
+import { CliError, type Command } from '../../lib/cli-error';
 import { writeSetting } from './codes';
 import { backfillCodes } from './service';
 import { createTarget } from './targets';

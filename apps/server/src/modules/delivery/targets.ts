@@ -20,8 +20,8 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets } from '../../db/schema';
+import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError, notFound, validationError } from '../../lib/errors';
-import { decryptSecret, encryptSecret } from '../wallet/payment-crypto';
 
 const PURPOSE = 'tunedrop-delivery-target';
 

@@ -33,11 +33,11 @@ function migrationTimes(): number[] {
 const inFlight = new WeakMap<object, Promise<Omit<Checks, 'jobs'>>>();
 
 async function probeDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
-  const applied = await rows<{ created_at: string | number }>(
+  const applied = await rows<{ createdAt: string | number }>(
     deps.db,
     sql`select created_at from drizzle.__drizzle_migrations`,
   );
-  const done = new Set(applied.map((row) => Number(row.created_at)));
+  const done = new Set(applied.map((row) => Number(row.createdAt)));
   const isMigrated = migrationTimes().every((time) => done.has(time));
   return { database: 'ok', migrations: isMigrated ? 'ok' : 'pending' };
 }

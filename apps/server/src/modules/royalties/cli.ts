@@ -3,7 +3,7 @@ import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
 import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
-import { CliError, type Command } from '../../cli-commands';
+import { CliError, type Command } from '../../lib/cli-error';
 import { AppError } from '../../lib/errors';
 import { postImport } from './posting';
 import { createProgressBar } from './progress-bar';

@@ -391,7 +391,7 @@ export async function addExpense(
       before: { outstandingCents: outstanding },
       after: { ...after, outstandingCents: outstanding + amountCents },
     });
-    const payees = await rows<{ email: string; owner_name: string | null }>(
+    const payees = await rows<{ email: string; ownerName: string | null }>(
       tx,
       sql`select distinct u.email,
                  (select coalesce(pr.artist_name, o.email) from "user" o left join profiles pr on pr.id = o.id
@@ -404,7 +404,7 @@ export async function addExpense(
         tx,
         expenseMail({
           to: payee.email,
-          ownerName: payee.owner_name ?? 'The release owner',
+          ownerName: payee.ownerName ?? 'The release owner',
           releaseTitle: release.title,
           description: input.description,
           amountCents,
@@ -626,12 +626,12 @@ export async function listPayeeShares(db: DbOrTx, userId: string): Promise<Payee
 async function payeeExpenses(db: DbOrTx, userId: string): Promise<PayeeSharesResponse['expenses']> {
   const found = await rows<{
     id: string;
-    amount_cents: number | string;
+    amountCents: number | string;
     description: string;
-    spent_on: string;
-    created_at: Date | string;
-    release_title: string;
-    owner_name: string;
+    spentOn: string;
+    createdAt: Date | string;
+    releaseTitle: string;
+    ownerName: string;
   }>(
     db,
     sql`select e.id, e.amount_cents, e.description, e.spent_on::text as spent_on, e.created_at,
@@ -646,11 +646,11 @@ async function payeeExpenses(db: DbOrTx, userId: string): Promise<PayeeSharesRes
   );
   return found.map((row) => ({
     id: row.id,
-    amountCents: Number(row.amount_cents),
+    amountCents: Number(row.amountCents),
     description: row.description,
-    spentOn: row.spent_on,
-    createdAt: new Date(row.created_at).toISOString(),
-    releaseTitle: row.release_title,
-    ownerName: row.owner_name,
+    spentOn: row.spentOn,
+    createdAt: new Date(row.createdAt).toISOString(),
+    releaseTitle: row.releaseTitle,
+    ownerName: row.ownerName,
   }));
 }

@@ -22,13 +22,13 @@ export async function expenseStatementRows(
   period: string,
 ): Promise<ExpenseStatementRelease[]> {
   const found = await rows<{
-    release_id: string;
-    release_title: string;
+    releaseId: string;
+    releaseTitle: string;
     upc: string | null;
-    recouped_cents: string | number;
+    recoupedCents: string | number;
     description: string;
-    spent_on: string;
-    amount_cents: string | number;
+    spentOn: string;
+    amountCents: string | number;
   }>(
     db,
     sql`
@@ -61,20 +61,20 @@ export async function expenseStatementRows(
   );
   const byRelease = new Map<string, ExpenseStatementRelease>();
   for (const row of found) {
-    let release = byRelease.get(row.release_id);
+    let release = byRelease.get(row.releaseId);
     if (!release) {
       release = {
-        releaseTitle: row.release_title,
+        releaseTitle: row.releaseTitle,
         upc: row.upc,
-        recoupedCents: Number(row.recouped_cents),
+        recoupedCents: Number(row.recoupedCents),
         expenses: [],
       };
-      byRelease.set(row.release_id, release);
+      byRelease.set(row.releaseId, release);
     }
     release.expenses.push({
       description: row.description,
-      spentOn: row.spent_on,
-      amountCents: Number(row.amount_cents),
+      spentOn: row.spentOn,
+      amountCents: Number(row.amountCents),
     });
   }
   return [...byRelease.values()];
