@@ -25,7 +25,7 @@ import {
   storeAcknowledgeAll,
   writeAck,
 } from '../../test-support/sftp';
-import { parseAck } from './acks';
+import { parseAck } from '../ddex';
 import { upcFor } from './codes';
 import { sendDelivery } from './jobs';
 import { claimJobs, resolveOptions, runDeliveryOnce } from './worker';

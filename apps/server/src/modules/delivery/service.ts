@@ -31,7 +31,7 @@ import {
 } from '../../db/schema';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
-import { loadExportData } from '../admin-releases/export';
+import { loadReleaseData } from '../ddex';
 import { coverUrl } from '../releases/service';
 import {
   assignCodes,
@@ -649,7 +649,7 @@ async function ownedRelease(db: DbOrTx, userId: string, releaseId: string) {
 
 export async function releaseDetail(db: DbOrTx, userId: string, releaseId: string): Promise<ReleaseDetail> {
   const release = await ownedRelease(db, userId, releaseId);
-  const data = await loadExportData(db, releaseId);
+  const data = await loadReleaseData(db, releaseId);
   const rows = await db
     .select({ delivery: deliveries, target: deliveryTargets })
     .from(deliveries)

@@ -24,23 +24,23 @@ import {
 } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { enqueueMail } from '../../infra/mail/mail';
-import { parseAck } from './acks';
-import { readSettings } from './codes';
-import { openTargetTransport } from './connect';
-import { dbNowPlus, heldBy, type Lease, type LeaseGuard, LeaseLostError, leaseGuard } from './lease';
 import {
   manifestXml,
   md5,
   newMessageId,
   type PackagePlan,
   packageXml,
+  parseAck,
   planPackage,
   STAGING_PREFIX,
   stamp,
   topFolders,
-  uploadResources,
   xmlName,
-} from './package';
+} from '../ddex';
+import { readSettings } from './codes';
+import { openTargetTransport } from './connect';
+import { dbNowPlus, heldBy, type Lease, type LeaseGuard, LeaseLostError, leaseGuard } from './lease';
+import { uploadResources } from './packaging';
 import { enqueueDelivery } from './queues';
 import { servesPlatform, type TargetRow } from './targets';
 import { describeTransportError, type Transport } from './transport';
@@ -297,7 +297,7 @@ export async function processJobs(
         await transport.ensureDir(plan.writeFolder);
       }
       const xml = packageXml(plan, {
-        settings,
+        sender: { partyId: settings.ddexSenderPartyId, name: settings.ddexSenderName },
         target: targetRow,
         platforms: job.action === 'takedown' ? [] : job.platforms,
         files,

@@ -7,8 +7,8 @@ import { validateErn43 } from '../../test-support/ddex';
 import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { addTestCover } from '../../test-support/releases-fixtures';
+import { signFileUrl } from '../admin-releases/files';
 import { isoDuration } from './ern';
-import { signFileUrl } from './files';
 
 type Signed = Awaited<ReturnType<TestSystem['signedInUser']>>;
 let system: TestSystem;

@@ -6,6 +6,7 @@
  */
 import { PLATFORMS } from '@tunedrop/shared';
 import type { ArtistCredit } from '../../db/schema';
+import { el, renderXml, type XmlElement } from './xml';
 
 export type ErnPerson = { firstName: string; middleName: string | null; lastName: string };
 
@@ -55,46 +56,6 @@ export type ErnParties = {
   recipientPartyId: string;
   recipientName: string;
 };
-
-// ------------------------------------------------------------------ a tiny XML writer
-
-type XmlNode = { name: string; attrs?: Record<string, string | number | boolean>; children?: XmlChild[] };
-type XmlChild = XmlNode | string | number | null | undefined | false;
-
-// Characters XML 1.0 cannot carry at all are dropped; the rest is escaped.
-const xmlText = (value: string | number) =>
-  String(value)
-    .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-
-const el = (name: string, attrsOrChild?: XmlNode['attrs'] | XmlChild, ...children: XmlChild[]): XmlNode => {
-  const isAttrs =
-    typeof attrsOrChild === 'object' && attrsOrChild !== null && !('name' in (attrsOrChild as object));
-  return isAttrs
-    ? { name, attrs: attrsOrChild as XmlNode['attrs'], children }
-    : { name, children: [attrsOrChild as XmlChild, ...children] };
-};
-
-function render(node: XmlNode, depth: number): string {
-  const pad = '   '.repeat(depth);
-  const attrs = Object.entries(node.attrs ?? {})
-    .map(([key, value]) => ` ${key}="${xmlText(String(value))}"`)
-    .join('');
-  const children = (node.children ?? []).filter(
-    (child): child is XmlNode | string | number => child !== null && child !== undefined && child !== false,
-  );
-  if (children.length === 0) return `${pad}<${node.name}${attrs}/>`;
-  if (children.every((child) => typeof child !== 'object')) {
-    return `${pad}<${node.name}${attrs}>${children.map((child) => xmlText(child as string)).join('')}</${node.name}>`;
-  }
-  const inner = children
-    .map((child) => (typeof child === 'object' ? render(child, depth + 1) : `${pad}   ${xmlText(child)}`))
-    .join('\n');
-  return `${pad}<${node.name}${attrs}>\n${inner}\n${pad}</${node.name}>`;
-}
 
 // ------------------------------------------------------------------ values
 
@@ -146,7 +107,7 @@ export function buildErnMessage(
   options: { messageId: string; createdAt: Date; threadId?: string },
 ): string {
   // Parties: every artist, songwriter, producer and the label, each once, referenced as P1, P2, ...
-  const partyNodes: XmlNode[] = [];
+  const partyNodes: XmlElement[] = [];
   const partyRefs = new Map<string, string>();
   const party = (kind: 'artist' | 'person' | 'label', name: string, links: string[] = []): string => {
     const key = `${kind}:${name.trim().toLowerCase()}`;
@@ -368,6 +329,7 @@ export function buildErnMessage(
     el('PartyId', id),
     el('PartyName', el('FullName', name)),
   ];
+  const partyList = el('PartyList');
   const root = el(
     'ern:NewReleaseMessage',
     {
@@ -387,15 +349,12 @@ export function buildErnMessage(
       el('MessageCreatedDateTime', options.createdAt.toISOString()),
       el('MessageControlType', 'LiveMessage'),
     ),
-    // PartyList is rendered last (below) but must sit here: its parties are collected while building the rest.
-    { name: '__parties__' },
+    // The PartyList sits here but is filled last: its parties are collected while building the rest.
+    partyList,
     el('ResourceList', ...soundRecordings, image),
     el('ReleaseList', mainRelease),
     dealList,
   );
-  const partyList = el('PartyList', ...partyNodes);
-  root.children = (root.children ?? []).map((child) =>
-    typeof child === 'object' && child && child.name === '__parties__' ? partyList : child,
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${render(root, 0)}\n`;
+  partyList.children = partyNodes;
+  return renderXml(root);
 }

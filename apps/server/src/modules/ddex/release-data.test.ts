@@ -1,6 +1,6 @@
 /** ZIP entry names of the moderator export are safe whatever was stored (issue 22, finding 9). */
 import { describe, expect, it } from 'vitest';
-import { safeEntryName, uniqueEntryNames } from './export';
+import { safeEntryName, uniqueEntryNames } from './release-data';
 
 describe('ZIP entry names', () => {
   it('turns line breaks, control characters, double quotes and path characters into underscores', () => {

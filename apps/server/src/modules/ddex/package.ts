@@ -6,17 +6,12 @@
  * place when complete (record 154), so a store never sees a partial package under its real name.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Transform } from 'node:stream';
 import type { PlatformId } from '@tunedrop/shared';
-import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import type { DeliveredFile } from '../../db/schema';
-import type { Storage } from '../../infra/storage/storage';
-import { buildErnMessage } from '../admin-releases/ern';
-import { type ExportData, ernReleaseFrom, loadExportData } from '../admin-releases/export';
-import type { EffectiveSettings } from './codes';
-import type { LeaseGuard } from './lease';
-import type { Transport } from './transport';
+import { buildErnMessage } from './ern';
+import { ernReleaseFrom, loadReleaseData, type ReleaseData } from './release-data';
+import { el, renderXml } from './xml';
 
 /** YYYYMMDDhhmmssnnn in UTC. */
 export const stamp = (date: Date) => date.toISOString().replace(/[-:TZ.]/g, '');
@@ -27,7 +22,7 @@ export const newMessageId = (date: Date) => `TD${stamp(date)}${randomBytes(4).to
 export const packageReleaseId = (release: { id: string; upc: string | null }) => release.upc ?? release.id;
 
 export type PackagePlan = {
-  data: ExportData;
+  data: ReleaseData;
   releaseKey: string;
   /** Folder of this release relative to the target root. */
   folder: string;
@@ -43,7 +38,7 @@ export async function planPackage(
   releaseId: string,
   options: { batchFolder?: string; at: Date; withResources: boolean; isStaged: boolean },
 ): Promise<PackagePlan> {
-  const data = await loadExportData(db, releaseId);
+  const data = await loadReleaseData(db, releaseId);
   const releaseKey = packageReleaseId(data.release);
   const folder = options.batchFolder
     ? `${options.batchFolder}/${releaseKey}`
@@ -84,49 +79,11 @@ export function topFolders(folder: string, isStaged: boolean) {
   return { top, writeTop: isStaged ? `${STAGING_PREFIX}${top}` : top };
 }
 
-/**
- * Streams every resource to `writeFolder/resources/`, hashing as it goes; returns what was written.
- * Every chunk waits for the lease check first: a worker that lost its lease stops before writing more.
- */
-export async function uploadResources(
-  storage: Storage,
-  transport: Transport,
-  plan: PackagePlan,
-  lease: Pick<LeaseGuard, 'check'>,
-): Promise<DeliveredFile[]> {
-  if (plan.resources.length === 0) return [];
-  await transport.ensureDir(`${plan.writeFolder}/resources`);
-  const files: DeliveredFile[] = [];
-  for (const resource of plan.resources) {
-    await lease.check();
-    const { body } = await storage.get(resource.key);
-    const hash = createHash('md5');
-    // The hash is taken inside the stream (not by a second 'data' listener, which would race the reader).
-    const tee = new Transform({
-      highWaterMark: 1024 * 1024,
-      transform(chunk: Buffer, _encoding, callback) {
-        lease.check().then(
-          () => {
-            hash.update(chunk);
-            callback(null, chunk);
-          },
-          (error: Error) => callback(error),
-        );
-      },
-    });
-    body.on('error', (error) => tee.destroy(error));
-    tee.on('error', () => body.destroy());
-    body.pipe(tee);
-    const bytes = await transport.putStream(`${plan.writeFolder}/resources/${resource.name}`, tee);
-    files.push({ name: `resources/${resource.name}`, key: resource.key, md5: hash.digest('hex'), bytes });
-  }
-  return files;
-}
-
 export function packageXml(
   plan: PackagePlan,
   context: {
-    settings: EffectiveSettings;
+    /** Who sends (the admin's DDEX settings). */
+    sender: { partyId: string; name: string };
     target: { dpid: string; name: string };
     platforms: PlatformId[];
     files: DeliveredFile[];
@@ -165,8 +122,8 @@ export function packageXml(
   return buildErnMessage(
     ern,
     {
-      senderPartyId: context.settings.ddexSenderPartyId,
-      senderName: context.settings.ddexSenderName,
+      senderPartyId: context.sender.partyId,
+      senderName: context.sender.name,
       recipientPartyId: context.target.dpid,
       recipientName: context.target.name,
     },
@@ -177,8 +134,6 @@ export function packageXml(
 /** Where the message is written (inside the temporary folder while the package is staged). */
 export const xmlName = (plan: PackagePlan) => `${plan.writeFolder}/${plan.releaseKey}.xml`;
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** The batch manifest (ern-c-sftp/18 ManifestMessage), written after every message of the batch. */
 export function manifestXml(input: {
   batchId: string;
@@ -188,33 +143,37 @@ export function manifestXml(input: {
   at: Date;
   messages: { messageId: string; url: string; upc: string | null; isTakedown: boolean; md5: string }[];
 }): string {
-  const items = input.messages
-    .map(
-      (m) => `  <MessageInBatch>
-    <MessageType>NewReleaseMessage</MessageType>
-    <MessageId>${esc(m.messageId)}</MessageId>
-    <URL>${esc(m.url)}</URL>
-    <IncludedReleaseId>${m.upc ? `<ICPN>${m.upc}</ICPN>` : ''}</IncludedReleaseId>
-    <DeliveryType>${m.isTakedown ? 'TakeDown' : 'NewReleaseDelivery'}</DeliveryType>
-    <ProductType>AudioProduct</ProductType>
-    <HashSum><HashSumValue>${m.md5}</HashSumValue><HashSumAlgorithmType>MD5</HashSumAlgorithmType></HashSum>
-  </MessageInBatch>`,
-    )
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<ern-c-sftp:ManifestMessage xmlns:ern-c-sftp="http://ddex.net/xml/ern-c-sftp/18" MessageVersionId="ern-c-sftp/18" AvsVersionId="4">
-  <MessageHeader>
-    <MessageSender><PartyId>${esc(input.sender)}</PartyId></MessageSender>
-    <MessageRecipient><PartyId>${esc(input.recipient)}</PartyId></MessageRecipient>
-    <MessageCreatedDateTime>${input.at.toISOString().replace(/\.\d{3}Z$/, 'Z')}</MessageCreatedDateTime>
-  </MessageHeader>
-  <IsTestFlag>false</IsTestFlag>
-  <RootDirectory>${esc(input.rootDirectory)}</RootDirectory>
-  <NumberOfMessages>${input.messages.length}</NumberOfMessages>
-${items}
-</ern-c-sftp:ManifestMessage>
-`;
+  return renderXml(
+    el(
+      'ern-c-sftp:ManifestMessage',
+      {
+        'xmlns:ern-c-sftp': 'http://ddex.net/xml/ern-c-sftp/18',
+        MessageVersionId: 'ern-c-sftp/18',
+        AvsVersionId: '4',
+      },
+      el(
+        'MessageHeader',
+        el('MessageSender', el('PartyId', input.sender)),
+        el('MessageRecipient', el('PartyId', input.recipient)),
+        el('MessageCreatedDateTime', input.at.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+      ),
+      el('IsTestFlag', 'false'),
+      el('RootDirectory', input.rootDirectory),
+      el('NumberOfMessages', input.messages.length),
+      ...input.messages.map((message) =>
+        el(
+          'MessageInBatch',
+          el('MessageType', 'NewReleaseMessage'),
+          el('MessageId', message.messageId),
+          el('URL', message.url),
+          el('IncludedReleaseId', message.upc ? el('ICPN', message.upc) : null),
+          el('DeliveryType', message.isTakedown ? 'TakeDown' : 'NewReleaseDelivery'),
+          el('ProductType', 'AudioProduct'),
+          el('HashSum', el('HashSumValue', message.md5), el('HashSumAlgorithmType', 'MD5')),
+        ),
+      ),
+    ),
+  );
 }
 
 export const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-export type { Config };
