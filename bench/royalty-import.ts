@@ -318,6 +318,13 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
         return null;
       });
       if (!commit) {
+        // The earnings lines are written in chunks before the final transaction (decision 162): a rolled
+        // back run leaves them and the claim behind; undo both so the next run starts from the same state.
+        await database.db.execute(sql`delete from royalty_earnings where import_id = ${summary.id}`);
+        await database.db.execute(sql`delete from royalty_posting_groups where import_id = ${summary.id}`);
+        await database.db.execute(
+          sql`update royalty_imports set phase = 'ready', lines_posted = 0 where id = ${summary.id}`,
+        );
         await database.db.execute(sql`vacuum analyze royalty_earnings`);
         await database.db.execute(sql`vacuum analyze royalty_postings`);
       }

@@ -1,60 +1,26 @@
 /**
- * Bulk staging with COPY … FROM STDIN (text format): on PostgreSQL through node-postgres' submittable
- * query protocol (the client routes CopyInResponse / ReadyForQuery to us; we send the data as one
- * CopyData message and CopyDone), on PGlite through COPY FROM '/dev/blob'. About ten times cheaper for
- * the server than a multi-row INSERT of the same rows (decision 114).
+ * Bulk staging with COPY … FROM STDIN (text format), about ten times cheaper for the server than a
+ * multi-row INSERT of the same rows (decision 114): on PostgreSQL through pg-copy-streams, on PGlite
+ * through COPY FROM '/dev/blob' (decision 166). The statement's column list and each row's values come
+ * from one list of {column, value} pairs, so a column can never be written into its neighbour.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
 
-type Connection = {
-  query: (text: string) => void;
-  sendCopyFromChunk: (chunk: Buffer) => void;
-  endCopyFrom: () => void;
-};
+export type CopyValue = string | number | boolean | null;
 
-/** One COPY FROM STDIN with its whole payload; resolves at ReadyForQuery, rejects with the server's error. */
-class CopyFromBuffer {
-  callback: ((error: Error | null) => void) | undefined;
-  private error: Error | null = null;
-  constructor(
-    private readonly text: string,
-    private readonly data: Buffer,
-  ) {}
-  submit(connection: Connection) {
-    connection.query(this.text);
-  }
-  handleCopyInResponse(connection: Connection) {
-    if (this.data.length > 0) connection.sendCopyFromChunk(this.data);
-    connection.endCopyFrom();
-  }
-  handleError(error: Error) {
-    this.error = error;
-  }
-  handleReadyForQuery() {
-    this.callback?.(this.error);
-  }
-  handleCommandComplete() {}
-  handleRowDescription() {}
-  handleDataRow() {}
-  handleEmptyQuery() {}
-  handlePortalSuspended() {}
-  handleCopyData() {}
-}
-
-function copyFromBuffer(client: pg.PoolClient, text: string, data: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const query = new CopyFromBuffer(text, data);
-    query.callback = (error) => (error ? reject(error) : resolve());
-    // biome-ignore lint/suspicious/noExplicitAny: node-postgres accepts any object with submit() (a "submittable")
-    client.query(query as any);
-  });
-}
+/** One column of a COPY: its name in the table and how a row gives its value. */
+export type CopyColumn<Row> = { column: string; value: (row: Row) => CopyValue };
 
 const SPECIAL = /[\\\t\n\r]/;
-/** A value in COPY text format (\N for null; backslash, tab and line breaks escaped). */
-export function copyValue(value: string | number | boolean | null): string {
+/** A value in COPY text format (\N for null; backslash, tab and line breaks escaped; booleans t/f). */
+export function copyValue(value: CopyValue): string {
   if (value === null) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
   if (typeof value !== 'string') return String(value);
   if (!SPECIAL.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (char) =>
@@ -62,37 +28,62 @@ export function copyValue(value: string | number | boolean | null): string {
   );
 }
 
+/** One row in COPY text format, its values in the order of `columns`, ending in \n. */
+export function copyRow<Row>(columns: readonly CopyColumn<Row>[], row: Row): string {
+  let text = '';
+  for (let i = 0; i < columns.length; i++) {
+    if (i > 0) text += '\t';
+    text += copyValue((columns[i] as CopyColumn<Row>).value(row));
+  }
+  return `${text}\n`;
+}
+
 export type CopySink = {
-  /** Sends rows already in COPY text format (each line ending in \n). */
+  /** Sends rows already in COPY text format (from copyRow with the sink's columns). */
   write: (rows: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
-/** A COPY sink into `table (columns)` on whichever database `db` is. */
-export async function openCopySink(db: Db, table: string, columns: string): Promise<CopySink> {
-  const statement = `copy ${table} (${columns}) from stdin`;
-  const client = (db as unknown as { $client: unknown }).$client;
+/** The driver under `db`: drizzle keeps its client as `$client`, a pg.Pool or else a PGlite instance. */
+function driverOf(db: Db): pg.Pool | PGlite {
+  const client: unknown = '$client' in db ? db.$client : null;
+  if (client instanceof pg.Pool) return client;
+  // PGlite is imported lazily by db/client.ts, so there is no class here to test it against.
+  return client as PGlite;
+}
+
+/** A COPY sink into `table` with the given columns on whichever database `db` is. */
+export async function openCopySink<Row>(
+  db: Db,
+  table: string,
+  columns: readonly CopyColumn<Row>[],
+): Promise<CopySink> {
+  const names = columns.map((column) => column.column).join(', ');
+  const client = driverOf(db);
   if (client instanceof pg.Pool) {
     const connection = await client.connect();
     let isBroken = false;
     return {
       write: async (rows) => {
+        if (rows === '') return;
         try {
-          await copyFromBuffer(connection, statement, Buffer.from(rows, 'utf8'));
+          const copy = connection.query(copyFrom(`copy ${table} (${names}) from stdin`));
+          // The stream finishes once the server has confirmed the COPY (CommandComplete).
+          await pipeline(Readable.from([Buffer.from(rows, 'utf8')]), copy);
         } catch (error) {
           isBroken = true;
           throw error;
         }
       },
+      // A connection whose COPY failed mid-protocol is not given back to the pool.
       close: async () => connection.release(isBroken ? new Error('copy failed') : undefined),
     };
   }
-  type Pglite = { query: (text: string, params?: unknown[], options?: { blob?: Blob }) => Promise<unknown> };
-  const pglite = client as Pglite;
-  const blobStatement = `copy ${table} (${columns}) from '/dev/blob'`;
+  const statement = `copy ${table} (${names}) from '/dev/blob'`;
   return {
     write: async (rows) => {
-      await pglite.query(blobStatement, [], { blob: new Blob([rows]) });
+      if (rows === '') return;
+      await client.query(statement, [], { blob: new Blob([rows]) });
     },
     close: async () => undefined,
   };

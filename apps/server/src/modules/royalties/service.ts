@@ -38,7 +38,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
 import { enqueue, type JobQueue } from '../../lib/jobs';
 import { lineAmountsSql, needsAllocation, StreamingAllocator } from './amounts';
-import { copyValue, openCopySink } from './copy-in';
+import { type CopyColumn, copyRow, openCopySink } from './copy-in';
 import { FormatError, parseFile } from './parse';
 import {
   isoDate,
@@ -136,8 +136,38 @@ export async function loadCodeTargets(
   return { isrc, upc };
 }
 
-const STAGED_COLUMNS =
-  'import_id, line_no, line_key, summary_id, isrc, upc, title, artist, store, country, period, usage_type, units, amount, royalty_bearing, track_id, release_id, user_id';
+/** A sales line as it is staged: the parsed line, its normalised codes, its catalogue target and amount. */
+type StagedLine = {
+  importId: string;
+  line: ParsedLine;
+  isrc: string | null;
+  upc: string | null;
+  target: Target | undefined;
+  amount: string | null;
+};
+
+/** The staged columns and where each value comes from: the COPY's column list and its rows are both made from this. */
+export const STAGED_COLUMNS: readonly CopyColumn<StagedLine>[] = [
+  { column: 'import_id', value: (row) => row.importId },
+  { column: 'line_no', value: (row) => row.line.lineNo },
+  { column: 'line_key', value: (row) => row.line.lineKey },
+  { column: 'summary_id', value: (row) => row.line.summaryId },
+  { column: 'isrc', value: (row) => row.isrc },
+  { column: 'upc', value: (row) => row.upc },
+  // Titles and artists only help an admin place an unknown code; matched lines have their track.
+  { column: 'title', value: (row) => (row.target ? null : row.line.title) },
+  { column: 'artist', value: (row) => (row.target ? null : row.line.artist) },
+  { column: 'store', value: (row) => row.line.store },
+  { column: 'country', value: (row) => row.line.country },
+  { column: 'period', value: (row) => row.line.period },
+  { column: 'usage_type', value: (row) => row.line.usageType },
+  { column: 'units', value: (row) => row.line.units },
+  { column: 'amount', value: (row) => row.amount },
+  { column: 'royalty_bearing', value: (row) => row.line.royaltyBearing },
+  { column: 'track_id', value: (row) => row.target?.trackId ?? null },
+  { column: 'release_id', value: (row) => row.target?.releaseId ?? null },
+  { column: 'user_id', value: (row) => row.target?.userId ?? null },
+];
 
 /** Rows per COPY: large enough that statement overhead is small, small enough to stay a few MB. */
 const BATCH = 10_000;
@@ -546,14 +576,7 @@ async function stageLines(
         if (count >= BATCH) await flush();
         continue;
       }
-      batch +=
-        `${importId}\t${line.lineNo}\t${copyValue(line.lineKey)}\t${copyValue(line.summaryId)}\t` +
-        `${copyValue(isrc)}\t${copyValue(upc)}\t` +
-        // Titles and artists only help an admin place an unknown code; matched lines have their track.
-        `${target ? '\\N' : copyValue(line.title)}\t${target ? '\\N' : copyValue(line.artist)}\t` +
-        `${copyValue(line.store)}\t${copyValue(line.country)}\t${copyValue(line.period)}\t` +
-        `${copyValue(line.usageType)}\t${line.units}\t${amount ?? '\\N'}\t${line.royaltyBearing ? 't' : 'f'}\t` +
-        `${target?.trackId ?? '\\N'}\t${target?.releaseId ?? '\\N'}\t${target ? copyValue(target.userId) : '\\N'}\n`;
+      batch += copyRow(STAGED_COLUMNS, { importId, line, isrc, upc, target, amount });
       count += 1;
       if (count >= BATCH) await flush();
     }
