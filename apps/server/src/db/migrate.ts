@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrationsFolder } from '../lib/paths';
-import { rows } from '../lib/sql';
+import { rows, run } from '../lib/sql';
 import type { Database } from './client';
 
 export { migrationsFolder };
@@ -13,10 +13,13 @@ export async function runMigrations(database: Database, folder: string = migrati
   const migrations = readMigrationFiles({ migrationsFolder: folder });
   await database.db.transaction(async (tx) => {
     // Held until the transaction ends; a second instance waits here, then finds nothing left to apply.
-    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
-    await tx.execute(sql`create schema if not exists drizzle`);
-    await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (
-      id serial primary key, hash text not null, created_at bigint)`);
+    await run(tx, sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    await run(tx, sql`create schema if not exists drizzle`);
+    await run(
+      tx,
+      sql`create table if not exists drizzle.__drizzle_migrations (
+      id serial primary key, hash text not null, created_at bigint)`,
+    );
     const appliedRows = await rows<{ createdAt: string | number }>(
       tx,
       sql`select created_at from drizzle.__drizzle_migrations`,
@@ -27,9 +30,10 @@ export async function runMigrations(database: Database, folder: string = migrati
     for (const migration of migrations) {
       if (applied.has(migration.folderMillis)) continue;
       for (const statement of migration.sql) {
-        if (statement.trim()) await tx.execute(sql.raw(statement));
+        if (statement.trim()) await run(tx, sql.raw(statement));
       }
-      await tx.execute(
+      await run(
+        tx,
         sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
       );
     }

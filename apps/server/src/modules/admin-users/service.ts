@@ -18,6 +18,7 @@ import { auditLog, profileCountDeltas, profiles, releases, userRoles } from '../
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
+import { camelCaseName, firstRow, run } from '../../lib/sql';
 
 export type Admin = { id: string; email: string };
 
@@ -44,6 +45,15 @@ function parseRoles(value: unknown): Role[] {
 }
 
 /** Each tab's condition on the rows of tunedrop_search_profiles (migration 0008), as raw SQL text. */
+const EMPTY_TAB_COUNTS: Readonly<Record<UserTab, number>> = {
+  all: 0,
+  basic: 0,
+  pro: 0,
+  banned: 0,
+  free_access: 0,
+  moderators: 0,
+};
+
 const SEARCH_TAB_CONDITIONS: Record<UserTab, string> = {
   all: 'true',
   basic: "m.plan = 'basic'",
@@ -66,23 +76,22 @@ async function searchSummary(
   const countColumns = USER_TABS.map(
     ({ id }) => `(count(*) filter (where ${SEARCH_TAB_CONDITIONS[id]}))::int as "${id}"`,
   ).join(', ');
-  const result = (await db.execute(sql`with m as materialized (
+  // One count column per tab, named by the tab (rows() reads `free_access` as `freeAccess`).
+  const row = await firstRow<{ ids: unknown } & Record<string, unknown>>(
+    db,
+    sql`with m as materialized (
       select * from tunedrop_search_profiles(${containsPattern(q)}))
     select ${sql.raw(countColumns)},
            (select coalesce(json_agg(page.id order by page.created_at desc, page.id), '[]'::json)
               from (select m.id, m.created_at from m where ${sql.raw(SEARCH_TAB_CONDITIONS[tab])}
                      order by m.created_at desc, m.id
                      limit ${window.limit} offset ${window.offset}) page) as ids
-      from m`)) as unknown as { rows: Record<string, unknown>[] };
-  const row = result.rows[0] ?? {};
-  const ids = typeof row.ids === 'string' ? JSON.parse(row.ids) : row.ids;
-  return {
-    counts: Object.fromEntries(USER_TABS.map(({ id }) => [id, Number(row[id] ?? 0)])) as Record<
-      UserTab,
-      number
-    >,
-    ids: Array.isArray(ids) ? ids.map(String) : [],
-  };
+      from m`,
+  );
+  const ids = typeof row?.ids === 'string' ? JSON.parse(row.ids) : row?.ids;
+  const counts = { ...EMPTY_TAB_COUNTS };
+  for (const { id } of USER_TABS) counts[id] = Number(row?.[camelCaseName(id)] ?? 0);
+  return { counts, ids: Array.isArray(ids) ? ids.map(String) : [] };
 }
 
 function usersPageQuery(db: Db, tab: UserTab, search: SQL | undefined) {
@@ -172,14 +181,7 @@ const DELTA_ROWS_TO_FOLD = 200;
  */
 async function unfilteredCounts(db: Db, queries: UsersQueries): Promise<Record<UserTab, number>> {
   const [deltas, roles] = [await queries.deltas.execute(), await queries.roles.execute()];
-  const counts: Record<UserTab, number> = {
-    all: 0,
-    basic: 0,
-    pro: 0,
-    banned: 0,
-    free_access: 0,
-    moderators: 0,
-  };
+  const counts = { ...EMPTY_TAB_COUNTS };
   let deltaRows = 0;
   for (const row of deltas) {
     deltaRows += row.rows;
@@ -193,9 +195,12 @@ async function unfilteredCounts(db: Db, queries: UsersQueries): Promise<Record<U
     if (row.role === 'moderator') counts.moderators = row.count;
   }
   if (deltaRows > DELTA_ROWS_TO_FOLD) {
-    await db.execute(sql`with gone as (delete from ${profileCountDeltas} returning *)
-      insert into ${profileCountDeltas} (plan, banned, delta)
-      select plan, banned, sum(delta) from gone group by 1, 2 having sum(delta) <> 0`);
+    await run(
+      db,
+      sql`with gone as (delete from ${profileCountDeltas} returning *)
+        insert into ${profileCountDeltas} (plan, banned, delta)
+        select plan, banned, sum(delta) from gone group by 1, 2 having sum(delta) <> 0`,
+    );
   }
   return counts;
 }
@@ -217,7 +222,7 @@ export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUs
   } else {
     const queries = queriesOf(db);
     tabCounts = await unfilteredCounts(db, queries);
-    rows = await queries.pages[query.tab].execute(window);
+    rows = await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset });
   }
   return {
     users: rows.map((row) => ({

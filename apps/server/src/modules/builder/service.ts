@@ -27,6 +27,7 @@ import { createSpotifyClient, type SpotifyClient } from '../../infra/spotify/spo
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, validationError } from '../../lib/errors';
+import { firstRow } from '../../lib/sql';
 import {
   copyAudioIntoStorage,
   FileClaimedElsewhere,
@@ -92,15 +93,18 @@ export async function loadDraft(deps: ServiceDeps, userId: string): Promise<Draf
  */
 export async function saveDraft(db: DbOrTx, userId: string, draft: BuilderDraft): Promise<boolean> {
   const data = { ...draft, uploadIds: draftUploadIds(draft) };
-  const saved = await db.execute(sql`
+  const saved = await firstRow<{ userId: string }>(
+    db,
+    sql`
     insert into ${releaseDrafts} (user_id, data, updated_at)
     select ${userId}, ${JSON.stringify(data)}::jsonb, now()
     where not exists (
       select 1 from ${releases} where ${releases.userId} = ${userId} and ${releases.idempotencyKey} = ${draft.idempotencyKey}
     )
     on conflict (user_id) do update set data = excluded.data, updated_at = excluded.updated_at
-    returning user_id`);
-  return (saved as unknown as { rows: unknown[] }).rows.length > 0;
+    returning user_id`,
+  );
+  return saved !== undefined;
 }
 
 export async function deleteDraft(db: DbOrTx, userId: string): Promise<void> {

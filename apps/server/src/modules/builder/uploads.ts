@@ -22,6 +22,7 @@ import { uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { internalErrorBody } from '../../lib/errors';
+import { run } from '../../lib/sql';
 import { CoverError, checkCover, THUMB_SIZES } from './cover';
 import { closeStaging, localStagingDir, stagingFor, UPLOAD_ID_PATTERN } from './staging';
 import { PgUploadLocker } from './upload-locker';
@@ -217,7 +218,8 @@ async function countOpenUploads(db: DbOrTx, userId: string): Promise<number> {
  */
 export async function createUploadRow(db: DbOrTx, values: typeof uploads.$inferInsert): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.execute(
+    await run(
+      tx,
       sql`select pg_advisory_xact_lock(hashtext('tunedrop:uploads'), hashtext(${values.userId}))`,
     );
     if ((await countOpenUploads(tx, values.userId)) >= MAX_OPEN_UPLOADS_PER_USER) return false;

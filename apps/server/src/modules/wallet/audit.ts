@@ -13,6 +13,7 @@ import { formatCents } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { profiles } from '../../db/schema';
+import { rows } from '../../lib/sql';
 
 export type BalanceMismatch = {
   userId: string;
@@ -28,16 +29,18 @@ type AuditRow = {
   balance: string | number;
   total: string | number;
   pending: string | number;
-  log_balance: string | number;
-  log_earnings: string | number;
-  pending_requests: string | number;
-  chain_breaks: string | number;
-  first_break_old: string | number | null;
-  first_break_expected: string | number | null;
+  logBalance: string | number;
+  logEarnings: string | number;
+  pendingRequests: string | number;
+  chainBreaks: string | number;
+  firstBreakOld: string | number | null;
+  firstBreakExpected: string | number | null;
 };
 
 export async function auditBalances(db: DbOrTx): Promise<{ checked: number; mismatches: BalanceMismatch[] }> {
-  const result = await db.execute(sql`
+  const found = await rows<AuditRow>(
+    db,
+    sql`
     with ordered as (
       select user_id, old_balance_cents, new_balance_cents, earnings_delta_cents, created_at, id,
              coalesce(lag(new_balance_cents) over w, 0) as previous_new,
@@ -83,26 +86,26 @@ export async function auditBalances(db: DbOrTx): Promise<{ checked: number; mism
         or p.total_earnings_cents <> coalesce(u.log_earnings, 0)
         or p.pending_balance_cents <> coalesce(w.pending_requests, 0)
         or coalesce(u.chain_breaks, 0) > 0
-     order by p.email`);
-  const rows = (result as unknown as { rows: AuditRow[] }).rows;
+     order by p.email`,
+  );
   const [counted] = await db.select({ count: sql<number>`count(*)::int` }).from(profiles);
   const mismatches: BalanceMismatch[] = [];
-  for (const row of rows) {
+  for (const row of found) {
     const base = { userId: row.id, email: row.email };
     const compare = (field: BalanceMismatch['field'], stored: unknown, expected: unknown) => {
       if (Number(stored) !== Number(expected)) {
         mismatches.push({ ...base, field, storedCents: Number(stored), expectedCents: Number(expected) });
       }
     };
-    compare('balance', row.balance, row.log_balance);
-    compare('total_earnings', row.total, row.log_earnings);
-    compare('pending_balance', row.pending, row.pending_requests);
-    if (Number(row.chain_breaks) > 0) {
+    compare('balance', row.balance, row.logBalance);
+    compare('total_earnings', row.total, row.logEarnings);
+    compare('pending_balance', row.pending, row.pendingRequests);
+    if (Number(row.chainBreaks) > 0) {
       mismatches.push({
         ...base,
         field: 'log_chain',
-        storedCents: Number(row.first_break_old),
-        expectedCents: Number(row.first_break_expected),
+        storedCents: Number(row.firstBreakOld),
+        expectedCents: Number(row.firstBreakExpected),
       });
     }
   }
@@ -112,7 +115,15 @@ export async function auditBalances(db: DbOrTx): Promise<{ checked: number; mism
 
 /** Per artist and report: log rows vs posting cents vs the earnings lines' exact sum. */
 async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
-  const result = await db.execute(sql`
+  const found = await rows<{
+    userId: string;
+    email: string;
+    posted: unknown;
+    logged: unknown;
+    earned: unknown;
+  }>(
+    db,
+    sql`
     with logged as (
       select user_id, royalty_import_id as import_id, sum(new_balance_cents - old_balance_cents) as cents
         from balance_updates_log where update_type = 'royalty_import' group by user_id, royalty_import_id
@@ -165,14 +176,10 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
       from released r
       full join released_logged rl on rl.user_id = r.user_id
       join profiles pr on pr.id = coalesce(r.user_id, rl.user_id)
-     where coalesce(r.cents, 0) <> coalesce(rl.cents, 0)`);
-  const rows = (
-    result as unknown as {
-      rows: { user_id: string; email: string; posted: unknown; logged: unknown; earned: unknown }[];
-    }
-  ).rows;
-  return rows.map((row) => ({
-    userId: row.user_id,
+     where coalesce(r.cents, 0) <> coalesce(rl.cents, 0)`,
+  );
+  return found.map((row) => ({
+    userId: row.userId,
     email: row.email,
     field: 'royalty_earnings' as const,
     storedCents: Number(row.logged),

@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { profiles } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { run } from '../../lib/sql';
 
 export type BalanceOutcome = {
   userId: string;
@@ -182,7 +183,9 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
     }));
     // One statement writes the figures and the log rows from one parameter. clock_timestamp(), not now():
     // a change that waited for the lock must sort after the one it waited for.
-    await tx.execute(sql`
+    await run(
+      tx,
+      sql`
       with v as materialized (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(
           id text, email text, old_balance bigint, balance bigint, total bigint, pending bigint,
@@ -204,7 +207,8 @@ export async function applyBalanceChanges(db: DbOrTx, changes: BalanceChange[]):
       select v.id, v.email, v.old_balance, v.balance, v.earnings_delta,
              v.admin_id, v.admin_email, v.update_type, v.withdrawal_request_id, v.royalty_import_id, v.notes,
              clock_timestamp()
-        from v`);
+        from v`,
+    );
     return results;
   });
 }
