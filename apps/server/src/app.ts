@@ -24,10 +24,12 @@ import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { healthRoutes } from './modules/health/routes';
+import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
 import { splitsRoutes } from './modules/splits/routes';
+import { supportRoutes } from './modules/support/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
 /**
@@ -41,7 +43,9 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/me', meRoutes)
   .route('/config', appConfigRoutes)
   .route('/', siteRoutes)
+  .route('/', supportRoutes)
   .route('/', billingRoutes)
+  .route('/', liveUpdatesRoutes)
   .route('/', builderRoutes)
   .route('/', releasesRoutes)
   .route('/', walletRoutes)

@@ -6,7 +6,6 @@ import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
-import { streamProfileEvents } from './profile-stream';
 import {
   cancelSandboxCheckout,
   getSandboxCheckout,
@@ -62,8 +61,4 @@ export const billingRoutes = new Hono<AppEnv>()
   })
   .post('/billing/sandbox/portal', access('user'), validate('json', sandboxPortalActionSchema), async (c) => {
     return c.json(await sandboxPortalAction(c.var.deps, requireViewer(c), c.req.valid('json')), 200);
-  })
-  .get('/events', access('user'), (c) => {
-    const viewer = requireViewer(c);
-    return streamProfileEvents(c, viewer.user.id, viewer.sessionId);
   });

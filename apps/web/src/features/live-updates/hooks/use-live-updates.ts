@@ -6,12 +6,8 @@
  * first event after any reconnection is treated as a catch-up.
  */
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import {
-  type LiveProfileEvent,
-  liveProfileEventSchema,
-  type SubscriptionInfo,
-  subscriptionInfoQueryKey,
-} from '@tunedrop/shared/schemas/billing';
+import { type SubscriptionInfo, subscriptionInfoQueryKey } from '@tunedrop/shared/schemas/billing';
+import { type LiveProfileEvent, liveProfileEventSchema } from '@tunedrop/shared/schemas/live-updates';
 import { useEffect } from 'react';
 import { type Viewer, viewerQueryKey } from '../../../lib/viewer';
 

@@ -2,10 +2,10 @@
  * GET /api/events: a Server-Sent Events stream of the signed-in user's own account. It opens with a
  * `ready` event carrying the current state (so a reconnecting tab catches up on anything it missed),
  * then sends a `profile` event after every committed change, and a comment line as a heartbeat.
- * Lives in the billing module (it reads profiles, roles and sessions); infra/events only fans out the
- * database's notifications (profile-events.ts) and knows no business rule (record 092).
+ * The live-updates module owns it (record 169; it reads profiles, roles and sessions); infra/events only
+ * fans out the database's notifications (profile-events.ts) and knows no business rule (record 092).
  */
-import type { LiveProfileEvent } from '@tunedrop/shared/schemas/billing';
+import type { LiveProfileEvent } from '@tunedrop/shared/schemas/live-updates';
 import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
