@@ -107,6 +107,9 @@ export const PLATFORMS = [
 ] as const satisfies readonly { id: string; name: string; isBeta?: boolean }[];
 export type PlatformId = (typeof PLATFORMS)[number]['id'];
 export const PLATFORM_IDS = PLATFORMS.map((p) => p.id) as PlatformId[];
+const PLATFORM_NAMES = new Map<string, string>(PLATFORMS.map((platform) => [platform.id, platform.name]));
+/** A store's display name ('apple_music' → 'Apple Music'); an id no longer listed is shown as it is. */
+export const platformName = (id: string): string => PLATFORM_NAMES.get(id) ?? id;
 
 export const LIMITS = {
   emailMaxLength: 49,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatBytes,
   formatCents,
   formatCompactCents,
   formatDate,
   formatDateTime,
+  formatDuration,
   formatLongDate,
   formatPeriod,
 } from './format';
@@ -35,5 +37,19 @@ describe('format', () => {
     expect(formatCompactCents(123_456)).toBe('$1.2k');
     expect(formatCompactCents(250_000_000)).toBe('$2.5M');
     expect(formatCompactCents(4_200)).toBe('$42');
+  });
+
+  it('shows file sizes in binary units, the unit growing with the size', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(10 * 1024 * 1024)).toBe('10.0 MB');
+    expect(formatBytes(4_000_000_000)).toBe('3.73 GB');
+  });
+
+  it('shows track lengths as m:ss, and a dash when unknown', () => {
+    expect(formatDuration(187_400)).toBe('3:07');
+    expect(formatDuration(59_600)).toBe('1:00');
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(0)).toBe('—');
   });
 });

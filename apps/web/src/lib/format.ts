@@ -1,7 +1,9 @@
 /**
- * Every date and money display of the web app. One rule (record 096): English (en-US) month names
- * whatever the browser language, since every spec text is English; instants in the viewer's time
- * zone; calendar dates (`YYYY-MM-DD`, e.g. a release date) as written, never shifted by a zone.
+ * Every date, money, size and duration display of the web app. One rule (record 096): English (en-US)
+ * month names whatever the browser language, since every spec text is English; instants in the
+ * viewer's time zone; calendar dates (`YYYY-MM-DD`, e.g. a release date) as written, never shifted by
+ * a zone. Sizes and durations have one format each (record 169); store names come from
+ * `platformName` in `@tunedrop/shared`.
  */
 import { formatCents } from '@tunedrop/shared';
 
@@ -50,3 +52,22 @@ export function formatCompactCents(cents: number): string {
 
 /** "12,345" */
 export const formatNumber = (value: number) => value.toLocaleString(LOCALE);
+
+/**
+ * A file size in binary units, as the spec's limits are meant ('under 10MB' is 10 × 1024 × 1024):
+ * '512 B', '1.5 KB', '3.4 MB', '2.00 GB'. The WAV box shows MB with two decimals (`formatMegabytes`
+ * in the shared builder schema), as spec 02 §2 asks.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** A track's length as m:ss ('3:07'); '—' when unknown. */
+export function formatDuration(ms: number | null): string {
+  if (!ms || ms <= 0) return '—';
+  const total = Math.round(ms / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}

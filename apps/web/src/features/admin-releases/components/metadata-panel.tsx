@@ -1,4 +1,5 @@
 /** Every field of the release (spec 02 §2 admin metadata toggle): label defaults to 'Independent'. */
+import { platformName } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
@@ -6,7 +7,7 @@ import {
 } from '@tunedrop/shared/schemas/admin-releases';
 import { Badge } from '../../../components/ui/card';
 import { formatDate } from '../../../lib/format';
-import { personName, platformName, SONGWRITER_ROLE_LABELS } from '../lib/format';
+import { personName, SONGWRITER_ROLE_LABELS } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
   if (artists.length === 0) return <span className="text-zinc-500">—</span>;

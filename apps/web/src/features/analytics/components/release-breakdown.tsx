@@ -1,12 +1,11 @@
 /** Releases by status and the platforms the catalogue is distributed to. */
 
-import { RELEASE_STATUSES } from '@tunedrop/shared';
+import { platformName, RELEASE_STATUSES } from '@tunedrop/shared';
 import type { AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card';
 import { statusLabel, statusTone, TONE_FILL } from '../../../components/ui/status-badge';
 import { paths } from '../../../config/paths';
-import { platformName } from './format';
 
 function Bars({
   items,

@@ -1,5 +1,5 @@
 /** Delivery targets: where approved releases are sent. Add, edit, delete (confirmed), test the connection. */
-import { PLATFORMS } from '@tunedrop/shared';
+import { PLATFORMS, platformName } from '@tunedrop/shared';
 import {
   DELIVERY_MESSAGES,
   DELIVERY_STATE_LABELS,
@@ -18,11 +18,9 @@ import { errorMessage } from '../../../lib/api';
 import { useDeleteDeliveryTarget, useDeliveryTargets, useTestDeliveryTarget } from '../api/targets';
 import { TargetFormDialog } from './target-form-dialog';
 
-const platformNames = new Map<string, string>(PLATFORMS.map((platform) => [platform.id, platform.name]));
-
 function platformsText(platforms: DeliveryTargetView['platforms']): string {
   if (platforms === 'all') return `All ${PLATFORMS.length} platforms`;
-  return platforms.map((id) => platformNames.get(id) ?? id).join(', ');
+  return platforms.map(platformName).join(', ');
 }
 
 function countsText(counts: DeliveryTargetView['counts']): string {

@@ -1,13 +1,7 @@
 /** Display helpers of the release pages. */
 import type { SongwriterRole } from '@tunedrop/shared';
 
-export { formatDate, formatDateTime } from '../../../lib/format';
-
-export function formatDuration(ms: number | null): string {
-  if (!ms || ms <= 0) return '—';
-  const total = Math.round(ms / 1000);
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
-}
+export { formatDate, formatDateTime, formatDuration } from '../../../lib/format';
 
 export const SONGWRITER_ROLE_LABELS: Record<SongwriterRole, string> = {
   music: 'Music',

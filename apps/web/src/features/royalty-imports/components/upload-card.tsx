@@ -20,6 +20,7 @@ import { Field, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
+import { formatBytes } from '../../../lib/format';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { royaltyKeys, uploadStatement } from '../api/royalties';
 import { CsvMappingStep } from './csv-mapping-step';
@@ -35,13 +36,6 @@ export const FORMAT_LABELS: Record<RoyaltyFormat, string> = {
 
 const optionsSchema = royaltyImportQuerySchema.pick({ format: true, rate: true, currency: true });
 const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(0)} KB`;
-  return `${bytes} bytes`;
-}
 
 export function UploadCard() {
   const navigate = useNavigate();
