@@ -168,6 +168,13 @@ beforeAll(async () => {
   });
   expect(requested.status).toBe(201);
   const withdrawal = (await requested.json()) as { id: string };
+  const wrote = await system.request('/api/support/messages', {
+    method: 'POST',
+    cookie: cookies.get('basic') ?? '',
+    json: { subject: 'Where is my release?', body: 'It has been a week.' },
+  });
+  expect(wrote.status).toBe(201);
+  const supportMessage = (await wrote.json()) as { id: string };
   fixtures = {
     release: created.releaseId,
     track: created.trackIds[0] ?? randomUUID(),
@@ -175,6 +182,7 @@ beforeAll(async () => {
     user: owner.userId,
     coverSize: 'small',
     role: 'free_access',
+    supportMessage: supportMessage.id,
   };
 });
 

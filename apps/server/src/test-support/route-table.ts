@@ -6,14 +6,21 @@
  * Options tell the matrix how to call it:
  * - `params`: which fixture fills each `:param` (default: a random UUID, so the route answers 404 after
  *   access passes); the fixtures are in access-matrix.test.ts (`release`, `track`, `withdrawal`, `user`,
- *   `coverSize`, `role`).
+ *   `coverSize`, `role`, `supportMessage`).
  * - `owned: true`: the params name the owner artist's resource, so another artist must get 404.
  * - `call`: the concrete path (with query) and/or JSON body to send, when the default (the path with its
  *   params filled, `{}` for POST/PUT/PATCH) is not a useful request.
  */
 import type { AccessRule } from '../lib/access';
 
-export type MatrixFixture = 'release' | 'track' | 'withdrawal' | 'user' | 'coverSize' | 'role';
+export type MatrixFixture =
+  | 'release'
+  | 'track'
+  | 'withdrawal'
+  | 'user'
+  | 'coverSize'
+  | 'role'
+  | 'supportMessage';
 
 export type RouteRow = {
   method: string;
@@ -193,6 +200,18 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/admin/balances/apply', 'admin'),
   route('GET', '/api/admin/messages', 'admin'),
   route('PATCH', '/api/admin/messages/:id', 'admin'),
+
+  // support (issue 28): the signed-in user's Help messages, the admin's list, replies and time zone
+  route('GET', '/api/support/messages', 'user'),
+  route('POST', '/api/support/messages', 'user'),
+  route('GET', '/api/support/messages/:id', 'user', { params: { id: 'supportMessage' }, owned: true }),
+  route('GET', '/api/admin/support/messages', 'admin'),
+  route('POST', '/api/admin/support/messages/:id/replies', 'admin', {
+    params: { id: 'supportMessage' },
+    call: { json: { body: 'Thanks, we are on it.' } },
+  }),
+  route('GET', '/api/admin/support/settings', 'admin'),
+  route('PUT', '/api/admin/support/settings', 'admin', { call: { json: { timeZone: 'UTC' } } }),
 
   // delivery (issue 15): admin only, and the owner's release detail and per-store takedown requests
   route('GET', '/api/admin/settings', 'admin'),

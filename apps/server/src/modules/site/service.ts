@@ -18,6 +18,7 @@ import { contactRequests, user } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
+import { run } from '../../lib/sql';
 
 export class ContactRateLimitError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
@@ -67,7 +68,7 @@ export async function submitContactRequest(
  * makes concurrent requests from one address queue here, so a burst cannot slip past the count.
  */
 async function assertUnderRateLimit(tx: DbOrTx, clientAddress: string, now: Date): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`contact:${clientAddress}`}, 0))`);
+  await run(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`contact:${clientAddress}`}, 0))`);
   const windowMs = CONTACT_LIMITS.rateLimitWindowMinutes * 60_000;
   const since = new Date(now.getTime() - windowMs);
   const [recent] = await tx
