@@ -1,6 +1,7 @@
 /**
- * API throughput under load (issue 19): a bare Node `http` route, GET /api/health, GET /api/me signed in,
- * My Songs (GET /api/releases) and the review list (GET /api/admin/releases?tab=pending) signed in, each
+ * API throughput under load (issues 19, 29): a bare Node `http` route, GET /api/health, GET /api/me signed in
+ * with "Remember me" (the session cookie only) and without it (the session cookie plus better-auth's
+ * `dont_remember`, what a browser sends after signing in with the box clear), My Songs (GET /api/releases) and the review list (GET /api/admin/releases?tab=pending) signed in, each
  * at 50 connections for 10 s with autocannon, in one run, against the real app on a real HTTP port
  * (PGlite in memory, or PostgreSQL with DATABASE_URL). Prints req/s, p50, p99 and each route's ratio to
  * /api/health (and health's to bare). The machine is shared, so the ratios are the figures to read.
@@ -48,6 +49,26 @@ async function hammer(name: string, url: string, headers: Record<string, string>
   };
 }
 
+async function createDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const pg = (await import('pg')).default;
+  const name = `tunedrop_bench_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
 async function main() {
   const { serve } = await import('@hono/node-server');
   const { createApp } = await load('apps/server/src/app.ts');
@@ -58,13 +79,15 @@ async function main() {
   const schema = await load('apps/server/src/db/schema.ts');
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-api-'));
+  // A database of its own on PostgreSQL: each run generates its own app secret, which a database keeps.
+  const benchDatabase = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : null;
   // The production log level: one JSON line per API request goes to stdout, sent to /dev/null here.
   const config = loadConfig({
     DATA_DIR: dataDir,
     APP_URL: 'http://localhost:3000',
     LOG_LEVEL: 'info',
     RATE_LIMITS: 'off',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(benchDatabase ? { DATABASE_URL: benchDatabase.url } : {}),
   });
   const pino = (await import('pino')).default;
   const logger = pino(
@@ -93,6 +116,17 @@ async function main() {
       email: `bench-mod-${randomUUID()}@example.com`,
     });
     const artistCookie: string = await signInCookie(system, artist.email, artist.password);
+    // The sign-in form with "Remember me" left clear: better-auth adds its signed dont_remember cookie.
+    const forgotten = await system.auth.api.signInEmail({
+      body: { email: artist.email, password: artist.password, rememberMe: false },
+      headers: new Headers({ origin: config.appUrl }),
+      asResponse: true,
+    });
+    const dontRememberCookie = (forgotten.headers.getSetCookie() as string[])
+      .map((line) => line.split(';')[0] ?? '')
+      .join('; ');
+    if (!dontRememberCookie.includes('dont_remember='))
+      throw new Error('no dont_remember cookie after sign-in');
     const moderatorCookie: string = await signInCookie(system, moderator.email, moderator.password);
     const year = new Date().getFullYear();
     const statuses = ['pending', 'approved', 'live', 'rejected'];
@@ -116,6 +150,7 @@ async function main() {
     );
     for (const [url, cookie] of [
       ['/api/me', artistCookie],
+      ['/api/me', dontRememberCookie],
       ['/api/releases?limit=20', artistCookie],
       ['/api/admin/releases?tab=pending', moderatorCookie],
     ] as const) {
@@ -132,7 +167,8 @@ async function main() {
     const rows: Figures[] = [];
     rows.push(await hammer('bare Node http', bareUrl));
     rows.push(await hammer('GET /api/health', `${base}/api/health`));
-    rows.push(await hammer('GET /api/me (signed in)', `${base}/api/me`, { cookie: artistCookie }));
+    rows.push(await hammer('GET /api/me (Remember me)', `${base}/api/me`, { cookie: artistCookie }));
+    rows.push(await hammer('GET /api/me (no Remember me)', `${base}/api/me`, { cookie: dontRememberCookie }));
     rows.push(
       await hammer('GET /api/releases (My Songs)', `${base}/api/releases?limit=20`, { cookie: artistCookie }),
     );
@@ -157,10 +193,22 @@ async function main() {
         `${row.name.padEnd(34)} ${Math.round(row.rps).toLocaleString('en-US').padStart(8)} ${`${row.p50} ms`.padStart(7)} ${`${row.p99} ms`.padStart(7)} ${`${row.cpuMs.toFixed(2)} ms`.padStart(9)}  ${ratio}${problems}`,
       );
     }
-    const [, , me, mySongs, review] = rows as [Figures, Figures, Figures, Figures, Figures];
+    const [, , me, meDontRemember, mySongs, review] = rows as [
+      Figures,
+      Figures,
+      Figures,
+      Figures,
+      Figures,
+      Figures,
+    ];
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.info('\ntargets');
-    console.info(`  /api/health >= 40% of bare: ${verdict(health.rps >= 0.4 * bareRow.rps)}`);
+    console.info(
+      `  /api/health >= 40% of bare, p99 <= 25 ms: ${verdict(health.rps >= 0.4 * bareRow.rps && health.p99 <= 25)}`,
+    );
+    console.info(
+      `  /api/me without Remember me >= 0.9x with it: ${(meDontRemember.rps / me.rps).toFixed(2)}x, ${verdict(meDontRemember.rps >= 0.9 * me.rps)}`,
+    );
     console.info(
       `  /api/me >= 50% of health, p99 < 25 ms: ${verdict(me.rps >= 0.5 * health.rps && me.p99 < 25)}`,
     );
@@ -173,6 +221,7 @@ async function main() {
     bare.close();
     server.close();
     await system.stop();
+    await benchDatabase?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -90,3 +90,55 @@ describe('GET /api/health/ready', () => {
     await other.close().catch(() => undefined);
   });
 });
+
+describe('the database answer shared by /api/health and /ready (record 171)', () => {
+  it('serves a burst of health checks with one database query per half second', async () => {
+    let queries = 0;
+    const countingDb = new Proxy(system.db, {
+      get: (target, name, receiver) =>
+        name === 'execute'
+          ? (...args: Parameters<Db['execute']>) => {
+              queries++;
+              return target.execute(...args);
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const app = appWith({ db: countingDb });
+    const started = Date.now();
+    for (let n = 0; n < 20; n++) {
+      const response = await app.request(n % 2 ? '/api/health' : '/api/health/ready');
+      expect(response.status).toBe(200);
+    }
+    const elapsed = Date.now() - started;
+    expect(queries).toBeGreaterThanOrEqual(1);
+    expect(queries).toBeLessThanOrEqual(Math.ceil(elapsed / 500) + 1);
+    expect(queries).toBeLessThan(20);
+  });
+
+  it('still fails readiness and /api/health within a second once the database goes away', async () => {
+    const other = await createTestSystem();
+    const app = createApp(other);
+    try {
+      expect((await app.request('/api/health/ready')).status).toBe(200);
+      expect((await app.request('/api/health')).status).toBe(200);
+      await other.database.close();
+      const closedAt = Date.now();
+      let ready = await app.request('/api/health/ready');
+      while (ready.status === 200 && Date.now() - closedAt < 2000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        ready = await app.request('/api/health/ready');
+      }
+      expect(Date.now() - closedAt).toBeLessThan(1000);
+      expect(ready.status).toBe(503);
+      expect((await readJson(ready)).checks.database).toBe('failed');
+      const health = await app.request('/api/health');
+      expect(health.status).toBe(503);
+      expect(await readJson(health)).toEqual({
+        status: 'unavailable',
+        error: { code: 'not_ready', message: 'Not ready: database' },
+      });
+    } finally {
+      await other.close().catch(() => undefined);
+    }
+  });
+});
