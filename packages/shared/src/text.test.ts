@@ -57,7 +57,8 @@ describe('every input schema uses the text rule', () => {
   it('no schema file builds an input string from a bare z.string()', () => {
     const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schemas');
     const offenders: string[] = [];
-    for (const name of fs.readdirSync(dir)) {
+    // Recursive: a schema split into a folder (schemas/builder/) is checked file by file.
+    for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
       if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
       let source = fs.readFileSync(path.join(dir, name), 'utf8');
       // What the server sends (the live profile event) is not input: its strings are whatever was stored.

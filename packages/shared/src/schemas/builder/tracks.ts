@@ -1,0 +1,181 @@
+/** Step 2, Tracks (spec 02 §5): credits, the submitted and saved track, the WAV checks, artist search, the step's errors. */
+import { z } from 'zod';
+import { LIMITS, SONGWRITER_ROLES } from '../../constants';
+import { safeText } from '../../text';
+import {
+  draftText,
+  type FileState,
+  fileRefSchema,
+  firstErrors,
+  isAppleMusicUrl,
+  isSpotifyArtistUrl,
+  isWavFileName,
+  normalizeIsrc,
+  optionalText,
+  requiredText,
+  titleKey,
+  uploadIdSchema,
+} from './fields';
+import { BUILDER_MESSAGES } from './messages';
+
+export const artistCreditSchema = z.object({
+  name: requiredText(BUILDER_MESSAGES.artistNameRequired),
+  spotifyLink: safeText()
+    .trim()
+    .max(300)
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isSpotifyArtistUrl(value), BUILDER_MESSAGES.spotifyLinkInvalid),
+  appleMusicLink: safeText()
+    .trim()
+    .max(300)
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .refine((value) => value === undefined || isAppleMusicUrl(value), BUILDER_MESSAGES.appleMusicLinkInvalid),
+});
+export type ArtistCreditInput = z.input<typeof artistCreditSchema>;
+export type ArtistCreditValue = z.output<typeof artistCreditSchema>;
+
+const personFields = {
+  firstName: requiredText(BUILDER_MESSAGES.firstNameRequired, 100),
+  middleName: optionalText(100),
+  lastName: requiredText(BUILDER_MESSAGES.lastNameRequired, 100),
+};
+export const producerSchema = z.object(personFields);
+export const songwriterSchema = z.object({
+  ...personFields,
+  role: z.enum(SONGWRITER_ROLES).default('music_and_lyrics'),
+});
+
+export const trackSubmissionSchema = z.object({
+  title: requiredText(BUILDER_MESSAGES.trackTitleRequired),
+  audioUploadId: uploadIdSchema(BUILDER_MESSAGES.audioFileRequired),
+  explicit: z.boolean().default(false),
+  isrc: safeText()
+    .optional()
+    .nullable()
+    .transform((value, context) => {
+      if (!value?.trim()) return undefined;
+      const isrc = normalizeIsrc(value);
+      if (!isrc) {
+        context.addIssue({ code: 'custom', message: BUILDER_MESSAGES.isrcInvalid });
+        return z.NEVER;
+      }
+      return isrc;
+    }),
+  primaryArtists: z
+    .array(artistCreditSchema)
+    .min(1, BUILDER_MESSAGES.primaryArtistRequired)
+    .max(LIMITS.primaryArtistsPerTrack, BUILDER_MESSAGES.maxPrimaryArtistsPerTrack),
+  featuredArtists: z.array(artistCreditSchema).max(20, 'At most 20 featured artists').default([]),
+  songwriters: z.array(songwriterSchema).min(1, BUILDER_MESSAGES.songwriterRequired).max(50),
+  producers: z.array(producerSchema).min(1, BUILDER_MESSAGES.producerRequired).max(50),
+});
+export type TrackSubmission = z.output<typeof trackSubmissionSchema>;
+
+export const artistDraftSchema = z.object({
+  name: draftText(),
+  spotifyLink: draftText(300),
+  appleMusicLink: draftText(300),
+});
+export type ArtistDraft = z.infer<typeof artistDraftSchema>;
+
+export const personDraftSchema = z.object({
+  id: safeText().max(64),
+  firstName: draftText(100),
+  middleName: draftText(100),
+  lastName: draftText(100),
+});
+export const songwriterDraftSchema = personDraftSchema.extend({
+  role: z.enum(SONGWRITER_ROLES).catch('music_and_lyrics'),
+});
+export type PersonDraft = z.infer<typeof personDraftSchema>;
+export type SongwriterDraft = z.infer<typeof songwriterDraftSchema>;
+
+export const trackDraftSchema = z.object({
+  id: safeText().max(64),
+  title: draftText(),
+  file: fileRefSchema.nullable().catch(null),
+  explicit: z.boolean().catch(false),
+  isrc: draftText(20),
+  primaryArtists: z.array(artistDraftSchema).max(LIMITS.primaryArtistsPerTrack),
+  featuredArtists: z.array(artistDraftSchema).max(20),
+  songwriters: z.array(songwriterDraftSchema).max(50),
+  producers: z.array(personDraftSchema).max(50),
+});
+export type TrackDraft = z.infer<typeof trackDraftSchema>;
+
+export function audioFileError(file: { name: string; size: number }, maxBytes: number): string | null {
+  if (!isWavFileName(file.name)) return BUILDER_MESSAGES.audioFileFormat;
+  if (file.size > maxBytes) return wavTooLargeMessage(maxBytes);
+  return null;
+}
+
+/** Size in MB with two decimals, as the WAV box shows it. */
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+/** 'WAV files must be at most 2 GB' for the configured limit. */
+export function wavTooLargeMessage(maxBytes: number): string {
+  const [value, unit] =
+    maxBytes >= 1024 ** 3
+      ? [maxBytes / 1024 ** 3, 'GB']
+      : maxBytes >= 1024 ** 2
+        ? [maxBytes / 1024 ** 2, 'MB']
+        : [maxBytes / 1024, 'KB'];
+  return `WAV files must be at most ${Number(value.toFixed(2))} ${unit}`;
+}
+
+export type SpotifyArtistResult = {
+  name: string;
+  spotifyUrl: string;
+  image: string | null;
+  followers: number;
+  genres: string[];
+};
+
+export const spotifySearchSchema = z.object({
+  query: safeText({ message: BUILDER_MESSAGES.searchTooShort })
+    .trim()
+    .min(LIMITS.artistSearchMinChars, BUILDER_MESSAGES.searchTooShort)
+    .max(100),
+});
+export const spotifyArtistSchema = z.object({
+  artistUrl: safeText({ message: BUILDER_MESSAGES.spotifyLinkInvalid })
+    .trim()
+    .refine(isSpotifyArtistUrl, BUILDER_MESSAGES.spotifyLinkInvalid),
+});
+
+/**
+ * Step 2 ('Continue to Summary'): one map of errors per track, keyed like `title`, `file`,
+ * `primaryArtists`, `songwriters.0.lastName`. Empty maps when every track is fine.
+ */
+export function tracksStepErrors(
+  tracks: readonly TrackDraft[],
+  context: { isPro: boolean; fileState: (track: TrackDraft) => FileState },
+): Record<string, string>[] {
+  const seenTitles = new Set<string>();
+  const seenIsrcs = new Set<string>();
+  return tracks.map((track) => {
+    const state = context.fileState(track);
+    const input = {
+      ...track,
+      isrc: context.isPro ? track.isrc : undefined,
+      audioUploadId: state === 'checked' ? (track.file?.uploadId ?? '') : '',
+    };
+    const result = trackSubmissionSchema.safeParse(input);
+    const errors = result.success ? {} : firstErrors(result.error);
+    const fileError = errors.audioUploadId;
+    delete errors.audioUploadId;
+    if (state === 'uploading') errors.file = BUILDER_MESSAGES.audioStillUploading;
+    else if (fileError) errors.file = fileError;
+    const key = titleKey(track.title);
+    if (key && seenTitles.has(key) && !errors.title) errors.title = BUILDER_MESSAGES.trackTitlesUnique;
+    if (key) seenTitles.add(key);
+    const isrc = context.isPro ? normalizeIsrc(track.isrc) : null;
+    if (isrc && seenIsrcs.has(isrc) && !errors.isrc) errors.isrc = BUILDER_MESSAGES.isrcDuplicate;
+    if (isrc) seenIsrcs.add(isrc);
+    return errors;
+  });
+}
