@@ -6,6 +6,7 @@
  * in one scan of the import's lines (window functions, no self-join), when the report is summed and when
  * it is posted; never stored twice.
  */
+import { formatScaled, parseScaled, RunningShare, rescale } from '@tunedrop/shared/money';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 
@@ -28,15 +29,7 @@ export async function needsAllocation(db: DbOrTx, importId: string): Promise<boo
 export class StreamingAllocator {
   private readonly states = new Map<
     string,
-    {
-      n: bigint;
-      negative: boolean;
-      scale: number;
-      total: bigint | null;
-      cumulative: bigint;
-      previous: bigint;
-      valid: boolean;
-    }
+    { running: RunningShare | null; negative: boolean; scale: number; valid: boolean }
   >();
 
   constructor(summaries: Iterable<{ id: string; netRevenue: string; usages: string | null }>) {
@@ -45,26 +38,22 @@ export class StreamingAllocator {
 
   add(summary: { id: string; netRevenue: string; usages: string | null }) {
     if (this.states.has(summary.id)) return;
-    const negative = summary.netRevenue.startsWith('-');
-    const [whole = '0', fraction = ''] = summary.netRevenue.replace('-', '').split('.');
-    const scale = Math.max(2, fraction.length);
-    const n = BigInt(whole + fraction.padEnd(scale, '0'));
-    const total = summary.usages !== null && /^\d+$/.test(summary.usages) ? BigInt(summary.usages) : null;
+    const revenue = parseScaled(summary.netRevenue) ?? { units: 0n, scale: 0 };
+    const scaled = rescale(revenue, Math.max(2, revenue.scale));
+    const negative = scaled.units < 0n;
+    const total = summary.usages !== null && /^\d+$/.test(summary.usages) ? BigInt(summary.usages) : 0n;
     this.states.set(summary.id, {
-      n,
+      running: total > 0n ? new RunningShare(negative ? -scaled.units : scaled.units, total) : null,
       negative,
-      scale,
-      total,
-      cumulative: 0n,
-      previous: 0n,
-      valid: total !== null && total > 0n,
+      scale: scaled.scale,
+      valid: total > 0n,
     });
   }
 
   /** The line's amount as decimal text, or null when its summary falls back to SQL. */
   share(summaryId: string, units: string, royaltyBearing: boolean): string | null {
     const state = this.states.get(summaryId);
-    if (!state?.valid || state.total === null) return null;
+    if (!state?.valid || !state.running) return null;
     let weight = 0n;
     if (royaltyBearing && !units.startsWith('-')) {
       if (!/^\d+$/.test(units)) {
@@ -73,29 +62,25 @@ export class StreamingAllocator {
       }
       weight = BigInt(units);
     }
-    state.cumulative += weight;
-    if (state.cumulative > state.total) {
+    const share = state.running.next(weight);
+    if (share === null) {
       state.valid = false;
       return null;
     }
-    const rounded = (2n * state.n * state.cumulative + state.total) / (2n * state.total);
-    const units_ = rounded - state.previous;
-    state.previous = rounded;
-    return formatUnits(units_, state.scale, state.negative);
+    return formatScaled({ units: state.negative ? -share : share, scale: state.scale });
   }
 
   /** Summaries whose lines must be allocated in SQL instead (condition failed or total not reached). */
   fallbacks(): string[] {
     return [...this.states.entries()]
-      .filter(([, state]) => state.cumulative > 0n && (!state.valid || state.cumulative !== state.total))
+      .filter(
+        ([, state]) =>
+          state.running !== null &&
+          state.running.weightSeen > 0n &&
+          (!state.valid || !state.running.isComplete),
+      )
       .map(([id]) => id);
   }
-}
-
-function formatUnits(units: bigint, scale: number, negative: boolean): string {
-  const digits = units.toString().padStart(scale + 1, '0');
-  const text = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative && units !== 0n ? `-${text}` : text;
 }
 
 /**

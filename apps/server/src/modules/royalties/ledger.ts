@@ -6,6 +6,7 @@
 
 import { formatCents } from '@tunedrop/shared';
 import { type CsvCell, toCsv } from '@tunedrop/shared/csv';
+import { decimalToCents } from '@tunedrop/shared/money';
 import type {
   LedgerEntry,
   LedgerEntryKind,
@@ -143,7 +144,7 @@ export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<S
   return {
     items: rows.map((row) => ({
       period: row.period,
-      amountCents: Math.round(Number(row.amount) * 100),
+      amountCents: Number(decimalToCents(row.amount) ?? 0n),
       lines: Number(row.lines),
       units: row.units,
     })),

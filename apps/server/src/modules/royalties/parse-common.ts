@@ -66,23 +66,6 @@ export function refuse(report: ParseReport, line: number, reason: string): void 
   if (report.refused.length < ROYALTY_LIMITS.maxRefusedListed) report.refused.push({ line, reason });
 }
 
-const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
-
-/**
- * An exact decimal as canonical text ("5." → "5", "+0.50" → "0.50", "-.5" → "-0.5"); null when the
- * text is not a plain decimal (no exponent, no grouping).
- */
-export function parseDecimal(text: string): string | null {
-  const match = DECIMAL.exec(text.trim());
-  if (!match) return null;
-  const [, sign, whole = '', fraction = ''] = match;
-  if (whole === '' && fraction === '') return null;
-  const wholeDigits = whole.replace(/^0+(?=\d)/, '') || '0';
-  const body = fraction === '' ? wholeDigits : `${wholeDigits}.${fraction}`;
-  const isZero = !/[1-9]/.test(body);
-  return sign === '-' && !isZero ? `-${body}` : body;
-}
-
 const formatLimit = (value: number) => value.toLocaleString('en-US');
 
 /** A cell quoted in a message: long cells cut short, so a refused line's reason stays readable. */
@@ -91,7 +74,7 @@ export function clip(text: string, length = 40): string {
 }
 
 /**
- * Why a canonical decimal (from parseDecimal) cannot be staged as an amount or a quantity, or null when it
+ * Why a canonical decimal (from canonicalDecimal) cannot be staged as an amount or a quantity, or null when it
  * can (decision 152): amounts below ROYALTY_LIMITS.maxLineAmount, quantities below maxUnits, at most
  * maxDecimals decimal places. Beyond them it is a damaged file, and posting could not store the cents.
  */

@@ -3,6 +3,7 @@
  * and generic CSVs with a saved column mapping. The layout is recognised from the header row, columns
  * are found by name (never by position), amounts stay exact decimal text, every line keeps its own amount.
  */
+import { canonicalDecimal } from '@tunedrop/shared/money';
 import {
   type CsvMapping,
   ROYALTY_LIMITS,
@@ -14,7 +15,6 @@ import {
   isNegative,
   type ParsedLine,
   type ParseReport,
-  parseDecimal,
   periodOf,
   rangeProblem,
   refuse,
@@ -258,7 +258,7 @@ export async function* parseCsv(
       return value === '' ? null : value;
     };
     const amountText = get('amount');
-    const amount = amountText === null ? null : parseDecimal(amountText.replace(/^\$/, ''));
+    const amount = amountText === null ? null : canonicalDecimal(amountText.replace(/^\$/, ''));
     if (amount === null) {
       refuse(report, no, `the amount "${clip(amountText ?? '')}" is not a decimal number`);
       continue;
@@ -269,7 +269,7 @@ export async function* parseCsv(
       continue;
     }
     const unitsText = get('units') ?? get('unitsFallback') ?? '0';
-    const units = parseDecimal(unitsText.replace(/,/g, ''));
+    const units = canonicalDecimal(unitsText.replace(/,/g, ''));
     if (units === null) {
       refuse(report, no, `the quantity "${clip(unitsText)}" is not a number`);
       continue;

@@ -6,13 +6,13 @@
  * missing mandatory cells or extra non-empty cells refuse the line. FOOT/SRFO totals are checked.
  */
 
+import { canonicalDecimal } from '@tunedrop/shared/money';
 import {
   clip,
   isKnownCurrency,
   isoDate,
   type ParsedLine,
   type ParseReport,
-  parseDecimal,
   periodOf,
   rangeProblem,
   refuse,
@@ -252,8 +252,8 @@ export async function* parseDsr(
         const currency = (cellOf(cells, isSy04 ? 14 : 10) ?? '').toUpperCase();
         const netText = cellOf(cells, isSy04 ? 18 : 11);
         const usagesText = cellOf(cells, isSy04 ? 13 : 8);
-        const net = netText === null ? null : parseDecimal(netText);
-        const usages = usagesText === null ? null : parseDecimal(usagesText);
+        const net = netText === null ? null : canonicalDecimal(netText);
+        const usages = usagesText === null ? null : canonicalDecimal(usagesText);
         if (!id) {
           report.errors.push(`Line ${no}: ${type} SummaryRecordId is empty.`);
           break;
@@ -373,7 +373,7 @@ export async function* parseDsr(
           usageType = cellOf(cells, 11);
         } else {
           const streams = cellOf(cells, 7) ?? '';
-          units = parseDecimal(streams);
+          units = canonicalDecimal(streams);
           if (units === null) {
             refuse(report, no, `NumberOfStreams "${clip(streams)}" is not a number`);
             continue;
@@ -419,14 +419,14 @@ export async function* parseDsr(
           continue;
         }
         const netText = cellOf(cells, 6) ?? '';
-        const amount = parseDecimal(netText);
+        const amount = canonicalDecimal(netText);
         if (amount === null) {
           refuse(report, no, `NetRevenue "${clip(netText)}" is not a decimal number`);
           continue;
         }
         if (isRefusedForRange(report, no, 'NetRevenue', amount, 'amount')) continue;
         const usagesText = cellOf(cells, 5) ?? '0';
-        const units = parseDecimal(usagesText);
+        const units = canonicalDecimal(usagesText);
         if (units === null) {
           refuse(report, no, `Usages "${clip(usagesText)}" is not a number`);
           continue;
@@ -478,7 +478,7 @@ export async function* parseDsr(
           if (isRefusedForRange(report, no, 'Downloads − Returns', units, 'quantity')) continue;
         } else {
           const streams = cellOf(cells, 34) ?? '';
-          units = parseDecimal(streams);
+          units = canonicalDecimal(streams);
           if (units === null) {
             refuse(report, no, `NumberOfStreams "${clip(streams)}" is not a number`);
             continue;

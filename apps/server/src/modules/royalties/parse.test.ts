@@ -2,21 +2,16 @@
  * Parser table tests (no database): every example in shared/ddex (the three DSR samples, the DSR.md §10
  * example, the STATEMENTS.md layouts) and malformed files.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { canonicalDecimal } from '@tunedrop/shared/money';
 import { describe, expect, it } from 'vitest';
 import { StreamingAllocator } from './amounts';
 import { parseFile, parseSource } from './parse';
-import {
-  normaliseIsrc,
-  normaliseUpc,
-  type ParsedLine,
-  type ParseReport,
-  parseDecimal,
-  periodOf,
-} from './parse-common';
+import { normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport, periodOf } from './parse-common';
 import { splitCells } from './parse-dsr';
 import { readLines, SourceError, splitLines } from './source';
 
@@ -324,8 +319,8 @@ describe('values', () => {
     ['1e3', null],
     ['', null],
     ['.', null],
-  ])('parseDecimal(%j) = %j', (input, expected) => {
-    expect(parseDecimal(input)).toBe(expected);
+  ])('canonicalDecimal(%j) = %j', (input, expected) => {
+    expect(canonicalDecimal(input)).toBe(expected);
   });
 
   it.each([

@@ -5,12 +5,14 @@
  * the next batch parsed while the previous one is written), then checks totals and sums it set-based.
  * A fatal problem leaves a 'failed' report that cannot be posted. Decision records 110-113.
  */
+
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { canonicalDecimal } from '@tunedrop/shared/money';
 import {
   exchangeRateSchema,
   type ImportAccepted,
@@ -40,14 +42,7 @@ import { enqueue, type JobQueue } from '../../lib/jobs';
 import { lineAmountsSql, needsAllocation, StreamingAllocator } from './amounts';
 import { type CopyColumn, copyRow, openCopySink } from './copy-in';
 import { FormatError, parseFile } from './parse';
-import {
-  isoDate,
-  normaliseIsrc,
-  normaliseUpc,
-  type ParsedLine,
-  type ParseReport,
-  parseDecimal,
-} from './parse-common';
+import { isoDate, normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport } from './parse-common';
 import { DEFAULT_READ_LIMITS, type ReadLimits, readChunks, SourceError } from './source';
 
 export type ImportInput = {
@@ -697,13 +692,13 @@ async function finishImport(
   if (!currency) report.errors.push('The report does not say its currency; give one.');
   else if (currency === 'USD') {
     rate = '1';
-    if (input.rate && parseDecimal(input.rate) !== '1') {
+    if (input.rate && canonicalDecimal(input.rate) !== '1') {
       report.warnings.push(`The report is in USD; the exchange rate ${input.rate} was ignored.`);
     }
   } else if (input.rate) {
     // The route and the CLI checked it already; the same rule holds for any other caller.
     const checked = exchangeRateSchema.safeParse(input.rate);
-    if (checked.success) rate = parseDecimal(checked.data);
+    if (checked.success) rate = canonicalDecimal(checked.data);
     else report.errors.push(`${checked.error.issues[0]?.message ?? 'The exchange rate is not valid'}.`);
   } else {
     report.errors.push(

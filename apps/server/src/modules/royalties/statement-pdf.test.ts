@@ -2,13 +2,13 @@
  * The statement PDF (GET /api/royalties/statements/:period.pdf): a real PDF, parsed back with pdf-parse,
  * that carries the period, the artist's stores and tracks and the exact total; nobody else's statement.
  */
+import { formatUsdDecimal } from '@tunedrop/shared/money';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
-import { usdText } from './statement-pdf';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
@@ -37,10 +37,10 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 
 describe('statement PDF', () => {
   it('formats exact decimals to the cent', () => {
-    expect(usdText('1234.565')).toBe('$1,234.57');
-    expect(usdText('0.004')).toBe('$0.00');
-    expect(usdText('-0.7')).toBe('-$0.70');
-    expect(usdText('12')).toBe('$12.00');
+    expect(formatUsdDecimal('1234.565')).toBe('$1,234.57');
+    expect(formatUsdDecimal('0.004')).toBe('$0.00');
+    expect(formatUsdDecimal('-0.7')).toBe('-$0.70');
+    expect(formatUsdDecimal('12')).toBe('$12.00');
   });
 
   it('is a real PDF of the period’s earnings, for its owner only', async () => {

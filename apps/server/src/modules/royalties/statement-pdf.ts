@@ -5,6 +5,7 @@
  * the period's total in USD. Amounts are exact decimal text from the database, shown to the cent.
  */
 
+import { formatUsdDecimal } from '@tunedrop/shared/money';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { expenseStatementRows } from '../splits/statement';
@@ -14,17 +15,6 @@ import { drawLine, registerStatementFonts, type TextWeight, textFontName } from 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 type Row = { label: string | null; units: string; amount: string };
-
-/** Exact decimal USD text → "$1,234.56" (rounded half away from zero at the cent, from the text). */
-export function usdText(decimal: string): string {
-  const negative = decimal.startsWith('-');
-  const [whole = '0', fraction = ''] = decimal.replace('-', '').split('.');
-  let cents = BigInt(whole) * 100n + BigInt(`${fraction}00`.slice(0, 2));
-  if ((fraction[2] ?? '0') >= '5') cents += 1n;
-  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const rest = (cents % 100n).toString().padStart(2, '0');
-  return `${negative && cents > 0n ? '-' : ''}$${dollars}.${rest}`;
-}
 
 async function grouped(db: DbOrTx, userId: string, period: string, by: 'store' | 'country' | 'track') {
   const label =
@@ -130,7 +120,7 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
   line(`Artist: ${total.name}`, 11);
   line(`Earnings lines: ${Number(total.lines)} · Units: ${total.units ?? '0'}`, 11);
   doc.moveDown(0.3);
-  line(`Total earnings: ${usdText(net?.amount ?? total.amount ?? '0')} USD`, 13, 'bold');
+  line(`Total earnings: ${formatUsdDecimal(net?.amount ?? total.amount ?? '0')} USD`, 13, 'bold');
 
   // Columns: the name gets what the figures leave, and a gap so a long name never touches the units.
   const cells = (name: string, units: string, amount: string, weight: TextWeight) => {
@@ -146,7 +136,7 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
     cells('Name', 'Units', 'Amount (USD)', 'bold');
     for (const row of rows) {
       if (doc.y > doc.page.height - doc.page.margins.bottom - 20) doc.addPage();
-      cells(row.label ?? '', row.units, usdText(row.amount), 'regular');
+      cells(row.label ?? '', row.units, formatUsdDecimal(row.amount), 'regular');
     }
   }
   doc

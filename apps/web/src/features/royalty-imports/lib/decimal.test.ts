@@ -1,5 +1,6 @@
+import { multiplyDecimal, roundDecimal } from '@tunedrop/shared/money';
 import { describe, expect, it } from 'vitest';
-import { formatDecimal, formatUnits, multiplyDecimal, roundDecimal } from './decimal';
+import { formatDecimal, formatUnits } from './decimal';
 
 describe('exact decimals for display', () => {
   it('rounds half away from zero without floats', () => {
@@ -17,5 +18,7 @@ describe('exact decimals for display', () => {
     expect(formatDecimal('1234567.891', 'GBP')).toBe('1,234,567.89 GBP');
     expect(formatDecimal('-0.7', 'USD')).toBe('-0.70 USD');
     expect(formatUnits('1234567')).toBe('1,234,567');
+    expect(formatUnits('-1234.5')).toBe('-1,234.5');
+    expect(formatDecimal('-1234.5', '')).toBe('-1,234.50');
   });
 });

@@ -2,6 +2,7 @@
  * /admin/royalties/:id: one imported report's summary (totals by store, country, period and usage type,
  * matched vs unmatched, refunds, refused lines with their line numbers), and Post or Delete it.
  */
+import { multiplyDecimal } from '@tunedrop/shared/money';
 import { ROYALTY_PHASE_LABELS, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
 import { AlertTriangle, ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
@@ -20,7 +21,7 @@ import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
 import { TotalsTable } from '../components/totals-table';
 import { UnmatchedQueue } from '../components/unmatched-queue';
-import { formatDecimal, multiplyDecimal } from '../lib/decimal';
+import { formatDecimal } from '../lib/decimal';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
