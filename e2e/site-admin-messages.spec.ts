@@ -20,8 +20,9 @@ test('an admin sees new contact requests newest first and marks one as handled',
 
   const { page, context } = await pageAs(browser, { roles: ['admin'], fullName: 'Grace Admin' });
   await page.goto('/admin/messages');
-  await expect(page.getByRole('heading', { level: 1, name: 'Contact Requests' })).toBeVisible();
-  const cards = page.getByRole('heading', { level: 2, name: new RegExp(`${stamp}$`) });
+  await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Contact Requests' })).toBeVisible();
+  const cards = page.getByRole('heading', { level: 3, name: new RegExp(`${stamp}$`) });
   await expect(cards).toHaveText([`Newer ${stamp}`, `Older ${stamp}`]);
 
   const older = page.getByLabel(`Request from Older ${stamp}`);

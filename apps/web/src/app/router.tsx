@@ -61,6 +61,8 @@ export const routes: RouteObject[] = [
           },
           { path: 'royalties', ...page(() => import('../features/royalties/routes/royalties-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
+          { path: 'help', ...page(() => import('../features/support/routes/help-page')) },
+          { path: 'help/:id', ...page(() => import('../features/support/routes/help-thread-page')) },
         ],
       },
       {
@@ -82,9 +84,9 @@ export const routes: RouteObject[] = [
             path: 'bulk-balance',
             ...page(() => import('../features/admin-balances/routes/bulk-balance-page')),
           },
-          { path: 'messages', ...page(() => import('../features/site/routes/admin-messages-page')) },
+          { path: 'messages', ...page(() => import('./pages/admin-messages-page')) },
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
-          { path: 'settings', ...page(() => import('../features/delivery/routes/admin-settings-page')) },
+          { path: 'settings', ...page(() => import('./pages/admin-settings-page')) },
           {
             path: 'royalties',
             ...page(() => import('../features/royalty-imports/routes/admin-royalties-page')),

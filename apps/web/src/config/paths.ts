@@ -21,6 +21,7 @@ export const paths = {
   royalties: '/dashboard/royalties',
   account: '/dashboard/account',
   analytics: '/dashboard/analytics',
+  help: '/dashboard/help',
   adminReleases: '/admin/releases',
   adminUsers: '/admin/users',
   adminWithdrawals: '/admin/withdrawals',

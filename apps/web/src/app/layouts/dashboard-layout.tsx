@@ -1,6 +1,18 @@
 /** Dashboard chrome (spec 01 §2): sidebar, plan and price, upgrade button, sign out, mobile menu; the gate. */
 import { GATE_MESSAGE } from '@tunedrop/shared';
-import { BarChart3, Home, LogOut, Menu, Music2, Shield, Upload, User, Wallet, X } from 'lucide-react';
+import {
+  BarChart3,
+  Home,
+  LifeBuoy,
+  LogOut,
+  Menu,
+  Music2,
+  Shield,
+  Upload,
+  User,
+  Wallet,
+  X,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
@@ -44,6 +56,7 @@ export function DashboardLayout() {
     { to: paths.royalties, label: 'Royalties', icon: Wallet },
     ...(showsAnalyticsLink(viewer) ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
     { to: paths.account, label: 'Account', icon: User },
+    { to: paths.help, label: 'Help', icon: LifeBuoy },
     ...(facts.isStaff
       ? [{ to: paths.adminReleases, label: facts.isAdmin ? 'Admin' : 'Moderator', icon: Shield }]
       : []),

@@ -7,7 +7,8 @@ import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 
-const OPEN_PREFIXES = [paths.royalties, paths.songs, '/dashboard/releases/'];
+// Help too (issue 28): anyone signed in may write to support, a payee with no plan included.
+const OPEN_PREFIXES = [paths.royalties, paths.songs, '/dashboard/releases/', paths.help];
 
 export function isReachableWithoutSubscription(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '');

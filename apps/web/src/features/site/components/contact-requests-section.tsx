@@ -1,4 +1,7 @@
-/** `/admin/messages` (admin only): Contact Us requests, newest first, marked as handled or reopened. */
+/**
+ * The Contact Us requests of the admin Messages page (`app/pages/admin-messages-page.tsx`): newest first,
+ * marked as handled or reopened; its tab and page stay in the URL (`?tab=`, `?page=`).
+ */
 import type { ContactRequestFilter, ContactRequestView } from '@tunedrop/shared/schemas/site';
 import { ExternalLink, Inbox } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
@@ -10,7 +13,6 @@ import { notify } from '../../../components/ui/toast';
 import { pageCountOf, useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { errorMessage } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
-import { usePageTitle } from '../../../lib/use-page-title';
 import { useContactRequests, useSetContactRequestHandled } from '../api/contact-requests';
 
 const tabs: { id: ContactRequestFilter; label: string }[] = [
@@ -20,8 +22,7 @@ const tabs: { id: ContactRequestFilter; label: string }[] = [
 ];
 const tabIds = tabs.map((tab) => tab.id);
 
-export default function AdminMessagesPage() {
-  usePageTitle('Contact Requests', 'Messages sent through the Contact Us form.');
+export function ContactRequestsSection() {
   const list = useListParams<ContactRequestFilter>({ tabs: tabIds, defaultTab: 'open' });
   const { tab: status, page } = list;
   const { data, isPending, isError, error, isPlaceholderData } = useContactRequests({ status, page });
@@ -30,8 +31,10 @@ export default function AdminMessagesPage() {
   const counts = data ? { ...data.counts, all: data.counts.open + data.counts.handled } : undefined;
 
   return (
-    <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
-      <h1 className="text-2xl font-bold text-white sm:text-3xl">Contact Requests</h1>
+    <section aria-labelledby="contact-requests-title">
+      <h2 id="contact-requests-title" className="text-xl font-semibold text-white">
+        Contact Requests
+      </h2>
       <p className="mt-1 text-sm text-zinc-400">
         Messages sent through Contact Us on the public site. Each one is also mailed to the support address.
       </p>
@@ -72,7 +75,7 @@ export default function AdminMessagesPage() {
       </div>
 
       <Pager className="mt-6" page={page} pageCount={pageCount ?? 1} onPageChange={list.setPage} />
-    </main>
+    </section>
   );
 }
 
@@ -96,7 +99,7 @@ function ContactRequestCard({ item }: { item: ContactRequestView }) {
     >
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-lg font-semibold text-white">{item.name}</h2>
+          <h3 className="text-lg font-semibold text-white">{item.name}</h3>
           <Badge tone={isHandled ? 'green' : 'yellow'}>{isHandled ? 'Handled' : 'Open'}</Badge>
         </div>
         <p className="text-sm text-zinc-300">{item.companyName}</p>
