@@ -8,8 +8,8 @@ import { GATE_MESSAGE, hasRole, passesSubscriptionGate, type Role } from '@tuned
 import { eq, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import type { Db } from '../db/client';
 import { profiles, session, user, userRoles } from '../db/schema';
-import type { Deps } from '../deps';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
 import { guardBody } from './request-body';
@@ -31,8 +31,16 @@ export type AccessMiddleware = MiddlewareHandler<AppEnv> & { [ACCESS_RULE]: Acce
  * sets beside it when "Remember me" was left off ("tunedrop.dont_remember"); `__Secure-` prefixed over HTTPS.
  */
 type CookieNames = { sessionToken: string; dontRemember: string };
+
+/** The part of better-auth (modules/auth) read here: its cookie names, and its own session check. */
+export type SessionAuth = {
+  $context: Promise<{
+    authCookies: { sessionToken: { name: string }; dontRememberToken: { name: string } };
+  }>;
+  api: { getSession(input: { headers: Headers }): Promise<unknown> };
+};
 const cookieNamesByAuth = new WeakMap<object, Promise<CookieNames>>();
-function cookieNames(auth: Deps['auth']): Promise<CookieNames> {
+function cookieNames(auth: SessionAuth): Promise<CookieNames> {
   let names = cookieNamesByAuth.get(auth);
   if (!names) {
     names = auth.$context.then((context) => ({
@@ -58,7 +66,7 @@ function verifiedCookieValue(signed: string, secret: string): string | null {
 }
 
 /** Session, user, profile and roles of one session token in one query (record 125). */
-function viewerQuery(db: Deps['db']) {
+function viewerQuery(db: Db) {
   return db
     .select({
       sessionId: session.id,
@@ -89,7 +97,7 @@ function viewerQuery(db: Deps['db']) {
 
 /** Built once per database: drizzle's query building cost more CPU than the query itself (record 125). */
 const viewerQueries = new WeakMap<object, ReturnType<typeof viewerQuery>>();
-async function viewerRow(db: Deps['db'], token: string) {
+async function viewerRow(db: Db, token: string) {
   let query = viewerQueries.get(db);
   if (!query) {
     query = viewerQuery(db);
@@ -124,7 +132,8 @@ function isDontRemember(c: Context<AppEnv>, names: CookieNames): boolean {
  * its own (records 125, 171).
  */
 export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
-  const { auth, db, config } = c.var.deps;
+  const { db, config } = c.var.deps;
+  const auth: SessionAuth = c.var.deps.auth;
   const cookieHeader = c.req.header('cookie');
   if (!cookieHeader) return null;
   const names = await cookieNames(auth);

@@ -2,7 +2,14 @@
  * What a module needs to hand its CLI commands over to the registry (cli-commands.ts) without importing
  * the CLI: the error a command throws to answer with an exit code, and the shape of a command.
  */
-import type { System } from '../server';
+import type { RequestDeps } from './context';
+import type { JobEngine } from './jobs';
+
+/** The running system a command works on (server.ts's System). */
+export interface CommandSystem extends RequestDeps {
+  jobs: JobEngine;
+  stop: () => Promise<void>;
+}
 
 /** A command's answer to bad input or a refused action: printed as `Error: message`, exit code as given. */
 export class CliError extends Error {
@@ -27,7 +34,7 @@ export type Command = {
   /** Arguments that are file paths (positional indexes and option names), resolved against the CLI's cwd. */
   paths?: { positionals?: number[]; options?: string[] };
   run: (
-    system: System,
+    system: CommandSystem,
     positionals: string[],
     flags: Record<string, FlagValue>,
     io?: CommandIo,

@@ -3,10 +3,12 @@
  * unsatisfiable), for the staff review player and the owner's player (decision 063).
  */
 import { Readable } from 'node:stream';
-import type { Storage } from '../infra/storage/storage';
 import { attachmentDisposition } from './content-disposition';
 
 type ByteRange = { start: number; end: number };
+
+/** Where the file is read from (the storage adapter satisfies it). */
+export type FileReader = { get(key: string): Promise<{ body: Readable; sizeBytes: number }> };
 
 /** One `bytes=` range (the only kind players send); null for none, 'invalid' when it cannot be served. */
 export function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
@@ -52,7 +54,7 @@ function sliceStream(source: Readable, range: ByteRange): Readable {
 
 /** A Response for a stored file, honouring Range. */
 export async function fileResponse(
-  storage: Storage,
+  storage: FileReader,
   key: string,
   options: { contentType: string; rangeHeader?: string | undefined; downloadName?: string },
 ): Promise<Response> {
