@@ -27,18 +27,29 @@ export type ProfileEventHub = {
   stop: () => Promise<void>;
 };
 
-/** A row trigger names one user (`userId`, roles); the statement trigger on profiles names up to 100 (`userIds`). */
-type Notification = { userIds: string[]; changed: string[] };
+/**
+ * A row trigger names one user (`userId`, roles); the statement trigger on profiles names up to 100
+ * (`userIds`); a balance batch of more than 100 users says `allUsers` (migration 0024): every open
+ * stream re-reads its own account.
+ */
+type Notification = { userIds: string[] | 'all'; changed: string[] };
 
 function parseNotification(payload: string): Notification | null {
   try {
-    const value = JSON.parse(payload) as { userId?: unknown; userIds?: unknown; changed?: unknown };
+    const value = JSON.parse(payload) as {
+      userId?: unknown;
+      userIds?: unknown;
+      allUsers?: unknown;
+      changed?: unknown;
+    };
     const userIds =
-      typeof value.userId === 'string'
-        ? [value.userId]
-        : Array.isArray(value.userIds)
-          ? value.userIds.filter((item): item is string => typeof item === 'string')
-          : null;
+      value.allUsers === true
+        ? 'all'
+        : typeof value.userId === 'string'
+          ? [value.userId]
+          : Array.isArray(value.userIds)
+            ? value.userIds.filter((item): item is string => typeof item === 'string')
+            : null;
     if (!userIds) return null;
     const changed = Array.isArray(value.changed)
       ? value.changed.filter((item): item is string => typeof item === 'string')
@@ -59,6 +70,11 @@ export function createProfileEventHub(database: Pick<Database, 'listen'>, logger
     const notification = parseNotification(payload);
     if (!notification) {
       logger.warn({ payload }, 'ignored a malformed profile_changes notification');
+      return;
+    }
+    if (notification.userIds === 'all') {
+      for (const set of subscribers.values())
+        for (const subscriber of set) subscriber.onChange(notification.changed);
       return;
     }
     for (const userId of notification.userIds) {

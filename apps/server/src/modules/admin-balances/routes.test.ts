@@ -1,10 +1,12 @@
 /** Balance Management API: search, the single edit, and the bulk CSV verify (one query) and apply (one transaction). */
+
+import { randomUUID } from 'node:crypto';
 import { parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { balanceUpdatesLog, profiles } from '../../db/schema';
+import { balanceUpdatesLog, profiles, user } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
-import { createTestUser } from '../../test-support/fixtures';
+import { createTestUser, signInCookie } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
 import { auditBalances } from '../wallet/audit';
@@ -290,5 +292,150 @@ describe('bulk CSV', () => {
       422,
     );
     expect((await profileOf(a.userId)).balanceCents).toBe(0);
+  });
+});
+
+/** `count` users with profiles, written directly (no password hashing): a batch big enough to matter. */
+async function manyUsers(count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await system.db
+    .insert(user)
+    .values(
+      ids.map((id) => ({ id, name: `Batch ${id}`, email: `batch-${id}@example.com`, emailVerified: true })),
+    );
+  await system.db
+    .insert(profiles)
+    .values(
+      ids.map((id) => ({ id, email: `batch-${id}@example.com`, fullName: 'Batch', artistName: 'Batch' })),
+    );
+  return ids;
+}
+
+/** Reads GET /api/events until an event arrives (or the time is up). */
+async function openEvents(cookie: string) {
+  const response = await system.request('/api/events', { cookie });
+  expect(response.status).toBe(200);
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error('no body');
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next(
+      timeoutMs = 5000,
+    ): Promise<{ event: string; changed?: string[]; profile?: { balanceCents: number } }> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const split = buffer.indexOf('\n\n');
+        if (split >= 0) {
+          const block = buffer.slice(0, split);
+          buffer = buffer.slice(split + 2);
+          const event = block
+            .split('\n')
+            .find((line) => line.startsWith('event: '))
+            ?.slice(7);
+          const data = block
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n');
+          if (event) return { event, ...JSON.parse(data) };
+          continue;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error('no event within the time limit');
+        let timer: NodeJS.Timeout | undefined;
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no event within the time limit')), left);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        if (chunk.done) throw new Error('stream ended');
+        buffer += decoder.decode(chunk.value, { stream: true });
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+describe('bulk apply in one statement (issue 29, record 172)', () => {
+  it('sends one live-update notification for a batch of 150 users, which reaches an open stream', async () => {
+    const watcher = await createTestUser(system);
+    const cookie = await signInCookie(system, watcher.email, watcher.password);
+    const others = await manyUsers(149);
+    const stream = await openEvents(cookie);
+    expect((await stream.next()).event).toBe('ready');
+    const payloads: string[] = [];
+    const unlisten = await system.database.listen('profile_changes', (payload) => payloads.push(payload));
+    try {
+      const response = await asAdmin('/api/admin/balances/apply', {
+        method: 'POST',
+        json: {
+          rows: [watcher.userId, ...others].map((userId, index) => ({
+            line: index + 2,
+            userId,
+            expectedOldBalanceCents: 0,
+            newBalanceCents: 100 + index,
+          })),
+        },
+      });
+      expect(response.status).toBe(200);
+      expect((await readJson(response)).applied).toBe(150);
+      const event = await stream.next();
+      expect(event.changed).toEqual(expect.arrayContaining(['balance_cents']));
+      expect(event.profile?.balanceCents).toBe(100);
+      // Give any further notification of this batch time to arrive: there must be none.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const batch = payloads.map((payload) => JSON.parse(payload));
+      expect(batch).toEqual([{ allUsers: true, changed: ['balance_cents', 'total_earnings_cents'] }]);
+      // The next statement is compared row by row again: a name change names its user.
+      await system.db.update(profiles).set({ artistName: 'Renamed' }).where(eq(profiles.id, watcher.userId));
+      await vi.waitFor(() => expect(payloads).toHaveLength(2));
+      expect(JSON.parse(payloads[1] ?? '')).toEqual({ userIds: [watcher.userId], changed: ['artist_name'] });
+    } finally {
+      await unlisten();
+      await stream.close();
+    }
+    expect((await profileOf(others[148] ?? '')).balanceCents).toBe(249);
+  });
+
+  it('names the users of a small batch, and reports a user who does not exist', async () => {
+    const a = await funded(500);
+    const payloads: string[] = [];
+    const unlisten = await system.database.listen('profile_changes', (payload) => payloads.push(payload));
+    try {
+      const ghost = randomUUID();
+      const response = await asAdmin('/api/admin/balances/apply', {
+        method: 'POST',
+        json: {
+          rows: [
+            { line: 2, userId: ghost, expectedOldBalanceCents: 0, newBalanceCents: 5 },
+            { line: 3, userId: a.userId, expectedOldBalanceCents: 500, newBalanceCents: 200 },
+          ],
+        },
+      });
+      const result = await readJson(response);
+      expect(result.applied).toBe(1);
+      expect(result.rows).toEqual([
+        { line: 2, status: 'not_found', userId: ghost, error: 'User not found' },
+        {
+          line: 3,
+          status: 'applied',
+          userId: a.userId,
+          userEmail: a.email,
+          oldBalanceCents: 500,
+          newBalanceCents: 200,
+        },
+      ]);
+      // A fall is not earnings.
+      expect(await profileOf(a.userId)).toMatchObject({ balanceCents: 200, totalEarningsCents: 500 });
+      await vi.waitFor(() => expect(payloads).toHaveLength(1));
+      expect(JSON.parse(payloads[0] ?? '')).toEqual({
+        userIds: [a.userId],
+        changed: ['balance_cents', 'total_earnings_cents'],
+      });
+    } finally {
+      await unlisten();
+    }
   });
 });
