@@ -26,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { deliveries, royaltyImports } from '../apps/server/src/db/schema';
-import { queueNewDeliveries } from '../apps/server/src/modules/delivery/service';
+import { queueNewDeliveries } from '../apps/server/src/modules/delivery/planning';
 import { createTarget } from '../apps/server/src/modules/delivery/targets';
 import { createTestRelease, createTestUser } from '../apps/server/src/test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../apps/server/src/test-support/harness';

@@ -32,7 +32,7 @@ import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
-import { afterReleaseDecision, assertNotAtStores } from '../delivery/service';
+import { afterReleaseDecision, assertNotAtStores } from '../delivery/planning';
 import { enqueueReleaseMail, type ReleaseMailKind } from '../releases/mails';
 import { coverUrl, deleteReleaseRows, releaseNotFound, removeStoredFiles } from '../releases/service';
 import { type AuditAction, writeAudit } from './audit';

@@ -8,7 +8,7 @@ import {
 } from '@tunedrop/shared/schemas/delivery';
 import { CliError, type Command } from '../../lib/cli-error';
 import { writeSetting } from './codes';
-import { backfillCodes } from './service';
+import { backfillCodes } from './planning';
 import { createTarget } from './targets';
 
 export const deliveryCliCommands: Record<string, Command> = {

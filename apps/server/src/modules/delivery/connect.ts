@@ -5,8 +5,11 @@
  */
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { openTarget, recordFirstHostKey, type TargetRow } from './targets';
-import { openTransport, type Transport } from './transport';
+import { openTarget, recordFirstHostKey, type TargetRow, type TargetSecret } from './targets';
+import type { HostKeyPolicy, Transport } from './transport';
+import { fileTransport } from './transport-folder';
+import { s3Transport } from './transport-s3';
+import { sftpTransport } from './transport-sftp';
 
 export function openTargetTransport(db: DbOrTx, config: Config, target: TargetRow): Promise<Transport> {
   return openTransport(openTarget(config, target).secretValue, config, {
@@ -16,4 +19,16 @@ export function openTargetTransport(db: DbOrTx, config: Config, target: TargetRo
       recordFirst: (fingerprint) => recordFirstHostKey(db, target.id, fingerprint),
     },
   });
+}
+
+/** The transport a target URL names: `sftp://`, `s3://`, else a folder. */
+export async function openTransport(
+  secret: TargetSecret,
+  config: Config,
+  options: { hostKey: HostKeyPolicy },
+): Promise<Transport> {
+  const url = new URL(secret.url);
+  if (url.protocol === 'sftp:') return sftpTransport(secret, { hostKey: options.hostKey });
+  if (url.protocol === 's3:') return s3Transport(secret, config);
+  return fileTransport(decodeURIComponent(url.pathname));
 }

@@ -28,7 +28,8 @@ import {
 import { parseAck } from '../ddex';
 import { upcFor } from './codes';
 import { sendDelivery } from './jobs';
-import { claimJobs, resolveOptions, runDeliveryOnce } from './worker';
+import { claimJobs, resolveOptions } from './state';
+import { runDeliveryOnce } from './worker';
 
 let system: TestSystem;
 let sftp: SftpServer;

@@ -24,7 +24,9 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { readDeliveries } from '../../test-support/sftp';
 import { slowStorage } from '../../test-support/slow-storage';
-import { claimJobs, promoteReleases, resolveOptions, runDeliveryOnce } from './worker';
+import { promoteReleases } from './acknowledgements';
+import { claimJobs, resolveOptions } from './state';
+import { runDeliveryOnce } from './worker';
 
 let system: TestSystem;
 /** Folders this file made (stores, keys, worker data), removed at the end. */

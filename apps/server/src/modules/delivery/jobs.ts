@@ -17,15 +17,10 @@ import { deliveries } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { defineJob } from '../../lib/jobs';
 import { rows } from '../../lib/sql';
+import { pollAcknowledgements, promoteReleases } from './acknowledgements';
 import { DELIVERY_SEND, enqueueDelivery } from './queues';
-import {
-  claimJobs,
-  pollAcknowledgements,
-  processJobs,
-  promoteReleases,
-  resolveOptions,
-  type WorkerOptions,
-} from './worker';
+import { claimJobs, resolveOptions, type WorkerOptions } from './state';
+import { processJobs } from './worker';
 
 type DeliveryJobDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger' | 'wakeMail'>;
 

@@ -1,13 +1,17 @@
 /**
  * Writing one ERN package to a target (record 154): the resources streamed from storage with their MD5
- * taken on the way, every chunk behind the lease check.
+ * taken on the way, every chunk behind the lease check; a staged package renamed into place; the
+ * temporary folders an interrupted attempt left behind removed.
  */
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import type { DeliveredFile } from '../../db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { type DeliveredFile, deliveryAttempts } from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
-import type { PackagePlan } from '../ddex';
+import { type PackagePlan, STAGING_PREFIX, topFolders } from '../ddex';
 import type { LeaseGuard } from './lease';
+import type { DeliveryRow } from './state';
 import type { Transport } from './transport';
 
 /**
@@ -47,4 +51,46 @@ export async function uploadResources(
     files.push({ name: `resources/${resource.name}`, key: resource.key, md5: hash.digest('hex'), bytes });
   }
   return files;
+}
+
+/** Renames a staged package (or batch) into place once the lease is confirmed still ours. */
+export async function putInPlace(transport: Transport, lease: LeaseGuard, folder: string, isStaged: boolean) {
+  if (!isStaged) return;
+  const { top, writeTop } = topFolders(folder, true);
+  await lease.confirm();
+  await transport.rename(writeTop, top);
+}
+
+/**
+ * Temporary folders the previous attempt of a job left behind when its connection died (it could not
+ * remove them then). This worker holds the jobs' lease, so no live upload writes to them: a worker that
+ * stalled in one finds its lease gone before it writes again. A release's folder is found by its name;
+ * a batch's by the batch id its attempts recorded.
+ */
+export async function removeLeftovers(
+  db: DbOrTx,
+  transport: Transport,
+  jobs: DeliveryRow[],
+  releaseKey: (job: DeliveryRow) => string | null,
+) {
+  const batches = new Set<string>();
+  const releaseKeys = new Set<string>();
+  for (const job of jobs) {
+    const [previous] = await db
+      .select({ outcome: deliveryAttempts.outcome, batchId: deliveryAttempts.batchId })
+      .from(deliveryAttempts)
+      .where(and(eq(deliveryAttempts.deliveryId, job.id), sql`${deliveryAttempts.outcome} <> 'running'`))
+      .orderBy(sql`${deliveryAttempts.number} desc`)
+      .limit(1);
+    if (previous?.outcome !== 'failed') continue;
+    if (previous.batchId) batches.add(previous.batchId);
+    const key = releaseKey(job);
+    if (!previous.batchId && key) releaseKeys.add(key);
+  }
+  for (const batchId of batches) await transport.removeTree(`${STAGING_PREFIX}N_${batchId}`);
+  if (releaseKeys.size === 0) return;
+  for (const entry of await transport.list('')) {
+    const isLeftover = [...releaseKeys].some((key) => entry.name.startsWith(`${STAGING_PREFIX}N_${key}_`));
+    if (entry.isDir && isLeftover) await transport.removeTree(entry.name);
+  }
 }

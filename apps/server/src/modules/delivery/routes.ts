@@ -25,13 +25,12 @@ import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { releaseIdParam } from '../releases/service';
 import { openTargetTransport } from './connect';
+import { releaseDetail, requestStoreTakedown } from './release-stores';
 import {
   adminTakedown,
   getDelivery,
   listDeliveries,
   listUnmatchedAcks,
-  releaseDetail,
-  requestStoreTakedown,
   retryDelivery,
   saveSettings,
   settingsView,

@@ -1,0 +1,258 @@
+/**
+ * Store acknowledgements (ERN choreography §4, records 100, 102): the files of every folder still
+ * waiting for one are read, each recorded once (again when a half-written one grew) and applied to the
+ * latest attempt it answers; then releases whose stores all answered go live or are taken down.
+ */
+import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import {
+  deliveries,
+  deliveryAcks,
+  deliveryAttempts,
+  deliveryTargets,
+  releaseStatusEvents,
+  releaseStoreTakedowns,
+  releases,
+} from '../../db/schema';
+import { parseAck } from '../ddex';
+import { openTargetTransport } from './connect';
+import type { WorkerDeps } from './state';
+import { servesPlatform, type TargetRow } from './targets';
+import type { Transport } from './transport';
+
+const ACK_MAX_BYTES = 64 * 1024;
+
+/** Reads new acknowledgement files of every target with deliveries waiting for one. */
+export async function pollAcknowledgements(deps: WorkerDeps): Promise<number> {
+  const waiting = await deps.db
+    .selectDistinct({ targetId: deliveries.targetId, folder: deliveryAttempts.remotePath })
+    .from(deliveries)
+    .innerJoin(deliveryAttempts, eq(deliveryAttempts.deliveryId, deliveries.id))
+    .where(
+      and(
+        inArray(deliveries.state, ['delivered', 'takedown_sent']),
+        eq(deliveryAttempts.outcome, 'uploaded'),
+        isNotNull(deliveryAttempts.remotePath),
+      ),
+    );
+  let handled = 0;
+  const byTarget = new Map<string, string[]>();
+  for (const row of waiting) {
+    if (row.folder) byTarget.set(row.targetId, [...(byTarget.get(row.targetId) ?? []), row.folder]);
+  }
+  for (const [targetId, folders] of byTarget) {
+    const [target] = await deps.db.select().from(deliveryTargets).where(eq(deliveryTargets.id, targetId));
+    if (!target) continue;
+    let transport: Transport | null = null;
+    try {
+      transport = await openTargetTransport(deps.db, deps.config, target);
+      for (const folder of [...new Set(folders)]) {
+        const entries = await transport.list(`${folder}/acknowledgements`);
+        for (const entry of entries) {
+          if (entry.isDir || entry.name.endsWith('.part') || entry.name.startsWith('.')) continue;
+          handled += await recordAck(deps, target, transport, folder, entry);
+        }
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error, targetId }, 'acknowledgement poll failed');
+    } finally {
+      await transport?.close();
+    }
+  }
+  if (handled > 0) await promoteReleases(deps.db);
+  return handled;
+}
+
+async function recordAck(
+  deps: WorkerDeps,
+  target: TargetRow,
+  transport: Transport,
+  folder: string,
+  entry: { name: string; size: number },
+): Promise<number> {
+  const remotePath = `${folder}/acknowledgements/${entry.name}`;
+  const [seen] = await deps.db
+    .select({ size: deliveryAcks.size, outcome: deliveryAcks.outcome })
+    .from(deliveryAcks)
+    .where(and(eq(deliveryAcks.targetId, target.id), eq(deliveryAcks.remotePath, remotePath)));
+  // Each file once; a malformed (e.g. half-written) one again when its size changed.
+  if (seen && !(seen.outcome === 'malformed' && seen.size !== entry.size)) return 0;
+  const text = await transport.readText(remotePath, ACK_MAX_BYTES);
+  const parsed = parseAck(text);
+  await deps.db.transaction(async (tx) => {
+    const base = {
+      targetId: target.id,
+      remotePath,
+      fileName: entry.name,
+      size: entry.size,
+      text,
+      receivedAt: new Date(),
+    };
+    const rows: (typeof deliveryAcks.$inferInsert)[] = [];
+    if (parsed.kind === 'malformed') {
+      rows.push({ ...base, outcome: 'malformed', errorText: parsed.reason });
+    } else {
+      for (const item of parsed.items) {
+        // By MessageId; an ack without one belongs to the newest attempt whose folder it sits in.
+        const [attempt] = item.messageId
+          ? await tx.select().from(deliveryAttempts).where(eq(deliveryAttempts.messageId, item.messageId))
+          : await tx
+              .select()
+              .from(deliveryAttempts)
+              .innerJoin(deliveries, eq(deliveries.id, deliveryAttempts.deliveryId))
+              .where(and(eq(deliveryAttempts.remotePath, folder), eq(deliveries.targetId, target.id)))
+              .orderBy(sql`${deliveryAttempts.startedAt} desc`)
+              .limit(1)
+              .then((r) => r.map((x) => x.delivery_attempts));
+        if (!attempt) {
+          rows.push({
+            ...base,
+            outcome: 'unknown_message',
+            messageId: item.messageId,
+            status: item.status,
+            errorText: item.errorText,
+          });
+          continue;
+        }
+        rows.push({
+          ...base,
+          outcome: item.isAccepted ? 'accepted' : 'rejected',
+          messageId: attempt.messageId,
+          status: item.status,
+          errorText: item.errorText,
+          deliveryId: attempt.deliveryId,
+          attemptId: attempt.id,
+        });
+        await applyAck(tx, attempt, item);
+      }
+    }
+    // One row per file: with several items in one file, the first describes it (all are applied).
+    const row = rows[0];
+    if (!row) return;
+    await tx
+      .insert(deliveryAcks)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [deliveryAcks.targetId, deliveryAcks.remotePath],
+        set: { ...row, id: undefined },
+      });
+  });
+  return 1;
+}
+
+async function applyAck(
+  tx: DbOrTx,
+  attempt: typeof deliveryAttempts.$inferSelect,
+  item: { isAccepted: boolean; errorText: string | null; status: string },
+) {
+  const [delivery] = await tx
+    .select()
+    .from(deliveries)
+    .where(eq(deliveries.id, attempt.deliveryId))
+    .for('update');
+  if (!delivery) return;
+  // Only the ack of the latest message moves the state (an old one is recorded and shown).
+  const [latest] = await tx
+    .select({ id: deliveryAttempts.id })
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.deliveryId, delivery.id))
+    .orderBy(sql`${deliveryAttempts.number} desc`, sql`${deliveryAttempts.startedAt} desc`)
+    .limit(1);
+  if (latest?.id !== attempt.id || !['delivered', 'takedown_sent'].includes(delivery.state)) return;
+  const now = new Date();
+  const state = !item.isAccepted
+    ? 'rejected'
+    : delivery.action === 'takedown'
+      ? 'taken_down'
+      : 'acknowledged';
+  await tx
+    .update(deliveries)
+    .set({
+      state,
+      lastError: item.isAccepted
+        ? null
+        : `${item.status}${item.errorText && item.errorText !== item.status ? `: ${item.errorText}` : ''}`,
+      acknowledgedAt: item.isAccepted ? now : delivery.acknowledgedAt,
+      updatedAt: now,
+      stateChangedAt: now,
+    })
+    .where(eq(deliveries.id, delivery.id));
+  if (item.isAccepted) {
+    // Stores dropped from this target's deals by an approved per-store takedown are now gone.
+    const [target] = await tx.select().from(deliveryTargets).where(eq(deliveryTargets.id, delivery.targetId));
+    const approved = await tx
+      .select({ platformId: releaseStoreTakedowns.platformId })
+      .from(releaseStoreTakedowns)
+      .where(
+        and(
+          eq(releaseStoreTakedowns.releaseId, delivery.releaseId),
+          eq(releaseStoreTakedowns.state, 'approved'),
+        ),
+      );
+    const gone = approved
+      .map((row) => row.platformId)
+      .filter(
+        (platform) =>
+          target &&
+          servesPlatform(target, platform) &&
+          (delivery.action === 'takedown' || !(delivery.platforms as string[]).includes(platform)),
+      );
+    if (gone.length > 0) {
+      await tx
+        .update(releaseStoreTakedowns)
+        .set({ state: 'done', doneAt: now })
+        .where(
+          and(
+            eq(releaseStoreTakedowns.releaseId, delivery.releaseId),
+            inArray(releaseStoreTakedowns.platformId, gone),
+          ),
+        );
+    }
+  }
+}
+
+/**
+ * `live`: approved, release date reached (UTC), every delivery acknowledged. `taken_down`: every
+ * delivery taken down. Each change writes a status event, in the same transaction: a release never
+ * changes status without its event, nor the other way round.
+ */
+export async function promoteReleases(db: DbOrTx): Promise<void> {
+  await db.transaction(async (tx) => {
+    const live = await tx
+      .update(releases)
+      .set({ status: 'live', updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(releases.status, 'approved'),
+          lte(releases.releaseDate, sql`(now() at time zone 'utc')::date`),
+          sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
+          sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'acknowledged')`,
+        ),
+      )
+      .returning({ id: releases.id });
+    const down = await tx
+      .update(releases)
+      .set({ status: 'taken_down', takedownRequested: false, updatedAt: sql`now()` })
+      .where(
+        and(
+          inArray(releases.status, ['approved', 'live']),
+          sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
+          sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'taken_down')`,
+        ),
+      )
+      .returning({ id: releases.id });
+    const events = [
+      ...live.map((r) => ({
+        releaseId: r.id,
+        status: 'live',
+        note: 'Every store acknowledged and the release date has come.',
+      })),
+      ...down.map((r) => ({
+        releaseId: r.id,
+        status: 'taken_down',
+        note: 'Every store confirmed the takedown.',
+      })),
+    ];
+    if (events.length > 0) await tx.insert(releaseStatusEvents).values(events);
+  });
+}

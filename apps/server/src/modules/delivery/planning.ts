@@ -1,0 +1,286 @@
+/**
+ * Which deliveries a release needs (record 102): the jobs approval, takedowns, metadata and code changes
+ * queue, one row per target serving the release's stores, and the release's status events that go with
+ * them. Release review calls `afterReleaseDecision` inside its deciding transaction.
+ */
+import type { PlatformId, ReleaseStatus } from '@tunedrop/shared';
+import { DELIVERY_MESSAGES } from '@tunedrop/shared/schemas/delivery';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import {
+  deliveries,
+  deliveryTargets,
+  releaseStatusEvents,
+  releaseStoreTakedowns,
+  releases,
+} from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { assignCodes, type CodesResult, readSettings, releasesNeedingCodes } from './codes';
+import { enqueueReleaseDeliveries } from './queues';
+import { servesPlatform, type TargetRow } from './targets';
+
+const activeTargets = (db: DbOrTx) =>
+  db
+    .select()
+    .from(deliveryTargets)
+    .where(and(isNull(deliveryTargets.deletedAt), eq(deliveryTargets.enabled, true)));
+
+/** Platforms a target carries deals for: its own ∩ the release's stores − stores taken down. */
+async function dealPlatforms(db: DbOrTx, releaseId: string, target: TargetRow): Promise<PlatformId[]> {
+  const [release] = await db
+    .select({ stores: releases.distributionStores })
+    .from(releases)
+    .where(eq(releases.id, releaseId));
+  const removed = await db
+    .select({ platformId: releaseStoreTakedowns.platformId })
+    .from(releaseStoreTakedowns)
+    .where(and(eq(releaseStoreTakedowns.releaseId, releaseId), ne(releaseStoreTakedowns.state, 'requested')));
+  const gone = new Set(removed.map((r) => r.platformId as string));
+  return (release?.stores ?? []).filter((p) => servesPlatform(target, p) && !gone.has(p));
+}
+
+export async function addEvent(db: DbOrTx, releaseId: string, status: string, note: string | null) {
+  await db.insert(releaseStatusEvents).values({ releaseId, status, note });
+}
+
+/** One job per enabled target serving any of the release's stores (none for a target already holding one). */
+export async function queueNewDeliveries(db: DbOrTx, releaseId: string): Promise<number> {
+  let queued = 0;
+  for (const target of await activeTargets(db)) {
+    const platforms = await dealPlatforms(db, releaseId, target);
+    if (platforms.length === 0) continue;
+    const rows = await db
+      .insert(deliveries)
+      .values({ releaseId, targetId: target.id, action: 'new', state: 'queued', platforms })
+      // Approved again after an unapprove or a takedown: the target gets the full package again.
+      .onConflictDoUpdate({
+        target: [deliveries.releaseId, deliveries.targetId],
+        set: {
+          action: 'new',
+          state: 'queued',
+          platforms,
+          attempts: 0,
+          nextAttemptAt: sql`now()`,
+          lastError: null,
+          updatedAt: new Date(),
+          stateChangedAt: new Date(),
+        },
+        where: inArray(deliveries.state, ['taken_down', 'takedown_queued', 'failed']),
+      })
+      .returning({ id: deliveries.id });
+    queued += rows.length;
+  }
+  await enqueueReleaseDeliveries(db, releaseId);
+  return queued;
+}
+
+/**
+ * Re-sends the release's full statement of truth to every target that has it: after a metadata or
+ * code change, or after a per-store takedown changed a target's deals. A target left with no stores
+ * gets a takedown. A job not yet sent simply carries the new data.
+ */
+export async function queueReleaseUpdate(
+  db: DbOrTx,
+  releaseId: string,
+  onlyTargetId?: string,
+): Promise<number> {
+  const rows = await db
+    .select({ delivery: deliveries, target: deliveryTargets })
+    .from(deliveries)
+    .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
+    .where(
+      and(
+        eq(deliveries.releaseId, releaseId),
+        onlyTargetId ? eq(deliveries.targetId, onlyTargetId) : undefined,
+      ),
+    );
+  let queued = 0;
+  for (const { delivery, target } of rows) {
+    if (delivery.action === 'takedown' || delivery.state === 'taken_down') continue;
+    const platforms = await dealPlatforms(db, releaseId, target);
+    const isNeverSent = delivery.state === 'queued' && delivery.action === 'new';
+    const now = new Date();
+    await db
+      .update(deliveries)
+      .set(
+        platforms.length === 0
+          ? {
+              action: 'takedown',
+              state: 'takedown_queued',
+              platforms: [],
+              attempts: 0,
+              // Due-ness is database time (record 154): compared with now() by the claim.
+              nextAttemptAt: sql`now()`,
+              lastError: null,
+              updatedAt: now,
+              stateChangedAt: now,
+            }
+          : {
+              action: isNeverSent
+                ? 'new'
+                : delivery.action === 'new' &&
+                    delivery.state !== 'acknowledged' &&
+                    delivery.state !== 'delivered' &&
+                    delivery.state !== 'rejected'
+                  ? 'new'
+                  : 'update',
+              state: 'queued',
+              platforms,
+              attempts: 0,
+              nextAttemptAt: sql`now()`,
+              lastError: null,
+              updatedAt: now,
+              stateChangedAt: now,
+            },
+      )
+      .where(and(eq(deliveries.id, delivery.id), ne(deliveries.state, 'uploading')));
+    queued += 1;
+  }
+  await enqueueReleaseDeliveries(db, releaseId);
+  return queued;
+}
+
+/** A takedown (NewReleaseMessage without deals) to each target holding the release, or to one. */
+export async function queueTakedowns(db: DbOrTx, releaseId: string, targetId?: string): Promise<number> {
+  const now = new Date();
+  const rows = await db
+    .update(deliveries)
+    .set({
+      action: 'takedown',
+      state: 'takedown_queued',
+      platforms: [],
+      attempts: 0,
+      nextAttemptAt: sql`now()`,
+      lastError: null,
+      updatedAt: now,
+      stateChangedAt: now,
+    })
+    .where(
+      and(
+        eq(deliveries.releaseId, releaseId),
+        targetId ? eq(deliveries.targetId, targetId) : undefined,
+        ne(deliveries.state, 'taken_down'),
+        ne(deliveries.state, 'uploading'),
+      ),
+    )
+    .returning({ id: deliveries.id });
+  // A job never sent needs no takedown: drop it instead.
+  await db
+    .delete(deliveries)
+    .where(
+      and(
+        eq(deliveries.releaseId, releaseId),
+        eq(deliveries.action, 'takedown'),
+        isNull(deliveries.deliveredAt),
+        sql`not exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded')`,
+      ),
+    );
+  await enqueueReleaseDeliveries(db, releaseId);
+  return rows.length;
+}
+
+/**
+ * Called by release review inside the deciding transaction (admin-releases/service.ts), after the
+ * release row was locked and updated. Returns the release status to keep (takedowns wait for stores).
+ */
+export async function afterReleaseDecision(
+  tx: DbOrTx,
+  config: Config,
+  decision: string,
+  before: { id: string; status: ReleaseStatus },
+  rejectionReason: string | null,
+): Promise<{ codes?: CodesResult; keepStatus?: ReleaseStatus }> {
+  const releaseId = before.id;
+  if (decision === 'approve') {
+    const codes = await assignCodes(tx, releaseId, await readSettings(tx, config), new Date());
+    if (codes.isComplete) {
+      await queueNewDeliveries(tx, releaseId);
+      await addEvent(tx, releaseId, 'approved', null);
+    } else {
+      await addEvent(tx, releaseId, 'approved', `Waiting for codes (${codes.missing.join(', ')}).`);
+    }
+    return { codes };
+  }
+  if (decision === 'takedown_approve' || decision === 'unapprove') {
+    const queued = await queueTakedowns(tx, releaseId);
+    if (queued > 0 && decision === 'takedown_approve') {
+      await addEvent(tx, releaseId, 'takedown_in_progress', 'Takedown sent to every store.');
+      return { keepStatus: before.status };
+    }
+    await addEvent(tx, releaseId, decision === 'unapprove' ? 'pending' : 'taken_down', null);
+    return {};
+  }
+  if (decision === 'reject') {
+    await addEvent(tx, releaseId, 'rejected', rejectionReason ? `Reason: ${rejectionReason}` : null);
+  } else if (decision === 'unreject') {
+    await addEvent(tx, releaseId, 'pending', null);
+  }
+  return {};
+}
+
+/**
+ * Refuses a permanent delete while a store may still sell the release: the package was sent and not
+ * yet taken down (a deleted release could never be taken down afterwards).
+ */
+export async function assertNotAtStores(tx: DbOrTx, releaseId: string): Promise<void> {
+  const [out] = await tx
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.releaseId, releaseId),
+        ne(deliveries.state, 'taken_down'),
+        sql`exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded')`,
+      ),
+    )
+    .limit(1);
+  if (out) throw new AppError('release_at_stores', DELIVERY_MESSAGES.deleteWhileAtStores, 409);
+}
+
+/** Gives codes to every approved release that still lacks them, then queues or updates its deliveries. */
+export async function backfillCodes(
+  db: Db,
+  config: Config,
+): Promise<{ releases: number; isrc: number; upc: number; stillMissing: number }> {
+  const current = await readSettings(db, config);
+  const ids = await releasesNeedingCodes(db);
+  const total = { releases: 0, isrc: 0, upc: 0, stillMissing: 0 };
+  for (const id of ids) {
+    const isDone = await db
+      .transaction(async (tx) => {
+        const [row] = await tx
+          .select({ status: releases.status })
+          .from(releases)
+          .where(eq(releases.id, id))
+          .for('update');
+        if (!row || !['approved', 'live'].includes(row.status)) return;
+        const result = await assignCodes(tx, id, current, new Date());
+        total.isrc += result.assigned.isrc;
+        total.upc += result.assigned.upc;
+        if (result.assigned.isrc + result.assigned.upc > 0) total.releases += 1;
+        if (!result.isComplete) {
+          total.stillMissing += 1;
+          return;
+        }
+        const [existing] = await tx
+          .select({ id: deliveries.id })
+          .from(deliveries)
+          .where(eq(deliveries.releaseId, id))
+          .limit(1);
+        if (existing) await queueReleaseUpdate(tx, id);
+        else await queueNewDeliveries(tx, id);
+        await addEvent(tx, id, row.status, 'Codes assigned.');
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          // A UPC two releases carry stops only that release; the others still get their codes.
+          if (error instanceof AppError && error.code === 'upc_taken') return false;
+          throw error;
+        },
+      );
+    if (!isDone) total.stillMissing += 1;
+  }
+  return total;
+}

@@ -1,0 +1,301 @@
+/**
+ * A delivery row's state while a worker holds it (records 102, 154): the claim with `FOR UPDATE SKIP
+ * LOCKED` and a fenced lease on database time, and every change a worker makes afterwards (failed with
+ * backoff, delivered, an interrupted attempt's package adopted), each only while the lease is its own.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import {
+  type DeliveredFile,
+  deliveries,
+  deliveryAttempts,
+  deliveryTargets,
+  profiles,
+  releases,
+  userRoles,
+} from '../../db/schema';
+import type { Deps } from '../../deps';
+import { enqueueMail } from '../../infra/mail/mail';
+import type { PackagePlan } from '../ddex';
+import { dbNowPlus, heldBy, type Lease } from './lease';
+import { enqueueDelivery } from './queues';
+import type { Transport } from './transport';
+
+export type WorkerOptions = {
+  /** First retry delay; doubles per attempt (default 30 s). */
+  retryBaseMs?: number;
+  leaseMs?: number;
+  /** Most releases in one batch folder (batch profile). */
+  batchSize?: number;
+  workerId?: string;
+};
+
+export type DeliveryRow = typeof deliveries.$inferSelect;
+export type WorkerDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger' | 'wakeMail'>;
+
+export const INTERRUPTED = 'Interrupted (the worker stopped mid-upload); restarted.';
+
+/**
+ * Claims due jobs: one, or for a batch target up to `batchSize` of that target. Due-ness and the lease
+ * are database time (`now()`), so instances with skewed clocks agree; every claim gets a new lease id.
+ */
+export async function claimJobs(
+  db: Db,
+  options: Required<WorkerOptions>,
+  /** Claim this row (and, for a batch target, others due of its target), not the first due one. */
+  deliveryId?: string,
+): Promise<DeliveryRow[]> {
+  return db.transaction(async (tx) => {
+    const due = or(
+      and(
+        inArray(deliveries.state, ['queued', 'takedown_queued']),
+        lte(deliveries.nextAttemptAt, sql`now()`),
+      ),
+      and(eq(deliveries.state, 'uploading'), lte(deliveries.leaseUntil, sql`now()`)),
+    );
+    const [first] = await tx
+      .select({ delivery: deliveries, profile: deliveryTargets.profile })
+      .from(deliveries)
+      .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
+      .where(
+        and(due, eq(deliveryTargets.enabled, true), deliveryId ? eq(deliveries.id, deliveryId) : undefined),
+      )
+      .orderBy(asc(deliveries.nextAttemptAt), asc(deliveries.id))
+      .limit(1)
+      .for('update', { of: deliveries, skipLocked: true });
+    if (!first) return [];
+    let rows = [first.delivery];
+    if (first.profile === 'batch' && options.batchSize > 1) {
+      const more = await tx
+        .select()
+        .from(deliveries)
+        .where(
+          and(
+            due,
+            eq(deliveries.targetId, first.delivery.targetId),
+            sql`${deliveries.id} <> ${first.delivery.id}`,
+          ),
+        )
+        .orderBy(asc(deliveries.nextAttemptAt), asc(deliveries.id))
+        .limit(options.batchSize - 1)
+        .for('update', { skipLocked: true });
+      rows = rows.concat(more);
+    }
+    const leaseId = randomUUID();
+    const claimed: DeliveryRow[] = [];
+    for (const row of rows) {
+      if (row.state === 'uploading') {
+        // Its worker died or stalled mid-upload: close the dangling attempt; the package restarts in a
+        // new folder. The old worker finds its lease gone at its next check and stops writing.
+        await tx
+          .update(deliveryAttempts)
+          .set({
+            outcome: 'failed',
+            error: INTERRUPTED,
+            finishedAt: sql`now()`,
+          })
+          .where(and(eq(deliveryAttempts.deliveryId, row.id), eq(deliveryAttempts.outcome, 'running')));
+      }
+      const [updated] = await tx
+        .update(deliveries)
+        .set({
+          state: 'uploading',
+          leaseUntil: dbNowPlus(options.leaseMs),
+          leaseOwner: options.workerId,
+          leaseId,
+          attempts: row.attempts + 1,
+          updatedAt: sql`now()`,
+          stateChangedAt: sql`now()`,
+        })
+        .where(eq(deliveries.id, row.id))
+        .returning();
+      if (updated) claimed.push(updated);
+    }
+    return claimed;
+  });
+}
+
+/** The lease of a claim (all its rows share one lease id). */
+export const leaseOf = (jobs: DeliveryRow[], options: Required<WorkerOptions>): Lease => ({
+  ids: jobs.map((job) => job.id),
+  owner: options.workerId,
+  leaseId: jobs[0]?.leaseId ?? '',
+  leaseMs: options.leaseMs,
+});
+
+/** The row is still this claim's: the worker's id and the claim's lease id. */
+const isHeld = (job: DeliveryRow, options: Required<WorkerOptions>) =>
+  and(eq(deliveries.id, job.id), heldBy({ owner: options.workerId, leaseId: job.leaseId ?? '' }));
+
+async function mailAdmins(db: DbOrTx, subject: string, text: string) {
+  const admins = await db
+    .select({ email: profiles.email })
+    .from(userRoles)
+    .innerJoin(profiles, eq(profiles.id, userRoles.userId))
+    .where(eq(userRoles.role, 'admin'));
+  for (const admin of admins) await enqueueMail(db, { to: admin.email, subject, text });
+}
+
+export async function failJob(
+  deps: WorkerDeps,
+  job: DeliveryRow,
+  attemptId: string | null,
+  message: string,
+  options: Required<WorkerOptions>,
+) {
+  const isGivenUp = job.attempts >= job.maxAttempts;
+  const isStillOurs = await deps.db.transaction(async (tx) => {
+    const released = await tx
+      .update(deliveries)
+      .set({
+        state: isGivenUp ? 'failed' : job.action === 'takedown' ? 'takedown_queued' : 'queued',
+        lastError: message,
+        leaseUntil: null,
+        leaseOwner: null,
+        leaseId: null,
+        nextAttemptAt: dbNowPlus(options.retryBaseMs * 2 ** Math.max(0, job.attempts - 1)),
+        updatedAt: sql`now()`,
+        stateChangedAt: sql`now()`,
+      })
+      .where(isHeld(job, options))
+      .returning({ id: deliveries.id, at: deliveries.nextAttemptAt });
+    // Another worker took the job over: its attempt was closed then, and the job is no longer ours.
+    if (released.length === 0) return false;
+    // The next attempt's job, in the transaction that schedules it (the row's next_attempt_at).
+    const at = released[0]?.at;
+    if (!isGivenUp) await enqueueDelivery(tx, job.id, at ? new Date(at) : undefined);
+    if (attemptId) {
+      await tx
+        .update(deliveryAttempts)
+        .set({ outcome: 'failed', error: message, finishedAt: sql`now()` })
+        .where(eq(deliveryAttempts.id, attemptId));
+    }
+    if (isGivenUp) {
+      const [info] = await tx
+        .select({ title: releases.title, target: deliveryTargets.name })
+        .from(deliveries)
+        .innerJoin(releases, eq(releases.id, deliveries.releaseId))
+        .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
+        .where(eq(deliveries.id, job.id));
+      await mailAdmins(
+        tx,
+        `Delivery failed: ${info?.title ?? job.releaseId} to ${info?.target ?? job.targetId}`,
+        `Tunedrop gave up delivering "${info?.title ?? job.releaseId}" to ${info?.target ?? job.targetId} after ${job.attempts} attempts.\n\nLast error: ${message}\n\nOpen ${deps.config.appUrl}/admin/deliveries to retry.`,
+      );
+    }
+    return true;
+  });
+  if (isGivenUp && isStillOurs) deps.wakeMail();
+}
+
+export const packageBytes = (files: DeliveredFile[], xml: string) =>
+  files.reduce((sum, f) => sum + f.bytes, 0) + Buffer.byteLength(xml);
+
+/**
+ * Release profile: the previous attempt was interrupted (its worker died or stalled) after its package
+ * was renamed into place but before it recorded so. Then that package is the delivery: it is adopted
+ * (the old attempt counts as uploaded, this one is dropped) instead of sending a second one.
+ */
+export async function adoptInterrupted(
+  db: Db,
+  transport: Transport,
+  job: DeliveryRow,
+  currentAttemptId: string,
+  releaseKey: string,
+  options: Required<WorkerOptions>,
+): Promise<boolean> {
+  const [previous] = await db
+    .select()
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.deliveryId, job.id), sql`${deliveryAttempts.id} <> ${currentAttemptId}`))
+    .orderBy(sql`${deliveryAttempts.number} desc`)
+    .limit(1);
+  if (!previous || previous.error !== INTERRUPTED || !previous.remotePath || previous.messageXml === '')
+    return false;
+  const entries = await transport.list(previous.remotePath);
+  if (!entries.some((entry) => entry.name === `${releaseKey}.xml` && !entry.isDir)) return false;
+  await db.transaction(async (tx) => {
+    if (!(await markDelivered(tx, job, options))) return;
+    await tx
+      .update(deliveryAttempts)
+      .set({ outcome: 'uploaded', error: null })
+      .where(eq(deliveryAttempts.id, previous.id));
+    await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.id, currentAttemptId));
+  });
+  return true;
+}
+
+/** The job is delivered (or its takedown sent), only while the lease is still ours; false when it is not. */
+async function markDelivered(
+  tx: DbOrTx,
+  job: DeliveryRow,
+  options: Required<WorkerOptions>,
+): Promise<boolean> {
+  const delivered = await tx
+    .update(deliveries)
+    .set({
+      state: job.action === 'takedown' ? 'takedown_sent' : 'delivered',
+      deliveredAt: sql`now()`,
+      lastError: null,
+      leaseUntil: null,
+      leaseOwner: null,
+      leaseId: null,
+      updatedAt: sql`now()`,
+      stateChangedAt: sql`now()`,
+    })
+    .where(isHeld(job, options))
+    .returning({ id: deliveries.id });
+  return delivered.length > 0;
+}
+
+export async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
+  const [previous] = await db
+    .select({ files: deliveryAttempts.files })
+    .from(deliveryAttempts)
+    .where(
+      and(
+        eq(deliveryAttempts.deliveryId, deliveryId),
+        eq(deliveryAttempts.outcome, 'uploaded'),
+        eq(deliveryAttempts.action, 'new'),
+      ),
+    )
+    .orderBy(sql`${deliveryAttempts.number} desc`)
+    .limit(1);
+  return previous?.files ?? [];
+}
+
+/** The attempt is uploaded and the job delivered, in one transaction and only while the lease is ours. */
+export async function recordUploaded(
+  db: Db,
+  job: DeliveryRow,
+  attemptId: string,
+  plan: PackagePlan,
+  xml: string,
+  files: DeliveredFile[],
+  options: Required<WorkerOptions>,
+) {
+  await db.transaction(async (tx) => {
+    if (!(await markDelivered(tx, job, options))) return;
+    await tx
+      .update(deliveryAttempts)
+      .set({
+        remotePath: plan.ackFolder,
+        messageXml: xml,
+        files,
+        bytes: packageBytes(files, xml),
+        outcome: 'uploaded',
+        finishedAt: sql`now()`,
+      })
+      .where(eq(deliveryAttempts.id, attemptId));
+  });
+}
+
+export function resolveOptions(options: WorkerOptions): Required<WorkerOptions> {
+  return {
+    retryBaseMs: options.retryBaseMs ?? 30_000,
+    leaseMs: options.leaseMs ?? 5 * 60_000,
+    batchSize: options.batchSize ?? 50,
+    workerId: options.workerId ?? randomUUID(),
+  };
+}

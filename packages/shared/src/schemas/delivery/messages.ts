@@ -1,0 +1,51 @@
+/** Every message delivery shows, on both sides, and the host-key refusal (record 153). */
+export const DELIVERY_MESSAGES = {
+  upcTakenAtApproval:
+    "This release's UPC is already used by another release. Reject it and ask the artist for another UPC.",
+  registrantInvalid: 'Enter the ISRC registrant as country and registrant code, e.g. QZ-ABC.',
+  upcPrefixInvalid: 'Enter the GS1 company prefix as 6 to 11 digits, e.g. 0614141.',
+  dpidInvalid: 'Enter a DDEX Party ID: 18 characters starting with PADPIDA, e.g. PADPIDA2013042401U.',
+  senderNameRequired: 'Enter the DDEX sender name.',
+  nameRequired: 'Enter a name for the target.',
+  urlInvalid:
+    'Enter a URL starting with sftp://user:password@host:port/path, s3://bucket/prefix or file:///absolute/path.',
+  platformsRequired: 'Choose all platforms or at least one platform.',
+  platformUnknown: 'Unknown platform.',
+  targetNotFound: 'Delivery target not found.',
+  targetNameTaken: 'A delivery target with this name already exists.',
+  deliveryNotFound: 'Delivery not found.',
+  attemptNotFound: 'Attempt not found.',
+  packageGone: 'The package of this attempt is no longer kept.',
+  retryNotAllowed: 'Only rejected or failed deliveries can be retried.',
+  releaseNotFound: 'Release not found.',
+  takedownNotAllowed: 'Only approved or live releases can be taken down.',
+  deleteWhileAtStores:
+    'This release was delivered to stores: take it down from every store first (Deliveries), then delete it.',
+  storeNotSelected: 'This release is not distributed to that store.',
+  storeAlreadyTakenDown: 'A takedown for this store is already requested or done.',
+  needsCodesNotice:
+    'Releases are waiting for codes: set the ISRC registrant and the UPC/GS1 company prefix in Settings, then they get codes on the next approval or with codes:backfill.',
+  noTargetsNotice: 'No delivery target serves these stores yet: approved releases are not sent anywhere.',
+  settingsSaved: 'Settings saved',
+  targetSaved: 'Delivery target saved',
+  targetDeleted: 'Delivery target removed',
+  retryQueued: 'Delivery queued again',
+  takedownQueued: 'Takedown queued',
+  storeTakedownRequested: 'Takedown requested for this store',
+  hostKeyInvalid:
+    'Enter the host key fingerprint as OpenSSH prints it (ssh-keygen -lf key.pub): SHA256: followed by 43 characters.',
+  hostKeyOnlySftp: 'A host key fingerprint applies to sftp:// targets only.',
+  hostKeyNotKnown: 'Not known yet: recorded at the first connection.',
+} as const;
+
+/**
+ * The refusal when an SFTP server answers with another key than the target's pinned one (record 153).
+ * Nothing, no password or key, was sent to that server.
+ */
+export const hostKeyChangedMessage = (input: {
+  host: string;
+  targetName: string;
+  expected: string;
+  received: string;
+}) =>
+  `The host key of ${input.host} changed (target "${input.targetName}"): expected ${input.expected}, received ${input.received}. Nothing was sent. If the store really changed its key, enter the new fingerprint on the target.`;
