@@ -1,0 +1,171 @@
+/**
+ * Issue 28, priority support, at 1280 px and 390 px: a Pro artist writes from Help and reads a reply-by one
+ * business day ahead; in the admin's Messages the Pro message sorts before an older Basic one (3 business
+ * days); the admin replies, the reply is mailed and shows in the artist's Help history.
+ */
+import type { Page } from '@playwright/test';
+import { expect, outboxMails, pageAs, seriousA11yViolations, test } from './support/test';
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Decision 173 in UTC (the operator zone's default), written out apart from the server's code: one
+ * business day after a weekday message is the same time on the next weekday; a weekend message is due at
+ * the end of Monday (Tuesday 00:00).
+ */
+function oneBusinessDayAfter(sentAt: Date): Date {
+  const weekday = sentAt.getUTCDay();
+  const midnight = Date.UTC(sentAt.getUTCFullYear(), sentAt.getUTCMonth(), sentAt.getUTCDate());
+  if (weekday === 6) return new Date(midnight + 3 * DAY_MS);
+  if (weekday === 0) return new Date(midnight + 2 * DAY_MS);
+  return new Date(sentAt.getTime() + (weekday === 5 ? 3 : 1) * DAY_MS);
+}
+
+/** The web app's date-time format (lib/format.ts) in the browser's own time zone. */
+async function asShown(page: Page, iso: string): Promise<string> {
+  const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    new Date(iso),
+  );
+}
+
+async function openSidebarLink(page: Page, name: string, isPhone: boolean) {
+  if (isPhone) await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name }).click();
+}
+
+/** The outbox writes bodies quoted-printable: soft line breaks and =XX escapes undone (ASCII here). */
+const quotedPrintableDecoded = (text: string) =>
+  text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+async function fitsWidth(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`${viewport.name}: a Pro message is due in one business day, sorts first, and the reply reaches the artist`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = `${viewport.name}-${Date.now().toString(36)}`;
+    const isPhone = viewport.width < 768;
+
+    // An older Basic message, written a moment before the Pro one.
+    const basic = await pageAs(browser, { plan: 'basic' });
+    const basicSubject = `Basic question ${stamp}`;
+    const basicAnswer = await basic.page.request.post('/api/support/messages', {
+      data: { subject: basicSubject, body: 'Where do I see my streams?' },
+    });
+    expect(basicAnswer.status()).toBe(201);
+    const basicThread = (await basicAnswer.json()) as { plan: string; replyBy: string; createdAt: string };
+    expect(basicThread.plan).toBe('basic');
+    await basic.context.close();
+
+    // The Pro artist writes from Help.
+    const pro = await pageAs(browser, { plan: 'pro' });
+    const { page } = pro;
+    await page.setViewportSize(viewport);
+    await page.goto('/dashboard');
+    await openSidebarLink(page, 'Help', isPhone);
+    await expect(page).toHaveURL(/\/dashboard\/help$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
+
+    // The shared schema refuses an empty form before anything is sent.
+    await page.getByRole('button', { name: 'Send to support' }).click();
+    await expect(page.getByText('Please enter a subject.')).toBeVisible();
+    await expect(page.getByText('Please write your message.')).toBeVisible();
+
+    const proSubject = `Pro question ${stamp}`;
+    await page.getByRole('textbox', { name: 'Subject' }).fill(proSubject);
+    await page
+      .getByRole('textbox', { name: 'Message' })
+      .fill('My single is approved.\nWhen does it reach Spotify?');
+    const sent = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/support/messages') && response.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Send to support' }).click();
+    const proThread = (await (await sent).json()) as { plan: string; replyBy: string; createdAt: string };
+    expect(proThread.plan).toBe('pro');
+    expect(proThread.replyBy).toBe(oneBusinessDayAfter(new Date(proThread.createdAt)).toISOString());
+
+    const mine = page.getByRole('article', { name: proSubject });
+    await expect(mine).toContainText('Awaiting reply');
+    await expect(mine.getByTestId('reply-by')).toHaveText(
+      `Reply by ${await asShown(page, proThread.replyBy)}`,
+    );
+    await expect(mine).toContainText('When does it reach Spotify?');
+    await expect(page.getByRole('textbox', { name: 'Subject' })).toHaveValue('');
+    await fitsWidth(page, viewport.width);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The admin's Messages: the Pro message (due sooner) comes before the older Basic one.
+    const admin = await pageAs(browser, { roles: ['admin'], fullName: 'Grace Support' });
+    await admin.page.setViewportSize(viewport);
+    await admin.page.goto('/admin/messages');
+    await expect(admin.page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+    const list = admin.page.getByRole('list', { name: 'Support messages' });
+    const ours = list.getByRole('heading', { level: 3, name: new RegExp(`${stamp}$`) });
+    await expect(ours).toHaveText([proSubject, basicSubject]);
+    expect(Date.parse(basicThread.createdAt)).toBeLessThan(Date.parse(proThread.createdAt));
+
+    const proCard = list.getByRole('article', { name: proSubject });
+    await expect(proCard).toContainText('Pro');
+    await expect(proCard).toContainText('Awaiting reply');
+    await expect(proCard.getByTestId('reply-by')).toHaveText(
+      `Reply by ${await asShown(admin.page, proThread.replyBy)}`,
+    );
+    const basicCard = list.getByRole('article', { name: basicSubject });
+    await expect(basicCard).toContainText('Basic');
+    await expect(basicCard.getByTestId('reply-by')).toHaveText(
+      `Reply by ${await asShown(admin.page, basicThread.replyBy)}`,
+    );
+    await fitsWidth(admin.page, viewport.width);
+    expect(await seriousA11yViolations(admin.page)).toEqual([]);
+
+    // The admin opens the Pro message and replies.
+    await proCard.getByRole('button', { name: 'Reply' }).click();
+    const replyText = `It reaches Spotify within 48 hours of approval. (${stamp})`;
+    await proCard.getByRole('textbox', { name: 'Your reply (mailed to the artist)' }).fill(replyText);
+    await proCard.getByRole('button', { name: 'Send reply' }).click();
+    await expect(list.getByRole('article', { name: proSubject })).toHaveCount(0);
+    await admin.page.getByRole('tab', { name: /^Answered/ }).click();
+    const answered = admin.page.getByRole('article', { name: proSubject });
+    await expect(answered).toContainText('Answered');
+    await expect(answered).toContainText(replyText);
+    await expect(answered).toContainText('Grace Support');
+
+    // The reply went out by mail to the artist (support's own notice of the message names them too).
+    const replyMails = async () =>
+      (await outboxMails(pro.user.email)).filter(
+        (item) => item.text.includes(`To: ${pro.user.email}`) && item.text.includes(`Re: ${proSubject}`),
+      );
+    await expect.poll(async () => (await replyMails()).length).toBe(1);
+    const [mail] = await replyMails();
+    const body = quotedPrintableDecoded(mail?.text ?? '');
+    expect(body).toContain(replyText);
+    expect(body).toMatch(
+      /See the whole conversation in Help: http:\/\/[^/]+\/dashboard\/help\/[0-9a-f-]{36}/,
+    );
+
+    // And it shows in the artist's Help history, under their message.
+    await page.reload();
+    const thread = page.getByRole('article', { name: proSubject });
+    await expect(thread).toContainText('Answered');
+    await expect(thread.getByRole('list', { name: 'Replies' })).toContainText(replyText);
+    await expect(thread.getByRole('list', { name: 'Replies' })).toContainText(
+      'Grace Support, Tunedrop support',
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await admin.context.close();
+    await pro.context.close();
+  });
+}
