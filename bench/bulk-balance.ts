@@ -6,7 +6,9 @@
  * run: one bare UPDATE of the same profiles' balances from one JSON parameter (no lock, no check, no
  * log), the floor any apply stands on. More rows than one file may hold (50,000) go as several files,
  * as an admin would send them. Prints figures; it is not a test.
- *   node --import tsx bench/bulk-balance.ts [rows] [seconds for the naive run, default 90]
+ * CPU figures are this process's (app, and on PGlite the database too): on a loaded machine they are
+ * steadier than wall time.
+ *   node --import tsx bench/bulk-balance.ts [rows] [seconds for the naive run, default 90] [both|pglite|postgres]
  */
 import { BULK_BALANCE_LIMITS, parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
 import { sql } from 'drizzle-orm';
@@ -15,6 +17,11 @@ import { createTestSystem, type TestSystem } from '../apps/server/src/test-suppo
 const ROWS = Number(process.argv[2] ?? 10_000);
 /** The naive run stops after this long and extrapolates (stated in the output) so the bench ends. */
 const NAIVE_BUDGET_MS = Number(process.argv[3] ?? 90) * 1000;
+const DATABASES = process.argv[4] ?? 'both';
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 console.info(
   `load average at start: ${(await import('node:os'))
@@ -102,6 +109,7 @@ async function run(label: string) {
       verifiedRows.push(...verified.rows);
     }
     const verifiedAt = performance.now();
+    const applyCpuBefore = process.cpuUsage();
     let appliedCount = 0;
     for (const file of files(toApply(verifiedRows))) {
       const applied = await post<{ applied: number }>(system, admin.cookie, '/api/admin/balances/apply', {
@@ -110,6 +118,7 @@ async function run(label: string) {
       appliedCount += applied.applied;
     }
     const appliedAt = performance.now();
+    const applyCpuMs = cpuMs(applyCpuBefore);
     const cpu = process.cpuUsage(cpuBefore);
     const batchedCpuMs = (cpu.user + cpu.system) / 1000;
     const batchedMs = appliedAt - started;
@@ -118,6 +127,7 @@ async function run(label: string) {
     // Baseline: the bare UPDATE of the same profiles from one JSON parameter, in its own transaction.
     const bare = JSON.stringify(users.map((user, index) => ({ id: user.id, balance: index * 3 })));
     const bareStarted = performance.now();
+    const bareCpuBefore = process.cpuUsage();
     await system.db.transaction(async (tx) => {
       await tx.execute(sql`
         update profiles as p set balance_cents = v.balance
@@ -125,6 +135,7 @@ async function run(label: string) {
          where p.id = v.id`);
     });
     const bareMs = performance.now() - bareStarted;
+    const bareCpuMs = cpuMs(bareCpuBefore);
     const logs = (await system.db.execute(
       sql`select count(*) as count from balance_updates_log where update_type = 'bulk_csv'`,
     )) as unknown as { rows: { count: string | number }[] };
@@ -149,10 +160,10 @@ async function run(label: string) {
     console.info(`\n${label} (${system.database.kind}), ${ROWS.toLocaleString('en-US')} rows`);
     const applyMs = appliedAt - verifiedAt;
     console.info(
-      `  batched  parse ${Math.round(parsedAt - started)} ms, verify ${Math.round(verifiedAt - parsedAt)} ms, apply ${Math.round(applyMs)} ms`,
+      `  batched  parse ${Math.round(parsedAt - started)} ms, verify ${Math.round(verifiedAt - parsedAt)} ms, apply ${Math.round(applyMs)} ms (${Math.round(applyCpuMs)} ms CPU)`,
     );
     console.info(
-      `  baseline bare UPDATE of the same ${ROWS.toLocaleString('en-US')} balances: ${Math.round(bareMs)} ms; apply = ${(applyMs / bareMs).toFixed(1)}x the baseline`,
+      `  baseline bare UPDATE of the same ${ROWS.toLocaleString('en-US')} balances: ${Math.round(bareMs)} ms (${Math.round(bareCpuMs)} ms CPU); apply = ${(applyMs / bareMs).toFixed(1)}x the baseline`,
     );
     console.info(
       `  batched  total ${Math.round(batchedMs)} ms wall, ${Math.round(batchedCpuMs)} ms CPU in this process${
@@ -177,10 +188,10 @@ async function run(label: string) {
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 delete process.env.DATABASE_URL;
-await run('PGlite');
+if (DATABASES !== 'postgres') await run('PGlite');
 process.env.DATABASE_URL = baseUrl;
 try {
-  await run('PostgreSQL');
+  if (DATABASES !== 'pglite') await run('PostgreSQL');
 } catch (error) {
   console.info(`\nPostgreSQL: skipped (${error instanceof Error ? error.message : String(error)})`);
 }

@@ -477,6 +477,8 @@ export const balanceUpdatesLog = pgTable(
   'balance_updates_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    // user_id and admin_id: the rules below hold, enforced once per statement by migration 0025's triggers
+    // instead of per-row foreign keys (record 172); drizzle-kit knows nothing of triggers.
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'restrict' }),

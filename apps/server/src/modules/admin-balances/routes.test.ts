@@ -439,3 +439,72 @@ describe('bulk apply in one statement (issue 29, record 172)', () => {
     }
   });
 });
+
+/** The SQLSTATE of a failed query, whichever driver and wrapper threw it. */
+function sqlState(error: unknown): string | undefined {
+  for (
+    let current = error;
+    current && typeof current === 'object';
+    current = (current as { cause?: unknown }).cause
+  ) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+async function failure(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return sqlState(error) ?? 'no code';
+  }
+  return undefined;
+}
+
+describe('the balance log still references its users, checked once per statement (migration 0025)', () => {
+  const logRow = (userId: string, adminId: string | null) => ({
+    userId,
+    userEmail: 'someone@example.com',
+    oldBalanceCents: 0,
+    newBalanceCents: 1,
+    adminId,
+    updateType: 'manual' as const,
+  });
+
+  it('refuses a log row naming a user or an admin that does not exist', async () => {
+    const a = await funded(0);
+    expect(await failure(system.db.insert(balanceUpdatesLog).values(logRow(randomUUID(), null)))).toBe(
+      '23503',
+    );
+    expect(await failure(system.db.insert(balanceUpdatesLog).values(logRow(a.userId, randomUUID())))).toBe(
+      '23503',
+    );
+    expect(
+      await failure(
+        system.db
+          .insert(balanceUpdatesLog)
+          .values([logRow(a.userId, a.userId), logRow(randomUUID(), a.userId)]),
+      ),
+    ).toBe('23503');
+    expect(
+      await failure(system.db.insert(balanceUpdatesLog).values(logRow(a.userId, a.userId))),
+    ).toBeUndefined();
+  });
+
+  it('refuses to delete a user with balance history, and forgets a deleted admin', async () => {
+    const artist = await funded(0);
+    const formerAdmin = await funded(0);
+    await system.db.insert(balanceUpdatesLog).values(logRow(artist.userId, formerAdmin.userId));
+    expect(await failure(system.db.delete(user).where(eq(user.id, artist.userId)))).toBe('23503');
+    expect(await failure(system.db.delete(user).where(eq(user.id, formerAdmin.userId)))).toBeUndefined();
+    const [row] = await system.db
+      .select()
+      .from(balanceUpdatesLog)
+      .where(eq(balanceUpdatesLog.userId, artist.userId));
+    expect(row?.adminId).toBeNull();
+    expect(
+      await failure(system.db.update(user).set({ id: randomUUID() }).where(eq(user.id, artist.userId))),
+    ).toBe('23503');
+  });
+});
