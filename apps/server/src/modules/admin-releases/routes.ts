@@ -23,14 +23,8 @@ import { exportManifest, loadReleaseData, streamExportZip } from '../ddex';
 import { releaseIdParam } from '../releases/service';
 import { listAudit, writeAudit } from './audit';
 import { fileResponse, releaseFileByPath, signFileUrl, verifyFileSignature } from './files';
-import {
-  type Decision,
-  decideRelease,
-  deleteReleasePermanently,
-  listReviewReleases,
-  setUploaderBan,
-  trackFile,
-} from './service';
+import { listReviewReleases } from './review-list';
+import { type Decision, decideRelease, deleteReleasePermanently, setUploaderBan, trackFile } from './service';
 
 const decisionRoute = (decision: Decision) => async (c: import('hono').Context<AppEnv>) => {
   const viewer = requireViewer(c);
