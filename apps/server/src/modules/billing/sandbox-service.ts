@@ -54,7 +54,7 @@ export async function getSandboxCheckout(
     plan,
     planName: PLAN_DETAILS[plan].name,
     priceLabel: PLAN_DETAILS[plan].priceLabel,
-    status: checkout.status as SandboxCheckout['status'],
+    status: checkout.status,
     email: viewer.user.email,
   };
 }

@@ -104,9 +104,6 @@ export async function loadLiveProfile(
   return {
     profile: {
       ...profile,
-      plan: profile.plan as LiveProfileEvent['profile']['plan'],
-      pendingPlan: profile.pendingPlan as LiveProfileEvent['profile']['pendingPlan'],
-      subscriptionStatus: profile.subscriptionStatus as LiveProfileEvent['profile']['subscriptionStatus'],
       subscriptionEnd: profile.subscriptionEnd?.toISOString() ?? null,
     },
     roles: Array.isArray(roles) ? roles : [],

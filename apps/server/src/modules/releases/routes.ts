@@ -17,19 +17,17 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { addTrack, removeTrack, replaceCover, replaceTrackAudio } from './files';
+import { getReleaseForEdit, resubmitMyRelease, updateMyRelease, updateMyTracks } from './edit';
+import { replaceCover, replaceTrackAudio } from './files';
 import {
   coverThumbKey,
   deleteMyRelease,
-  getReleaseForEdit,
   listMyReleases,
   ownTrackFileKey,
   releaseIdParam,
   requestTakedown,
-  resubmitMyRelease,
-  updateMyRelease,
-  updateMyTracks,
 } from './service';
+import { addTrack, removeTrack } from './track-changes';
 
 const IMAGE_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
