@@ -151,9 +151,10 @@ for (const viewport of VIEWPORTS) {
     const [mail] = await replyMails();
     const body = quotedPrintableDecoded(mail?.text ?? '');
     expect(body).toContain(replyText);
-    expect(body).toMatch(
-      /See the whole conversation in Help: http:\/\/[^/]+\/dashboard\/help\/[0-9a-f-]{36}/,
+    const link = body.match(
+      /See the whole conversation in Help: (http:\/\/\S+\/dashboard\/help\/[0-9a-f-]{36})/,
     );
+    expect(link).not.toBeNull();
 
     // And it shows in the artist's Help history, under their message.
     await page.reload();
@@ -164,6 +165,11 @@ for (const viewport of VIEWPORTS) {
       'Grace Support, Tunedrop support',
     );
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The mail's link opens the thread on its own page.
+    await page.goto(new URL(link?.[1] ?? '').pathname);
+    await expect(page.getByRole('heading', { level: 2, name: proSubject })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Replies' })).toContainText(replyText);
 
     await admin.context.close();
     await pro.context.close();
