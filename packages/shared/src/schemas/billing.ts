@@ -1,6 +1,6 @@
 /** Subscriptions (spec 01 §4, §7, §8): request and answer shapes of the billing API, and the spec's texts. */
 import { z } from 'zod';
-import { PLANS, type Plan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../constants';
+import { PLANS, type Plan, type SubscriptionStatus } from '../constants';
 import { safeText } from '../text';
 
 export const BILLING_MESSAGES = {
