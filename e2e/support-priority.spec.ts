@@ -14,16 +14,22 @@ const VIEWPORTS = [
 const DAY_MS = 86_400_000;
 
 /**
- * Decision 173 in UTC (the operator zone's default), written out apart from the server's code: one
- * business day after a weekday message is the same time on the next weekday; a weekend message is due at
- * the end of Monday (Tuesday 00:00).
+ * Decision 173 in UTC (the operator zone's default), written out apart from the server's code: N business
+ * days after a weekday message is the same time on the Nth following weekday; a weekend message counts
+ * from Monday 00:00.
  */
-function oneBusinessDayAfter(sentAt: Date): Date {
-  const weekday = sentAt.getUTCDay();
-  const midnight = Date.UTC(sentAt.getUTCFullYear(), sentAt.getUTCMonth(), sentAt.getUTCDate());
-  if (weekday === 6) return new Date(midnight + 3 * DAY_MS);
-  if (weekday === 0) return new Date(midnight + 2 * DAY_MS);
-  return new Date(sentAt.getTime() + (weekday === 5 ? 3 : 1) * DAY_MS);
+function businessDaysAfter(sentAt: Date, days: number): Date {
+  const isWeekend = (time: number) => [0, 6].includes(new Date(time).getUTCDay());
+  let time = sentAt.getTime();
+  if (isWeekend(time)) {
+    time = Date.UTC(sentAt.getUTCFullYear(), sentAt.getUTCMonth(), sentAt.getUTCDate());
+    while (isWeekend(time)) time += DAY_MS;
+  }
+  for (let left = days; left > 0; ) {
+    time += DAY_MS;
+    if (!isWeekend(time)) left -= 1;
+  }
+  return new Date(time);
 }
 
 /** The web app's date-time format (lib/format.ts) in the browser's own time zone. */
@@ -66,6 +72,7 @@ for (const viewport of VIEWPORTS) {
     expect(basicAnswer.status()).toBe(201);
     const basicThread = (await basicAnswer.json()) as { plan: string; replyBy: string; createdAt: string };
     expect(basicThread.plan).toBe('basic');
+    expect(basicThread.replyBy).toBe(businessDaysAfter(new Date(basicThread.createdAt), 3).toISOString());
     await basic.context.close();
 
     // The Pro artist writes from Help.
@@ -94,7 +101,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Send to support' }).click();
     const proThread = (await (await sent).json()) as { plan: string; replyBy: string; createdAt: string };
     expect(proThread.plan).toBe('pro');
-    expect(proThread.replyBy).toBe(oneBusinessDayAfter(new Date(proThread.createdAt)).toISOString());
+    expect(proThread.replyBy).toBe(businessDaysAfter(new Date(proThread.createdAt), 1).toISOString());
 
     const mine = page.getByRole('article', { name: proSubject });
     await expect(mine).toContainText('Awaiting reply');
@@ -175,3 +182,39 @@ for (const viewport of VIEWPORTS) {
     await pro.context.close();
   });
 }
+
+test('a payee without a plan reaches Help and gets the Basic reply-by time', async ({ browser }) => {
+  const { page, context } = await pageAs(browser, { subscription: 'inactive' });
+  await page.goto('/dashboard/help');
+  await expect(page).toHaveURL(/\/dashboard\/help$/);
+  await expect(page.getByTestId('lapsed-banner')).toContainText('You have no subscription.');
+  const subject = `Payee question ${Date.now().toString(36)}`;
+  await page.getByRole('textbox', { name: 'Subject' }).fill(subject);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Where do my split shares show?');
+  const sent = page.waitForResponse(
+    (response) => response.url().endsWith('/api/support/messages') && response.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: 'Send to support' }).click();
+  const thread = (await (await sent).json()) as { replyBy: string; createdAt: string };
+  expect(thread.replyBy).toBe(businessDaysAfter(new Date(thread.createdAt), 3).toISOString());
+  const card = page.getByRole('article', { name: subject });
+  await expect(card).toContainText('Basic');
+  await expect(card.getByTestId('reply-by')).toHaveText(`Reply by ${await asShown(page, thread.replyBy)}`);
+  await context.close();
+});
+
+test('the admin Settings refuse a time zone that is not an IANA name', async ({ browser }) => {
+  const { page, context } = await pageAs(browser, { roles: ['admin'] });
+  await page.goto('/admin/settings');
+  const zone = page.getByRole('textbox', { name: 'Operator time zone' });
+  await expect(zone).toHaveValue('UTC');
+  await zone.fill('Mars/Olympus_Mons');
+  await page.getByRole('button', { name: 'Save time zone' }).click();
+  await expect(page.getByText('Please enter an IANA time zone such as UTC or Europe/Berlin.')).toBeVisible();
+  await expect(zone).toHaveAttribute('aria-invalid', 'true');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  // Nothing was saved: the zone every journey counts in is still UTC.
+  const saved = await page.request.get('/api/admin/support/settings');
+  expect(await saved.json()).toEqual({ timeZone: 'UTC', source: 'default' });
+  await context.close();
+});
