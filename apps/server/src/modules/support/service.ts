@@ -311,8 +311,11 @@ async function withReplies(db: DbOrTx, messages: MessageRow[]): Promise<SupportT
     )
     .orderBy(asc(supportReplies.createdAt), asc(supportReplies.id));
   const byMessage = new Map<string, ReplyRow[]>();
-  for (const reply of replies)
-    byMessage.set(reply.messageId, [...(byMessage.get(reply.messageId) ?? []), reply]);
+  for (const reply of replies) {
+    const list = byMessage.get(reply.messageId);
+    if (list) list.push(reply);
+    else byMessage.set(reply.messageId, [reply]);
+  }
   return messages.map((message) => toThreadView(message, byMessage.get(message.id) ?? []));
 }
 
