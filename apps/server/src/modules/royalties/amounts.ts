@@ -9,13 +9,15 @@
 import { formatScaled, parseScaled, RunningShare, rescale } from '@tunedrop/shared/money';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { firstRow } from '../../lib/sql';
 
 /** Whether some staged line still waits for its share of a summary's revenue (computed in SQL). */
 export async function needsAllocation(db: DbOrTx, importId: string): Promise<boolean> {
-  const result = await db.execute(
+  const row = await firstRow<{ needed: boolean }>(
+    db,
     sql`select exists (select 1 from royalty_import_lines where import_id = ${importId} and amount is null) as needed`,
   );
-  return Boolean((result as unknown as { rows: { needed: boolean }[] }).rows[0]?.needed);
+  return row?.needed === true;
 }
 
 /**

@@ -31,9 +31,10 @@ export function copyValue(value: CopyValue): string {
 /** One row in COPY text format, its values in the order of `columns`, ending in \n. */
 export function copyRow<Row>(columns: readonly CopyColumn<Row>[], row: Row): string {
   let text = '';
-  for (let i = 0; i < columns.length; i++) {
-    if (i > 0) text += '\t';
-    text += copyValue((columns[i] as CopyColumn<Row>).value(row));
+  let separator = '';
+  for (const column of columns) {
+    text += separator + copyValue(column.value(row));
+    separator = '\t';
   }
   return `${text}\n`;
 }

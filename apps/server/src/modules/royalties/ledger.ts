@@ -17,9 +17,8 @@ import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { rows } from '../../lib/sql';
 import { expenseStatementRows } from '../splits/statement';
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const KIND_OF: Record<string, LedgerEntryKind> = {
   royalty_import: 'earnings',
@@ -36,20 +35,21 @@ const KIND_OF: Record<string, LedgerEntryKind> = {
 export async function getLedger(db: DbOrTx, userId: string, cursorText?: string): Promise<LedgerResponse> {
   const cursor = cursorText ? decodeCursor(cursorText) : null;
   const limit = ROYALTY_LIMITS.pageSize;
-  const rows = rowsOf<{
+  const found = await rows<{
     id: string;
-    update_type: string;
-    old_balance_cents: string | number;
-    new_balance_cents: string | number;
-    created_at: string | Date;
-    created_text: string;
-    withdrawal_status: string | null;
-    period_start: string | null;
-    period_end: string | null;
-    store_names: string | null;
+    updateType: string;
+    oldBalanceCents: string | number;
+    newBalanceCents: string | number;
+    createdAt: string | Date;
+    createdText: string;
+    withdrawalStatus: string | null;
+    periodStart: string | null;
+    periodEnd: string | null;
+    storeNames: string | null;
     notes: string | null;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select b.id, b.update_type, b.old_balance_cents, b.new_balance_cents, b.created_at,
              b.created_at::text as created_text, w.status as withdrawal_status, b.notes,
              i.period_start::text as period_start, i.period_end::text as period_end,
@@ -61,25 +61,25 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
        where b.user_id = ${userId}
          ${cursor ? sql`and (b.created_at, b.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)` : sql``}
        order by b.created_at desc, b.id desc
-       limit ${limit + 1}`),
+       limit ${limit + 1}`,
   );
-  const page = rows.slice(0, limit);
+  const page = found.slice(0, limit);
   const items: LedgerEntry[] = page.map((row) => {
-    const kind = KIND_OF[row.update_type] ?? 'adjustment';
-    const amountCents = Number(row.new_balance_cents) - Number(row.old_balance_cents);
-    const period = row.period_start ? row.period_start.slice(0, 7) : null;
+    const kind = KIND_OF[row.updateType] ?? 'adjustment';
+    const amountCents = Number(row.newBalanceCents) - Number(row.oldBalanceCents);
+    const period = row.periodStart ? row.periodStart.slice(0, 7) : null;
     const description =
-      row.update_type === 'split_release' || row.update_type === 'split_return'
+      row.updateType === 'split_release' || row.updateType === 'split_return'
         ? (row.notes ?? 'Held split shares')
         : kind === 'earnings'
-          ? `Royalties for ${period ?? 'the period'}${row.store_names ? ` (${row.store_names})` : ''}`
+          ? `Royalties for ${period ?? 'the period'}${row.storeNames ? ` (${row.storeNames})` : ''}`
           : kind === 'withdrawal'
             ? 'Withdrawal request'
             : kind === 'withdrawal_refund'
-              ? row.update_type === 'withdrawal_cancel'
+              ? row.updateType === 'withdrawal_cancel'
                 ? 'Withdrawal cancelled'
                 : 'Withdrawal rejected, refunded'
-              : row.update_type === 'bulk_csv'
+              : row.updateType === 'bulk_csv'
                 ? 'Balance adjustment (bulk CSV)'
                 : 'Balance adjustment';
     return {
@@ -88,16 +88,16 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
       period: kind === 'earnings' ? period : null,
       description,
       amountCents,
-      balanceCents: Number(row.new_balance_cents),
-      status: kind === 'withdrawal' ? row.withdrawal_status : null,
-      createdAt: new Date(row.created_at).toISOString(),
+      balanceCents: Number(row.newBalanceCents),
+      status: kind === 'withdrawal' ? row.withdrawalStatus : null,
+      createdAt: new Date(row.createdAt).toISOString(),
     };
   });
   const last = page[page.length - 1];
   return {
     items,
     nextCursor:
-      rows.length > limit && last ? encodeCursor({ createdAt: last.created_text, id: last.id }) : null,
+      found.length > limit && last ? encodeCursor({ createdAt: last.createdText, id: last.id }) : null,
   };
 }
 
@@ -128,8 +128,9 @@ function splitRowsSql(userId: string, period: string | null) {
 }
 
 export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<StatementPeriodsResponse> {
-  const rows = rowsOf<{ period: string; amount: string; lines: number | string; units: string }>(
-    await db.execute(sql`
+  const found = await rows<{ period: string; amount: string; lines: number | string; units: string }>(
+    db,
+    sql`
       select period, trunc(sum(amount), 2)::text as amount, count(*) filter (where is_line) as lines,
              trim_scale(sum(units))::text as units
         from (
@@ -139,10 +140,10 @@ export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<S
           union all
           select period, amount, 0, false from (${splitRowsSql(userId, null)}) s
         ) x
-       group by period order by period desc`),
+       group by period order by period desc`,
   );
   return {
-    items: rows.map((row) => ({
+    items: found.map((row) => ({
       period: row.period,
       amountCents: Number(decimalToCents(row.amount) ?? 0n),
       lines: Number(row.lines),
@@ -168,29 +169,30 @@ export async function splitStatementRows(
   userId: string,
   period: string,
 ): Promise<SplitStatementRow[]> {
-  const rows = rowsOf<{
+  const found = await rows<{
     direction: 'to' | 'from';
     party: string;
-    release_title: string | null;
+    releaseTitle: string | null;
     upc: string | null;
-    track_title: string | null;
+    trackTitle: string | null;
     isrc: string | null;
     percent: string;
     amount: string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select direction, party, release_title, upc, track_title, isrc, percent::text as percent,
              trim_scale(sum(amount))::text as amount
         from (${splitRowsSql(userId, period)}) s
        group by direction, party, release_title, upc, track_title, isrc, percent
-       order by direction, party, release_title, track_title`),
+       order by direction, party, release_title, track_title`,
   );
-  return rows.map((row) => ({
+  return found.map((row) => ({
     direction: row.direction,
     party: row.party,
-    releaseTitle: row.release_title,
+    releaseTitle: row.releaseTitle,
     upc: row.upc,
-    trackTitle: row.track_title,
+    trackTitle: row.trackTitle,
     isrc: row.isrc,
     percent: row.percent,
     amount: row.amount,
@@ -199,18 +201,19 @@ export async function splitStatementRows(
 
 /** The period's earnings by store, country, track and usage type, as CSV (exact USD amounts). */
 export async function statementCsv(db: DbOrTx, userId: string, period: string): Promise<string | null> {
-  const rows = rowsOf<{
+  const found = await rows<{
     store: string | null;
     country: string | null;
-    usage_type: string | null;
-    release_title: string | null;
+    usageType: string | null;
+    releaseTitle: string | null;
     upc: string | null;
-    track_title: string | null;
+    trackTitle: string | null;
     isrc: string | null;
     units: string;
     amount: string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select e.store, e.country, e.usage_type, r.title as release_title, r.upc, t.title as track_title, t.isrc,
              trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount
         from royalty_earnings e
@@ -219,10 +222,10 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
        where e.user_id = ${userId} and e.period = ${period}
          and e.import_id in (select id from royalty_imports where status = 'posted')
        group by e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc
-       order by sum(e.amount_usd) desc, e.store, e.country`),
+       order by sum(e.amount_usd) desc, e.store, e.country`,
   );
   const splits = await splitStatementRows(db, userId, period);
-  if (rows.length === 0 && splits.length === 0) return null;
+  if (found.length === 0 && splits.length === 0) return null;
   const header = [
     'Period',
     'Store',
@@ -236,15 +239,15 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
     'Amount (USD)',
   ];
   const lines: CsvCell[][] = [];
-  for (const row of rows) {
+  for (const row of found) {
     lines.push([
       period,
       row.store,
       row.country,
-      row.usage_type,
-      row.release_title,
+      row.usageType,
+      row.releaseTitle,
       row.upc,
-      row.track_title,
+      row.trackTitle,
       row.isrc,
       row.units,
       row.amount,

@@ -15,13 +15,13 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { releases, royaltyCodeMappings, royaltyCsvPresets, tracks } from '../../db/schema';
 import { conflict, notFound, validationError } from '../../lib/errors';
+import { rows } from '../../lib/sql';
+import { sqlState } from './database-error';
 import { normaliseIsrc, normaliseUpc } from './parse-common';
 import { refreshTotals } from './service';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
 export async function listUnmatched(db: Db): Promise<UnmatchedListResponse> {
-  const rows = rowsOf<{
+  const found = await rows<{
     kind: 'isrc' | 'upc';
     code: string;
     lines: number | string;
@@ -30,7 +30,8 @@ export async function listUnmatched(db: Db): Promise<UnmatchedListResponse> {
     title: string | null;
     artist: string | null;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select case when l.isrc is not null then 'isrc' else 'upc' end as kind,
              coalesce(l.isrc, l.upc) as code,
              count(*) as lines, count(distinct l.import_id) as imports,
@@ -41,10 +42,10 @@ export async function listUnmatched(db: Db): Promise<UnmatchedListResponse> {
        where l.user_id is null and coalesce(l.isrc, l.upc) is not null
        group by 1, 2
        order by count(*) desc, 2
-       limit 500`),
+       limit 500`,
   );
   return {
-    items: rows.map((row) => ({
+    items: found.map((row) => ({
       kind: row.kind,
       code: row.code,
       lines: Number(row.lines),
@@ -100,16 +101,17 @@ export async function assignCode(
       });
     const column = input.kind === 'isrc' ? sql`l.isrc` : sql`l.upc`;
     const extra = input.kind === 'upc' ? sql`and l.isrc is null` : sql``;
-    const updated = rowsOf<{ import_id: string }>(
-      await tx.execute(sql`
+    const updated = await rows<{ importId: string }>(
+      tx,
+      sql`
         update royalty_import_lines l
            set track_id = ${target.trackId}, release_id = ${target.releaseId}, user_id = ${target.userId}
           from royalty_imports i
          where i.id = l.import_id and i.status in ('staged', 'failed')
            and l.user_id is null and ${column} = ${code} ${extra}
-        returning l.import_id`),
+        returning l.import_id`,
     );
-    const imports = [...new Set(updated.map((row) => row.import_id))];
+    const imports = [...new Set(updated.map((row) => row.importId))];
     for (const importId of imports) await refreshTotals(tx, importId);
     return {
       code,
@@ -125,20 +127,18 @@ type PresetRow = typeof royaltyCsvPresets.$inferSelect;
 const presetOf = (row: PresetRow): CsvPreset => ({
   id: row.id,
   name: row.name,
-  delimiter: row.delimiter as CsvPreset['delimiter'],
+  delimiter: csvPresetSchema.shape.delimiter.parse(row.delimiter),
   currency: row.currency,
   mapping: row.mapping,
   createdAt: row.createdAt.toISOString(),
 });
 
 export async function listPresets(db: Db): Promise<CsvPreset[]> {
-  const rows = await db.select().from(royaltyCsvPresets).orderBy(asc(royaltyCsvPresets.name));
-  return rows.map(presetOf);
+  const found = await db.select().from(royaltyCsvPresets).orderBy(asc(royaltyCsvPresets.name));
+  return found.map(presetOf);
 }
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23505' ||
-  (error as { cause?: { code?: string } }).cause?.code === '23505';
+const isUniqueViolation = (error: unknown) => sqlState(error) === '23505';
 
 export async function savePreset(db: Db, id: string | null, input: CsvPresetInput): Promise<CsvPreset> {
   const value = csvPresetSchema.parse(input);
@@ -153,7 +153,8 @@ export async function savePreset(db: Db, id: string | null, input: CsvPresetInpu
       return presetOf(row);
     }
     const [row] = await db.insert(royaltyCsvPresets).values(value).returning();
-    return presetOf(row as PresetRow);
+    if (!row) throw new Error('the preset insert returned no row');
+    return presetOf(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A preset named "${value.name}" already exists.`);
     throw error;

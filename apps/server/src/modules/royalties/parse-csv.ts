@@ -115,7 +115,7 @@ class CsvRecordScanner {
     if (this.inQuotes) this.cell += '\n';
     else if (!text.includes('"')) return text.split(delimiter);
     for (let i = 0; i < text.length; i++) {
-      const char = text[i] as string;
+      const char = text.charAt(i);
       if (this.inQuotes) {
         if (char === '"') {
           if (text[i + 1] === '"') {
@@ -168,8 +168,8 @@ export function detectLayout(headerLine: string): CsvLayout | null {
     const cells = splitCsv(headerLine, layout.delimiter);
     if (!cells || cells.length < 3) continue;
     const names = new Set(cells.map(normaliseHeader));
-    const required = [layout.columns.amount, layout.columns.store] as string[];
-    if (required.every((name) => names.has(normaliseHeader(name)))) return layout;
+    const required = [layout.columns.amount, layout.columns.store];
+    if (required.every((name) => name !== undefined && names.has(normaliseHeader(name)))) return layout;
   }
   return null;
 }
@@ -254,7 +254,7 @@ export async function* parseCsv(
     const get = (field: string): string | null => {
       const i = at[field] ?? -1;
       if (i < 0) return null;
-      const value = (cells[i] as string).trim();
+      const value = (cells[i] ?? '').trim();
       return value === '' ? null : value;
     };
     const amountText = get('amount');

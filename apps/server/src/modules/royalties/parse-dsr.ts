@@ -56,7 +56,7 @@ export function splitCells(text: string): string[] {
   const cells: string[] = [];
   let cell = '';
   for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
+    const char = text.charAt(i);
     if (char === '\\') {
       if (text[i + 1] === '\t') {
         cell += '\t';
@@ -97,7 +97,7 @@ function checkCells(cells: string[], layout: Layout, type: string): string | nul
     return `${type} record has ${cells.length} cells; it needs at least ${layout.min}`;
   }
   for (let i = layout.max; i < cells.length; i++) {
-    if ((cells[i] as string).trim() !== '') {
+    if ((cells[i] ?? '').trim() !== '') {
       return `${type} record has a value in cell ${i + 1}; it has at most ${layout.max} cells`;
     }
   }
@@ -432,7 +432,7 @@ export async function* parseDsr(
           continue;
         }
         if (isRefusedForRange(report, no, 'Usages', units, 'quantity')) continue;
-        const resource = resources.values().next().value as Resource | undefined;
+        const [resource] = resources.values();
         report.lineCount += 1;
         yield {
           lineNo: no,

@@ -15,18 +15,18 @@ import type { Db, DbOrTx, Tx } from '../../db/client';
 import { mailOutbox, profiles, royaltyImports } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { enqueue, type JobQueue } from '../../lib/jobs';
+import { rows, run } from '../../lib/sql';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
-import { progressOf, sqlState } from './service';
+import { sqlState } from './database-error';
+import { progressOf } from './service';
 
 export type PostOptions = {
   admin: { id: string; email: string } | null;
   /** Test hook: runs inside the transaction after every write, before commit. */
   beforeCommit?: (tx: Tx) => Promise<void>;
 };
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 function periodLabel(start: string | null, end: string | null): string {
   const from = start?.slice(0, 7) ?? '';
@@ -125,14 +125,16 @@ export async function runPosting(
     for (;;) {
       const started = performance.now();
       const written = await db.transaction(async (tx) => {
-        const [state] = rowsOf<{ phase: string; last: number | string | null }>(
-          await tx.execute(sql`
+        const [state] = await rows<{ phase: string; last: number | string | null }>(
+          tx,
+          sql`
             select i.phase, (select max(line_no) from royalty_earnings where import_id = i.id) as last
-              from royalty_imports i where i.id = ${importId} for update`),
+              from royalty_imports i where i.id = ${importId} for update`,
         );
         if (state?.phase !== 'posting') return 0;
-        const [inserted] = rowsOf<{ lines: number | string }>(
-          await tx.execute(sql`
+        const [inserted] = await rows<{ lines: number | string }>(
+          tx,
+          sql`
             with inserted as (
               insert into royalty_earnings
                 (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
@@ -154,7 +156,7 @@ export async function runPosting(
               on conflict (import_id, user_id, release_id, track_id, period)
                 do update set amount = g.amount + excluded.amount, lines = g.lines + excluded.lines
             )
-            select count(*) as lines from inserted`),
+            select count(*) as lines from inserted`,
         );
         const lines = Number(inserted?.lines ?? 0);
         if (lines > 0) {
@@ -195,8 +197,8 @@ export async function runPosting(
 /** A posting that cannot complete: its lines written so far go, the import is ready to post again. */
 async function abandonPosting(db: Db, importId: string, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`delete from royalty_earnings where import_id = ${importId}`);
-    await tx.execute(sql`delete from royalty_posting_groups where import_id = ${importId}`);
+    await run(tx, sql`delete from royalty_earnings where import_id = ${importId}`);
+    await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
     await tx
       .update(royaltyImports)
       .set({ phase: 'ready', linesPosted: 0, postError: reason, progressAt: sql`now()` })
@@ -206,7 +208,7 @@ async function abandonPosting(db: Db, importId: string, reason: string): Promise
 
 async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '256MB'`);
+    await run(tx, sql`set local work_mem = '256MB'`);
     // Effective dating (decision 140): splits saved before the lock apply, later ones wait for this commit.
     await lockSplitsForPosting(tx);
     const [claimed] = await tx
@@ -233,27 +235,34 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
     }
     // The earnings lines were written in chunks (runPosting); their sums per (artist, release, track,
     // period) feed the splits and the postings (a few thousand rows for a million lines).
-    await tx.execute(sql`
+    await run(
+      tx,
+      sql`
       create temp table posting_groups (
         user_id text not null, release_id uuid, track_id uuid, period text not null,
         amount numeric not null, lines bigint not null
-      ) on commit drop`);
-    await tx.execute(sql`
+      ) on commit drop`,
+    );
+    await run(
+      tx,
+      sql`
       insert into posting_groups (user_id, release_id, track_id, period, amount, lines)
       select user_id, release_id, track_id, period, amount, lines
-        from royalty_posting_groups where import_id = ${importId}`);
-    await tx.execute(sql`delete from royalty_posting_groups where import_id = ${importId}`);
+        from royalty_posting_groups where import_id = ${importId}`,
+    );
+    await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
     // plus the cents received as an accepted payee (decision 140).
-    const postings = rowsOf<{
-      user_id: string;
+    const postings = await rows<{
+      userId: string;
       cents: string | number;
-      amount_usd: string;
+      amountUsd: string;
       lines: number;
-      split_in_cents: string | number;
+      splitInCents: string | number;
     }>(
-      await tx.execute(sql`
+      tx,
+      sql`
         with own as (
           select user_id, sum(amount) as amount, sum(lines) as lines from posting_groups group by user_id
         ),
@@ -275,14 +284,14 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
           left join own on own.user_id = u.user_id
           left join out_ on out_.user_id = u.user_id
           left join in_ on in_.user_id = u.user_id
-        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents`),
+        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents`,
     );
     const period = periodLabel(claimed.periodStart, claimed.periodEnd);
     const credited = postings.filter((posting) => Number(posting.cents) !== 0);
     const results = await applyBalanceChanges(
       tx,
       credited.map((posting) => ({
-        userId: posting.user_id,
+        userId: posting.userId,
         balanceDeltaCents: Number(posting.cents),
         addsPositiveDifferenceToEarnings: true,
         updateType: 'royalty_import' as const,
@@ -322,15 +331,16 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
     const returnedCents = returned.reduce((sum, row) => sum + row.cents, 0);
 
     const postedCents = postings.reduce((sum, posting) => sum + Number(posting.cents), 0);
-    const [totals] = rowsOf<{ residue: string | null; held: string }>(
-      await tx.execute(sql`
+    const [totals] = await rows<{ residue: string | null; held: string }>(
+      tx,
+      sql`
         select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held) / 100)::text as residue,
                h.held::text as held
           from royalty_postings,
                (select coalesce(sum(cents), 0) as held from split_settlements
                  where import_id = ${importId} and held) h
          where import_id = ${importId}
-         group by h.held`),
+         group by h.held`,
     );
     const residue = totals?.residue ?? '0';
     const heldCents = Number(totals?.held ?? 0);
@@ -345,12 +355,12 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
         .select({ id: profiles.id, email: profiles.email, artistName: profiles.artistName })
         .from(profiles)
         .where(
-          sql`${profiles.id} in (select jsonb_array_elements_text(${JSON.stringify(paid.map((p) => p.user_id))}::jsonb))`,
+          sql`${profiles.id} in (select jsonb_array_elements_text(${JSON.stringify(paid.map((p) => p.userId))}::jsonb))`,
         );
       const byId = new Map(emails.map((row) => [row.id, row]));
       await tx.insert(mailOutbox).values(
         paid.flatMap((posting) => {
-          const profile = byId.get(posting.user_id);
+          const profile = byId.get(posting.userId);
           if (!profile) return [];
           const amount = formatCents(Number(posting.cents));
           return [
@@ -358,8 +368,8 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
               recipient: profile.email,
               subject: ROYALTY_TEXTS.earningsMailSubject(amount, period),
               textBody:
-                Number(posting.split_in_cents) !== 0
-                  ? `Hi ${profile.artistName},\n\nYou earned ${amount} for ${period}, including ${formatCents(Number(posting.split_in_cents))} of royalty split shares. It has been added to your available balance.\n\nSee each share (release, report and percentage) on the Royalties page.\n`
+                Number(posting.splitInCents) !== 0
+                  ? `Hi ${profile.artistName},\n\nYou earned ${amount} for ${period}, including ${formatCents(Number(posting.splitInCents))} of royalty split shares. It has been added to your available balance.\n\nSee each share (release, report and percentage) on the Royalties page.\n`
                   : `Hi ${profile.artistName},\n\nYour music earned ${amount} for ${period}. It has been added to your available balance.\n\nSee each store, country and track on the Royalties page.\n`,
             },
           ];

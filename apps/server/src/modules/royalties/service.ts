@@ -39,8 +39,10 @@ import type { Storage } from '../../infra/storage/storage';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
 import { enqueue, type JobQueue } from '../../lib/jobs';
+import { rows, run } from '../../lib/sql';
 import { lineAmountsSql, needsAllocation, StreamingAllocator } from './amounts';
 import { type CopyColumn, copyRow, openCopySink } from './copy-in';
+import { constraintOf, sqlState } from './database-error';
 import { FormatError, parseFile } from './parse';
 import { isoDate, normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport } from './parse-common';
 import { DEFAULT_READ_LIMITS, type ReadLimits, readChunks, SourceError } from './source';
@@ -65,10 +67,6 @@ export type ImportInput = {
  */
 const HOLDS_ITS_FILE: ('staged' | 'posted')[] = ['staged', 'posted'];
 
-/** The SQLSTATE of a database error, the driver's own or wrapped by Drizzle as `cause`. */
-export const sqlState = (error: unknown): string | undefined =>
-  (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-
 /** The absolute amounts of a report as it streams (an upper bound in the report currency) and its largest. */
 type AmountTally = { absTotal: number; largest: { line: number; amount: string; abs: number } | null };
 
@@ -79,8 +77,6 @@ function tallyAmount(tally: AmountTally, line: number, amount: string): void {
 }
 
 type Target = { trackId: string | null; releaseId: string; userId: string };
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export async function sha256File(filePath: string): Promise<string> {
   const hash = createHash('sha256');
@@ -99,23 +95,26 @@ export async function loadCodeTargets(
     const key = kind === 'isrc' ? normaliseIsrc(code) : normaliseUpc(code);
     if (key && !map.has(key)) map.set(key, target);
   };
-  type Row = { kind: string; code: string; track_id: string | null; release_id: string; user_id: string };
-  const [exists] = rowsOf<{ present: boolean }>(
-    await db.execute(sql`select to_regclass('public.assigned_codes') is not null as present`),
+  type Row = { kind: string; code: string; trackId: string | null; releaseId: string; userId: string };
+  const [exists] = await rows<{ present: boolean }>(
+    db,
+    sql`select to_regclass('public.assigned_codes') is not null as present`,
   );
   if (exists?.present) {
-    const assigned = rowsOf<Row>(
-      await db.execute(sql`
+    const assigned = await rows<Row>(
+      db,
+      sql`
         select a.kind, a.code, a.track_id, coalesce(a.release_id, t.release_id) as release_id, r.user_id
           from assigned_codes a
           left join tracks t on t.id = a.track_id
-          join releases r on r.id = coalesce(a.release_id, t.release_id)`),
+          join releases r on r.id = coalesce(a.release_id, t.release_id)`,
     );
     for (const row of assigned)
-      add(row.kind, row.code, { trackId: row.track_id, releaseId: row.release_id, userId: row.user_id });
+      add(row.kind, row.code, { trackId: row.trackId, releaseId: row.releaseId, userId: row.userId });
   }
-  const native = rowsOf<Row>(
-    await db.execute(sql`
+  const native = await rows<Row>(
+    db,
+    sql`
       select 'isrc' as kind, t.isrc as code, t.id as track_id, t.release_id, r.user_id
         from tracks t join releases r on r.id = t.release_id where t.isrc is not null
       union all
@@ -124,10 +123,10 @@ export async function loadCodeTargets(
       select m.kind, m.code, m.track_id, coalesce(m.release_id, t.release_id), r.user_id
         from royalty_code_mappings m
         left join tracks t on t.id = m.track_id
-        join releases r on r.id = coalesce(m.release_id, t.release_id)`),
+        join releases r on r.id = coalesce(m.release_id, t.release_id)`,
   );
   for (const row of native)
-    add(row.kind, row.code, { trackId: row.track_id, releaseId: row.release_id, userId: row.user_id });
+    add(row.kind, row.code, { trackId: row.trackId, releaseId: row.releaseId, userId: row.userId });
   return { isrc, upc };
 }
 
@@ -288,7 +287,7 @@ async function failImport(db: Db, importId: string, message: string): Promise<vo
       .update(royaltyImports)
       .set({ status: 'failed', phase: 'failed', errors: [message], fileKey: null, progressAt: sql`now()` })
       .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
-    await tx.execute(sql`delete from royalty_import_lines where import_id = ${importId}`);
+    await run(tx, sql`delete from royalty_import_lines where import_id = ${importId}`);
   });
 }
 
@@ -315,7 +314,7 @@ export async function runImport(
   try {
     const { body } = await deps.storage.get(row.fileKey);
     await pipeline(body, createWriteStream(local));
-    const outcome = await stageImport(deps.db, row, local, limits, onProgress);
+    const outcome = await stageImport(deps.db, { ...row, options: row.options }, local, limits, onProgress);
     if (outcome.fatal) await failImport(deps.db, importId, outcome.fatal.message);
     await deps.storage.delete(row.fileKey).catch(() => undefined);
     await deps.db.update(royaltyImports).set({ fileKey: null }).where(eq(royaltyImports.id, importId));
@@ -330,6 +329,12 @@ export async function runImport(
  */
 export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<ImportSummary> {
   const { sha, format } = await checkNewImport(db, input);
+  const options: StoredOptions = {
+    format: input.format,
+    rate: input.rate,
+    currency: input.currency,
+    presetId: input.presetId,
+  };
   const [created] = await db
     .insert(royaltyImports)
     .values({
@@ -338,16 +343,12 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
       format,
       status: 'staging',
       phase: 'queued',
-      options: {
-        format: input.format,
-        rate: input.rate,
-        currency: input.currency,
-        presetId: input.presetId,
-      },
+      options,
       createdBy: input.adminId ?? null,
     })
     .returning();
-  const row = created as ImportRow;
+  if (!created) throw new Error('the import insert returned no row');
+  const row = { ...created, options };
   const outcome = await stageImport(db, row, input.filePath, input.limits, input.onProgress);
   if (outcome.fatal) {
     await removeImport(db, row.id);
@@ -414,13 +415,13 @@ export type ProgressListener = (progress: ImportProgress) => void;
  */
 async function stageImport(
   db: Db,
-  row: ImportRow,
+  row: ImportRow & { options: StoredOptions },
   filePath: string,
   limits: ReadLimits | undefined,
   onProgress?: ProgressListener,
 ): Promise<{ fatal?: AppError }> {
   const importId = row.id;
-  const options = row.options as StoredOptions;
+  const { options } = row;
   const input = { rate: options.rate, currency: options.currency };
   const preset = await loadPreset(db, options.presetId).catch(() => null);
   const readLimits = limits ?? DEFAULT_READ_LIMITS;
@@ -449,10 +450,9 @@ async function stageImport(
       onHead,
       limits: readLimits,
     });
-    const [staged] = rowsOf<{ last: number | string | null }>(
-      await db.execute(
-        sql`select max(line_no) as last from royalty_import_lines where import_id = ${importId}`,
-      ),
+    const [staged] = await rows<{ last: number | string | null }>(
+      db,
+      sql`select max(line_no) as last from royalty_import_lines where import_id = ${importId}`,
     );
     const tally = await stageLines(db, importId, parsed.lines, parsed.report, {
       after: Number(staged?.last ?? 0),
@@ -482,10 +482,6 @@ async function stageImport(
     throw error;
   }
 }
-
-const constraintOf = (error: unknown): string | undefined =>
-  (error as { constraint?: string }).constraint ??
-  (error as { cause?: { constraint?: string } }).cause?.constraint;
 
 /** A one-entry cache: consecutive lines mostly repeat the same resource's code. */
 function memo(normalise: (value: string | null) => string | null) {
@@ -527,25 +523,25 @@ async function stageLines(
   let amountSoFar = 0;
   let committed = { line: 0, amount: '0.00' };
   // One COPY in flight while the next batch is parsed; its rejection is observed at the next await.
-  let inFlight: Promise<void> | null = null;
+  const copy: { inFlight: Promise<void> | null } = { inFlight: null };
   const flush = async () => {
-    const rows = batch;
+    const text = batch;
     batch = '';
     count = 0;
-    if (inFlight) await inFlight;
-    inFlight = null;
+    if (copy.inFlight) await copy.inFlight;
+    copy.inFlight = null;
     // Only what is committed counts: a run killed now resumes after these lines.
     if (committed.line > 0) await options.onBatch(committed.line, committed.amount);
-    if (rows === '') {
+    if (text === '') {
       committed = { line: lastLine, amount: amountSoFar.toFixed(2) };
       return;
     }
     const batchEnd = { line: lastLine, amount: amountSoFar.toFixed(2) };
-    const next = sink.write(rows).then(() => {
+    const next = sink.write(text).then(() => {
       committed = batchEnd;
     });
     next.catch(() => undefined);
-    inFlight = next;
+    copy.inFlight = next;
   };
   try {
     for await (const line of lines) {
@@ -576,18 +572,21 @@ async function stageLines(
       if (count >= BATCH) await flush();
     }
     await flush();
-    if (inFlight) await inFlight;
+    if (copy.inFlight) await copy.inFlight;
     await options.onBatch(committed.line, committed.amount);
     const fallbacks = allocator.fallbacks();
     if (fallbacks.length > 0) {
-      await db.execute(sql`
+      await run(
+        db,
+        sql`
         update royalty_import_lines set amount = null
          where import_id = ${importId}
-           and summary_id in (select jsonb_array_elements_text(${JSON.stringify(fallbacks)}::jsonb))`);
+           and summary_id in (select jsonb_array_elements_text(${JSON.stringify(fallbacks)}::jsonb))`,
+      );
     }
   } catch (error) {
     // Nothing may write after the caller's clean-up: let the COPY in flight end first.
-    await (inFlight as Promise<void> | null)?.catch(() => undefined);
+    await copy.inFlight?.catch(() => undefined);
     if (!(error instanceof SourceError)) throw error;
     report.errors.push(error.message);
   } finally {
@@ -606,7 +605,7 @@ async function finishImport(
   tally: AmountTally,
 ): Promise<ImportSummary> {
   // Fresh statistics: the checks and sums below plan hash joins and aggregates, not nested loops.
-  await db.execute(sql`analyze royalty_import_lines`);
+  await run(db, sql`analyze royalty_import_lines`);
   if (report.summaries.size > 0) {
     await db.insert(royaltyImportSummaries).values(
       [...report.summaries.values()].map((summary) => ({
@@ -616,15 +615,16 @@ async function finishImport(
         usages: summary.usages,
       })),
     );
-    const checks = rowsOf<{
-      summary_id: string;
-      net_revenue: string;
+    const checks = await rows<{
+      summaryId: string;
+      netRevenue: string;
       usages: string | null;
-      line_units: string;
+      lineUnits: string;
       lines: number | string;
-      has_weight: boolean;
+      hasWeight: boolean;
     }>(
-      await db.execute(sql`
+      db,
+      sql`
         select s.summary_id, s.net_revenue::text, s.usages::text,
                trim_scale(coalesce(l.line_units, 0))::text as line_units, coalesce(l.lines, 0) as lines,
                coalesce(l.has_weight, false) as has_weight
@@ -637,43 +637,45 @@ async function finishImport(
              group by summary_id
           ) l on l.summary_id = s.summary_id
          where s.import_id = ${importId}
-         order by s.summary_id`),
+         order by s.summary_id`,
     );
     const allocates = checks.some((check) => Number(check.lines) > 0);
     if (allocates) {
       for (const check of checks) {
-        const line = report.summaries.get(check.summary_id)?.line;
-        if (check.usages !== null && Number(check.usages) !== Number(check.line_units)) {
+        const line = report.summaries.get(check.summaryId)?.line;
+        if (check.usages !== null && Number(check.usages) !== Number(check.lineUnits)) {
           report.errors.push(
-            `Line ${line}: summary ${check.summary_id} declares ${check.usages} usages but its sales lines add up to ${check.line_units}; the totals do not match.`,
+            `Line ${line}: summary ${check.summaryId} declares ${check.usages} usages but its sales lines add up to ${check.lineUnits}; the totals do not match.`,
           );
-        } else if (!check.has_weight && Number(check.net_revenue) !== 0) {
+        } else if (!check.hasWeight && Number(check.netRevenue) !== 0) {
           report.errors.push(
-            `Line ${line}: summary ${check.summary_id} has revenue ${check.net_revenue} but no royalty-bearing usages to share it.`,
+            `Line ${line}: summary ${check.summaryId} has revenue ${check.netRevenue} but no royalty-bearing usages to share it.`,
           );
         }
       }
     }
     if (report.format === 'dsr') {
-      const duplicates = rowsOf<{ line_key: string; first_line: number; count: number | string }>(
-        await db.execute(sql`
+      const duplicates = await rows<{ lineKey: string; firstLine: number; count: number | string }>(
+        db,
+        sql`
           select line_key, min(line_no) as first_line, count(*) as count
             from royalty_import_lines where import_id = ${importId}
-           group by line_key having count(*) > 1 order by min(line_no) limit 5`),
+           group by line_key having count(*) > 1 order by min(line_no) limit 5`,
       );
       for (const duplicate of duplicates) {
         report.errors.push(
-          `Line ${duplicate.first_line}: SalesTransactionId ${duplicate.line_key.split('/').pop()} appears ${duplicate.count} times; a sale is never counted twice.`,
+          `Line ${duplicate.firstLine}: SalesTransactionId ${duplicate.lineKey.split('/').pop()} appears ${duplicate.count} times; a sale is never counted twice.`,
         );
       }
     }
   }
   if (!report.periodStart) {
     // Statements give a period per line: the report covers the first to the last of them.
-    const [span] = rowsOf<{ first: string | null; last: string | null }>(
-      await db.execute(sql`
+    const [span] = await rows<{ first: string | null; last: string | null }>(
+      db,
+      sql`
         select min(period) as first, max(period) as last
-          from royalty_import_lines where import_id = ${importId}`),
+          from royalty_import_lines where import_id = ${importId}`,
     );
     if (span?.first && span.last) {
       report.periodStart = isoDate(span.first, false);
@@ -752,20 +754,21 @@ type TotalsJson = {
 export async function refreshTotals(db: DbOrTx, importId: string): Promise<void> {
   await db.transaction(async (tx) => {
     // The sorts and hashes of a million lines fit in memory instead of spilling to disk.
-    await tx.execute(sql`set local work_mem = '256MB'`);
+    await run(tx, sql`set local work_mem = '256MB'`);
     await sumTotals(tx, importId);
   });
 }
 
 async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
-  const rows = rowsOf<{
+  const found = await rows<{
     dim: string;
     key: string | null;
     lines: number | string;
     units: string | null;
     amount: string | null;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       with x as materialized (
         select store, country, period, usage_type, units, line_amount as amount,
                case when user_id is null then 'unmatched' else 'matched' end as matched,
@@ -783,10 +786,10 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
              coalesce(store, country, period, usage_type, matched, refund::text) as key,
              count(*) as lines, trim_scale(sum(units))::text as units, trim_scale(sum(amount))::text as amount
         from x
-       group by grouping sets ((store), (country), (period), (usage_type), (matched), (refund), ())`),
+       group by grouping sets ((store), (country), (period), (usage_type), (matched), (refund), ())`,
   );
   const pick = (dim: string): TotalsRow[] =>
-    rows
+    found
       .filter((row) => row.dim === dim)
       .map((row) => ({
         key: row.key ?? '',
@@ -796,7 +799,7 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
       }))
       .sort((a, b) => Number(b.amount) - Number(a.amount) || a.key.localeCompare(b.key));
   const one = (dim: string, key: string) => {
-    const row = rows.find((r) => r.dim === dim && r.key === key);
+    const row = found.find((r) => r.dim === dim && r.key === key);
     return { lines: row ? Number(row.lines) : 0, amount: row?.amount ?? '0' };
   };
   const totals: TotalsJson = {
@@ -807,7 +810,7 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
     matched: one('matched', 'matched'),
     unmatched: one('matched', 'unmatched'),
     refunds: one('refund', 'true'),
-    total: rows.find((row) => row.dim === 'total')?.amount ?? '0',
+    total: found.find((row) => row.dim === 'total')?.amount ?? '0',
   };
   await db.update(royaltyImports).set({ totals }).where(eq(royaltyImports.id, importId));
 }
@@ -867,7 +870,7 @@ export async function getImportSummary(db: Db, importId: string): Promise<Import
 
 export async function listImports(db: Db, cursorText?: string): Promise<ImportListResponse> {
   const cursor = cursorText ? decodeCursor(cursorText) : null;
-  const rows = await db
+  const found = await db
     .select()
     .from(royaltyImports)
     .where(
@@ -877,12 +880,12 @@ export async function listImports(db: Db, cursorText?: string): Promise<ImportLi
     )
     .orderBy(desc(royaltyImports.createdAt), desc(royaltyImports.id))
     .limit(ROYALTY_LIMITS.pageSize + 1);
-  const page = rows.slice(0, ROYALTY_LIMITS.pageSize);
+  const page = found.slice(0, ROYALTY_LIMITS.pageSize);
   const last = page[page.length - 1];
   return {
     items: page.map(listItem),
     nextCursor:
-      rows.length > ROYALTY_LIMITS.pageSize && last
+      found.length > ROYALTY_LIMITS.pageSize && last
         ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id })
         : null,
   };
@@ -901,7 +904,7 @@ async function removeImport(db: Db, importId: string): Promise<boolean> {
       )
       .returning({ id: royaltyImports.id, fileKey: royaltyImports.fileKey });
     if (deleted.length === 0) return false;
-    await tx.execute(sql`delete from royalty_import_lines where import_id = ${importId}`);
+    await run(tx, sql`delete from royalty_import_lines where import_id = ${importId}`);
     return true;
   });
 }

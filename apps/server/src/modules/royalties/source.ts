@@ -47,8 +47,9 @@ export async function* readChunks(filePath: string): AsyncGenerator<Buffer> {
   const gzip = await isGzipFile(filePath);
   const file = createReadStream(filePath, { highWaterMark: 1024 * 1024 });
   if (!gzip) {
+    const chunks: AsyncIterable<Buffer> = file;
     try {
-      for await (const chunk of file) yield chunk as Buffer;
+      for await (const chunk of chunks) yield chunk;
     } finally {
       file.destroy();
     }
@@ -57,8 +58,9 @@ export async function* readChunks(filePath: string): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   file.on('error', (error) => gunzip.destroy(error));
   file.pipe(gunzip);
+  const inflated: AsyncIterable<Buffer> = gunzip;
   try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
+    for await (const chunk of inflated) yield chunk;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new SourceError(

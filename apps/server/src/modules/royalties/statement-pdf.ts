@@ -8,11 +8,10 @@
 import { formatUsdDecimal } from '@tunedrop/shared/money';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { rows } from '../../lib/sql';
 import { expenseStatementRows } from '../splits/statement';
 import { splitStatementRows } from './ledger';
 import { drawLine, registerStatementFonts, type TextWeight, textFontName } from './statement-text';
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 type Row = { label: string | null; units: string; amount: string };
 
@@ -23,31 +22,33 @@ async function grouped(db: DbOrTx, userId: string, period: string, by: 'store' |
       : by === 'country'
         ? sql`coalesce(e.country, 'Unknown')`
         : sql`coalesce(t.title || coalesce(' (' || t.isrc || ')', ''), r.title, 'Unknown')`;
-  return rowsOf<Row>(
-    await db.execute(sql`
+  return await rows<Row>(
+    db,
+    sql`
       select ${label} as label, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount
         from royalty_earnings e
         left join tracks t on t.id = e.track_id
         left join releases r on r.id = e.release_id
        where e.user_id = ${userId} and e.period = ${period}
          and e.import_id in (select id from royalty_imports where status = 'posted')
-       group by 1 order by sum(e.amount_usd) desc, 1 limit 200`),
+       group by 1 order by sum(e.amount_usd) desc, 1 limit 200`,
   );
 }
 
 /** The PDF bytes, or null when the artist has no earnings in that period. */
 export async function statementPdf(db: DbOrTx, userId: string, period: string): Promise<Buffer | null> {
-  const [total] = rowsOf<{
+  const [total] = await rows<{
     lines: string | number;
     units: string | null;
     amount: string | null;
     name: string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select count(*) as lines, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount,
              (select coalesce(nullif(u.name, ''), u.email) from "user" u where u.id = ${userId}) as name
         from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}
-         and e.import_id in (select id from royalty_imports where status = 'posted')`),
+         and e.import_id in (select id from royalty_imports where status = 'posted')`,
   );
   const splits = await splitStatementRows(db, userId, period);
   if (!total || (Number(total.lines) === 0 && splits.length === 0)) return null;
@@ -87,11 +88,12 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
       ]),
     ]);
   }
-  const [net] = rowsOf<{ amount: string }>(
-    await db.execute(sql`
+  const [net] = await rows<{ amount: string }>(
+    db,
+    sql`
       select trim_scale(${total.amount ?? '0'}::numeric + coalesce(sum(x.amount::numeric), 0))::text as amount
         from jsonb_to_recordset(${JSON.stringify(splits.map((split) => ({ amount: split.amount })))}::jsonb)
-          as x(amount text)`),
+          as x(amount text)`,
   );
 
   // Loaded on the first statement, not at every server start (pdfkit and its font data take ~100 ms).

@@ -43,6 +43,13 @@ export type TextWeight = 'regular' | 'bold';
 
 type ChainFont = { name: string; font: fontkit.Font };
 
+/** A chain's first font (every chain has one: Noto Sans). */
+function primaryOf(chain: ChainFont[]): ChainFont {
+  const [first] = chain;
+  if (!first) throw new Error('a font chain is empty');
+  return first;
+}
+
 /**
  * WOFF 1.0 → the TrueType/OpenType file it wraps (W3C WOFF §4-5). fontkit reads WOFF, but it inflates the whole
  * `glyf` table again for every glyph it reads: UnifontEX's (several MB) would cost tens of milliseconds per
@@ -157,7 +164,7 @@ export function visualRuns(text: string, weight: TextWeight): Run[] {
   if (clean === '') return [];
   const chain = fontChains()[weight];
   // Most titles are plain ASCII: one left-to-right run in the first font, no segmenting or bidi needed.
-  if (/^[\x20-\x7E]*$/.test(clean)) return [{ text: clean, font: chain[0] as ChainFont }];
+  if (/^[\x20-\x7E]*$/.test(clean)) return [{ text: clean, font: primaryOf(chain) }];
   const clusters: { text: string; font: number; isRtl: boolean }[] = [];
   const clusterAt = new Int32Array(clean.length);
   let previous: number | null = null;
@@ -200,7 +207,7 @@ export function visualRuns(text: string, weight: TextWeight): Run[] {
     const visual = run.clusters.join('');
     // fontkit reverses a word of a right-to-left script: give it the word in reading order.
     const text = run.isRtl && RTL_SCRIPT.test(visual) ? [...run.clusters].reverse().join('') : visual;
-    return { text, font: chain[run.font] as ChainFont };
+    return { text, font: chain[run.font] ?? primaryOf(chain) };
   });
 }
 
@@ -216,7 +223,7 @@ export function registerStatementFonts(doc: Pdf): void {
 
 /** The name of the first font of a chain, for paragraphs of our own (Latin) text. */
 export function textFontName(weight: TextWeight): string {
-  return (fontChains()[weight][0] as ChainFont).name;
+  return primaryOf(fontChains()[weight]).name;
 }
 
 type LineOptions = { width: number; size: number; weight?: TextWeight; align?: 'left' | 'right' };
@@ -254,7 +261,7 @@ export function drawLine(doc: Pdf, text: string, x: number, y: number, options: 
   let left = options.align === 'right' ? x + options.width - width : x;
   // Every run sits on the first font's baseline: fonts differ in ascent (Arabic's is far taller), and pdfkit
   // would otherwise hang each run from the top of its own font.
-  const primary = fontChains()[options.weight ?? 'regular'][0] as ChainFont;
+  const primary = primaryOf(fontChains()[options.weight ?? 'regular']);
   const baseline = y + (primary.font.ascent / primary.font.unitsPerEm) * options.size;
   for (const run of runs) {
     doc.font(run.font.name).fontSize(options.size).text(run.text, left, baseline, {

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { splitInvitationSends } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { rows } from '../../lib/sql';
+import { rows, run } from '../../lib/sql';
 
 export class InvitationLimitError extends AppError {
   constructor(
@@ -47,7 +47,7 @@ async function agesOf(tx: Tx, column: 'sender_id' | 'email', value: string): Pro
 }
 
 const lockKey = (tx: Tx, key: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  run(tx, sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 
 /**
  * Refuses with 429 (and the wait) when `senderId` may not mail `emails` now; otherwise records the sends.

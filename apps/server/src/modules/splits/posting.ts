@@ -15,23 +15,22 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { rows, run } from '../../lib/sql';
 
 /** Split edits and expenses take this advisory lock shared, postings exclusive (effective dating). */
 export const SPLITS_LOCK_KEY = 1_702_017;
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Takes the posting's side of the splits lock: a split saved before this returns applies to the report,
  * one saved after waits for the posting to commit and applies to the next.
  */
 export async function lockSplitsForPosting(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${SPLITS_LOCK_KEY})`);
+  await run(tx, sql`select pg_advisory_xact_lock(${SPLITS_LOCK_KEY})`);
 }
 
 /** The split edit's side: shared, so edits of different releases never wait for each other. */
 export async function lockSplitsForEdit(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${SPLITS_LOCK_KEY})`);
+  await run(tx, sql`select pg_advisory_xact_lock_shared(${SPLITS_LOCK_KEY})`);
 }
 
 /**
@@ -41,17 +40,20 @@ export async function lockSplitsForEdit(tx: Tx): Promise<void> {
  */
 export async function applySplits(tx: Tx, importId: string): Promise<void> {
   const postedAt = sql`(select posted_at from royalty_imports where id = ${importId})`;
-  const [needed] = rowsOf<{ needed: boolean }>(
-    await tx.execute(sql`
+  const [needed] = await rows<{ needed: boolean }>(
+    tx,
+    sql`
       select exists (
         select 1 from (select distinct release_id from posting_groups where release_id is not null) g
          where exists (select 1 from split_versions v where v.release_id = g.release_id and v.created_at <= ${postedAt})
             or exists (select 1 from release_expenses e where e.release_id = g.release_id and e.created_at <= ${postedAt})
-      ) as needed`),
+      ) as needed`,
   );
   if (!needed?.needed) return;
 
-  await tx.execute(sql`
+  await run(
+    tx,
+    sql`
     insert into split_recoupments (import_id, release_id, owner_id, cents)
     select ${importId}::uuid, x.release_id, x.owner_id, least(x.remaining, floor(x.positive * 100))::bigint
       from (
@@ -64,9 +66,12 @@ export async function applySplits(tx: Tx, importId: string): Promise<void> {
           join releases r on r.id = g.release_id and r.user_id = g.user_id
          group by g.release_id, r.user_id
       ) x
-     where least(x.remaining, floor(x.positive * 100)) > 0`);
+     where least(x.remaining, floor(x.positive * 100)) > 0`,
+  );
 
-  await tx.execute(sql`
+  await run(
+    tx,
+    sql`
     insert into split_allocations
       (import_id, owner_id, release_id, track_id, period, kind, version_id, payee_id, percent,
        group_usd, base_usd, amount_usd, held)
@@ -103,16 +108,20 @@ export async function applySplits(tx: Tx, importId: string): Promise<void> {
            trim_scale((ver.amount - ver.recouped) * s.percent * 0.01), p.status = 'pending'
       from ver
       join split_shares s on s.version_id = ver.version_id
-      join split_payees p on p.id = s.payee_id and p.status <> 'withdrawn'`);
+      join split_payees p on p.id = s.payee_id and p.status <> 'withdrawn'`,
+  );
 
-  await tx.execute(sql`
+  await run(
+    tx,
+    sql`
     insert into split_settlements (import_id, payee_id, owner_id, payee_user_id, amount_usd, cents, held)
     select a.import_id, a.payee_id, a.owner_id, p.user_id, trim_scale(sum(a.amount_usd)),
            (trunc(sum(a.amount_usd), 2) * 100)::bigint, p.status = 'pending'
       from split_allocations a
       join split_payees p on p.id = a.payee_id
      where a.import_id = ${importId} and a.kind = 'share'
-     group by a.import_id, a.payee_id, a.owner_id, p.user_id, p.status`);
+     group by a.import_id, a.payee_id, a.owner_id, p.user_id, p.status`,
+  );
 }
 
 /**
@@ -123,8 +132,9 @@ export async function returnWithdrawnHolds(
   tx: Tx,
   importId: string,
 ): Promise<{ ownerId: string; cents: number; emails: string[] }[]> {
-  const rows = rowsOf<{ owner_id: string; cents: string; emails: string[] }>(
-    await tx.execute(sql`
+  const found = await rows<{ ownerId: string; cents: string; emails: string[] }>(
+    tx,
+    sql`
       with returned as (
         update split_settlements s
            set released_to = 'owner', released_at = clock_timestamp(), released_import_id = ${importId}
@@ -133,7 +143,7 @@ export async function returnWithdrawnHolds(
         returning s.owner_id, s.cents, p.email
       )
       select owner_id, sum(cents)::text as cents, array_agg(distinct email order by email) as emails
-        from returned group by owner_id`),
+        from returned group by owner_id`,
   );
-  return rows.map((row) => ({ ownerId: row.owner_id, cents: Number(row.cents), emails: row.emails }));
+  return found.map((row) => ({ ownerId: row.ownerId, cents: Number(row.cents), emails: row.emails }));
 }

@@ -42,8 +42,6 @@ import { recordInvitationSends } from './invitation-limits';
 import { expenseMail, invitationMail } from './mails';
 import { lockSplitsForEdit } from './posting';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim();
 
@@ -72,25 +70,26 @@ export async function getReleaseSplits(
 }
 
 async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<ReleaseSplits> {
-  const [owner] = rowsOf<{ email: string }>(
-    await db.execute(sql`select email from "user" where id = ${release.userId}`),
+  const [owner] = await rows<{ email: string }>(
+    db,
+    sql`select email from "user" where id = ${release.userId}`,
   );
-  const trackRows = rowsOf<{ id: string; position: number; title: string }>(
-    await db.execute(
-      sql`select id, position, title from tracks where release_id = ${release.id} order by position`,
-    ),
+  const trackRows = await rows<{ id: string; position: number; title: string }>(
+    db,
+    sql`select id, position, title from tracks where release_id = ${release.id} order by position`,
   );
-  const versions = rowsOf<{
+  const versions = await rows<{
     id: string;
-    track_id: string | null;
-    track_title: string | null;
+    trackId: string | null;
+    trackTitle: string | null;
     version: number;
-    owner_percent: string;
-    created_at: Date | string;
-    created_by_email: string | null;
+    ownerPercent: string;
+    createdAt: Date | string;
+    createdByEmail: string | null;
     shares: { payeeId: string; email: string; status: PayeeStatus; percent: string }[] | null;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select v.id, v.track_id, t.title as track_title, v.version, v.owner_percent::text as owner_percent,
              v.created_at, u.email as created_by_email,
              (select json_agg(json_build_object('payeeId', p.id, 'email', p.email, 'status', p.status,
@@ -101,17 +100,17 @@ async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<Rel
         left join tracks t on t.id = v.track_id
         left join "user" u on u.id = v.created_by
        where v.release_id = ${release.id}
-       order by v.created_at desc, v.version desc`),
+       order by v.created_at desc, v.version desc`,
   );
   const history: SplitVersionView[] = versions.map((row) => ({
     id: row.id,
-    trackId: row.track_id,
-    trackTitle: row.track_title,
+    trackId: row.trackId,
+    trackTitle: row.trackTitle,
     version: Number(row.version),
-    ownerPercent: row.owner_percent,
+    ownerPercent: row.ownerPercent,
     shares: row.shares ?? [],
-    createdAt: new Date(row.created_at).toISOString(),
-    createdByEmail: row.created_by_email,
+    createdAt: new Date(row.createdAt).toISOString(),
+    createdByEmail: row.createdByEmail,
   }));
   const seen = new Set<string>();
   const current = history
@@ -122,17 +121,18 @@ async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<Rel
       return true;
     })
     .sort((a, b) => (a.trackId === null ? -1 : b.trackId === null ? 1 : 0));
-  const payees = rowsOf<{
+  const payees = await rows<{
     id: string;
     email: string;
     status: PayeeStatus;
-    created_at: Date | string;
-    accepted_at: Date | string | null;
-    withdrawn_at: Date | string | null;
+    createdAt: Date | string;
+    acceptedAt: Date | string | null;
+    withdrawnAt: Date | string | null;
     held: string;
     paid: string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select p.id, p.email, p.status, p.created_at, p.accepted_at, p.withdrawn_at,
              coalesce((select sum(s.cents) from split_settlements s
                         where s.payee_id = p.id and s.held and s.released_to is null), 0)::text as held,
@@ -140,17 +140,16 @@ async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<Rel
                         where s.payee_id = p.id and (not s.held or s.released_to = 'payee')), 0)::text as paid
         from split_payees p
        where p.release_id = ${release.id}
-       order by p.created_at, p.email`),
+       order by p.created_at, p.email`,
   );
   const expenses = await db
     .select()
     .from(releaseExpenses)
     .where(eq(releaseExpenses.releaseId, release.id))
     .orderBy(releaseExpenses.spentOn, releaseExpenses.createdAt);
-  const [recouped] = rowsOf<{ cents: string }>(
-    await db.execute(
-      sql`select coalesce(sum(cents), 0)::text as cents from split_recoupments where release_id = ${release.id}`,
-    ),
+  const [recouped] = await rows<{ cents: string }>(
+    db,
+    sql`select coalesce(sum(cents), 0)::text as cents from split_recoupments where release_id = ${release.id}`,
   );
   const expensesCents = expenses.reduce((sum, row) => sum + row.amountCents, 0);
   const recoupedCents = Number(recouped?.cents ?? 0);
@@ -158,9 +157,9 @@ async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<Rel
     id: row.id,
     email: row.email,
     status: row.status,
-    invitedAt: new Date(row.created_at).toISOString(),
-    acceptedAt: row.accepted_at ? new Date(row.accepted_at).toISOString() : null,
-    withdrawnAt: row.withdrawn_at ? new Date(row.withdrawn_at).toISOString() : null,
+    invitedAt: new Date(row.createdAt).toISOString(),
+    acceptedAt: row.acceptedAt ? new Date(row.acceptedAt).toISOString() : null,
+    withdrawnAt: row.withdrawnAt ? new Date(row.withdrawnAt).toISOString() : null,
     heldCents: Number(row.held),
     paidCents: Number(row.paid),
   }));
@@ -199,17 +198,17 @@ export async function saveSplit(
     await lockSplitsForEdit(tx);
     const release = await ownedRelease(tx, releaseId, viewer, true);
     if (input.trackId) {
-      const [track] = rowsOf<{ id: string }>(
-        await tx.execute(
-          sql`select id from tracks where id = ${input.trackId} and release_id = ${release.id}`,
-        ),
+      const [track] = await rows<{ id: string }>(
+        tx,
+        sql`select id from tracks where id = ${input.trackId} and release_id = ${release.id}`,
       );
       if (!track) throw new AppError('track_not_in_release', SPLIT_TEXTS.trackNotInRelease, 422);
     }
-    const [owner] = rowsOf<{ email: string; artist_name: string | null }>(
-      await tx.execute(sql`
+    const [owner] = await rows<{ email: string; artistName: string | null }>(
+      tx,
+      sql`
         select u.email, p.artist_name from "user" u left join profiles p on p.id = u.id
-         where u.id = ${release.userId}`),
+         where u.id = ${release.userId}`,
     );
     const emails = input.payees.map((payee) => payee.email.trim().toLowerCase());
     if (owner && emails.includes(owner.email.toLowerCase())) {
@@ -247,11 +246,12 @@ export async function saveSplit(
       byEmail.set(email, payee.id);
       created.push({ email, token });
     }
-    const [last] = rowsOf<{ version: number | null }>(
-      await tx.execute(sql`
+    const [last] = await rows<{ version: number | null }>(
+      tx,
+      sql`
         select max(version) as version from split_versions
          where release_id = ${release.id}
-           and track_id is not distinct from ${input.trackId ?? null}::uuid`),
+           and track_id is not distinct from ${input.trackId ?? null}::uuid`,
     );
     const [version] = await tx
       .insert(splitVersions)
@@ -269,7 +269,7 @@ export async function saveSplit(
         emails.map((email, index) => ({
           versionId: version.id,
           payeeId: byEmail.get(email) as string,
-          percent: hundredthsToPercent(payeeHundredths[index] as number),
+          percent: hundredthsToPercent(payeeHundredths[index] ?? 0),
         })),
       );
     }
@@ -285,7 +285,7 @@ export async function saveSplit(
         tx,
         invitationMail({
           to: invite.email,
-          ownerName: owner?.artist_name ?? owner?.email ?? 'A Tunedrop artist',
+          ownerName: owner?.artistName ?? owner?.email ?? 'A Tunedrop artist',
           releaseTitle: release.title,
           url: `${appUrl}/splits/invitations/${invite.token}`,
           appUrl,
@@ -470,20 +470,22 @@ export async function getInvitation(
 ): Promise<SplitInvitation> {
   const payee = await invitationByToken(db, token);
   if (!payee) throw notFound(SPLIT_TEXTS.invitationNotFound);
-  const [release] = rowsOf<{
+  const [release] = await rows<{
     title: string;
-    owner_name: string | null;
-    owner_email: string;
-    user_id: string;
+    ownerName: string | null;
+    ownerEmail: string;
+    userId: string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select r.title, p.artist_name as owner_name, u.email as owner_email, r.user_id
         from releases r join "user" u on u.id = r.user_id left join profiles p on p.id = r.user_id
-       where r.id = ${payee.releaseId}`),
+       where r.id = ${payee.releaseId}`,
   );
   // The newest version of each target (default and tracks) that lists this payee.
-  const shares = rowsOf<{ track_title: string | null; percent: string }>(
-    await db.execute(sql`
+  const shares = await rows<{ trackTitle: string | null; percent: string }>(
+    db,
+    sql`
       select t.title as track_title, s.percent::text as percent
         from (select distinct on (coalesce(v.track_id, '00000000-0000-0000-0000-000000000000'::uuid)) v.*
                 from split_versions v where v.release_id = ${payee.releaseId}
@@ -491,23 +493,24 @@ export async function getInvitation(
                         v.version desc) v
         join split_shares s on s.version_id = v.id and s.payee_id = ${payee.id}
         left join tracks t on t.id = v.track_id
-       order by v.track_id is not null, t.position`),
+       order by v.track_id is not null, t.position`,
   );
-  const [held] = rowsOf<{ cents: string }>(
-    await db.execute(sql`
+  const [held] = await rows<{ cents: string }>(
+    db,
+    sql`
       select coalesce(sum(cents), 0)::text as cents from split_settlements
-       where payee_id = ${payee.id} and held and released_to is null`),
+       where payee_id = ${payee.id} and held and released_to is null`,
   );
-  const acceptance = acceptanceFor(payee.email, release?.user_id, viewer);
+  const acceptance = acceptanceFor(payee.email, release?.userId, viewer);
   // The full address only to its own (verified) account and to the owner who typed it.
   const isOwnAddress = acceptance.status === 'ready' || acceptance.status === 'owner';
   return {
     releaseTitle: release?.title ?? '',
-    ownerName: release?.owner_name ?? release?.owner_email ?? '',
+    ownerName: release?.ownerName ?? release?.ownerEmail ?? '',
     email: isOwnAddress ? payee.email : maskEmail(payee.email),
     status: payee.status,
     acceptance,
-    shares: shares.map((row) => ({ trackTitle: row.track_title, percent: row.percent })),
+    shares: shares.map((row) => ({ trackTitle: row.trackTitle, percent: row.percent })),
     heldCents: Number(held?.cents ?? 0),
     expenses: await releaseExpenseViews(db, payee.releaseId),
     remainingExpenseCents: await outstandingExpenseCents(db, payee.releaseId),
@@ -547,15 +550,16 @@ export async function acceptInvitation(
       .update(splitPayees)
       .set({ status: 'accepted', userId: viewer.user.id, acceptedAt: sql`clock_timestamp()` })
       .where(eq(splitPayees.id, payee.id));
-    const [released] = rowsOf<{ cents: string | null }>(
-      await tx.execute(sql`
+    const [released] = await rows<{ cents: string | null }>(
+      tx,
+      sql`
         with released as (
           update split_settlements
              set released_to = 'payee', released_at = clock_timestamp(), payee_user_id = ${viewer.user.id}
            where payee_id = ${payee.id} and held and released_to is null
           returning cents
         )
-        select sum(cents)::text as cents from released`),
+        select sum(cents)::text as cents from released`,
     );
     const releasedCents = Number(released?.cents ?? 0);
     if (releasedCents !== 0) {
@@ -573,18 +577,19 @@ export async function acceptInvitation(
 
 /** The payee's shares, newest report first: release, track, report, percentage, exact amount, held or paid. */
 export async function listPayeeShares(db: DbOrTx, userId: string): Promise<PayeeSharesResponse> {
-  const rows = rowsOf<{
-    import_id: string;
-    file_name: string;
+  const found = await rows<{
+    importId: string;
+    fileName: string;
     period: string;
-    release_title: string;
-    track_title: string | null;
+    releaseTitle: string;
+    trackTitle: string | null;
     percent: string;
     amount: string;
     held: boolean;
-    posted_at: Date | string;
+    postedAt: Date | string;
   }>(
-    await db.execute(sql`
+    db,
+    sql`
       select a.import_id, i.file_name, a.period, r.title as release_title, t.title as track_title,
              a.percent::text as percent, a.amount_usd::text as amount,
              (st.held and st.released_to is null) as held, i.posted_at
@@ -596,26 +601,27 @@ export async function listPayeeShares(db: DbOrTx, userId: string): Promise<Payee
         left join tracks t on t.id = a.track_id
        where p.user_id = ${userId}
        order by i.posted_at desc, r.title, t.position nulls first, a.period
-       limit 500`),
+       limit 500`,
   );
-  const [totals] = rowsOf<{ paid: string; held: string }>(
-    await db.execute(sql`
+  const [totals] = await rows<{ paid: string; held: string }>(
+    db,
+    sql`
       select coalesce(sum(cents) filter (where not held or released_to = 'payee'), 0)::text as paid,
              coalesce(sum(cents) filter (where held and released_to is null), 0)::text as held
         from split_settlements s join split_payees p on p.id = s.payee_id
-       where p.user_id = ${userId}`),
+       where p.user_id = ${userId}`,
   );
   return {
-    items: rows.map((row) => ({
-      importId: row.import_id,
-      reportName: row.file_name,
+    items: found.map((row) => ({
+      importId: row.importId,
+      reportName: row.fileName,
       period: row.period,
-      releaseTitle: row.release_title,
-      trackTitle: row.track_title,
+      releaseTitle: row.releaseTitle,
+      trackTitle: row.trackTitle,
       percent: row.percent,
       amountUsd: row.amount,
       held: row.held,
-      postedAt: new Date(row.posted_at).toISOString(),
+      postedAt: new Date(row.postedAt).toISOString(),
     })),
     totals: { paidCents: Number(totals?.paid ?? 0), heldCents: Number(totals?.held ?? 0) },
     expenses: await payeeExpenses(db, userId),
