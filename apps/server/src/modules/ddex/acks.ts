@@ -31,15 +31,18 @@ const parser = new XMLParser({
 });
 
 type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An element as the parser gives it; a text-only one (a string) reads as an element with no children. */
+const node = (value: unknown): Node => (isNode(value) ? value : {});
 const text = (value: unknown): string | null => {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return String(value).trim();
-  if (typeof value === 'object' && '#text' in (value as Node)) return String((value as Node)['#text']).trim();
+  if (isNode(value) && '#text' in value) return String(value['#text']).trim();
   return null;
 };
-const asArray = (value: unknown): Node[] =>
-  Array.isArray(value) ? (value as Node[]) : value ? [value as Node] : [];
+const asArray = (value: unknown): Node[] => (Array.isArray(value) ? value : value ? [value] : []).map(node);
 
 export function parseAck(xml: string): ParsedAck {
   if (xml.trim() === '') return { kind: 'malformed', reason: 'The file is empty.' };
@@ -48,11 +51,11 @@ export function parseAck(xml: string): ParsedAck {
     return { kind: 'malformed', reason: `Not well-formed XML: ${valid.err.msg} (line ${valid.err.line})` };
   let doc: Node;
   try {
-    doc = parser.parse(xml) as Node;
+    doc = node(parser.parse(xml));
   } catch (error) {
-    return { kind: 'malformed', reason: `Unreadable XML: ${(error as Error).message}` };
+    return { kind: 'malformed', reason: `Unreadable XML: ${error instanceof Error ? error.message : error}` };
   }
-  const current = doc.AcknowledgementMessage as Node | undefined;
+  const current = doc.AcknowledgementMessage ? node(doc.AcknowledgementMessage) : undefined;
   if (current) {
     const items: Extract<ParsedAck, { kind: 'ack' }>['items'] = [];
     for (const status of asArray(current.ReleaseStatus)) {
@@ -85,7 +88,8 @@ export function parseAck(xml: string): ParsedAck {
     if (items.length === 0) return { kind: 'malformed', reason: 'The acknowledgement has no ReleaseStatus.' };
     return { kind: 'ack', items };
   }
-  const older = (doc.FtpAcknowledgementMessage ?? doc.ErnAcknowledgementStatusMessage) as Node | undefined;
+  const olderMessage = doc.FtpAcknowledgementMessage ?? doc.ErnAcknowledgementStatusMessage;
+  const older = olderMessage ? node(olderMessage) : undefined;
   if (older) {
     const status = text(older.FileStatus) ?? text(older.ReleaseStatus) ?? '';
     if (!status) return { kind: 'malformed', reason: 'The acknowledgement has no FileStatus.' };
@@ -94,8 +98,7 @@ export function parseAck(xml: string): ParsedAck {
       kind: 'ack',
       items: [
         {
-          messageId:
-            text(older.MessageId) ?? text((older.AcknowledgedFile as Node | undefined)?.MessageId) ?? null,
+          messageId: text(older.MessageId) ?? text(node(older.AcknowledgedFile).MessageId) ?? null,
           isAccepted,
           status,
           errorText: isAccepted ? null : (text(older.ErrorText) ?? status),

@@ -160,7 +160,7 @@ export function streamExportZip(
           file.body.on('error', (error) => stream.destroy(error));
           file.body.pipe(stream);
         })
-        .catch((error: unknown) => stream.destroy(error as Error));
+        .catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
     });
     return stream;
   };

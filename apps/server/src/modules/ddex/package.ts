@@ -75,7 +75,7 @@ export const STAGING_PREFIX = '.part-';
 
 /** The top folder a package (or a batch) lives in, and where it is written until complete. */
 export function topFolders(folder: string, isStaged: boolean) {
-  const top = folder.split('/')[0] as string;
+  const [top = folder] = folder.split('/');
   return { top, writeTop: isStaged ? `${STAGING_PREFIX}${top}` : top };
 }
 

@@ -195,7 +195,7 @@ async function applyAck(
         (platform) =>
           target &&
           servesPlatform(target, platform) &&
-          (delivery.action === 'takedown' || !(delivery.platforms as string[]).includes(platform)),
+          (delivery.action === 'takedown' || !delivery.platforms.some((served) => served === platform)),
       );
     if (gone.length > 0) {
       await tx

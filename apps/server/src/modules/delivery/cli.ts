@@ -1,9 +1,9 @@
 /** CLI commands of delivery (registered in cli-commands.ts): settings, codes backfill, targets. */
 import { PLATFORM_IDS } from '@tunedrop/shared';
 import {
+  isSettingKey,
   SETTING_KEYS,
   SETTING_VALUE_SCHEMAS,
-  type SettingKey,
   targetInputSchema,
 } from '@tunedrop/shared/schemas/delivery';
 import { CliError, type Command } from '../../lib/cli-error';
@@ -16,12 +16,12 @@ export const deliveryCliCommands: Record<string, Command> = {
     usage: `KEY VALUE   (KEY: ${SETTING_KEYS.join(', ')}; an empty VALUE clears ISRC_REGISTRANT / UPC_PREFIX)`,
     async run(system, positionals) {
       const [key, value = ''] = positionals;
-      if (!key || !(SETTING_KEYS as readonly string[]).includes(key)) {
+      if (!key || !isSettingKey(key)) {
         throw new CliError(`KEY must be one of ${SETTING_KEYS.join(', ')}`, 2);
       }
-      const parsed = SETTING_VALUE_SCHEMAS[key as SettingKey].safeParse(value);
+      const parsed = SETTING_VALUE_SCHEMAS[key].safeParse(value);
       if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? 'invalid value', 2);
-      await writeSetting(system.db, key as SettingKey, parsed.data, null);
+      await writeSetting(system.db, key, parsed.data, null);
       let note = '';
       if (key === 'ISRC_REGISTRANT' || key === 'UPC_PREFIX') {
         const result = await backfillCodes(system.db, system.config);

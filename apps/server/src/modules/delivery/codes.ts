@@ -10,6 +10,7 @@ import {
   DELIVERY_MESSAGES,
   type DeliverySettingsView,
   gtinCheckDigit,
+  isSettingKey,
   isUpc,
   normaliseIsrc,
   type SettingKey,
@@ -30,7 +31,8 @@ export type EffectiveSettings = {
 
 export async function readSettings(db: DbOrTx, config: Config): Promise<EffectiveSettings> {
   const rows = await db.select().from(settings);
-  const saved = new Map(rows.map((row) => [row.key as SettingKey, row.value]));
+  const saved = new Map<SettingKey, (typeof rows)[number]['value']>();
+  for (const row of rows) if (isSettingKey(row.key)) saved.set(row.key, row.value);
   const senderId = saved.get('DDEX_SENDER_PARTY_ID');
   const senderName = saved.get('DDEX_SENDER_NAME');
   return {

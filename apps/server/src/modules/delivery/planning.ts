@@ -36,7 +36,7 @@ async function dealPlatforms(db: DbOrTx, releaseId: string, target: TargetRow): 
     .select({ platformId: releaseStoreTakedowns.platformId })
     .from(releaseStoreTakedowns)
     .where(and(eq(releaseStoreTakedowns.releaseId, releaseId), ne(releaseStoreTakedowns.state, 'requested')));
-  const gone = new Set(removed.map((r) => r.platformId as string));
+  const gone = new Set<string>(removed.map((r) => r.platformId));
   return (release?.stores ?? []).filter((p) => servesPlatform(target, p) && !gone.has(p));
 }
 

@@ -161,7 +161,7 @@ export async function requestStoreTakedown(
     if (!['approved', 'live'].includes(release.status)) {
       throw new AppError('release_state', DELIVERY_MESSAGES.takedownNotAllowed, 409);
     }
-    if (!(release.distributionStores as string[]).includes(platformId)) {
+    if (!release.distributionStores.some((store) => store === platformId)) {
       throw new AppError('store_not_selected', DELIVERY_MESSAGES.storeNotSelected, 409);
     }
     const rows = await tx

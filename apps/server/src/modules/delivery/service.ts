@@ -118,7 +118,7 @@ async function pendingStores(db: DbOrTx, releaseIds: string[]): Promise<Map<stri
 export async function listDeliveries(
   db: DbOrTx,
   query: {
-    state?: string | undefined;
+    state?: DeliveryListItem['state'] | undefined;
     targetId?: string | undefined;
     releaseId?: string | undefined;
     cursor?: string | undefined;
@@ -126,7 +126,7 @@ export async function listDeliveries(
   },
 ): Promise<DeliveryListResponse> {
   const conditions: (SQL | undefined)[] = [
-    query.state ? eq(deliveries.state, query.state as DeliveryListItem['state']) : undefined,
+    query.state ? eq(deliveries.state, query.state) : undefined,
     query.targetId ? eq(deliveries.targetId, query.targetId) : undefined,
     query.releaseId ? eq(deliveries.releaseId, query.releaseId) : undefined,
   ];
@@ -256,14 +256,15 @@ export async function adminTakedown(
     if (!['approved', 'live'].includes(release.status)) {
       throw new AppError('release_state', DELIVERY_MESSAGES.takedownNotAllowed, 409);
     }
-    if (input.platformId) {
-      if (!(release.distributionStores as string[]).includes(input.platformId)) {
+    const { platformId } = input;
+    if (platformId) {
+      if (!release.distributionStores.some((store) => store === platformId)) {
         throw new AppError('store_not_selected', DELIVERY_MESSAGES.storeNotSelected, 409);
       }
       const now = new Date();
       await tx
         .insert(releaseStoreTakedowns)
-        .values({ releaseId, platformId: input.platformId, state: 'approved', approvedAt: now })
+        .values({ releaseId, platformId: platformId, state: 'approved', approvedAt: now })
         .onConflictDoUpdate({
           target: [releaseStoreTakedowns.releaseId, releaseStoreTakedowns.platformId],
           set: { state: 'approved', approvedAt: now },
@@ -274,7 +275,7 @@ export async function adminTakedown(
         .from(deliveries)
         .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
         .where(eq(deliveries.releaseId, releaseId));
-      const targets = serving.filter((s) => servesPlatform(s.target, input.platformId as string));
+      const targets = serving.filter((s) => servesPlatform(s.target, platformId));
       if (targets.length === 0) {
         // Nothing was ever sent for that store: it is simply no longer distributed there.
         await tx
@@ -283,7 +284,7 @@ export async function adminTakedown(
           .where(
             and(
               eq(releaseStoreTakedowns.releaseId, releaseId),
-              eq(releaseStoreTakedowns.platformId, input.platformId),
+              eq(releaseStoreTakedowns.platformId, platformId),
             ),
           );
       }
@@ -292,7 +293,7 @@ export async function adminTakedown(
         tx,
         releaseId,
         release.status,
-        `Takedown from ${PLATFORMS.find((p) => p.id === input.platformId)?.name ?? input.platformId} queued.`,
+        `Takedown from ${PLATFORMS.find((p) => p.id === platformId)?.name ?? platformId} queued.`,
       );
       return;
     }

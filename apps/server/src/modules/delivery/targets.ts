@@ -4,14 +4,12 @@
  * target's id; the API only ever shows the masked URL and whether a secret is set.
  */
 import { randomUUID } from 'node:crypto';
-import type { PlatformId } from '@tunedrop/shared';
 import {
   DELIVERY_MESSAGES,
   type DeliveryState,
   type DeliveryTargetView,
   type TargetInput,
   type TargetPatch,
-  type TargetScheme,
   targetInputSchema,
   targetPatchSchema,
   targetUrlScheme,
@@ -22,6 +20,7 @@ import type { DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError, notFound, validationError } from '../../lib/errors';
+import { errorField } from './transport';
 
 const PURPOSE = 'tunedrop-delivery-target';
 
@@ -45,7 +44,7 @@ export function openTarget(config: Config, row: TargetRow): OpenTarget {
 }
 
 export const servesPlatform = (target: Pick<TargetRow, 'platforms'>, platform: string) =>
-  target.platforms === null || (target.platforms as string[]).includes(platform);
+  target.platforms === null || target.platforms.some((served) => served === platform);
 
 function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> = {}): DeliveryTargetView {
   return {
@@ -69,7 +68,7 @@ function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> =
 }
 
 function nameTaken(error: unknown): never {
-  const text = String((error as { cause?: { message?: string } })?.cause?.message ?? error);
+  const text = String(errorField(errorField(error, 'cause'), 'message') ?? error);
   if (text.includes('delivery_targets_name_unique')) {
     throw new AppError('target_name_taken', DELIVERY_MESSAGES.targetNameTaken, 409, {
       name: DELIVERY_MESSAGES.targetNameTaken,
@@ -82,7 +81,8 @@ function secretColumns(config: Config, id: string, secret: TargetSecret) {
   const url = new URL(secret.url);
   const hasOwnS3 = Boolean(secret.s3?.accessKeyId || secret.s3?.endpoint);
   return {
-    scheme: targetUrlScheme(secret.url) as TargetScheme,
+    // The schema checked the URL; like openTransport, anything not sftp:// or s3:// is a folder.
+    scheme: targetUrlScheme(secret.url) ?? 'file',
     urlMasked: maskUrl(secret.url),
     secret: encryptSecret(config.appSecret, PURPOSE, id, secret),
     hasPassword: url.password !== '',
@@ -169,7 +169,7 @@ export async function createTarget(
         id,
         name: value.name,
         dpid: value.dpid,
-        platforms: value.platforms === 'all' ? null : (value.platforms as PlatformId[]),
+        platforms: value.platforms === 'all' ? null : value.platforms,
         profile: value.profile,
         enabled: value.enabled,
         ...secretColumns(config, id, secret),
@@ -217,7 +217,7 @@ export async function updateTarget(
         ...(value.name !== undefined ? { name: value.name } : {}),
         ...(value.dpid !== undefined ? { dpid: value.dpid } : {}),
         ...(value.platforms !== undefined
-          ? { platforms: value.platforms === 'all' ? null : (value.platforms as PlatformId[]) }
+          ? { platforms: value.platforms === 'all' ? null : value.platforms }
           : {}),
         ...(value.profile !== undefined ? { profile: value.profile } : {}),
         ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { byteCounter, type Transport } from './transport';
+import { byteCounter, errorField, type Transport } from './transport';
 
 export function fileTransport(root: string): Transport {
   const abs = (p: string) => path.join(root, p);
@@ -32,7 +32,7 @@ export function fileTransport(root: string): Transport {
           })),
         );
       } catch (error) {
-        if ((error as { code?: string }).code === 'ENOENT') return [];
+        if (errorField(error, 'code') === 'ENOENT') return [];
         throw error;
       }
     },

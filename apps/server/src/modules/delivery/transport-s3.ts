@@ -1,8 +1,3 @@
-/**
- * S3 targets: multipart uploads (@aws-sdk/lib-storage). Objects have no folders to rename, so a package
- * is written resources first and its message (or manifest) last (record 154).
- */
-import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -69,9 +64,7 @@ export function s3Transport(secret: TargetSecret, config: Config): Transport {
     },
     async readText(file, maxBytes) {
       const result = await client.send(new GetObjectCommand({ Bucket, Key: key(file) }));
-      const text = await (
-        result.Body as Readable & { transformToString(): Promise<string> }
-      ).transformToString();
+      const text = (await result.Body?.transformToString()) ?? '';
       return text.slice(0, maxBytes);
     },
     async remove(file) {

@@ -81,10 +81,12 @@ async function pipelinedPut(
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     for await (const raw of body) {
-      pending.push(raw as Buffer);
-      pendingBytes += (raw as Buffer).length;
+      const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+      pending.push(chunk);
+      pendingBytes += chunk.length;
       while (pendingBytes >= CHUNK) {
-        const all = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes);
+        const [first] = pending;
+        const all = pending.length === 1 && first ? first : Buffer.concat(pending, pendingBytes);
         await send(all.subarray(0, CHUNK));
         const rest = all.subarray(CHUNK);
         pending = rest.length > 0 ? [rest] : [];
@@ -192,8 +194,11 @@ export async function sftpTransport(
     },
     async readText(file, maxBytes) {
       alive();
-      const data = (await client.get(abs(file))) as Buffer;
-      return data.subarray(0, maxBytes).toString('utf8');
+      // Without a destination, get() answers the file as a Buffer.
+      const data = await client.get(abs(file));
+      return (Buffer.isBuffer(data) ? data : Buffer.from(String(data)))
+        .subarray(0, maxBytes)
+        .toString('utf8');
     },
     async remove(file) {
       alive();

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 
 export type RemoteEntry = { name: string; size: number; isDir: boolean };
 
@@ -54,28 +54,32 @@ export const sshFingerprint = (key: Buffer) =>
   `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 /** A pass-through that counts what flows (a second 'data' listener would race the real reader). */
-export function byteCounter(): Transform & { bytes: number } {
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      counter.bytes += chunk.length;
-      callback(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  counter.bytes = 0;
-  return counter;
+export class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
 }
+
+export const byteCounter = () => new ByteCounter();
+
+/** A property of whatever was thrown (node, ssh2 and the AWS SDK put `code`, `level`, `cause` on errors). */
+export const errorField = (error: unknown, name: string): unknown =>
+  typeof error === 'object' && error !== null && name in error ? Reflect.get(error, name) : undefined;
 
 export const join = (...parts: string[]) => path.posix.join(...parts.filter((p) => p !== ''));
 
 /** A clear sentence for the admin from a connection or file error. */
 export function describeTransportError(error: unknown): string {
-  const e = error as { code?: string | number; message?: string; level?: string };
-  const message = e?.message ?? String(error);
-  if (e?.code === 'HOST_KEY_CHANGED') return message;
-  if (e?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Connection refused: ${message}`;
-  if (e?.code === 'ENOTFOUND' || /ENOTFOUND|getaddrinfo/.test(message)) return `Host not found: ${message}`;
-  if (e?.code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) return `Connection timed out: ${message}`;
-  if (e?.level === 'client-authentication' || /authentication/i.test(message))
+  const code = errorField(error, 'code');
+  const text = errorField(error, 'message');
+  const message = typeof text === 'string' ? text : String(error);
+  if (code === 'HOST_KEY_CHANGED') return message;
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Connection refused: ${message}`;
+  if (code === 'ENOTFOUND' || /ENOTFOUND|getaddrinfo/.test(message)) return `Host not found: ${message}`;
+  if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) return `Connection timed out: ${message}`;
+  if (errorField(error, 'level') === 'client-authentication' || /authentication/i.test(message))
     return `Login refused (check the user, password or key): ${message}`;
   if (/permission denied|EACCES/i.test(message)) return `Permission denied on the target: ${message}`;
   if (/no space|ENOSPC|quota/i.test(message)) return `The target is full: ${message}`;

@@ -14,6 +14,7 @@ export const SETTING_KEYS = [
   'DDEX_SENDER_NAME',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
+export const isSettingKey = (key: string): key is SettingKey => SETTING_KEYS.some((known) => known === key);
 
 export const isrcRegistrantSchema = safeText()
   .trim()
