@@ -7,7 +7,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, mailOutbox } from '../../db/schema';
 import { createJobEngine, type JobEngine } from '../../lib/jobs';
-import { rows } from '../../lib/sql';
+import { rows, run } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -132,12 +132,60 @@ describe('delivery.send on the engine', () => {
       );
     expect(await waiting()).toHaveLength(1);
     // Lost (a worker killed past pg-boss's retries, a row from before the engine existed).
-    await system.db.execute(
+    await run(
+      system.db,
       sql`delete from pgboss.job where name = 'delivery.send' and data->>'deliveryId' = ${deliveryId}`,
     );
     const context = { deps: system, jobId: 'test', retryCount: 0, logger: system.logger };
     await sweepDeliveries.run({}, context);
     await sweepDeliveries.run({}, context);
     expect(await waiting()).toHaveLength(1);
+  });
+
+  it('a run that finds the row leased by a live upload leaves it alone and comes back when the lease ends', async () => {
+    // What the retry of a run pg-boss expired (after 15 minutes) meets while the first run still writes.
+    const { releaseId } = await createTestRelease(system, people.artist.userId, {
+      status: 'pending',
+      distributionStores: ['spotify'],
+    });
+    const approved = await system.request(`/api/admin/releases/${releaseId}/approve`, {
+      method: 'POST',
+      cookie: people.moderator.cookie,
+    });
+    expect(approved.status).toBe(200);
+    const [row] = await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    const deliveryId = row?.id ?? '';
+    await run(
+      system.db,
+      sql`delete from pgboss.job where name = 'delivery.send' and data->>'deliveryId' = ${deliveryId}`,
+    );
+    const leaseId = '6f1d3c2b-7a8e-4f90-9b1c-2d3e4f5a6b7c';
+    await system.db
+      .update(deliveries)
+      .set({
+        state: 'uploading',
+        leaseOwner: 'the-live-worker',
+        leaseId,
+        leaseUntil: sql`now() + interval '5 minutes'`,
+        attempts: 1,
+      })
+      .where(eq(deliveries.id, deliveryId));
+    const context = { deps: system, jobId: 'retry', retryCount: 1, logger: system.logger };
+    await sendDelivery.run({ deliveryId }, context);
+
+    const [after] = await system.db.select().from(deliveries).where(eq(deliveries.id, deliveryId));
+    expect(after).toMatchObject({ state: 'uploading', leaseOwner: 'the-live-worker', leaseId, attempts: 1 });
+    const attempts = await system.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, deliveryId));
+    expect(attempts).toHaveLength(0);
+    const next = await rows<{ startAfter: Date | string }>(
+      system.db,
+      sql`select start_after from pgboss.job where name = 'delivery.send' and state = 'created' and data->>'deliveryId' = ${deliveryId}`,
+    );
+    expect(next).toHaveLength(1);
+    const comesBackAt = new Date(next[0]?.startAfter ?? 0).getTime();
+    expect(Math.abs(comesBackAt - new Date(after?.leaseUntil ?? 0).getTime())).toBeLessThan(1000);
   });
 });

@@ -33,9 +33,14 @@ export const sendDelivery = defineJob({
   // Failures of the target are the row's retries (backoff, max_attempts, admins mailed); these are
   // for the unexpected (the database went away mid-run).
   retry: { limit: 5, delaySeconds: 30, backoff: true },
-  // Longer than any honest upload; a run past it is failed and retried, and the retry finds the
-  // lease still held (or expired, then it takes the upload over).
-  expireInSeconds: 4 * 3600,
+  // How long pg-boss waits before failing a run whose worker died (then its retry takes the upload
+  // over once the row's lease ran out). Longer than an ordinary package takes (an album at 10 MB/s:
+  // about 2 minutes), but safe for any upload: the row's fenced lease (lease.ts), renewed every third
+  // of its 5 minutes while the package is written, is what keeps a second run off a live upload. A
+  // run still writing after 15 minutes is failed by pg-boss but goes on; the retry finds the lease
+  // held, changes nothing and comes back when the lease would end (test in jobs.test.ts). It was 4 h,
+  // which left a crashed worker's delivery waiting that long (record 163).
+  expireInSeconds: 15 * 60,
   concurrency: 2,
   async run({ deliveryId }, { deps }: { deps: DeliveryJobDeps & DeliveryJobOptions }) {
     const options = resolveOptions(deps.deliveryOptions ?? {});
