@@ -19,6 +19,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { cliCommands } from './cli-commands';
 import { type CliRequest, type CliResult, executeCliCommand } from './cli-run';
+import { errorCode } from './lib/error-fields';
 import type { Logger } from './lib/logger';
 import { privateDirProblem } from './lib/private-dir';
 import type { System } from './server';
@@ -95,7 +96,7 @@ export async function startCliSocket(
   try {
     fs.mkdirSync(directory, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
   // Checked again after the mkdir: whoever made the folder first, it must be ours and private.
   assertPrivateRunDir(dataDir);

@@ -9,7 +9,7 @@ import type { Deps } from './deps';
 import { createProfileEventHub } from './infra/events/profile-events';
 import { createOutboxTransport, createSmtpTransport } from './infra/mail/mail';
 import { createLocalStorage } from './infra/storage/local-storage';
-import { createS3Storage } from './infra/storage/s3-storage';
+import { createS3Storage, s3OptionsFrom } from './infra/storage/s3-storage';
 import { allJobs } from './job-registry';
 import { createJobEngine, type JobEngine } from './lib/jobs';
 import type { Logger } from './lib/logger';
@@ -56,16 +56,8 @@ export async function startSystem(config: Config, logger: Logger, options: Start
   // Mail is a job enqueued with each message (infra/mail/mail.ts): nothing to wake any more.
   const wakeMail = () => undefined;
   const auth = createAuth(config, database.db, { onMailQueued: wakeMail });
-  // config.ts guarantees all five S3_* variables or none.
-  const storage = config.S3_BUCKET
-    ? createS3Storage({
-        bucket: config.S3_BUCKET,
-        endpoint: config.S3_ENDPOINT as string,
-        region: config.S3_REGION as string,
-        accessKeyId: config.S3_ACCESS_KEY_ID as string,
-        secretAccessKey: config.S3_SECRET_ACCESS_KEY as string,
-      })
-    : createLocalStorage(path.join(config.dataDir, 'storage'));
+  const s3 = s3OptionsFrom(config);
+  const storage = s3 ? createS3Storage(s3) : createLocalStorage(path.join(config.dataDir, 'storage'));
   // Every background task is a job (job-registry.ts, records 155 and 156); `web` only enqueues.
   const role = options.runWorkers === false ? 'web' : config.TUNEDROP_ROLE;
   const jobDeps: Record<string, unknown> = {};

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -36,12 +37,12 @@ export type Listen = (
   onReconnect?: () => void,
 ) => Promise<() => Promise<void>>;
 
+/** The database and its driver's client (the job engine, /metrics and test templates read the client). */
 export type Database = {
   db: Db;
-  kind: 'pglite' | 'postgres';
   listen: Listen;
   close: () => Promise<void>;
-};
+} & ({ kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool });
 
 export type OpenOptions = {
   databaseUrl?: string | undefined;
@@ -80,10 +81,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 /** Dumps an in-memory PGlite database as an uncompressed tarball (used for test templates). */
 export async function dumpPglite(database: Database): Promise<Blob> {
-  const client = (
-    database.db as unknown as { $client: { dumpDataDir: (compression: 'none') => Promise<Blob> } }
-  ).$client;
-  return client.dumpDataDir('none');
+  if (database.kind !== 'pglite') throw new Error('only a PGlite database can be dumped');
+  return database.client.dumpDataDir('none');
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -121,7 +120,7 @@ async function openPostgres(url: string): Promise<Database> {
         await next.query(`listen ${quoted}`);
       } catch (error) {
         next.off('notification', handler);
-        next.release(error as Error);
+        next.release(error instanceof Error ? error : new Error(String(error)));
         throw error;
       }
       client = next;
@@ -149,7 +148,7 @@ async function openPostgres(url: string): Promise<Database> {
       current.release();
     };
   };
-  return { db, kind: 'postgres', listen, close: () => pool.end() };
+  return { db, kind: 'postgres', pool, listen, close: () => pool.end() };
 }
 
 async function openPglite(dir: string | null, template?: Blob): Promise<Database> {
@@ -170,5 +169,5 @@ async function openPglite(dir: string | null, template?: Blob): Promise<Database
     const unsubscribe = await client.listen(channel, onPayload);
     return async () => unsubscribe();
   };
-  return { db, kind: 'pglite', listen, close: () => client.close() };
+  return { db, kind: 'pglite', client, listen, close: () => client.close() };
 }

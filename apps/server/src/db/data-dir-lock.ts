@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorCode } from '../lib/error-fields';
 
 export type LockRole = 'server' | 'cli';
 
@@ -67,7 +68,7 @@ function isAlive(holder: LockHolder): boolean {
     process.kill(holder.pid, 0);
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errorCode(error) !== 'EPERM') return false;
   }
   if (holder.processStart) {
     const now = processStartOf(holder.pid);
@@ -81,7 +82,7 @@ function readHolder(file: string): LockHolder | null {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
   try {
@@ -120,7 +121,7 @@ function createExclusive(file: string, holder: LockHolder): boolean {
     fs.linkSync(temp, file);
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const code = errorCode(error) ?? '';
     if (code === 'EEXIST') return false;
     if (!NO_HARD_LINKS.has(code)) throw error;
   } finally {
@@ -131,7 +132,7 @@ function createExclusive(file: string, holder: LockHolder): boolean {
   try {
     fd = fs.openSync(file, 'wx', 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(error) === 'EEXIST') return false;
     throw error;
   }
   try {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorCode, errorMessage } from './error-fields';
 
 export const APP_SECRET_FILE = 'app-secret';
 const MIN_LENGTH = 32;
@@ -17,8 +18,8 @@ function readSecret(file: string, toError: (message: string) => Error): string |
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw toError(`APP_SECRET: cannot read ${file} (${(error as Error).message})`);
+    if (errorCode(error) === 'ENOENT') return null;
+    throw toError(`APP_SECRET: cannot read ${file} (${errorMessage(error)})`);
   }
   const secret = text.trim();
   if (secret.length < MIN_LENGTH) {
@@ -56,7 +57,7 @@ export function readOrCreateAppSecret(
     fs.linkSync(temp, file);
   } catch (error) {
     // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   } finally {
     fs.rmSync(temp, { force: true });
   }

@@ -52,7 +52,7 @@ async function startEngine(
 }
 
 const jobStates = (name: string) =>
-  rows<{ state: string; retry_count: number }>(
+  rows<{ state: string; retryCount: number }>(
     system.db,
     sql`select state, retry_count from pgboss.job where name = ${name} order by created_on`,
   );
@@ -80,7 +80,7 @@ describe('job engine', () => {
     await waitFor(() => seen.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(seen).toEqual(['committed']);
-    expect(await jobStates('test.echo')).toEqual([{ state: 'completed', retry_count: 0 }]);
+    expect(await jobStates('test.echo')).toEqual([{ state: 'completed', retryCount: 0 }]);
     // A payload its schema refuses is never enqueued.
     await expect(enqueue(system.db, echo, { text: 1 } as unknown as { text: string })).rejects.toThrow();
   });
@@ -98,7 +98,7 @@ describe('job engine', () => {
       [1, 2].map(() => system.db.transaction((tx) => enqueue(tx, once, {}, { singletonKey: 'release-1' }))),
     );
     expect(ids.filter(Boolean)).toHaveLength(1);
-    expect(await jobStates('test.once')).toEqual([{ state: 'created', retry_count: 0 }]);
+    expect(await jobStates('test.once')).toEqual([{ state: 'created', retryCount: 0 }]);
     // Role web created the queue but runs nothing.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect((await jobStates('test.once'))[0]?.state).toBe('created');

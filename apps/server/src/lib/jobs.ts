@@ -14,6 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client';
+import { errorCode } from './error-fields';
 import type { Logger } from './logger';
 import { rows } from './sql';
 
@@ -193,7 +194,7 @@ async function retryOnDeadlock(run: () => Promise<void>): Promise<void> {
     try {
       return await run();
     } catch (error) {
-      const code = (error as { code?: string }).code;
+      const code = errorCode(error);
       if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
     }
@@ -216,7 +217,7 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
   }
   const connection: PgBoss.ConstructorOptions =
     options.database.kind === 'pglite'
-      ? { db: pgliteAdapter((options.database.db as unknown as { $client: PgliteClient }).$client) }
+      ? { db: pgliteAdapter(options.database.client) }
       : { connectionString: options.databaseUrl, max: 4, application_name: 'tunedrop-jobs' };
   const boss = new PgBoss({
     ...connection,

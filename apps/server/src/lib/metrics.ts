@@ -87,23 +87,17 @@ export function recordJobFailure(queue: string): void {
   jobFailures.inc({ queue });
 }
 
-type Pool = { totalCount: number; idleCount: number; waitingCount: number };
-
-function isPool(value: unknown): value is Pool {
-  return typeof value === 'object' && value !== null && 'totalCount' in value && 'waitingCount' in value;
-}
-
 /** Reads the figures that live in the database and the pool, then renders every metric. */
 async function render(c: Context<AppEnv>): Promise<string> {
   const deps = c.var.deps;
   database.reset();
   database.set({ kind: deps.database.kind }, 1);
   pool.reset();
-  const $client = (deps.db as unknown as { $client?: unknown }).$client;
-  if (deps.database.kind === 'postgres' && isPool($client)) {
-    pool.set({ state: 'total' }, $client.totalCount);
-    pool.set({ state: 'idle' }, $client.idleCount);
-    pool.set({ state: 'waiting' }, $client.waitingCount);
+  if (deps.database.kind === 'postgres') {
+    const { totalCount, idleCount, waitingCount } = deps.database.pool;
+    pool.set({ state: 'total' }, totalCount);
+    pool.set({ state: 'idle' }, idleCount);
+    pool.set({ state: 'waiting' }, waitingCount);
   }
   deliveries.reset();
   const states = await rows<{ state: string; count: number }>(

@@ -4,6 +4,7 @@
  * Base URLs come from configuration so tests point them at a local fake.
  */
 import type { SpotifyArtistResult } from '@tunedrop/shared/schemas/builder';
+import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 
 export type SpotifyConfig = {
@@ -16,14 +17,19 @@ export type SpotifyConfig = {
   timeoutMs?: number;
 };
 
-type SpotifyArtistObject = {
-  name: string;
-  external_urls?: { spotify?: string };
-  id: string;
-  images?: { url: string; width?: number | null }[];
-  followers?: { total?: number | null };
-  genres?: string[];
-};
+const spotifyArtistSchema = z.object({
+  name: z.string(),
+  external_urls: z.object({ spotify: z.string().optional() }).optional(),
+  id: z.string(),
+  images: z.array(z.object({ url: z.string(), width: z.number().nullish() })).optional(),
+  followers: z.object({ total: z.number().nullish() }).optional(),
+  genres: z.array(z.string()).optional(),
+});
+type SpotifyArtistObject = z.infer<typeof spotifyArtistSchema>;
+const tokenSchema = z.object({ access_token: z.string().optional(), expires_in: z.number().optional() });
+const searchSchema = z.object({
+  artists: z.object({ items: z.array(z.unknown()).optional() }).optional(),
+});
 
 export type SpotifyClient = {
   searchArtists(query: string, limit?: number): Promise<SpotifyArtistResult[]>;
@@ -70,7 +76,8 @@ export function createSpotifyClient(config: SpotifyConfig): SpotifyClient {
         ? new AppError('spotify_credentials', 'Spotify refused our credentials. Please tell support.', 502)
         : unavailable();
     }
-    const body = (await response.json()) as { access_token?: string; expires_in?: number };
+    const parsed = tokenSchema.safeParse(await response.json());
+    const body = parsed.success ? parsed.data : {};
     if (!body.access_token) throw unavailable();
     // Renew a minute early so a token never expires in the middle of a request.
     token = { value: body.access_token, expiresAt: Date.now() + ((body.expires_in ?? 3600) - 60) * 1000 };
@@ -112,8 +119,12 @@ export function createSpotifyClient(config: SpotifyConfig): SpotifyClient {
         throw new AppError('spotify_busy', 'Spotify is busy. Please try again in a moment.', 503);
       }
       if (!response.ok) throw unavailable();
-      const body = (await response.json()) as { artists?: { items?: SpotifyArtistObject[] } };
-      return (body.artists?.items ?? []).filter((item) => item?.name).map(toArtistResult);
+      const parsed = searchSchema.safeParse(await response.json());
+      if (!parsed.success) throw unavailable();
+      return (parsed.data.artists?.items ?? []).flatMap((item) => {
+        const artist = spotifyArtistSchema.safeParse(item);
+        return artist.success && artist.data.name ? [toArtistResult(artist.data)] : [];
+      });
     },
     async getArtist(id) {
       const response = await get(`/v1/artists/${encodeURIComponent(id)}`);
@@ -122,7 +133,9 @@ export function createSpotifyClient(config: SpotifyConfig): SpotifyClient {
         throw new AppError('spotify_busy', 'Spotify is busy. Please try again in a moment.', 503);
       }
       if (!response.ok) throw unavailable();
-      return toArtistResult((await response.json()) as SpotifyArtistObject);
+      const artist = spotifyArtistSchema.safeParse(await response.json());
+      if (!artist.success) throw unavailable();
+      return toArtistResult(artist.data);
     },
   };
 }

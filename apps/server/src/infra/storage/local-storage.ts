@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { errorCode } from '../../lib/error-fields';
 import { notFound } from '../../lib/errors';
 import { assertSafeKey, type Storage, type StoredObject } from './storage';
 
@@ -43,7 +44,7 @@ export function createLocalStorage(root: string): Storage {
         await fsp.rename(localPath, tmp);
       } catch (error) {
         // Another file system: copy, then remove the source.
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        if (errorCode(error) !== 'EXDEV') throw error;
         await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp, { mode: 0o600 }));
         await fsp.rm(localPath, { force: true });
       }
@@ -58,7 +59,7 @@ export function createLocalStorage(root: string): Storage {
         await fsp.link(localPath, tmp);
       } catch (error) {
         // Another file system (or one without hard links): copy the bytes.
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errorCode(error);
         if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
         try {
           await pipeline(fs.createReadStream(localPath), fs.createWriteStream(tmp, { mode: 0o600 }));

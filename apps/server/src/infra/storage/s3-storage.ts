@@ -17,6 +17,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentDisposition } from '../../lib/content-disposition';
+import { errorName, httpStatusOf } from '../../lib/error-fields';
 import { notFound } from '../../lib/errors';
 import { assertSafeKey, type Storage } from './storage';
 
@@ -30,6 +31,29 @@ export type S3StorageOptions = {
   forcePathStyle?: boolean;
 };
 
+type S3Settings = {
+  S3_BUCKET?: string | undefined;
+  S3_ENDPOINT?: string | undefined;
+  S3_REGION?: string | undefined;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+};
+
+/**
+ * The bucket's options from the S3_* settings, or null when S3 is not configured (no S3_BUCKET).
+ * config.ts guarantees all five or none; a partial set here is a bug, and throws.
+ */
+export function s3OptionsFrom(config: S3Settings): S3StorageOptions | null {
+  const { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: region } = config;
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = config;
+  if (!bucket) return null;
+  if (!endpoint || !region || !accessKeyId || !secretAccessKey)
+    throw new Error(
+      'S3_BUCKET is set without all of S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    );
+  return { bucket, endpoint, region, accessKeyId, secretAccessKey };
+}
+
 export type S3Storage = Storage & {
   readonly kind: 's3';
   /** A time-limited URL (at most 5 minutes) to GET the object directly from the bucket. */
@@ -41,9 +65,9 @@ export type S3Storage = Storage & {
 const isMissing = (error: unknown) =>
   error instanceof NoSuchKey ||
   error instanceof NotFound ||
-  (error as { name?: string })?.name === 'NoSuchKey' ||
-  (error as { name?: string })?.name === 'NotFound' ||
-  (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+  errorName(error) === 'NoSuchKey' ||
+  errorName(error) === 'NotFound' ||
+  httpStatusOf(error) === 404;
 
 export function createS3Storage(options: S3StorageOptions): S3Storage {
   const client = new S3Client({

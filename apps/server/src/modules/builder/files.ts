@@ -84,7 +84,7 @@ export async function copyAudioIntoStorage(
         .where(and(eq(uploads.userId, userId), like(uploads.storageKey, `${prefix}%`)))
     )
       .filter((row) => !ownIds.has(row.id))
-      .map((row) => row.key as string),
+      .flatMap((row) => (row.key === null ? [] : [row.key])),
   ]);
   for (const row of audio) {
     let key = row.storageKey;

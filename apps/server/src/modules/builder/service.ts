@@ -26,7 +26,9 @@ import type { Deps } from '../../deps';
 import { createSpotifyClient, type SpotifyClient } from '../../infra/spotify/spotify';
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
+import { errorCode, errorField } from '../../lib/error-fields';
 import { AppError, conflict, validationError } from '../../lib/errors';
+import { must } from '../../lib/must';
 import { firstRow } from '../../lib/sql';
 import {
   copyAudioIntoStorage,
@@ -180,14 +182,12 @@ async function findByIdempotencyKey(db: DbOrTx, userId: string, key: string) {
 
 /** Unique violations by constraint name, whichever driver raised them. */
 function uniqueViolation(error: unknown): string | null {
-  for (
-    let current = error;
-    current && typeof current === 'object';
-    current = (current as { cause?: unknown }).cause
-  ) {
-    const candidate = current as { code?: string; constraint?: string; message?: string };
-    if (candidate.code === '23505') {
-      return candidate.constraint ?? /"([^"]+)"/.exec(candidate.message ?? '')?.[1] ?? 'unknown';
+  for (let current = error; current && typeof current === 'object'; current = errorField(current, 'cause')) {
+    if (errorCode(current) === '23505') {
+      const constraint = errorField(current, 'constraint');
+      if (typeof constraint === 'string') return constraint;
+      const message = errorField(current, 'message');
+      return /"([^"]+)"/.exec(typeof message === 'string' ? message : '')?.[1] ?? 'unknown';
     }
   }
   return null;
@@ -209,12 +209,14 @@ function checkFiles(
     if (!isUsableUpload(row, 'audio')) {
       fields[`tracks.${index}.audioUploadId`] = BUILDER_MESSAGES.audioNotUsable;
     }
-    return row as UploadRow;
+    return row;
   });
-  if (Object.keys(fields).length > 0) {
-    throw validationError(Object.values(fields)[0] as string, fields);
-  }
-  return { cover: cover as UploadRow, audio };
+  const [firstError] = Object.values(fields);
+  if (firstError !== undefined) throw validationError(firstError, fields);
+  return {
+    cover: must(cover, 'cover upload'),
+    audio: audio.map((row, index) => must(row, `upload of track ${index + 1}`)),
+  };
 }
 
 export type SubmitResult = { release: SubmittedRelease; isRepeat: boolean };
@@ -233,9 +235,8 @@ export async function submitRelease(
 
   const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
   const planErrors = planRuleErrors(submission, { isPro, artistName: viewer.profile.artistName });
-  if (Object.keys(planErrors).length > 0) {
-    throw validationError(Object.values(planErrors)[0] as string, planErrors);
-  }
+  const [firstPlanError] = Object.values(planErrors);
+  if (firstPlanError !== undefined) throw validationError(firstPlanError, planErrors);
   if (submission.tracks.length > LIMITS.tracksMax) throw validationError(BUILDER_MESSAGES.tooManyTracks);
 
   const isrcs = submission.tracks.map((track) => track.isrc).filter((isrc): isrc is string => Boolean(isrc));
@@ -332,14 +333,14 @@ export async function submitRelease(
         .insert(tracks)
         .values(
           submission.tracks.map((track, index) => {
-            const file = files.audio[index] as UploadRow;
+            const file = must(files.audio[index], `upload of track ${index + 1}`);
             return {
               releaseId,
               position: index + 1,
               title: track.title,
               isrc: track.isrc ?? null,
               explicit: track.explicit,
-              ...trackFileFields(file, audioKeys.get(file.id) as string),
+              ...trackFileFields(file, must(audioKeys.get(file.id), 'audio key')),
               primaryArtistsData: track.primaryArtists,
               featuredArtistsData: track.featuredArtists,
             };
@@ -350,7 +351,7 @@ export async function submitRelease(
 
       const writerRows = submission.tracks.flatMap((track, index) =>
         track.songwriters.map((writer) => ({
-          trackId: trackIdAt.get(index + 1) as string,
+          trackId: must(trackIdAt.get(index + 1), 'track id'),
           firstName: writer.firstName,
           middleName: writer.middleName ?? null,
           lastName: writer.lastName,
@@ -373,7 +374,7 @@ export async function submitRelease(
 
       const producerRows = submission.tracks.flatMap((track, index) =>
         track.producers.map((producer) => ({
-          trackId: trackIdAt.get(index + 1) as string,
+          trackId: must(trackIdAt.get(index + 1), 'track id'),
           firstName: producer.firstName,
           middleName: producer.middleName ?? null,
           lastName: producer.lastName,

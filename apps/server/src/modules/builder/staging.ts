@@ -20,7 +20,9 @@ import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore, KvStore } from '@tus/utils';
 import type { Config } from '../../config';
+import { s3OptionsFrom } from '../../infra/storage/s3-storage';
 import { assertSafeKey, type Storage } from '../../infra/storage/storage';
+import { errorName, httpStatusOf } from '../../lib/error-fields';
 
 /** Positional reads of one staged file (the WAV header reader walks its chunks with these). */
 export type ByteSource = {
@@ -104,7 +106,7 @@ function createLocalStaging(config: Pick<Config, 'dataDir'>): UploadStaging {
     async listStaged() {
       const dir = localStagingDir(config);
       const staged = new Map<string, Date>();
-      for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+      for (const name of await fsp.readdir(dir).catch((): string[] => [])) {
         const id = name.replace(/\.json$/, '');
         if (!UPLOAD_ID_PATTERN.test(id)) continue;
         const stat = await fsp.stat(path.join(dir, name)).catch(() => null);
@@ -160,12 +162,9 @@ export class BoundedKvStore<T> implements KvStore<T> {
 }
 
 const isMissing = (error: unknown) => {
-  const name = (error as { name?: string })?.name;
+  const name = errorName(error);
   return (
-    name === 'NoSuchKey' ||
-    name === 'NotFound' ||
-    name === 'NoSuchUpload' ||
-    (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404
+    name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchUpload' || httpStatusOf(error) === 404
   );
 };
 
@@ -324,16 +323,8 @@ const stagings = new WeakMap<Config, UploadStaging>();
 export function stagingFor(config: Config): UploadStaging {
   let staging = stagings.get(config);
   if (!staging) {
-    // config.ts guarantees all five S3_* variables or none.
-    staging = config.S3_BUCKET
-      ? createS3Staging({
-          bucket: config.S3_BUCKET,
-          endpoint: config.S3_ENDPOINT as string,
-          region: config.S3_REGION as string,
-          accessKeyId: config.S3_ACCESS_KEY_ID as string,
-          secretAccessKey: config.S3_SECRET_ACCESS_KEY as string,
-        })
-      : createLocalStaging(config);
+    const s3 = s3OptionsFrom(config);
+    staging = s3 ? createS3Staging(s3) : createLocalStaging(config);
     stagings.set(config, staging);
   }
   return staging;

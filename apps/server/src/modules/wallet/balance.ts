@@ -93,9 +93,7 @@ function compute(change: BalanceChange, locked: LockedBalance): BalanceOutcome {
   const hasDelta = change.balanceDeltaCents !== undefined;
   if (hasNew === hasDelta)
     throw new Error('a balance change needs exactly one of newBalanceCents, balanceDeltaCents');
-  const newBalanceCents = hasNew
-    ? (change.newBalanceCents as number)
-    : locked.balanceCents + (change.balanceDeltaCents as number);
+  const newBalanceCents = change.newBalanceCents ?? locked.balanceCents + (change.balanceDeltaCents ?? 0);
   assertCents(newBalanceCents, 'balance');
   const difference = newBalanceCents - locked.balanceCents;
   const earningsAddedCents = change.addsPositiveDifferenceToEarnings && difference > 0 ? difference : 0;
