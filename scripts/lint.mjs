@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run lint`: every check runs, each prints its own findings, and the run fails if any failed
 // (so a format slip does not hide a boundary violation). Checks: Biome (lint and format), the module
-// and feature boundaries (dependency-cruiser, record 168).
+// and feature boundaries (dependency-cruiser, record 168), raw SQL only in lib/sql.ts (record 167).
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ const CHECKS = [
       'err',
     ],
   ],
+  ['raw-sql', process.execPath, ['scripts/check-raw-sql.mjs']],
 ];
 
 const failed = [];
