@@ -43,6 +43,7 @@ for (const file of files(src)) {
   visit(source);
 }
 if (flag !== '--list') {
-  for (const [folder, count] of [...byFolder].sort((a, b) => b[1] - a[1])) console.info(`${count}\t${folder}`);
+  for (const [folder, count] of [...byFolder].sort((a, b) => b[1] - a[1]))
+    console.info(`${count}\t${folder}`);
 }
 console.info(`${total}\ttotal`);
