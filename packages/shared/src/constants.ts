@@ -45,6 +45,14 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const SONGWRITER_ROLES = ['music', 'lyrics', 'music_and_lyrics'] as const;
 export type SongwriterRole = (typeof SONGWRITER_ROLES)[number];
+export const SONGWRITER_ROLE_LABELS: Record<SongwriterRole, string> = {
+  music: 'Music',
+  lyrics: 'Lyrics',
+  music_and_lyrics: 'Music & Lyrics',
+};
+/** A songwriter role's label ('Music & Lyrics'); a role no longer listed is shown as it is. */
+const SONGWRITER_ROLE_LABEL_OF = new Map<string, string>(Object.entries(SONGWRITER_ROLE_LABELS));
+export const songwriterRoleLabel = (role: string): string => SONGWRITER_ROLE_LABEL_OF.get(role) ?? role;
 
 export const BALANCE_UPDATE_TYPES = [
   'manual',

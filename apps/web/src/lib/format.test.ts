@@ -8,6 +8,7 @@ import {
   formatDuration,
   formatLongDate,
   formatPeriod,
+  personName,
 } from './format';
 
 describe('format', () => {
@@ -51,5 +52,12 @@ describe('format', () => {
     expect(formatDuration(59_600)).toBe('1:00');
     expect(formatDuration(null)).toBe('—');
     expect(formatDuration(0)).toBe('—');
+  });
+
+  it('names a credited person with the middle name only when there is one', () => {
+    expect(personName({ firstName: 'Ada', middleName: null, lastName: 'Lovelace' })).toBe('Ada Lovelace');
+    expect(personName({ firstName: 'John', middleName: 'Ronald', lastName: 'Tolkien' })).toBe(
+      'John Ronald Tolkien',
+    );
   });
 });

@@ -71,3 +71,7 @@ export function formatDuration(ms: number | null): string {
   const total = Math.round(ms / 1000);
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
+
+/** A credited person's full name: first, middle (when given) and last. */
+export const personName = (person: { firstName: string; middleName: string | null; lastName: string }) =>
+  [person.firstName, person.middleName, person.lastName].filter(Boolean).join(' ');

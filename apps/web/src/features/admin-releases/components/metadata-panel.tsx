@@ -1,5 +1,5 @@
 /** Every field of the release (spec 02 §2 admin metadata toggle): label defaults to 'Independent'. */
-import { platformName } from '@tunedrop/shared';
+import { platformName, songwriterRoleLabel } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
@@ -7,7 +7,7 @@ import {
 } from '@tunedrop/shared/schemas/admin-releases';
 import { Badge } from '../../../components/ui/card';
 import { formatDate } from '../../../lib/format';
-import { personName, SONGWRITER_ROLE_LABELS } from '../lib/format';
+import { personName } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
   if (artists.length === 0) return <span className="text-zinc-500">—</span>;
@@ -108,10 +108,7 @@ export function MetadataPanel({ release, id }: { release: AdminReleaseCard; id: 
                 <Row label="Songwriters">
                   {track.songwriters.length > 0
                     ? track.songwriters
-                        .map(
-                          (writer) =>
-                            `${personName(writer)} (${SONGWRITER_ROLE_LABELS[writer.role] ?? writer.role})`,
-                        )
+                        .map((writer) => `${personName(writer)} (${songwriterRoleLabel(writer.role)})`)
                         .join(', ')
                     : '—'}
                 </Row>

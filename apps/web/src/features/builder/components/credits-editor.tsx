@@ -1,10 +1,9 @@
 /** Songwriters (with role, default Music & Lyrics) or producers of one track: first, middle, last name. */
-import { SONGWRITER_ROLES, type SongwriterRole } from '@tunedrop/shared';
+import { SONGWRITER_ROLE_LABELS, SONGWRITER_ROLES, type SongwriterRole } from '@tunedrop/shared';
 import type { PersonDraft, SongwriterDraft } from '@tunedrop/shared/schemas/builder';
 import { Plus, Trash2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Input, Label, Select } from '../../../components/ui/input';
-import { SONGWRITER_ROLE_LABELS } from '../model/draft';
 
 type Person = PersonDraft & { role?: SongwriterRole };
 

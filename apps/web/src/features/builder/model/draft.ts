@@ -1,5 +1,5 @@
 /** The wizard's draft: how a new one starts, and the changes the steps make to it (pure functions). */
-import { LIMITS, type SongwriterRole } from '@tunedrop/shared';
+import { LIMITS } from '@tunedrop/shared';
 import {
   type ArtistDraft,
   type BuilderDraft,
@@ -159,12 +159,6 @@ export function addArtist(
     ],
   };
 }
-
-export const SONGWRITER_ROLE_LABELS: Record<SongwriterRole, string> = {
-  music: 'Music',
-  lyrics: 'Lyrics',
-  music_and_lyrics: 'Music & Lyrics',
-};
 
 /** The distinct primary and featured artists of the whole release, for the summary. */
 export function releaseArtists(draft: BuilderDraft) {

@@ -2,10 +2,11 @@
  * The track list of the release page: order, title, artists, ISRC, duration, explicit flag, credits and
  * a player streaming the owner's own WAV (Range-capable route, so seeking does not download it all).
  */
+import { songwriterRoleLabel } from '@tunedrop/shared';
 import { formatIsrc, type ReleaseDetailTrack } from '@tunedrop/shared/schemas/delivery';
 import { Badge, Card } from '../../../components/ui/card';
 import { trackAudioUrl } from '../api/resubmit-release';
-import { formatDuration, personName, SONGWRITER_ROLE_LABELS } from '../lib/format';
+import { formatDuration, personName } from '../lib/format';
 
 export function ReleaseTracks({ releaseId, tracks }: { releaseId: string; tracks: ReleaseDetailTrack[] }) {
   return (
@@ -75,10 +76,7 @@ function TrackItem({ releaseId, track }: { releaseId: string; track: ReleaseDeta
             <dt className="text-zinc-400">Songwriters</dt>
             <dd className="text-zinc-300">
               {track.songwriters
-                .map(
-                  (writer) =>
-                    `${personName(writer)} (${SONGWRITER_ROLE_LABELS[writer.role as keyof typeof SONGWRITER_ROLE_LABELS] ?? writer.role})`,
-                )
+                .map((writer) => `${personName(writer)} (${songwriterRoleLabel(writer.role)})`)
                 .join(', ')}
             </dd>
           </>
