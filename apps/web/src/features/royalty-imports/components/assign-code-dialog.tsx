@@ -11,7 +11,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useAssignCode, useReleaseSearch } from '../api/royalties';
+import { useAssignCode, useReleaseSearch } from '../api/royalty-imports';
 
 type Target = { trackId: string } | { releaseId: string };
 

@@ -13,7 +13,7 @@ import { Field, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
-import { usePresets, useSavePreset } from '../api/royalties';
+import { usePresets, useSavePreset } from '../api/royalty-imports';
 
 const FIELD_LABELS: Record<CsvMappingField, string> = {
   isrc: 'ISRC',

@@ -7,7 +7,7 @@ import { Card, Spinner } from '../../../components/ui/card';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
-import { useImports } from '../api/royalties';
+import { useImports } from '../api/royalty-imports';
 import { formatDecimal, formatUnits } from '../lib/decimal';
 import { RUNNING_PHASES } from './import-progress';
 

@@ -4,7 +4,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
-import { useUnmatched } from '../api/royalties';
+import { useUnmatched } from '../api/royalty-imports';
 import { formatUnits } from '../lib/decimal';
 import { AssignCodeDialog } from './assign-code-dialog';
 

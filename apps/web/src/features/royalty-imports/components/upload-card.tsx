@@ -22,7 +22,7 @@ import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatBytes } from '../../../lib/format';
 import { useZodForm } from '../../../lib/use-zod-form';
-import { royaltyKeys, uploadStatement } from '../api/royalties';
+import { royaltyKeys, uploadStatement } from '../api/royalty-imports';
 import { CsvMappingStep } from './csv-mapping-step';
 
 export const FORMAT_LABELS: Record<RoyaltyFormat, string> = {

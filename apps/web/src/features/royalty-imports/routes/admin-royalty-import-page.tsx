@@ -16,7 +16,7 @@ import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatCents, formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalties';
+import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalty-imports';
 import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress';
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
 import { TotalsTable } from '../components/totals-table';
