@@ -83,6 +83,9 @@ for (const viewport of VIEWPORTS) {
     await openSidebarLink(page, 'Help', isPhone);
     await expect(page).toHaveURL(/\/dashboard\/help$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
+    await expect(page.getByTestId('support-promise')).toHaveText(
+      'On your Pro plan, we reply within 1 business day.',
+    );
 
     // The shared schema refuses an empty form before anything is sent.
     await page.getByRole('button', { name: 'Send to support' }).click();
@@ -188,6 +191,9 @@ test('a payee without a plan reaches Help and gets the Basic reply-by time', asy
   await page.goto('/dashboard/help');
   await expect(page).toHaveURL(/\/dashboard\/help$/);
   await expect(page.getByTestId('lapsed-banner')).toContainText('You have no subscription.');
+  await expect(page.getByTestId('support-promise')).toHaveText(
+    'On your Basic plan, we reply within 3 business days.',
+  );
   const subject = `Payee question ${Date.now().toString(36)}`;
   await page.getByRole('textbox', { name: 'Subject' }).fill(subject);
   await page.getByRole('textbox', { name: 'Message' }).fill('Where do my split shares show?');

@@ -4,6 +4,7 @@
  * the admin reply form and the server routes alike.
  */
 import { z } from 'zod';
+import { type GateInput, hasProFeatures, passesSubscriptionGate } from '../access';
 import type { Plan } from '../constants';
 import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
@@ -18,6 +19,17 @@ export const SUPPORT_LIMITS = {
   /** Business days to the reply-by time, per plan (spec 01 §8: Pro within 1, Basic 2-3: we promise 3). */
   replyBusinessDays: { pro: 1, basic: 3 } satisfies Record<Plan, number>,
 } as const;
+
+/**
+ * The plan whose reply-by time a message gets (decision 173): Pro while a Pro subscription is in force, or
+ * with the free_access or admin role, which have Pro features; anyone else, a lapsed Pro account and a
+ * payee without a plan included, Basic. The server stores it with the message; the Help page shows it.
+ */
+export function supportPlanOf(account: GateInput & { plan: Plan }, now: Date = new Date()): Plan {
+  return passesSubscriptionGate(account, now) && hasProFeatures(account.plan, account.roles)
+    ? 'pro'
+    : 'basic';
+}
 
 export const SUPPORT_MESSAGES = {
   subjectRequired: 'Please enter a subject.',

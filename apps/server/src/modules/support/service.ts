@@ -4,7 +4,6 @@
  * read the open messages in reply-by order and reply; a reply is mailed through the outbox in the same
  * transaction and shows in the user's Help history.
  */
-import { hasProFeatures, type Plan, passesSubscriptionGate } from '@tunedrop/shared';
 import {
   type AdminSupportMessageList,
   type AdminSupportMessageView,
@@ -15,6 +14,7 @@ import {
   type SupportMessage,
   type SupportSettingsView,
   type SupportThreadView,
+  supportPlanOf,
 } from '@tunedrop/shared/schemas/support';
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
@@ -36,22 +36,6 @@ export class SupportRateLimitError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super('rate_limited', SUPPORT_MESSAGES.rateLimited(Math.max(1, Math.ceil(retryAfterSeconds / 60))), 429);
   }
-}
-
-/**
- * The plan whose reply-by time a message gets: Pro while a Pro subscription is in force (or with the
- * free_access or admin role, which have Pro features); everyone else, a payee without a plan included, Basic.
- */
-export function supportPlanOf(viewer: Pick<Viewer, 'profile' | 'roles'>, now: Date): Plan {
-  const isInForce = passesSubscriptionGate(
-    {
-      subscriptionStatus: viewer.profile.subscriptionStatus,
-      subscriptionEnd: viewer.profile.subscriptionEnd,
-      roles: viewer.roles,
-    },
-    now,
-  );
-  return isInForce && hasProFeatures(viewer.profile.plan, viewer.roles) ? 'pro' : 'basic';
 }
 
 // ------------------------------------------------------------------ operator time zone
@@ -94,7 +78,7 @@ export async function sendSupportMessage(
   options: SendOptions,
 ): Promise<SupportThreadView> {
   const now = options.now ?? new Date();
-  const plan = supportPlanOf(viewer, now);
+  const plan = supportPlanOf({ ...viewer.profile, roles: viewer.roles }, now);
   return db.transaction(async (tx) => {
     if (options.isRateLimited) await assertUnderRateLimit(tx, viewer.user.id, now);
     const { timeZone } = await readSupportSettings(tx);

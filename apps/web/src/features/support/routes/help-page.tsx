@@ -2,12 +2,13 @@
  * /dashboard/help (issue 28): a signed-in user, whatever their plan state, writes to support and reads
  * their own messages with the replies. Reply-by times follow the plan (decision 173).
  */
-import { SUPPORT_LIMITS } from '@tunedrop/shared/schemas/support';
+import { SUPPORT_LIMITS, supportPlanOf } from '@tunedrop/shared/schemas/support';
 import { Inbox } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useViewer } from '../../../lib/viewer';
 import { useSupportThreads } from '../api/help-messages';
 import { SupportMessageForm } from '../components/support-message-form';
 import { SupportThread, ThreadStatus } from '../components/support-thread';
@@ -17,6 +18,8 @@ const days = (count: number) => `${count} business day${count === 1 ? '' : 's'}`
 export default function HelpPage() {
   usePageTitle('Help');
   const threads = useSupportThreads();
+  const { data: viewer } = useViewer();
+  const plan = viewer ? supportPlanOf({ ...viewer.profile, roles: viewer.roles }) : null;
 
   return (
     <div className="space-y-8">
@@ -28,6 +31,12 @@ export default function HelpPage() {
           {days(SUPPORT_LIMITS.replyBusinessDays.basic)} (business days are Monday to Friday). Replies arrive
           by email and show here.
         </p>
+        {plan ? (
+          <p className="mt-2 text-sm text-zinc-200" data-testid="support-promise">
+            On your {plan === 'pro' ? 'Pro' : 'Basic'} plan, we reply within{' '}
+            {days(SUPPORT_LIMITS.replyBusinessDays[plan])}.
+          </p>
+        ) : null}
       </div>
 
       <Card className="space-y-4">
