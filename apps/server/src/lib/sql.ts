@@ -43,16 +43,6 @@ export async function firstRow<Row extends Record<string, unknown>>(
   return (await rows<Row>(db, query))[0];
 }
 
-/**
- * Runs `query` and returns its rows with the column names as the database names them: for tables
- * whose names are not ours to choose (pg-boss's, drizzle's migration table) when a caller passes rows on.
- */
-export async function rawRows<Row extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<Row[]> {
-  const result = await execute(db, query);
-  // The caller's promise about its select list, as in rows().
-  return result.rows as Row[];
-}
-
 /** Runs a statement whose rows nobody reads (DDL, a lock, an update without returning). */
 export async function run(db: DbOrTx, query: SQL): Promise<void> {
   await execute(db, query);
