@@ -147,6 +147,15 @@ describe('parseBalanceCsv: rows', () => {
     expect(result.errors).toEqual(['Line 6: Balance "1,000.00" is not a number.']);
   });
 
+  it('reads mixed line ends and a quote left open at the end of the file', () => {
+    const result = ok('email,amount\r\na@example.com,1\nb@example.com,2\rc@example.com,"3');
+    expect(result.rows.map((row) => [row.line, row.identifier, row.newBalanceCents])).toEqual([
+      [2, 'a@example.com', 100],
+      [3, 'b@example.com', 200],
+      [4, 'c@example.com', 300],
+    ]);
+  });
+
   it('reports a user listed twice', () => {
     const result = ok('email,amount\na@example.com,1\nA@example.com,2\n');
     expect(result.rows).toHaveLength(1);

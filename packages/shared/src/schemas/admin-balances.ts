@@ -2,6 +2,7 @@
  * Balance Management (spec 02 §2, §3, §5, §8): the bulk CSV parser (used by the browser preview and the
  * server), the single edit, and the shapes of the admin balance API.
  */
+import { CsvError, parse } from 'csv-parse/browser/esm/sync';
 import { z } from 'zod';
 import { CSV_TEMPLATE_HEADER, LIMITS } from '../constants';
 import { toCsv } from '../csv';
@@ -76,75 +77,34 @@ export const CSV_REASONS = {
   tooManyRows: `The file has more than ${BULK_BALANCE_LIMITS.maxRows.toLocaleString('en-US')} rows; split it into smaller files.`,
 } as const;
 
-/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks; CRLF, LF or CR end a record. */
-function* records(text: string): Generator<{ line: number; fields: string[]; quoted: boolean[] }> {
-  let line = 1;
-  let index = 0;
-  const length = text.length;
-  while (index < length) {
-    const startLine = line;
-    const fields: string[] = [];
-    const quoted: boolean[] = [];
-    let field = '';
-    let isQuoted = false;
-    let atFieldStart = true;
-    for (;;) {
-      if (index >= length) {
-        fields.push(field);
-        quoted.push(isQuoted);
-        break;
-      }
-      const char = text[index] as string;
-      if (atFieldStart && char === '"') {
-        isQuoted = true;
-        atFieldStart = false;
-        index += 1;
-        // Inside quotes until the closing quote; "" is a quote.
-        for (;;) {
-          if (index >= length) break;
-          const inner = text[index] as string;
-          if (inner === '"') {
-            if (text[index + 1] === '"') {
-              field += '"';
-              index += 2;
-              continue;
-            }
-            index += 1;
-            break;
-          }
-          if (inner === '\r' || inner === '\n') {
-            if (inner === '\r' && text[index + 1] === '\n') index += 1;
-            line += 1;
-            field += '\n';
-            index += 1;
-            continue;
-          }
-          field += inner;
-          index += 1;
-        }
-        continue;
-      }
-      if (char === ',') {
-        fields.push(field);
-        quoted.push(isQuoted);
-        field = '';
-        isQuoted = false;
-        atFieldStart = true;
-        index += 1;
-        continue;
-      }
-      if (char === '\r' || char === '\n') {
-        index += char === '\r' && text[index + 1] === '\n' ? 2 : 1;
-        line += 1;
-        fields.push(field);
-        quoted.push(isQuoted);
-        break;
-      }
-      field += char;
-      atFieldStart = false;
-      index += 1;
-    }
-    yield { line: startLine, fields: fields.map((value, i) => (quoted[i] ? value : value.trim())), quoted };
+/**
+ * RFC 4180 records read by csv-parse: quoted fields may hold commas, doubled quotes and line breaks;
+ * CRLF, LF or CR end a record (all read as LF first, so a file may mix them); a quote inside an unquoted
+ * field is text. Each record keeps the line it starts on: the line after the one the record before it
+ * ended on. A quote still open at the end runs to the end of the file, as a spreadsheet reads it.
+ */
+function records(text: string): { line: number; fields: string[] }[] {
+  const read = (input: string) => {
+    const found: { line: number; fields: string[] }[] = [];
+    let previousEnd = 0;
+    parse(input, {
+      relax_quotes: true,
+      relax_column_count: true,
+      record_delimiter: '\n',
+      on_record: (fields, { lines }) => {
+        found.push({ line: previousEnd + 1, fields });
+        previousEnd = lines;
+        return null;
+      },
+    });
+    return found;
+  };
+  const normalised = text.replace(/\r\n?/g, '\n');
+  try {
+    return read(normalised);
+  } catch (error) {
+    if (!(error instanceof CsvError) || error.code !== 'CSV_QUOTE_NOT_CLOSED') throw error;
+    return read(`${normalised}"`);
   }
 }
 
@@ -165,7 +125,7 @@ function findColumns(header: string[]): { identifier: number; balance: number } 
 export function parseBalanceCsv(input: string): CsvParseResult {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (text.trim() === '') return { ok: false, reason: CSV_REASONS.empty, errors: [] };
-  const iterator = records(text);
+  const iterator = records(text).values();
   let first = iterator.next();
   while (!first.done && isBlank(first.value.fields)) first = iterator.next();
   if (first.done) return { ok: false, reason: CSV_REASONS.empty, errors: [] };
