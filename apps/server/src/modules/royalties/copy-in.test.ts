@@ -9,7 +9,7 @@ import { rows } from '../../lib/sql';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { type CopyColumn, copyRow, openCopySink } from './copy-in';
 import type { ParsedLine } from './parse-common';
-import { STAGED_COLUMNS } from './service';
+import { STAGED_COLUMNS } from './staging';
 
 let system: TestSystem;
 beforeAll(async () => {

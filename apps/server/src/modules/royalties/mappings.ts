@@ -17,8 +17,8 @@ import { releases, royaltyCodeMappings, royaltyCsvPresets, tracks } from '../../
 import { conflict, notFound, validationError } from '../../lib/errors';
 import { rows } from '../../lib/sql';
 import { sqlState } from './database-error';
+import { refreshTotals } from './import-totals';
 import { normaliseIsrc, normaliseUpc } from './parse-common';
-import { refreshTotals } from './service';
 
 export async function listUnmatched(db: Db): Promise<UnmatchedListResponse> {
   const found = await rows<{

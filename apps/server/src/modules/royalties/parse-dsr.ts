@@ -8,6 +8,19 @@
 
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import {
+  cellOf,
+  checkCells,
+  checkFooter,
+  IGNORED,
+  isRefusedForRange,
+  LAYOUTS,
+  parseBoolean,
+  type Release,
+  type Resource,
+  type Summary,
+  splitCells,
+} from './dsr-records';
+import {
   clip,
   isKnownCurrency,
   isoDate,
@@ -18,112 +31,6 @@ import {
   refuse,
 } from './parse-common';
 import type { SourceLine } from './source';
-
-type Layout = { min: number; max: number };
-
-const LAYOUTS: Record<string, Layout> = {
-  SY01: { min: 12, max: 15 },
-  SY02: { min: 12, max: 22 },
-  SY04: { min: 19, max: 20 },
-  RE01: { min: 8, max: 17 },
-  AS01: { min: 8, max: 13 },
-  AS02: { min: 8, max: 25 },
-  SU01: { min: 10, max: 13 },
-  SU02: { min: 8, max: 11 },
-  SU03: { min: 7, max: 9 },
-  SR01: { min: 38, max: 41 },
-  SR02: { min: 35, max: 36 },
-  FOOT: { min: 4, max: 6 },
-  SRFO: { min: 2, max: 3 },
-};
-
-/** Records read for context only. */
-const IGNORED = new Set(['RE02', 'MW01', 'RU01', 'LI01', 'SY03', 'SY05', 'SY06']);
-
-type Summary = {
-  store: string | null;
-  country: string | null;
-  usageType: string | null;
-  currency: string;
-};
-
-type Resource = { isrc: string | null; title: string | null; artist: string | null };
-type Release = { upc: string | null; title: string | null; artist: string | null };
-
-/** Splits a record on TAB, honouring the DSR escapes (`\`+TAB, `\\|`, `\\\`). */
-export function splitCells(text: string): string[] {
-  if (!text.includes('\\')) return text.split('\t');
-  const cells: string[] = [];
-  let cell = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i);
-    if (char === '\\') {
-      if (text[i + 1] === '\t') {
-        cell += '\t';
-        i += 1;
-        continue;
-      }
-      if (text.startsWith('\\\\\\', i)) {
-        cell += '\\';
-        i += 2;
-        continue;
-      }
-      if (text.startsWith('\\\\|', i)) {
-        cell += '|';
-        i += 2;
-        continue;
-      }
-    }
-    if (char === '\t') {
-      cells.push(cell);
-      cell = '';
-    } else {
-      cell += char;
-    }
-  }
-  cells.push(cell);
-  return cells;
-}
-
-const cellOf = (cells: string[], index: number): string | null => {
-  const value = cells[index];
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-};
-
-function checkCells(cells: string[], layout: Layout, type: string): string | null {
-  if (cells.length < layout.min) {
-    return `${type} record has ${cells.length} cells; it needs at least ${layout.min}`;
-  }
-  for (let i = layout.max; i < cells.length; i++) {
-    if ((cells[i] ?? '').trim() !== '') {
-      return `${type} record has a value in cell ${i + 1}; it has at most ${layout.max} cells`;
-    }
-  }
-  return null;
-}
-
-function parseBoolean(value: string | null): boolean | null {
-  if (value === null) return null;
-  const lower = value.toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  return null;
-}
-
-/** Refuses a sales line whose quantity or amount cannot be staged (decision 152); true when it did. */
-function isRefusedForRange(
-  report: ParseReport,
-  no: number,
-  label: string,
-  value: string,
-  kind: 'amount' | 'quantity',
-): boolean {
-  const problem = rangeProblem(value, kind);
-  if (problem) refuse(report, no, `${label} "${clip(value)}" ${problem}`);
-  return problem !== null;
-}
 
 export type DsrOptions = {
   /** Called once the HEAD record is read (the import can refuse a report it already has). */
@@ -529,30 +436,5 @@ export async function* parseDsr(
     return;
   }
   if (afterFoot > 0) report.errors.push(`Line ${foot.line}: ${afterFoot} record(s) follow the FOOT record.`);
-  const number = (index: number) => {
-    const value = cellOf(foot?.cells ?? [], index);
-    return value !== null && /^\d+$/.test(value) ? Number(value) : null;
-  };
-  const check = (label: string, stated: number | null, actual: number, required: boolean) => {
-    if (stated === null) {
-      if (required) report.errors.push(`Line ${foot?.line}: FOOT ${label} is missing or not a number.`);
-      return;
-    }
-    if (stated !== actual) {
-      report.errors.push(
-        `Line ${foot?.line}: FOOT ${label} is ${stated} but the file has ${actual}; the file does not match its totals.`,
-      );
-    }
-  };
-  const isLastFile = report.fileNumber === head.numberOfFiles;
-  if (foot.type === 'FOOT') {
-    check('NumberOfLinesInFile', number(1), lastLine, true);
-    if (head.numberOfFiles === 1) check('NumberOfLinesInReport', number(2), lastLine, true);
-    check('NumberOfSummaryRecords', number(3), summaryRecords, true);
-    check('NumberOfBlocksInFile', number(4), blocks, true);
-    if (head.numberOfFiles === 1) check('NumberOfBlocksInReport', number(5), blocks, isLastFile);
-  } else {
-    if (head.numberOfFiles === 1) check('NumberOfLinesInReport', number(1), lastLine, true);
-    check('NumberOfSummaryRecords', number(2), summaryRecords, true);
-  }
+  checkFooter(report, foot, head.numberOfFiles, { lines: lastLine, summaryRecords, blocks });
 }

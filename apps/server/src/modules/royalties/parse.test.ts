@@ -10,9 +10,9 @@ import { gzipSync } from 'node:zlib';
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import { describe, expect, it } from 'vitest';
 import { StreamingAllocator } from './amounts';
+import { splitCells } from './dsr-records';
 import { parseFile, parseSource } from './parse';
 import { normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport, periodOf } from './parse-common';
-import { splitCells } from './parse-dsr';
 import { readLines, SourceError, splitLines } from './source';
 
 const VENDORED_DSR = path.resolve(__dirname, '../../../../../vendor/ddex/dsr');

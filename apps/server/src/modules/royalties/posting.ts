@@ -20,7 +20,7 @@ import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../spli
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
 import { sqlState } from './database-error';
-import { progressOf } from './service';
+import { progressOf } from './import-views';
 
 export type PostOptions = {
   admin: { id: string; email: string } | null;

@@ -30,10 +30,11 @@ import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { getImportSummary, listImports } from './import-views';
 import { getLedger, getStatementPeriods, statementCsv } from './ledger';
 import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
 import { requestPosting } from './posting';
-import { deleteImport, getImportSummary, listImports, queueImport } from './service';
+import { deleteImport, queueImport } from './service';
 import { readLimitsOf } from './source';
 import { statementPdf } from './statement-pdf';
 

@@ -13,16 +13,12 @@ import type { AppEnv } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
+import { addExpense } from './expenses';
 import { InvitationLimitError } from './invitation-limits';
-import {
-  acceptInvitation,
-  addExpense,
-  getInvitation,
-  getReleaseSplits,
-  listPayeeShares,
-  saveSplit,
-  withdrawPayee,
-} from './service';
+import { acceptInvitation, getInvitation } from './invitations';
+import { listPayeeShares } from './payee-shares';
+import { getReleaseSplits } from './release-splits';
+import { saveSplit, withdrawPayee } from './service';
 
 const tokenOf = (token: string) => {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound(SPLIT_TEXTS.invitationNotFound);

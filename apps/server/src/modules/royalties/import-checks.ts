@@ -1,0 +1,157 @@
+/**
+ * After staging: the report's own totals checked against its lines (summaries, duplicates, period,
+ * currency and rate, the size bound of decision 152), then the import marked staged or failed.
+ */
+import { canonicalDecimal } from '@tunedrop/shared/money';
+import { exchangeRateSchema, type ImportSummary, ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { royaltyImportSummaries, royaltyImports } from '../../db/schema';
+import { rows, run } from '../../lib/sql';
+import { refreshTotals } from './import-totals';
+import { getImportSummary } from './import-views';
+import { isoDate, type ParseReport } from './parse-common';
+import type { AmountTally } from './staging';
+
+export async function finishImport(
+  db: Db,
+  importId: string,
+  report: ParseReport,
+  input: { rate?: string | undefined; currency?: string | undefined },
+  presetCurrency: string | null,
+  tally: AmountTally,
+): Promise<ImportSummary> {
+  // Fresh statistics: the checks and sums below plan hash joins and aggregates, not nested loops.
+  await run(db, sql`analyze royalty_import_lines`);
+  if (report.summaries.size > 0) {
+    await db.insert(royaltyImportSummaries).values(
+      [...report.summaries.values()].map((summary) => ({
+        importId,
+        summaryId: summary.id,
+        netRevenue: summary.netRevenue,
+        usages: summary.usages,
+      })),
+    );
+    const checks = await rows<{
+      summaryId: string;
+      netRevenue: string;
+      usages: string | null;
+      lineUnits: string;
+      lines: number | string;
+      hasWeight: boolean;
+    }>(
+      db,
+      sql`
+        select s.summary_id, s.net_revenue::text, s.usages::text,
+               trim_scale(coalesce(l.line_units, 0))::text as line_units, coalesce(l.lines, 0) as lines,
+               coalesce(l.has_weight, false) as has_weight
+          from royalty_import_summaries s
+          left join (
+            select summary_id, sum(units) as line_units, count(*) as lines,
+                   bool_or(royalty_bearing and units > 0) as has_weight
+              from royalty_import_lines
+             where import_id = ${importId} and summary_id is not null
+             group by summary_id
+          ) l on l.summary_id = s.summary_id
+         where s.import_id = ${importId}
+         order by s.summary_id`,
+    );
+    const allocates = checks.some((check) => Number(check.lines) > 0);
+    if (allocates) {
+      for (const check of checks) {
+        const line = report.summaries.get(check.summaryId)?.line;
+        if (check.usages !== null && Number(check.usages) !== Number(check.lineUnits)) {
+          report.errors.push(
+            `Line ${line}: summary ${check.summaryId} declares ${check.usages} usages but its sales lines add up to ${check.lineUnits}; the totals do not match.`,
+          );
+        } else if (!check.hasWeight && Number(check.netRevenue) !== 0) {
+          report.errors.push(
+            `Line ${line}: summary ${check.summaryId} has revenue ${check.netRevenue} but no royalty-bearing usages to share it.`,
+          );
+        }
+      }
+    }
+    if (report.format === 'dsr') {
+      const duplicates = await rows<{ lineKey: string; firstLine: number; count: number | string }>(
+        db,
+        sql`
+          select line_key, min(line_no) as first_line, count(*) as count
+            from royalty_import_lines where import_id = ${importId}
+           group by line_key having count(*) > 1 order by min(line_no) limit 5`,
+      );
+      for (const duplicate of duplicates) {
+        report.errors.push(
+          `Line ${duplicate.firstLine}: SalesTransactionId ${duplicate.lineKey.split('/').pop()} appears ${duplicate.count} times; a sale is never counted twice.`,
+        );
+      }
+    }
+  }
+  if (!report.periodStart) {
+    // Statements give a period per line: the report covers the first to the last of them.
+    const [span] = await rows<{ first: string | null; last: string | null }>(
+      db,
+      sql`
+        select min(period) as first, max(period) as last
+          from royalty_import_lines where import_id = ${importId}`,
+    );
+    if (span?.first && span.last) {
+      report.periodStart = isoDate(span.first, false);
+      report.periodEnd = isoDate(span.last, true);
+    }
+  }
+  if (report.lineCount === 0 && report.errors.length === 0) {
+    report.errors.push(
+      report.refusedCount > 0
+        ? 'No sales line could be read; see the refused lines.'
+        : 'The file has no sales lines.',
+    );
+  }
+  const currency = report.currency ?? input.currency ?? presetCurrency;
+  let rate: string | null = null;
+  if (!currency) report.errors.push('The report does not say its currency; give one.');
+  else if (currency === 'USD') {
+    rate = '1';
+    if (input.rate && canonicalDecimal(input.rate) !== '1') {
+      report.warnings.push(`The report is in USD; the exchange rate ${input.rate} was ignored.`);
+    }
+  } else if (input.rate) {
+    // The route and the CLI checked it already; the same rule holds for any other caller.
+    const checked = exchangeRateSchema.safeParse(input.rate);
+    if (checked.success) rate = canonicalDecimal(checked.data);
+    else report.errors.push(`${checked.error.issues[0]?.message ?? 'The exchange rate is not valid'}.`);
+  } else {
+    report.errors.push(
+      `The report is in ${currency}: give its exchange rate to USD (1 ${currency} = ? USD).`,
+    );
+  }
+  const usdTotal = rate === null ? 0 : tally.absTotal * Number(rate);
+  if (usdTotal > ROYALTY_LIMITS.maxReportUsd && tally.largest) {
+    // Beyond this the cents of a posting would not fit the balance columns (decision 152).
+    report.errors.push(
+      `Line ${tally.largest.line}: the amount ${tally.largest.amount} ${currency} is part of a report whose amounts add up to about ${Math.round(usdTotal).toLocaleString('en-US')} USD; one report may carry at most ${ROYALTY_LIMITS.maxReportUsd.toLocaleString('en-US')} USD.`,
+    );
+  }
+  if (report.refusedCount > 0 && report.errors.length === 0) {
+    report.warnings.push(`${report.refusedCount} line(s) were refused and will not be posted.`);
+  }
+  await db
+    .update(royaltyImports)
+    .set({
+      status: report.errors.length > 0 ? 'failed' : 'staged',
+      currency,
+      exchangeRate: rate,
+      sender: report.sender,
+      messageId: report.messageId,
+      fileNumber: report.fileNumber,
+      periodStart: report.periodStart,
+      periodEnd: report.periodEnd,
+      lineCount: report.lineCount,
+      refusedCount: report.refusedCount,
+      errors: report.errors,
+      warnings: report.warnings,
+      refused: report.refused,
+    })
+    .where(eq(royaltyImports.id, importId));
+  await refreshTotals(db, importId);
+  return getImportSummary(db, importId);
+}
