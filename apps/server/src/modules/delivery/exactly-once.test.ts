@@ -5,92 +5,48 @@
  * PGlite (one process owns the database, record 080) the same takeover inside one process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  deliveries,
-  deliveryAttempts,
-  deliveryTargets,
-  releaseStatusEvents,
-  releases,
-} from '../../db/schema';
+import { deliveries, deliveryAttempts, releaseStatusEvents, releases } from '../../db/schema';
 import { rows } from '../../lib/sql';
-import { staff } from '../../test-support/admin-fixtures';
-import { createTestRelease } from '../../test-support/fixtures';
-import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import {
+  type DeliveryBed,
+  expectCompletePackages,
+  startDeliveryBed,
+  waitFor,
+} from '../../test-support/delivery-fixtures';
+import type { TestSystem } from '../../test-support/harness';
 import { readDeliveries } from '../../test-support/sftp';
 import { slowStorage } from '../../test-support/slow-storage';
 import { promoteReleases } from './acknowledgements';
 import { claimJobs, resolveOptions } from './state';
 import { runDeliveryOnce } from './worker';
 
+let bed: DeliveryBed;
 let system: TestSystem;
-/** Folders this file made (stores, keys, worker data), removed at the end. */
-const made: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = fs.mkdtempSync(prefix);
-  made.push(dir);
-  return dir;
-};
-let people: Awaited<ReturnType<typeof staff>>;
-const DPID = 'PADPIDA2009101501Y';
 const isPostgres = Boolean(process.env.DATABASE_URL);
 
 beforeAll(async () => {
-  system = await createTestSystem();
-  people = await staff(system);
-  await system.request('/api/admin/settings', {
-    method: 'PUT',
-    cookie: people.admin.cookie,
-    json: {
-      isrcRegistrant: 'qz-abc',
-      upcPrefix: '0614141',
-      ddexSenderPartyId: 'PADPIDA2013042401U',
-      ddexSenderName: 'Tunedrop',
-    },
-  });
+  bed = await startDeliveryBed();
+  system = bed.system;
 }, 60_000);
 
 afterAll(async () => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-  await system?.close();
+  await bed?.close();
 });
 
-/** A fresh store folder as the only enabled target. */
+const tempDir = (prefix: string) => bed.tempDir(prefix);
+const approvedReleases = (count: number, trackCount: number) => bed.approvedReleases(count, { trackCount });
+
 async function onlyFolderTarget(profile: 'release' | 'batch') {
-  await system.db.update(deliveryTargets).set({ enabled: false });
   const folder = tempDir(path.join(os.tmpdir(), 'tunedrop-store-'));
-  const response = await system.request('/api/admin/delivery/targets', {
-    method: 'POST',
-    cookie: people.admin.cookie,
-    json: { name: `Store ${Date.now()}`, url: `file://${folder}`, dpid: DPID, platforms: 'all', profile },
-  });
-  expect(response.status).toBe(201);
-  return { folder, targetId: (await readJson(response)).id as string };
+  return { folder, targetId: await bed.onlyTarget({ url: `file://${folder}`, profile }) };
 }
 
-async function approvedReleases(count: number, trackCount: number) {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { releaseId } = await createTestRelease(system, people.artist.userId, {
-      status: 'pending',
-      trackCount,
-    });
-    const response = await system.request(`/api/admin/releases/${releaseId}/approve`, {
-      method: 'POST',
-      cookie: people.moderator.cookie,
-    });
-    expect(response.status).toBe(200);
-    ids.push(releaseId);
-  }
-  return ids;
-}
-
-/** What a store sees: folders under their real names, complete packages, manifests, no leftovers. */
 function storeView(folder: string) {
   const top = fs.readdirSync(folder);
   const manifests = top
@@ -104,24 +60,6 @@ function storeView(folder: string) {
 }
 
 /** Every package's resources are whole: each file's MD5 is the one its message states. */
-function expectComplete(folder: string) {
-  for (const pkg of readDeliveries(folder)) {
-    expect(pkg.resources.length).toBeGreaterThan(0);
-    for (const name of pkg.resources) {
-      const file = path.join(folder, pkg.folder, 'resources', name);
-      const sum = createHash('md5').update(fs.readFileSync(file)).digest('hex');
-      expect(pkg.xml).toContain(`<HashSumValue>${sum}</HashSumValue>`);
-    }
-  }
-}
-
-const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('a worker that lost its lease', () => {
   it('stops before writing more, leaves nothing in place, and the new owner delivers once (one process)', async () => {
@@ -180,7 +118,7 @@ describe('a worker that lost its lease', () => {
     expect(view.packageFolders).toHaveLength(1);
     expect(view.staged).toEqual([]);
     expect(readDeliveries(folder)).toHaveLength(1);
-    expectComplete(folder);
+    expectCompletePackages(folder);
     const attempts = await system.db
       .select()
       .from(deliveryAttempts)
@@ -253,7 +191,7 @@ describe('a worker that lost its lease', () => {
         expect(view.manifests).toHaveLength(1);
         expect(view.staged).toEqual([]);
         expect(readDeliveries(folder)).toHaveLength(2);
-        expectComplete(folder);
+        expectCompletePackages(folder);
         const after = await system.db.select().from(deliveries).where(inArray(deliveries.releaseId, ids));
         expect(after.map((d) => d.state)).toEqual(['delivered', 'delivered']);
         const outcomes = await system.db

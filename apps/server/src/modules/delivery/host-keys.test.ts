@@ -11,9 +11,8 @@ import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommands } from '../../cli-commands';
 import { deliveries, deliveryTargets } from '../../db/schema';
-import { staff } from '../../test-support/admin-fixtures';
-import { createTestRelease } from '../../test-support/fixtures';
-import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { type DeliveryBed, STORE_DPID, startDeliveryBed } from '../../test-support/delivery-fixtures';
+import { readJson, type TestSystem } from '../../test-support/harness';
 import {
   fingerprintOf,
   freePort,
@@ -23,41 +22,25 @@ import {
 } from '../../test-support/sftp';
 import { runDeliveryOnce } from './worker';
 
+let bed: DeliveryBed;
 let system: TestSystem;
-/** Folders this file made (stores, keys, worker data), removed at the end. */
-const made: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = fs.mkdtempSync(prefix);
-  made.push(dir);
-  return dir;
-};
 let sftp: SftpServer;
-let people: Awaited<ReturnType<typeof staff>>;
-const DPID = 'PADPIDA2009101501Y';
+let people: DeliveryBed['people'];
+const DPID = STORE_DPID;
 
 beforeAll(async () => {
   // One after the other: had one failed inside Promise.all, afterAll could not stop the other (an orphaned sshd).
   sftp = await startSftpServer();
-  system = await createTestSystem();
-  people = await staff(system);
-  await system.request('/api/admin/settings', {
-    method: 'PUT',
-    cookie: people.admin.cookie,
-    json: {
-      isrcRegistrant: 'qz-abc',
-      upcPrefix: '0614141',
-      ddexSenderPartyId: 'PADPIDA2013042401U',
-      ddexSenderName: 'Tunedrop',
-    },
-  });
+  bed = await startDeliveryBed();
+  ({ system, people } = bed);
 }, 60_000);
 
 afterAll(async () => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-  await system?.close();
+  await bed?.close();
   await sftp?.stop();
 });
 
+const tempDir = (prefix: string) => bed.tempDir(prefix);
 const admin = (url: string, init: RequestInit & { json?: unknown } = {}) =>
   system.request(url, { ...init, cookie: people.admin.cookie });
 
@@ -93,16 +76,8 @@ async function onlyTarget(id: string) {
 }
 
 async function approveNewRelease() {
-  const { releaseId } = await createTestRelease(system, people.artist.userId, {
-    status: 'pending',
-    distributionStores: ['spotify'],
-  });
-  const response = await system.request(`/api/admin/releases/${releaseId}/approve`, {
-    method: 'POST',
-    cookie: people.moderator.cookie,
-  });
-  expect(response.status).toBe(200);
-  return releaseId;
+  const [releaseId] = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
+  return releaseId ?? '';
 }
 
 describe('SFTP host keys', () => {

@@ -3,80 +3,44 @@
  * `.part-<folder>` and renamed when complete; an upload cut off (sshd killed mid-file, a read failing
  * mid-file) leaves nothing under a package's real name, and the retry delivers exactly one package.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, deliveryAttempts, deliveryTargets } from '../../db/schema';
-import { staff } from '../../test-support/admin-fixtures';
-import { createTestRelease } from '../../test-support/fixtures';
-import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { readDeliveries, type SftpServer, startSftpServer } from '../../test-support/sftp';
+import { deliveries, deliveryAttempts } from '../../db/schema';
+import {
+  type DeliveryBed,
+  expectCompletePackages,
+  startDeliveryBed,
+  waitFor,
+} from '../../test-support/delivery-fixtures';
+import type { TestSystem } from '../../test-support/harness';
+import { type SftpServer, startSftpServer } from '../../test-support/sftp';
 import { slowStorage } from '../../test-support/slow-storage';
 import { runDeliveryOnce } from './worker';
 
+let bed: DeliveryBed;
 let system: TestSystem;
-/** Folders this file made (stores, keys, worker data), removed at the end. */
-const made: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = fs.mkdtempSync(prefix);
-  made.push(dir);
-  return dir;
-};
 let sftp: SftpServer;
-let people: Awaited<ReturnType<typeof staff>>;
-const DPID = 'PADPIDA2009101501Y';
 
 beforeAll(async () => {
   // One after the other: had one failed inside Promise.all, afterAll could not stop the other (an orphaned sshd).
   sftp = await startSftpServer();
-  system = await createTestSystem();
-  people = await staff(system);
-  await system.request('/api/admin/settings', {
-    method: 'PUT',
-    cookie: people.admin.cookie,
-    json: {
-      isrcRegistrant: 'qz-abc',
-      upcPrefix: '0614141',
-      ddexSenderPartyId: 'PADPIDA2013042401U',
-      ddexSenderName: 'Tunedrop',
-    },
-  });
+  bed = await startDeliveryBed();
+  system = bed.system;
 }, 60_000);
 
 afterAll(async () => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-  await system?.close();
+  await bed?.close();
   await sftp?.stop();
 });
 
-async function onlyTarget(body: Record<string, unknown>) {
-  await system.db.update(deliveryTargets).set({ enabled: false });
-  const response = await system.request('/api/admin/delivery/targets', {
-    method: 'POST',
-    cookie: people.admin.cookie,
-    json: { name: `Store ${Date.now()}`, dpid: DPID, platforms: 'all', profile: 'release', ...body },
-  });
-  expect(response.status).toBe(201);
-  return (await readJson(response)).id as string;
-}
+const onlyTarget = (body: Record<string, unknown>) => bed.onlyTarget(body);
+const tempDir = (prefix: string) => bed.tempDir(prefix);
+const approvedRelease = async (trackCount: number) =>
+  (await bed.approvedReleases(1, { trackCount }))[0] ?? '';
 
-async function approvedRelease(trackCount: number) {
-  const { releaseId } = await createTestRelease(system, people.artist.userId, {
-    status: 'pending',
-    trackCount,
-  });
-  const response = await system.request(`/api/admin/releases/${releaseId}/approve`, {
-    method: 'POST',
-    cookie: people.moderator.cookie,
-  });
-  expect(response.status).toBe(200);
-  return releaseId;
-}
-
-/** Folders a store would take for packages (`{P|N|L}_…`), and the hidden temporary ones. */
 function storeView(root: string) {
   const names = fs.readdirSync(root);
   return {
@@ -84,28 +48,6 @@ function storeView(root: string) {
     staged: names.filter((name) => name.startsWith('.part-')),
   };
 }
-
-function expectComplete(root: string) {
-  const packages = readDeliveries(root);
-  for (const pkg of packages) {
-    expect(pkg.resources.length).toBeGreaterThan(0);
-    for (const name of pkg.resources) {
-      const sum = createHash('md5')
-        .update(fs.readFileSync(path.join(root, pkg.folder, 'resources', name)))
-        .digest('hex');
-      expect(pkg.xml).toContain(`<HashSumValue>${sum}</HashSumValue>`);
-    }
-  }
-  return packages;
-}
-
-const waitFor = async (check: () => boolean, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 const retryNow = (releaseId: string) =>
   system.db
@@ -144,7 +86,7 @@ describe('no partial packages', () => {
     const view = storeView(root);
     expect(view.packageFolders).toHaveLength(1);
     expect(view.staged).toEqual([]); // the retry cleared what the cut-off attempt left
-    const packages = expectComplete(root);
+    const packages = expectCompletePackages(root);
     expect(packages).toHaveLength(1);
     expect(packages[0]?.resources).toHaveLength(3);
   });
@@ -163,7 +105,7 @@ describe('no partial packages', () => {
     await retryNow(releaseId);
     await runDeliveryOnce(system, { pollAcks: false });
     expect(storeView(folder).packageFolders).toHaveLength(1);
-    expect(expectComplete(folder)).toHaveLength(1);
+    expect(expectCompletePackages(folder)).toHaveLength(1);
   });
 
   it('a batch is renamed into place with its manifest already inside, written last', async () => {
@@ -191,7 +133,7 @@ describe('no partial packages', () => {
     const manifest = entries.find((name) => name.startsWith('BatchComplete_')) as string;
     expect(manifest).toBe(`BatchComplete_${(batch as string).slice(2)}.xml`);
     const manifestTime = fs.statSync(path.join(folder, batch as string, manifest)).mtimeMs;
-    for (const pkg of expectComplete(folder)) {
+    for (const pkg of expectCompletePackages(folder)) {
       expect(fs.statSync(path.join(folder, pkg.xmlFile)).mtimeMs).toBeLessThanOrEqual(manifestTime);
     }
   });
