@@ -3,12 +3,14 @@
  * and generic CSVs with a saved column mapping. The layout is recognised from the header row, columns
  * are found by name (never by position), amounts stay exact decimal text, every line keeps its own amount.
  */
+
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import {
   type CsvMapping,
   ROYALTY_LIMITS,
   type RoyaltySourceFormat,
 } from '@tunedrop/shared/schemas/royalties';
+import { CsvError, parse } from 'csv-parse/sync';
 import {
   clip,
   isKnownCurrency,
@@ -92,72 +94,27 @@ export const KNOWN_LAYOUTS: CsvLayout[] = [
   },
 ];
 
-/**
- * One CSV record read line by line: `feed` scans each physical line once and keeps the state of an open
- * quoted field across lines (the line break becomes part of the field), so a record spanning many lines
- * costs its length, not its length times its lines.
- */
-class CsvRecordScanner {
-  private cells: string[] = [];
-  private cell = '';
-  private inQuotes = false;
-  private wasQuoted = false;
-  constructor(private readonly delimiter: string) {}
+/** csv-parse's reading of a statement: quotes as RFC 4180, a stray quote inside a field kept as text, cells trimmed. */
+const READ_OPTIONS = {
+  relax_quotes: true,
+  relax_column_count: true,
+  trim: true,
+  record_delimiter: '\n',
+} as const;
 
-  /** True while a quoted field is open at the end of the last line fed. */
-  get isOpen(): boolean {
-    return this.inQuotes;
-  }
-
-  /** Feeds a line (continuing the open record, if any); the record's cells when it ends here, else null. */
-  feed(text: string): string[] | null {
-    const { delimiter } = this;
-    if (this.inQuotes) this.cell += '\n';
-    else if (!text.includes('"')) return text.split(delimiter);
-    for (let i = 0; i < text.length; i++) {
-      const char = text.charAt(i);
-      if (this.inQuotes) {
-        if (char === '"') {
-          if (text[i + 1] === '"') {
-            this.cell += '"';
-            i += 1;
-          } else {
-            this.inQuotes = false;
-          }
-        } else {
-          this.cell += char;
-        }
-      } else if (char === '"' && (this.cell === '' || !this.wasQuoted) && this.cell.trim() === '') {
-        this.inQuotes = true;
-        this.wasQuoted = true;
-        this.cell = '';
-      } else if (text.startsWith(delimiter, i)) {
-        this.cells.push(this.cell);
-        this.cell = '';
-        this.wasQuoted = false;
-        i += delimiter.length - 1;
-      } else {
-        this.cell += char;
-      }
-    }
-    if (this.inQuotes) return null;
-    const cells = this.cells;
-    cells.push(this.cell);
-    this.reset();
-    return cells;
-  }
-
-  reset(): void {
-    this.cells = [];
-    this.cell = '';
-    this.inQuotes = false;
-    this.wasQuoted = false;
+/** The cells of each record in `text` (whole records, each ending in a line break); null when csv-parse refuses it. */
+function readRecords(text: string, delimiter: string): string[][] | null {
+  try {
+    return parse(text, { ...READ_OPTIONS, delimiter });
+  } catch (error) {
+    if (error instanceof CsvError) return null;
+    throw error;
   }
 }
 
 /** Splits one CSV record; null when a quoted field is still open at the end (it continues on the next line). */
 export function splitCsv(text: string, delimiter: string): string[] | null {
-  return new CsvRecordScanner(delimiter).feed(text);
+  return readRecords(`${text}\n`, delimiter)?.[0] ?? null;
 }
 
 const normaliseHeader = (value: string) => value.trim().toLowerCase();
@@ -178,32 +135,66 @@ export function layoutFromMapping(mapping: CsvMapping, delimiter: string, curren
   return { format: 'csv', delimiter, currency, columns: { ...mapping } };
 }
 
+type CsvRecord = { no: number; cells: string[] | null; text: string };
+
+/** Quotes in a line: a record is complete once its quotes pair up (RFC 4180 doubles a quote inside a field). */
+function quoteCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) count += 1;
+  return count;
+}
+
+/** Records read by csv-parse in one call per batch; a batch it refuses is read record by record to refuse only the bad one. */
+function* readBatch(batch: { no: number; text: string }[], delimiter: string): Generator<CsvRecord> {
+  if (batch.length === 0) return;
+  const all = readRecords(`${batch.map((record) => record.text).join('\n')}\n`, delimiter);
+  if (all && all.length === batch.length) {
+    for (const [index, record] of batch.entries()) yield { ...record, cells: all[index] ?? null };
+    return;
+  }
+  for (const record of batch) yield { ...record, cells: splitCsv(record.text, delimiter) };
+}
+
+/** Records per csv-parse call: its setup is paid once per batch, not once per line. */
+const RECORD_BATCH = 1000;
+
 /**
- * Records of a CSV: physical lines joined while a quoted field is open; the record's first line number.
- * A record longer than `maxLength` (a quote never closed) is given up as unreadable (cells null).
+ * Records of a CSV: physical lines joined while a quoted field is open (an odd number of quotes so far);
+ * the record's first line number. A record longer than `maxLength` (a quote never closed) is given up as
+ * unreadable (cells null) and reading starts again on the next line.
  */
 async function* csvRecords(
   lines: AsyncIterable<SourceLine>,
   delimiter: string,
   maxLength: number,
-): AsyncGenerator<{ no: number; cells: string[] | null; text: string }> {
-  const scanner = new CsvRecordScanner(delimiter);
-  let pending: { no: number; texts: string[]; length: number } | null = null;
+): AsyncGenerator<CsvRecord> {
+  let batch: { no: number; text: string }[] = [];
+  let pending: { no: number; texts: string[]; length: number; quotes: number } | null = null;
   for await (const line of lines) {
-    const cells = scanner.feed(line.text);
-    if (cells === null && !pending) pending = { no: line.no, texts: [], length: 0 };
-    if (pending) {
+    const quotes = quoteCount(line.text);
+    if (!pending && quotes % 2 === 0) {
+      batch.push({ no: line.no, text: line.text });
+    } else {
+      pending ??= { no: line.no, texts: [], length: 0, quotes: 0 };
       pending.texts.push(line.text);
       pending.length += line.text.length + 1;
+      pending.quotes += quotes;
+      if (pending.quotes % 2 === 0) {
+        batch.push({ no: pending.no, text: pending.texts.join('\n') });
+        pending = null;
+      } else if (pending.length > maxLength) {
+        yield* readBatch(batch, delimiter);
+        batch = [];
+        yield { no: pending.no, cells: null, text: pending.texts.join('\n') };
+        pending = null;
+      }
     }
-    if (cells === null && pending && pending.length <= maxLength) continue;
-    if (cells === null) scanner.reset();
-    const record = pending
-      ? { no: pending.no, text: pending.texts.join('\n') }
-      : { no: line.no, text: line.text };
-    pending = null;
-    yield { ...record, cells };
+    if (batch.length >= RECORD_BATCH) {
+      yield* readBatch(batch, delimiter);
+      batch = [];
+    }
   }
+  yield* readBatch(batch, delimiter);
   if (pending) yield { no: pending.no, cells: null, text: pending.texts.join('\n') };
 }
 
