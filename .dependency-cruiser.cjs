@@ -21,7 +21,7 @@ const PUBLIC_ENTRY_POINTS = {
   delivery: ['planning', 'worker'],
   releases: ['service', 'mails'],
   splits: ['posting', 'statement'],
-  wallet: ['service', 'balance', 'payment-crypto', 'audit'],
+  wallet: ['service', 'balance', 'payment-crypto', 'audit', 'payees'],
 };
 const publicFiles = [
   `${MODULES}[^/]+/index\\.ts$`,
