@@ -148,3 +148,26 @@ describe('CSV records across lines', () => {
     expect(lines[0]).toMatchObject({ lineNo: 20_003, amount: '0.5' });
   });
 });
+
+describe('line breaks split by readline', () => {
+  it('counts a lone CR, LF and CRLF (even across chunks) as one break each', async () => {
+    const chunks = ['a\rb\nc\r', '\nd\r\ne', 'f\r', 'g'];
+    expect(await collect(splitLines(chunks))).toEqual([
+      { no: 1, text: 'a' },
+      { no: 2, text: 'b' },
+      { no: 3, text: 'c' },
+      { no: 4, text: 'd' },
+      { no: 5, text: 'ef' },
+      { no: 6, text: 'g' },
+    ]);
+  });
+
+  it('names the right line when a long one follows lone CRs, holding no more than the limit', async () => {
+    const limits = { maxLineBytes: 4, maxDecompressedBytes: 1024 };
+    const { error, count } = await readUntilError(splitLines(['a\rb\nc\r\n', 'dd', 'ddd\nx\n'], limits));
+    expect(error?.message).toBe(
+      'Line 4 is longer than 4 bytes (ROYALTY_MAX_LINE_BYTES); nothing was imported.',
+    );
+    expect(count).toBe(3);
+  });
+});

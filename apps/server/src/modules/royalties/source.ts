@@ -6,6 +6,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import type { Config } from '../../config';
@@ -91,84 +93,123 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * Splits decompressed chunks into numbered lines (1-based). A final line without a line break counts.
- * Each byte is looked at once (native `indexOf` for the breaks): the unfinished tail of a chunk is kept
- * as a slice, never re-scanned, and a line is decoded from UTF-8 once it is complete. Line breaks are
- * single bytes that never occur inside a multi-byte UTF-8 character, so splitting bytes is safe.
+ * The bounds of decision 151 in front of readline, which holds a whole line before it hands it over: bytes
+ * pass only up to the last line break seen, so the unfinished line held here never exceeds
+ * `maxLineBytes`; past either bound the stream ends after the last whole line within it, and `error`
+ * names the line the bound falls in (line breaks are single bytes, never inside a UTF-8 character).
+ */
+class LineBounds extends Transform {
+  error: SourceError | null = null;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private total = 0;
+  private breaks = 0;
+  private afterCr = false;
+
+  constructor(private readonly limits: ReadLimits) {
+    super();
+  }
+
+  override _transform(input: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.error) {
+      done();
+      return;
+    }
+    let chunk = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+    const { maxLineBytes, maxDecompressedBytes } = this.limits;
+    const isOverLimit = this.total + chunk.length > maxDecompressedBytes;
+    if (isOverLimit) chunk = chunk.subarray(0, maxDecompressedBytes - this.total);
+    this.total += chunk.length;
+    let lastBreak = -1;
+    // Native indexOf finds the breaks; each byte is looked at once.
+    let lf = chunk.indexOf(LF);
+    let cr = chunk.indexOf(CR);
+    while (lf !== -1 || cr !== -1) {
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (at === lf) lf = chunk.indexOf(LF, at + 1);
+      else cr = chunk.indexOf(CR, at + 1);
+      const isCrLf = chunk[at] === LF && (at > 0 ? chunk[at - 1] === CR : this.afterCr);
+      if (!isCrLf) {
+        // The line ending here: its bytes are those held plus this chunk's since the last break.
+        if (this.heldBytes + (at - lastBreak - 1) > maxLineBytes) {
+          this.stop(chunk, lastBreak, 'long', done);
+          return;
+        }
+        this.breaks += 1;
+      }
+      this.heldBytes = 0;
+      lastBreak = at;
+    }
+    if (chunk.length > 0) this.afterCr = chunk[chunk.length - 1] === CR;
+    if (lastBreak >= 0) {
+      this.push(Buffer.concat([...this.held, chunk.subarray(0, lastBreak + 1)]));
+      this.held = [];
+    }
+    const rest = chunk.subarray(lastBreak + 1);
+    if (this.heldBytes + rest.length > maxLineBytes) {
+      // The whole lines of this chunk went out above.
+      this.stop(chunk, -1, 'long', done);
+      return;
+    }
+    if (rest.length > 0) {
+      this.held.push(rest);
+      this.heldBytes += rest.length;
+    }
+    if (isOverLimit) {
+      this.stop(Buffer.alloc(0), -1, 'size', done);
+      return;
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (!this.error && this.heldBytes > 0) this.push(Buffer.concat(this.held));
+    done();
+  }
+
+  /** Ends the read after the whole lines up to `lastBreak` in `chunk`, with the reason for the caller. */
+  private stop(chunk: Buffer, lastBreak: number, reason: 'long' | 'size', done: TransformCallback): void {
+    if (lastBreak >= 0) this.push(Buffer.concat([...this.held, chunk.subarray(0, lastBreak + 1)]));
+    this.held = [];
+    const line = this.breaks + 1;
+    const { maxLineBytes, maxDecompressedBytes } = this.limits;
+    this.error = new SourceError(
+      reason === 'long'
+        ? `Line ${line} is longer than ${formatByteSize(maxLineBytes)} (ROYALTY_MAX_LINE_BYTES); nothing was imported.`
+        : `Line ${line}: the file is larger than ${formatByteSize(maxDecompressedBytes)} when decompressed (ROYALTY_MAX_DECOMPRESSED_BYTES); nothing was imported.`,
+    );
+    this.push(null);
+    done();
+  }
+}
+
+/**
+ * Splits decompressed chunks into numbered lines (1-based) with node:readline (LF, CRLF even across
+ * chunks, or a lone CR ends a line; a final line without a break counts), under the bounds of
+ * LineBounds: a line or a file beyond them stops the read with a SourceError after the lines before it.
  */
 export async function* splitLines(
   chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
 ): AsyncGenerator<SourceLine> {
-  const { maxLineBytes, maxDecompressedBytes } = limits;
-  let parts: Buffer[] = [];
-  let partBytes = 0;
+  const source = Readable.from(chunks, { objectMode: false });
+  const bounds = new LineBounds(limits);
+  const bounded = source.pipe(bounds);
+  // A failing source (a damaged gzip stream) fails the lines too.
+  source.on('error', (error) => bounded.destroy(error));
+  const lines = createInterface({ input: bounded, crlfDelay: Number.POSITIVE_INFINITY });
   let no = 0;
-  let total = 0;
-  let isFirst = true;
-  let skipLf = false;
-  const tooLong = () =>
-    new SourceError(
-      `Line ${no + 1} is longer than ${formatByteSize(maxLineBytes)} (ROYALTY_MAX_LINE_BYTES); nothing was imported.`,
-    );
-  const decode = (tail: Buffer): string => {
-    const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail], partBytes + tail.length);
-    parts = [];
-    partBytes = 0;
-    let text = bytes.toString('utf8');
-    if (isFirst) {
-      isFirst = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    return text;
-  };
-
-  for await (const input of chunks) {
-    let chunk = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
-    if (chunk.length === 0) continue;
-    const isOverLimit = total + chunk.length > maxDecompressedBytes;
-    // Lines that end within the limit are still read, so the error names the line the limit falls in.
-    if (isOverLimit) chunk = chunk.subarray(0, maxDecompressedBytes - total);
-    total += chunk.length;
-    let start = 0;
-    if (skipLf && chunk.length > 0) {
-      if (chunk[0] === LF) start = 1;
-      skipLf = false;
-    }
-    let lf = chunk.indexOf(LF, start);
-    let cr = chunk.indexOf(CR, start);
-    while (lf >= 0 || cr >= 0) {
-      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-      if (partBytes + (end - start) > maxLineBytes) throw tooLong();
+  try {
+    for await (const text of lines) {
       no += 1;
-      yield { no, text: decode(chunk.subarray(start, end)) };
-      start = end + 1;
-      if (chunk[end] === CR) {
-        if (start < chunk.length) {
-          if (chunk[start] === LF) start += 1;
-        } else {
-          skipLf = true;
-        }
-      }
-      if (lf >= 0 && lf < start) lf = chunk.indexOf(LF, start);
-      if (cr >= 0 && cr < start) cr = chunk.indexOf(CR, start);
+      yield { no, text: no === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
     }
-    if (start < chunk.length) {
-      if (partBytes + (chunk.length - start) > maxLineBytes) throw tooLong();
-      // The slice keeps its chunk alive; only the first part of a line can hold more than its own bytes.
-      parts.push(chunk.subarray(start));
-      partBytes += chunk.length - start;
-    }
-    if (isOverLimit) {
-      throw new SourceError(
-        `Line ${no + 1}: the file is larger than ${formatByteSize(maxDecompressedBytes)} when decompressed (ROYALTY_MAX_DECOMPRESSED_BYTES); nothing was imported.`,
-      );
-    }
+  } finally {
+    lines.close();
+    source.destroy();
+    bounds.destroy();
   }
-  if (partBytes > 0) {
-    no += 1;
-    yield { no, text: decode(Buffer.alloc(0)) };
-  }
+  if (bounds.error) throw bounds.error;
 }
 
 export function readLines(
