@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { el, renderXml } from '../modules/ddex/xml';
 
 export type SftpServer = {
   port: number;
@@ -236,26 +237,35 @@ export function ackXml(options: {
   errorText?: string;
 }): string {
   const isOk = !options.status || options.status === 'FileOK';
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<ern-c-sftp:AcknowledgementMessage xmlns:ern-c-sftp="http://ddex.net/xml/ern-c-sftp/18" AvsVersionId="4">
-  <MessageHeader>
-    <MessageId>ACK-${options.messageId}</MessageId>
-    <MessageSender><PartyId>PADPIDA2009101501Y</PartyId></MessageSender>
-    <MessageRecipient><PartyId>PADPIDA2013042401U</PartyId></MessageRecipient>
-    <MessageCreatedDateTime>2026-11-23T10:15:00Z</MessageCreatedDateTime>
-  </MessageHeader>
-  <ReleaseStatus>
-    <ReleaseId>${options.upc ? `<ICPN>${options.upc}</ICPN>` : '<ProprietaryId Namespace="x">x</ProprietaryId>'}</ReleaseId>
-    <ReleaseStatus>${options.releaseStatus ?? (isOk ? 'SuccessfullyIngestedByReleaseDistributor' : 'ProcessingErrorAtReleaseDistributor')}</ReleaseStatus>
-    ${options.errorText ? `<ErrorText>${options.errorText}</ErrorText>` : ''}
-    <Acknowledgement>
-      <MessageType>NewReleaseMessage</MessageType>
-      <MessageId>${options.messageId}</MessageId>
-      <MessageStatus><Status>${options.status ?? 'FileOK'}</Status></MessageStatus>
-    </Acknowledgement>
-  </ReleaseStatus>
-</ern-c-sftp:AcknowledgementMessage>
-`;
+  return renderXml(
+    el(
+      'ern-c-sftp:AcknowledgementMessage',
+      { 'xmlns:ern-c-sftp': 'http://ddex.net/xml/ern-c-sftp/18', AvsVersionId: '4' },
+      el(
+        'MessageHeader',
+        el('MessageId', `ACK-${options.messageId}`),
+        el('MessageSender', el('PartyId', 'PADPIDA2009101501Y')),
+        el('MessageRecipient', el('PartyId', 'PADPIDA2013042401U')),
+        el('MessageCreatedDateTime', '2026-11-23T10:15:00Z'),
+      ),
+      el(
+        'ReleaseStatus',
+        el('ReleaseId', options.upc ? el('ICPN', options.upc) : el('ProprietaryId', { Namespace: 'x' }, 'x')),
+        el(
+          'ReleaseStatus',
+          options.releaseStatus ??
+            (isOk ? 'SuccessfullyIngestedByReleaseDistributor' : 'ProcessingErrorAtReleaseDistributor'),
+        ),
+        options.errorText ? el('ErrorText', options.errorText) : null,
+        el(
+          'Acknowledgement',
+          el('MessageType', 'NewReleaseMessage'),
+          el('MessageId', options.messageId),
+          el('MessageStatus', el('Status', options.status ?? 'FileOK')),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Writes an acknowledgement where the choreography puts it: `<ackFolder>/acknowledgements/ACK_<id>_<time>.xml`. */

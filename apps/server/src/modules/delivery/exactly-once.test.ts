@@ -12,7 +12,7 @@ import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, releaseStatusEvents, releases } from '../../db/schema';
-import { rows } from '../../lib/sql';
+import { rows, run } from '../../lib/sql';
 import {
   type DeliveryBed,
   expectCompletePackages,
@@ -296,16 +296,20 @@ describe('promotion to live', () => {
       .set({ releaseDate: '2020-01-01' })
       .where(eq(releases.id, releaseId as string));
     // The event insert fails (as a lost connection or a constraint would), after the status update ran.
-    await system.db.execute(sql`create function test_refuse_event() returns trigger language plpgsql as $$
-      begin raise exception 'event refused'; end $$`);
-    await system.db.execute(
+    await run(
+      system.db,
+      sql`create function test_refuse_event() returns trigger language plpgsql as $$
+      begin raise exception 'event refused'; end $$`,
+    );
+    await run(
+      system.db,
       sql`create trigger test_refuse_event before insert on release_status_events for each row execute function test_refuse_event()`,
     );
     try {
       await expect(promoteReleases(system.db)).rejects.toThrow();
     } finally {
-      await system.db.execute(sql`drop trigger test_refuse_event on release_status_events`);
-      await system.db.execute(sql`drop function test_refuse_event()`);
+      await run(system.db, sql`drop trigger test_refuse_event on release_status_events`);
+      await run(system.db, sql`drop function test_refuse_event()`);
     }
     const [still] = await system.db
       .select()
