@@ -32,3 +32,9 @@ export function validateErn43(xml: string): { status: number | null; report: str
     fs.rmSync(directory, { recursive: true, force: true });
   }
 }
+
+/** Checks that `xml` is well-formed XML 1.0 with xmllint (no schema): exit status and report. */
+export function checkWellFormed(xml: string): { status: number | null; report: string } {
+  const result = spawnSync('xmllint', ['--noout', '-'], { input: xml, encoding: 'utf8' });
+  return { status: result.status, report: result.stderr };
+}

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { validateErn43 } from '../../test-support/ddex';
+import { checkWellFormed, validateErn43 } from '../../test-support/ddex';
 import { buildErnMessage, type ErnRelease } from './ern';
 import { manifestXml } from './package';
 import { el, renderXml } from './xml';
@@ -15,6 +15,7 @@ describe('the one XML writer', () => {
   it('escapes markup in text and attributes and drops what XML 1.0 cannot carry', () => {
     const xml = renderXml(el('Root', { Title: HOSTILE }, el('Title', HOSTILE), el('Empty'), null, false));
     expect(XMLValidator.validate(xml)).toBe(true);
+    expect(checkWellFormed(xml)).toEqual({ status: 0, report: '' });
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     expect(xml).not.toContain(']]>');
     expect(xml).toContain('Tom &amp; "Jerry" &lt;b&gt;');
@@ -93,20 +94,20 @@ describe('hostile titles through the ERN message and the manifest', () => {
       batchId: '20260101000000000',
       rootDirectory: 'N_20260101000000000',
       sender: 'PADPIDA2024TUNEDROP',
-      recipient: 'A&B <store>',
+      recipient: 'A&B <store>\u0001\u001B',
       at: new Date('2026-01-01T00:00:00.123Z'),
       messages: [
-        { messageId: 'TD1', url: 'x/a&b.xml', upc: null, isTakedown: false, md5: 'abc' },
+        { messageId: 'TD1', url: `x/${HOSTILE}.xml`, upc: null, isTakedown: false, md5: 'abc' },
         { messageId: 'TD2', url: 'y/y.xml', upc: '012345678905', isTakedown: true, md5: 'def' },
       ],
     });
-    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(checkWellFormed(xml)).toEqual({ status: 0, report: '' });
     const doc = new XMLParser({ removeNSPrefix: true, parseTagValue: false }).parse(xml);
     expect(doc.ManifestMessage.MessageHeader.MessageRecipient.PartyId).toBe('A&B <store>');
     expect(doc.ManifestMessage.MessageHeader.MessageCreatedDateTime).toBe('2026-01-01T00:00:00Z');
     expect(doc.ManifestMessage.NumberOfMessages).toBe('2');
     expect(doc.ManifestMessage.MessageInBatch.map((m: { URL: string }) => m.URL)).toEqual([
-      'x/a&b.xml',
+      `x/${READ_BACK}.xml`,
       'y/y.xml',
     ]);
     expect(doc.ManifestMessage.MessageInBatch[1].DeliveryType).toBe('TakeDown');
