@@ -53,3 +53,13 @@ export const NO_SUBSCRIPTION_MESSAGES = {
   body: 'Your royalty shares, balance and withdrawals are all here. Subscribe to upload and release music of your own.',
   action: 'Choose a plan',
 } as const;
+
+/**
+ * The banner of a payee (record 175): someone paid through splits who never chose a plan. It names what is
+ * theirs and offers no plan; they may still subscribe from the account page.
+ */
+export const PAYEE_MESSAGES = {
+  title: 'Your payee account',
+  body: 'Your royalty shares, balance and withdrawals are all here.',
+  action: 'Account',
+} as const;

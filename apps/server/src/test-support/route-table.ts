@@ -156,6 +156,8 @@ export const ROUTE_TABLE: RouteRow[] = [
     params: { id: 'withdrawal' },
     owned: true,
   }),
+  route('GET', '/api/admin/wallet/payee-settings', 'admin'),
+  route('PUT', '/api/admin/wallet/payee-settings', 'admin', { call: { json: { minimumWithdrawal: '25' } } }),
   route('GET', '/api/analytics', 'subscriber'),
   route('GET', '/api/analytics/withdrawals.csv', 'subscriber'),
   route('GET', '/api/analytics/earnings', 'subscriber'),

@@ -24,4 +24,6 @@ export type MeResponse = {
   user: MeUser;
   profile: MeProfile;
   roles: Role[];
+  /** A payee (record 175): never subscribed, bound to a split invitation; no plan is put to them. */
+  isPayee: boolean;
 };

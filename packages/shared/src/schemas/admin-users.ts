@@ -50,6 +50,8 @@ export type AdminUser = {
   fullName: string;
   artistName: string;
   plan: Plan;
+  /** Shown as "Payee" instead of the plan (record 175). */
+  isPayee: boolean;
   roles: Role[];
   banned: boolean;
   banReason: string | null;

@@ -305,3 +305,12 @@ export function checkoutCallbackPath(plan: Plan): string {
 export function verificationCallbackPath(plan: Plan, invitation?: string): string {
   return invitation ? `/splits/invitations/${invitation}` : checkoutCallbackPath(plan);
 }
+
+/** Where a payee (record 175) lands when no invitation is named: their balance, shares and withdrawals. */
+export const PAYEE_HOME_PATH = '/dashboard/royalties';
+
+/** A verification link for a payee: back to an invitation or to the payee's home, never to a checkout. */
+export function isPayeeCallbackPath(callbackPath: string | null | undefined): boolean {
+  if (!callbackPath) return false;
+  return callbackPath.startsWith('/splits/invitations/') || callbackPath === PAYEE_HOME_PATH;
+}

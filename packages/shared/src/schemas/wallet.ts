@@ -94,6 +94,36 @@ export function minimumWithdrawalCents(plan: Plan | null | undefined, roles: rea
     : PLAN_DETAILS.basic.minWithdrawalCents;
 }
 
+// ---------------------------------------------------------------- payee minimum (issue 27, record 175)
+
+/** Payees (record 175) withdraw from a minimum the operator sets; without a setting it is Basic's $50. */
+export const PAYEE_MINIMUM_DEFAULT_CENTS = PLAN_DETAILS.basic.minWithdrawalCents;
+export const PAYEE_MINIMUM_BOUNDS_CENTS = { min: 100, max: 100_000 } as const;
+
+export const PAYEE_TEXTS = {
+  minimumInvalid: `Enter an amount from ${formatCents(PAYEE_MINIMUM_BOUNDS_CENTS.min)} to ${formatCents(PAYEE_MINIMUM_BOUNDS_CENTS.max)}, with at most 2 decimals.`,
+  minimumSaved: 'Payee minimum saved.',
+  minimumLabel: 'Payee account',
+} as const;
+
+/** PUT /api/admin/wallet/payee-settings: the amount in dollars as typed ("25" or "25.50"). */
+export const payeeSettingsSchema = z.object({
+  minimumWithdrawal: safeText()
+    .trim()
+    .max(12, PAYEE_TEXTS.minimumInvalid)
+    .refine((value) => {
+      const cents = parseAmountToCents(value);
+      return (
+        cents !== null &&
+        /^\d+(\.\d{1,2})?$/.test(value) &&
+        cents >= PAYEE_MINIMUM_BOUNDS_CENTS.min &&
+        cents <= PAYEE_MINIMUM_BOUNDS_CENTS.max
+      );
+    }, PAYEE_TEXTS.minimumInvalid),
+});
+export type PayeeSettingsInput = z.output<typeof payeeSettingsSchema>;
+export type PayeeSettingsView = { minimumWithdrawalCents: number; source: 'settings' | 'default' };
+
 // ---------------------------------------------------------------- payment settings
 
 const PAYMENT_FIELD_MAX = 200;
@@ -313,6 +343,8 @@ export type WalletSummary = {
   minimumWithdrawalCents: number;
   plan: Plan;
   hasProMinimum: boolean;
+  /** A payee (record 175): the minimum is the operator's payee minimum, and no plan is offered with it. */
+  isPayee: boolean;
   paymentMethod: PaymentMethod | null;
   paymentDetails: MaskedPaymentDetails | null;
   pendingRequests: WithdrawalSummary[];

@@ -19,6 +19,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { camelCaseName, firstRow, run } from '../../lib/sql';
+import { isPayeeSql } from '../wallet/payees';
 
 export type Admin = { id: string; email: string };
 
@@ -103,6 +104,7 @@ function usersPageQuery(db: Db, tab: UserTab, search: SQL | undefined) {
         fullName: profiles.fullName,
         artistName: profiles.artistName,
         plan: profiles.plan,
+        isPayee: isPayeeSql.mapWith(Boolean),
         roles: sql`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles}
         where ${userRoles.userId} = ${profiles.id}), '{}')`.mapWith(parseRoles),
         banned: profiles.banned,

@@ -16,6 +16,7 @@ import { enqueueMail } from '../../infra/mail/mail';
 import { SESSION_EXPIRES_IN_SECONDS, SESSION_UPDATE_AGE_SECONDS } from '../../lib/session-config';
 import { EMAIL_LINK_EXPIRES_IN_SECONDS, recordEmailToken } from './email-tokens';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
+import { VERIFICATION_SUBJECT, verificationMailText } from './verification-mail';
 
 export type AuthHooks = { onMailQueued?: () => void };
 
@@ -141,8 +142,8 @@ export function createAuth(config: Config, db: Db, hooks: AuthHooks = {}) {
         await recordEmailToken(db, { token, userId: user.id, sentTo: user.email });
         await enqueueMail(db, {
           to: user.email,
-          subject: 'Confirm your email for Tunedrop',
-          text: `Hi ${user.name},\n\nWelcome to Tunedrop. Confirm your email address by opening this link, then you can choose your plan and pay:\n\n${url}\n\nThe link is valid for 24 hours.\n\nTunedrop`,
+          subject: VERIFICATION_SUBJECT,
+          text: verificationMailText(user.name, url),
         });
         hooks.onMailQueued?.();
       },

@@ -474,6 +474,7 @@ describe('/api/me', () => {
         subscriptionEnd: end.toISOString(),
       },
       roles: ['moderator'],
+      isPayee: false,
     });
   });
 

@@ -12,6 +12,7 @@ import { clientAddress } from '../../lib/client-address';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { isPayee } from '../wallet/payees';
 import { verifyEmailOnce } from './email-tokens';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
 import { countReleases, resendVerification, signUp, updateProfile } from './service';
@@ -83,6 +84,7 @@ export const meRoutes = new Hono<AppEnv>()
           subscriptionEnd: viewer.profile.subscriptionEnd?.toISOString() ?? null,
         },
         roles: viewer.roles,
+        isPayee: await isPayee(c.var.deps.db, viewer.user.id),
       } satisfies MeResponse,
       200,
     );

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Plan, Role } from '@tunedrop/shared';
 import {
   AUTH_MESSAGES,
+  PAYEE_HOME_PATH,
   type ProfileInput,
   type SignupInput,
   verificationCallbackPath,
@@ -14,6 +15,7 @@ import type { DbOrTx } from '../../db/client';
 import { account, profiles, releases, user, userRoles } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../lib/errors';
+import { isPayee } from '../wallet/payees';
 
 export type NewAccount = {
   email: string;
@@ -130,10 +132,16 @@ export async function sendVerificationMail(
   plan: Plan,
   invitation?: string,
 ): Promise<void> {
+  await mailVerificationLink(deps, email, verificationCallbackPath(plan, invitation));
+}
+
+async function mailVerificationLink(
+  deps: Pick<Deps, 'auth'>,
+  email: string,
+  callbackURL: string,
+): Promise<void> {
   try {
-    await deps.auth.api.sendVerificationEmail({
-      body: { email: email.trim().toLowerCase(), callbackURL: verificationCallbackPath(plan, invitation) },
-    });
+    await deps.auth.api.sendVerificationEmail({ body: { email: email.trim().toLowerCase(), callbackURL } });
   } catch (error) {
     // The per-email limit of auth.ts answers here as better-auth's APIError.
     if (isAPIError(error) && error.statusCode === 429) {
@@ -147,13 +155,20 @@ export async function sendVerificationMail(
   }
 }
 
-/** Resend from the sign-in page: the same answer whether or not the address exists or is verified. */
+/**
+ * Resend from the sign-in page: the same answer whether or not the address exists or is verified. A payee
+ * (record 175) is sent to their balance, everyone else to the checkout of their plan.
+ */
 export async function resendVerification(deps: Pick<Deps, 'db' | 'auth'>, email: string): Promise<void> {
   const [row] = await deps.db
-    .select({ plan: profiles.plan })
+    .select({ id: profiles.id, plan: profiles.plan })
     .from(profiles)
     .where(eq(sql`lower(${profiles.email})`, email.trim().toLowerCase()))
     .limit(1);
+  if (row && (await isPayee(deps.db, row.id))) {
+    await mailVerificationLink(deps, email, PAYEE_HOME_PATH);
+    return;
+  }
   await sendVerificationMail(deps, email, row?.plan === 'pro' ? 'pro' : 'basic');
 }
 

@@ -1,8 +1,10 @@
 /**
  * HTTP routes of the wallet (spec 02 §2, §7): the summary, payment settings, withdrawal requests.
- * Any signed-in account reaches its own money, subscribed or not (decision 120).
+ * Any signed-in account reaches its own money, subscribed or not (decision 120). Admins set the payee
+ * minimum (record 175).
  */
 import {
+  payeeSettingsSchema,
   paymentSettingsInputSchema,
   WALLET_TEXTS,
   withdrawalRequestInputSchema,
@@ -12,6 +14,7 @@ import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
+import { readPayeeSettings, savePayeeSettings } from './payees';
 import { cancelWithdrawal, getWalletSummary, requestWithdrawal, savePaymentSettings } from './service';
 
 export const walletRoutes = new Hono<AppEnv>()
@@ -49,4 +52,12 @@ export const walletRoutes = new Hono<AppEnv>()
       uuidParam(c.req.param('id'), WALLET_TEXTS.withdrawalNotFound),
     );
     return c.json(request, 200);
+  })
+  // The payee minimum (record 175): an operator setting with Basic's $50 as its default.
+  .get('/admin/wallet/payee-settings', access('admin'), async (c) => {
+    return c.json(await readPayeeSettings(c.var.deps.db), 200);
+  })
+  .put('/admin/wallet/payee-settings', access('admin'), validate('json', payeeSettingsSchema), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await savePayeeSettings(c.var.deps.db, c.req.valid('json'), viewer.user.id), 200);
   });

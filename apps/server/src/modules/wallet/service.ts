@@ -4,7 +4,7 @@
  * use leavePending() from here. Each transition is one transaction; the status move is in the UPDATE's
  * WHERE, rows are locked withdrawal first, then profile, so racing transitions serialise and one wins.
  */
-import { formatCents, PLAN_DETAILS, type Role, type WithdrawalStatus } from '@tunedrop/shared';
+import { formatCents, PLAN_DETAILS, type Plan, type Role, type WithdrawalStatus } from '@tunedrop/shared';
 import {
   checkPaymentSettings,
   checkWithdrawal,
@@ -22,6 +22,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { profiles, userRoles, withdrawalRequests } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { applyBalanceChange, lockProfile } from './balance';
+import { isPayee, readPayeeSettings } from './payees';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
 
 export type Actor = { id: string; email: string };
@@ -67,6 +68,22 @@ async function rolesOf(db: DbOrTx, userId: string): Promise<Role[]> {
   return rows.map((row) => row.role);
 }
 
+/**
+ * The minimum that applies to this account: a payee's is the operator's payee minimum (record 175), any
+ * other account's is its plan's (spec 02 §2: $50 Basic, $20 Pro-level).
+ */
+async function withdrawalMinimum(
+  db: DbOrTx,
+  userId: string,
+  plan: Plan,
+  roles: readonly Role[],
+): Promise<{ minimumCents: number; isPayee: boolean }> {
+  if (await isPayee(db, userId)) {
+    return { minimumCents: (await readPayeeSettings(db)).minimumWithdrawalCents, isPayee: true };
+  }
+  return { minimumCents: minimumWithdrawalCents(plan, roles), isPayee: false };
+}
+
 export async function getWalletSummary(db: Db, appSecret: string, userId: string): Promise<WalletSummary> {
   const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
   if (!profile) throw notFound('User not found');
@@ -78,14 +95,15 @@ export async function getWalletSummary(db: Db, appSecret: string, userId: string
       .where(and(eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')))
       .orderBy(desc(withdrawalRequests.requestedAt)),
   ]);
-  const minimum = minimumWithdrawalCents(profile.plan, roles);
+  const minimum = await withdrawalMinimum(db, userId, profile.plan, roles);
   return {
     balanceCents: profile.balanceCents,
     totalEarningsCents: profile.totalEarningsCents,
     pendingBalanceCents: profile.pendingBalanceCents,
-    minimumWithdrawalCents: minimum,
+    minimumWithdrawalCents: minimum.minimumCents,
     plan: profile.plan,
-    hasProMinimum: minimum === PLAN_DETAILS.pro.minWithdrawalCents,
+    hasProMinimum: !minimum.isPayee && minimum.minimumCents === PLAN_DETAILS.pro.minWithdrawalCents,
+    isPayee: minimum.isPayee,
     paymentMethod: profile.paymentMethod,
     paymentDetails: maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted),
     pendingRequests: pending.map((row) => toWithdrawalSummary(appSecret, row)),
@@ -125,11 +143,12 @@ export async function requestWithdrawal(
     const profile = await lockProfile(tx, userId);
     if (!profile) throw notFound('User not found');
     const roles = await rolesOf(tx, userId);
+    const { minimumCents } = await withdrawalMinimum(tx, userId, profile.plan, roles);
     const { paymentMethod, paymentDetailsEncrypted } = profile;
     const checked = checkWithdrawal({
       hasPaymentInfo: Boolean(paymentMethod && paymentDetailsEncrypted),
       balanceCents: profile.balanceCents,
-      minimumCents: minimumWithdrawalCents(profile.plan, roles),
+      minimumCents,
       amount,
     });
     if (!checked.ok) throw walletError(checked.error);
