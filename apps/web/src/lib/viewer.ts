@@ -31,6 +31,8 @@ export function viewerFacts(viewer: Viewer) {
     isStaff: isStaff(roles),
     hasFreeAccess: hasRole(roles, 'admin') || hasRole(roles, 'free_access'),
     isPro: hasProFeatures(viewer.profile.plan, roles),
+    /** A payee (record 175): no plan is put to them; their first page is Royalties, not the gate. */
+    isPayee: viewer.isPayee,
     passesGate: passesSubscriptionGate({
       subscriptionStatus: viewer.profile.subscriptionStatus,
       subscriptionEnd: viewer.profile.subscriptionEnd,

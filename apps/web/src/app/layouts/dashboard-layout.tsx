@@ -46,12 +46,20 @@ export function DashboardLayout() {
   // Money and the catalogue stay open after a lapse (decision 120); everything else keeps the spec's gate.
   const isOpenAfterLapse = isReachableWithoutSubscription(location.pathname);
   if (!facts.passesGate && location.pathname !== paths.account && !isActivating && !isOpenAfterLapse) {
+    // A payee (record 175) was never asked to subscribe: they land on their balance, with no message.
+    if (facts.isPayee) return <Navigate to={paths.royalties} replace />;
     return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
   }
 
+  // A payee's pages are the ones open without a subscription; Home and Upload would only send them back.
+  const isPayeeView = facts.isPayee && !facts.passesGate;
   const items = [
-    { to: paths.dashboard, label: 'Home', icon: Home, end: true },
-    { to: paths.upload, label: 'Upload Music', icon: Upload },
+    ...(isPayeeView
+      ? []
+      : [
+          { to: paths.dashboard, label: 'Home', icon: Home, end: true },
+          { to: paths.upload, label: 'Upload Music', icon: Upload },
+        ]),
     { to: paths.songs, label: 'My Songs', icon: Music2 },
     { to: paths.royalties, label: 'Royalties', icon: Wallet },
     ...(showsAnalyticsLink(viewer) ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
@@ -120,6 +128,7 @@ export function DashboardLayout() {
         <div className="mx-auto max-w-6xl">
           {!facts.passesGate && isOpenAfterLapse ? (
             <LapsedBanner
+              isPayee={facts.isPayee}
               hasNeverSubscribed={
                 viewer.profile.subscriptionStatus === 'inactive' && viewer.profile.subscriptionEnd === null
               }

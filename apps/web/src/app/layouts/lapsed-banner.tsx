@@ -2,7 +2,7 @@
  * After a subscription lapses, the artist keeps their money and catalogue (decision 120): Royalties and
  * My Songs (list and release pages) stay reachable with this banner; upload, edits and analytics keep the gate.
  */
-import { LAPSED_MESSAGES, NO_SUBSCRIPTION_MESSAGES } from '@tunedrop/shared';
+import { LAPSED_MESSAGES, NO_SUBSCRIPTION_MESSAGES, PAYEE_MESSAGES } from '@tunedrop/shared';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -15,12 +15,21 @@ export function isReachableWithoutSubscription(pathname: string): boolean {
   return OPEN_PREFIXES.some((prefix) => path === prefix.replace(/\/+$/, '') || path.startsWith(prefix));
 }
 
-/** `hasNeverSubscribed`: no subscription ever (status inactive, no end date), so nothing to resubscribe to. */
-export function LapsedBanner({ hasNeverSubscribed }: { hasNeverSubscribed: boolean }) {
-  const messages = hasNeverSubscribed ? NO_SUBSCRIPTION_MESSAGES : LAPSED_MESSAGES;
+/**
+ * `hasNeverSubscribed`: no subscription ever (status inactive, no end date), so nothing to resubscribe to.
+ * `isPayee` (record 175): paid through splits, so the banner names their account and offers no plan.
+ */
+export function LapsedBanner({
+  hasNeverSubscribed,
+  isPayee,
+}: {
+  hasNeverSubscribed: boolean;
+  isPayee: boolean;
+}) {
+  const messages = isPayee ? PAYEE_MESSAGES : hasNeverSubscribed ? NO_SUBSCRIPTION_MESSAGES : LAPSED_MESSAGES;
   return (
     <section
-      aria-label="Subscription"
+      aria-label={isPayee ? 'Payee account' : 'Subscription'}
       data-testid="lapsed-banner"
       className="mb-6 flex flex-col gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4 sm:flex-row sm:items-center sm:justify-between"
     >

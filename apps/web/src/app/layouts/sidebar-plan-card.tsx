@@ -24,8 +24,15 @@ export function SidebarPlanCard({ viewer }: { viewer: Viewer }) {
   const canUpgrade = isPaying && viewer.profile.plan === 'basic' && !viewer.profile.banned;
   return (
     <div className="mt-auto space-y-3 rounded-xl border border-ink-700 bg-ink-800/60 p-4">
-      <p className="text-xs text-zinc-400">Current plan</p>
-      {facts.hasFreeAccess ? (
+      <p className="text-xs text-zinc-400">
+        {facts.isPayee && !isPaying && !facts.hasFreeAccess ? 'Account' : 'Current plan'}
+      </p>
+      {facts.isPayee && !isPaying && !facts.hasFreeAccess ? (
+        // A payee (record 175) is not offered a plan here; the account page has one whenever they want it.
+        <p className="font-semibold text-white" data-testid="sidebar-plan">
+          Payee account
+        </p>
+      ) : facts.hasFreeAccess ? (
         <>
           <p className="font-semibold text-white" data-testid="sidebar-plan">
             {plan.name}

@@ -1,6 +1,8 @@
 /** Public entry of the wallet feature (balances, payment details, withdrawals): what other features may use. */
 export { useWallet } from './api/wallet';
 export { BalanceCards } from './components/balance-cards';
+export { MinimumWithdrawal } from './components/minimum-withdrawal';
+export { PayeeSettingsCard } from './components/payee-settings-card';
 export { PaymentSettingsForm } from './components/payment-settings-form';
 export { PendingRequests } from './components/pending-requests';
 export { WithdrawalDialog } from './components/withdrawal-dialog';

@@ -31,8 +31,9 @@ export function UserCard({
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-semibold text-white">{user.artistName}</h3>
-          <Badge tone={user.plan === 'pro' ? 'brand' : 'neutral'}>
-            {PLAN_DETAILS[user.plan]?.name ?? user.plan}
+          {/* A payee (record 175) holds no plan: never shown as Basic. */}
+          <Badge tone={user.plan === 'pro' && !user.isPayee ? 'brand' : 'neutral'}>
+            {user.isPayee ? 'Payee' : (PLAN_DETAILS[user.plan]?.name ?? user.plan)}
           </Badge>
           {isAdmin ? <Badge tone="red">Admin</Badge> : null}
           {isModerator ? <Badge tone="blue">Moderator</Badge> : null}

@@ -1,6 +1,7 @@
 /**
  * /signup (spec 01 §2, §4, §5, §8): plan picker from ?plan=, the five fields, the live password
  * checklist, and the shared schema both here and on the server. Success asks for email verification.
+ * From a split invitation (?invitation=) the person is a payee (record 175): no plan or price is shown.
  */
 import { PLAN_DETAILS, PLANS, type Plan } from '@tunedrop/shared';
 import {
@@ -138,7 +139,11 @@ export default function SignupPage() {
   return (
     <AuthShell
       title="Create your account"
-      subtitle="Choose your plan and start releasing your music."
+      subtitle={
+        invitationFromParams
+          ? 'Receive your royalty shares and withdraw your balance.'
+          : 'Choose your plan and start releasing your music.'
+      }
       footer={
         <>
           Already have an account?{' '}
@@ -164,26 +169,28 @@ export default function SignupPage() {
             once you confirm your email you come straight back to the invitation.
           </p>
         ) : null}
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium text-zinc-200">Plan</legend>
-          <div className="grid grid-cols-2 gap-3">
-            {PLANS.map((option: Plan) => (
-              <label
-                key={option}
-                className={cn(
-                  'cursor-pointer rounded-xl border p-3 text-sm transition-colors has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-400',
-                  plan === option
-                    ? 'border-brand-500 bg-brand-600/15 text-white'
-                    : 'border-ink-700 text-zinc-300 hover:border-ink-700/60',
-                )}
-              >
-                <input type="radio" value={option} className="sr-only" {...register('plan')} />
-                <span className="block font-semibold">{PLAN_DETAILS[option].name}</span>
-                <span className="text-zinc-400">{PLAN_DETAILS[option].priceLabel}/month</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        {invitationFromParams ? null : (
+          <fieldset>
+            <legend className="mb-2 text-sm font-medium text-zinc-200">Plan</legend>
+            <div className="grid grid-cols-2 gap-3">
+              {PLANS.map((option: Plan) => (
+                <label
+                  key={option}
+                  className={cn(
+                    'cursor-pointer rounded-xl border p-3 text-sm transition-colors has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-400',
+                    plan === option
+                      ? 'border-brand-500 bg-brand-600/15 text-white'
+                      : 'border-ink-700 text-zinc-300 hover:border-ink-700/60',
+                  )}
+                >
+                  <input type="radio" value={option} className="sr-only" {...register('plan')} />
+                  <span className="block font-semibold">{PLAN_DETAILS[option].name}</span>
+                  <span className="text-zinc-400">{PLAN_DETAILS[option].priceLabel}/month</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
 
         <Field id="signup-email" label="Email" error={shown.email ?? undefined}>
           <Input

@@ -4,18 +4,16 @@
  * (features/wallet, served by modules/wallet).
  */
 import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
-import { ArrowUpRight, Info } from 'lucide-react';
+import { Info } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { notify } from '../../../components/ui/toast';
-import { paths } from '../../../config/paths';
-import { formatCents } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { PayeeShares } from '../../splits';
 import {
   BalanceCards,
+  MinimumWithdrawal,
   PaymentSettingsForm,
   PendingRequests,
   useWallet,
@@ -23,8 +21,6 @@ import {
 } from '../../wallet';
 import { LedgerSection } from '../components/ledger-section';
 import { StatementsSection } from '../components/statements-section';
-
-const PLAN_LABELS: Record<string, string> = { basic: 'Basic plan', pro: 'Pro plan' };
 
 export default function RoyaltiesPage() {
   usePageTitle('Royalties and Wallet');
@@ -69,9 +65,6 @@ export default function RoyaltiesPage() {
     setIsDialogOpen(true);
   };
 
-  const planLabel =
-    data.hasProMinimum && data.plan === 'basic' ? 'Free Access' : (PLAN_LABELS[data.plan] ?? data.plan);
-
   return (
     <div className="space-y-6">
       <header>
@@ -88,17 +81,7 @@ export default function RoyaltiesPage() {
       <Card className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <h2 className="text-lg font-semibold text-white">Withdraw Earnings</h2>
-          <p className="mt-1 text-sm text-zinc-300" data-testid="minimum-withdrawal">
-            Minimum withdrawal: {formatCents(data.minimumWithdrawalCents)} ({planLabel})
-          </p>
-          {data.hasProMinimum ? null : (
-            <Link
-              to={paths.account}
-              className="mt-1 inline-flex items-center gap-1 text-sm text-brand-300 hover:text-brand-400"
-            >
-              {WALLET_TEXTS.proMinimumHint} <ArrowUpRight aria-hidden className="size-4" />
-            </Link>
-          )}
+          <MinimumWithdrawal wallet={data} />
         </div>
         <Button onClick={openDialog}>Request Withdrawal</Button>
       </Card>
