@@ -21,8 +21,8 @@ describe('identifiers (IDENTIFIERS.md worked examples)', () => {
     expect(isDpid('PADPIDA3897722461G')).toBe(true);
     expect(isDpid('PA-DPIDA-2013042401-U')).toBe(true);
     expect(isDpid('PADPIDA2014999999Z')).toBe(false);
-    // The form checks the syntax only: the server's default sender id must stay savable.
-    expect(dpidSchema.safeParse('PADPIDA0000000000T').success).toBe(true);
+    // The server's placeholder sender id fails its check character: it is never saved as a value.
+    expect(dpidSchema.safeParse('PADPIDA0000000000T').success).toBe(false);
     expect(dpidSchema.safeParse('PADPIDA123').success).toBe(false);
   });
   it('formats an ISRC for display', () => {

@@ -5,6 +5,8 @@ export const DELIVERY_MESSAGES = {
   registrantInvalid: 'Enter the ISRC registrant as country and registrant code, e.g. QZ-ABC.',
   upcPrefixInvalid: 'Enter the GS1 company prefix as 6 to 11 digits, e.g. 0614141.',
   dpidInvalid: 'Enter a DDEX Party ID: 18 characters starting with PADPIDA, e.g. PADPIDA2013042401U.',
+  dpidCheckInvalid:
+    'This DDEX Party ID has a wrong check character (the last one): copy it again from the DDEX registry.',
   senderNameRequired: 'Enter the DDEX sender name.',
   nameRequired: 'Enter a name for the target.',
   urlInvalid:
@@ -29,6 +31,9 @@ export const DELIVERY_MESSAGES = {
   settingsSaved: 'Settings saved',
   targetSaved: 'Delivery target saved',
   targetDeleted: 'Delivery target removed',
+  targetDisabled: 'Delivery target disabled: no new releases go there; updates and takedowns still do.',
+  targetEnabled: 'Delivery target enabled',
+  targetUnreachable: 'The target could not be reached, so it was not added',
   retryQueued: 'Delivery queued again',
   takedownQueued: 'Takedown queued',
   storeTakedownRequested: 'Takedown requested for this store',
@@ -37,6 +42,14 @@ export const DELIVERY_MESSAGES = {
   hostKeyOnlySftp: 'A host key fingerprint applies to sftp:// targets only.',
   hostKeyNotKnown: 'Not known yet: recorded at the first connection.',
 } as const;
+
+/** Why a target that still holds releases is not removed (record 177). */
+export const targetHoldsMessage = (name: string, count: number) =>
+  `${name} still holds ${count} release${count === 1 ? '' : 's'} (delivered and not taken down): disable it instead, or take ${count === 1 ? 'it' : 'them'} down there first.`;
+
+/** What "take everything down, then remove" did (record 177). */
+export const targetTakingDownMessage = (name: string, count: number) =>
+  `${name} is disabled and a takedown is queued for each of its ${count} release${count === 1 ? '' : 's'}; remove it once they are taken down.`;
 
 /**
  * The refusal when an SFTP server answers with another key than the target's pinned one (record 153).

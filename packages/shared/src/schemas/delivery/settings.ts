@@ -1,7 +1,7 @@
 /** The operator's settings for codes and the DDEX sender (admin settings page and `settings:set`). */
 import { z } from 'zod';
 import { safeText } from '../../text';
-import { normaliseDpid } from './codes';
+import { isDpid, normaliseDpid } from './codes';
 import { DELIVERY_MESSAGES } from './messages';
 
 const REGISTRANT_RE = /^[A-Z]{2}-?[A-Z0-9]{3}$/;
@@ -25,13 +25,14 @@ export const upcPrefixSchema = safeText()
   .trim()
   .regex(/^\d{6,11}$/, DELIVERY_MESSAGES.upcPrefixInvalid);
 /**
- * The syntax only (18 characters, `PADPIDA` + 11): the MOD 37,36 check character is verified on published
- * DPIDs but not stated as a rule in any DDEX text we have (IDENTIFIERS.md), and test ids often fail it.
+ * 18 characters, `PADPIDA` + 10 + the ISO 7064 MOD 37,36 check character over the first 17 (record 178):
+ * every DPID DDEX publishes carries it, so a wrong one is a typo that would misaddress every message.
  */
 export const dpidSchema = safeText()
   .trim()
   .transform(normaliseDpid)
-  .refine((s) => /^PADPIDA[A-Z0-9]{11}$/.test(s), DELIVERY_MESSAGES.dpidInvalid);
+  .refine((s) => /^PADPIDA[A-Z0-9]{11}$/.test(s), DELIVERY_MESSAGES.dpidInvalid)
+  .refine((s) => !/^PADPIDA[A-Z0-9]{11}$/.test(s) || isDpid(s), DELIVERY_MESSAGES.dpidCheckInvalid);
 
 /**
  * Empty (or null) clears a code setting; anything else must be a valid code. Written as a pipe, not a
