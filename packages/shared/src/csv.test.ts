@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvSafeCell, toCsv } from './csv';
+import { csvHeaderCells, csvSafeCell, toCsv } from './csv';
 
 describe('csvSafeCell (OWASP CSV injection rule)', () => {
   it.each([
@@ -68,5 +68,21 @@ describe('toCsv', () => {
 
   it('writes only the header when there are no rows', () => {
     expect(toCsv(['a', 'b'], [])).toBe('a,b\r\n');
+  });
+});
+
+describe('csvHeaderCells', () => {
+  it('reads the first record of a file with its quotes, delimiter and byte order mark', () => {
+    expect(csvHeaderCells('\uFEFF"ISRC","Title, long",Amount\r\n1,2,3\n', ',')).toEqual([
+      'ISRC',
+      'Title, long',
+      'Amount',
+    ]);
+    expect(csvHeaderCells('Store\tCountry of Sale\t\tEarnings (USD)\nx', '\t')).toEqual([
+      'Store',
+      'Country of Sale',
+      'Earnings (USD)',
+    ]);
+    expect(csvHeaderCells('"never closed,a,b', ',')).toEqual([]);
   });
 });

@@ -2,8 +2,10 @@
  * The one CSV writer for every export (statements, earnings, withdrawals, the bulk balance template):
  * csv-stringify does the quoting, this module makes every cell safe to open in a spreadsheet (issue 22).
  * The browser build of csv-stringify is used on both sides: its Node build touches `Buffer` when it
- * loads, which a browser does not have, and one build means one behaviour.
+ * loads, which a browser does not have, and one build means one behaviour. Reading a file's header row
+ * in the browser goes through csv-parse's browser build the same way (record 166).
  */
+import { CsvError, parse } from 'csv-parse/browser/esm/sync';
 import { stringify } from 'csv-stringify/browser/esm/sync';
 
 /** What a cell may hold: text, a number, or nothing (an empty cell). */
@@ -30,4 +32,25 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly CsvCell
   const records: string[][] = [header.map(csvSafeCell)];
   for (const row of rows) records.push(row.map(csvSafeCell));
   return stringify(records, { record_delimiter: 'windows' });
+}
+
+/**
+ * The cells of a CSV's header row (its first record; a byte order mark dropped, cells trimmed, empty
+ * ones left out), read by csv-parse; none when the first record cannot be read.
+ */
+export function csvHeaderCells(text: string, delimiter: string): string[] {
+  try {
+    const [header] = parse(text, {
+      delimiter,
+      bom: true,
+      to_line: 1,
+      trim: true,
+      relax_quotes: true,
+      relax_column_count: true,
+    });
+    return (header ?? []).filter((cell) => cell.length > 0);
+  } catch (error) {
+    if (error instanceof CsvError) return [];
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@
  * The generic CSV's column-mapping step: pick a saved preset, or map the file's own header columns to
  * the fields we need and save that mapping under a name (it is reused for the next file of that shape).
  */
+import { csvHeaderCells } from '@tunedrop/shared/csv';
 import {
   CSV_MAPPING_FIELDS,
   type CsvMappingField,
@@ -36,14 +37,9 @@ const DELIMITERS = [
 
 const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
-/** The header cells of the file's first line (quotes removed), read from its first 64 KB only. */
+/** The header cells of the file's first line, read from its first 64 KB only. */
 async function readHeader(file: File, delimiter: string): Promise<string[]> {
-  const head = await file.slice(0, 65536).text();
-  const line = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
-  return line
-    .split(delimiter)
-    .map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'))
-    .filter((cell) => cell.length > 0);
+  return csvHeaderCells(await file.slice(0, 65536).text(), delimiter);
 }
 
 export function CsvMappingStep({
