@@ -1,0 +1,216 @@
+import {
+  type Plan,
+  type PlatformId,
+  RELEASE_STATUSES,
+  type ReleaseStatus,
+  SONGWRITER_ROLES,
+  type SongwriterRole,
+} from '@tunedrop/shared';
+import { UPLOAD_KINDS, type UploadInfo, type UploadKind } from '@tunedrop/shared/schemas/builder';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth';
+import { createdAt, inList, updatedAt } from './columns';
+
+// ---------------------------------------------------------------- releases
+
+export type ArtistCredit = { name: string; spotifyLink?: string; appleMusicLink?: string };
+
+export const releases = pgTable(
+  'releases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    primaryArtists: text('primary_artists').array().notNull().default(sql`'{}'::text[]`),
+    featuredArtists: text('featured_artists').array().notNull().default(sql`'{}'::text[]`),
+    primaryArtistsData: jsonb('primary_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    featuredArtistsData: jsonb('featured_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    genre: text('genre').notNull(),
+    releaseDate: date('release_date').notNull(),
+    originalReleaseDate: date('original_release_date'),
+    labelName: text('label_name'),
+    upc: text('upc'),
+    copyrightHolder: text('copyright_holder').notNull(),
+    publishingHolder: text('publishing_holder').notNull(),
+    copyrightYear: integer('copyright_year').notNull(),
+    publishingYear: integer('publishing_year').notNull(),
+    distributionStores: text('distribution_stores')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`)
+      .$type<PlatformId[]>(),
+    status: text('status').$type<ReleaseStatus>().notNull().default('pending'),
+    coverArtKey: text('cover_art_key'),
+    coverThumbSmallKey: text('cover_thumb_small_key'),
+    coverThumbMediumKey: text('cover_thumb_medium_key'),
+    rejectionReason: text('rejection_reason'),
+    takedownRequested: boolean('takedown_requested').notNull().default(false),
+    takedownRequestedAt: timestamp('takedown_requested_at', { withTimezone: true }),
+    /** Client-chosen key so a double click or a retried submission makes one release. */
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('releases_status_check', inList('status', RELEASE_STATUSES)),
+    check('releases_copyright_year_check', sql`copyright_year >= 1900`),
+    check('releases_publishing_year_check', sql`publishing_year >= 1900`),
+    check('releases_upc_check', sql`upc is null or upc ~ '^[0-9]{12,13}$'`),
+    index('releases_user_created_id_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('releases_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('releases_takedown_idx').on(t.createdAt.desc()).where(sql`takedown_requested`),
+    uniqueIndex('releases_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    // Review tabs (migration 0008): one partial index per tab in the tab's order; trigram search.
+    index('releases_review_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`status in ('pending', 'processing')`),
+    index('releases_review_approved_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`status in ('approved', 'live')`),
+    index('releases_review_rejected_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`status = 'rejected'`),
+    index('releases_review_takendown_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`status in ('taken_down', 'deleted')`),
+    index('releases_review_takedown_idx').on(t.takedownRequestedAt, t.id).where(sql`takedown_requested`),
+    index('releases_search_trgm_idx').using(
+      'gin',
+      sql`tunedrop_release_search_text(${t.title}, ${t.primaryArtists}) gin_trgm_ops`,
+    ),
+  ],
+);
+
+/**
+ * Tab counts kept by statement triggers on releases (migration 0008): each statement appends what it
+ * changed per (status, takedown flag); the review list sums these rows and folds them up when they grow.
+ */
+export const releaseCountDeltas = pgTable('release_count_deltas', {
+  status: text('status').$type<ReleaseStatus>().notNull(),
+  takedownRequested: boolean('takedown_requested').notNull(),
+  delta: bigint('delta', { mode: 'number' }).notNull(),
+});
+
+/** The same for profiles per (plan, banned), read by the admin user list's tab counts. */
+export const profileCountDeltas = pgTable('profile_count_deltas', {
+  plan: text('plan').$type<Plan>().notNull(),
+  banned: boolean('banned').notNull(),
+  delta: bigint('delta', { mode: 'number' }).notNull(),
+});
+
+export const tracks = pgTable(
+  'tracks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    isrc: text('isrc'),
+    explicit: boolean('explicit').notNull().default(false),
+    /** Duration in milliseconds, read from the WAV header. */
+    durationMs: integer('duration_ms'),
+    fileKey: text('file_key').notNull(),
+    originalFileName: text('original_file_name').notNull(),
+    fileSizeBytes: bigint('file_size_bytes', { mode: 'number' }).notNull(),
+    sampleRate: integer('sample_rate'),
+    bitDepth: integer('bit_depth'),
+    channels: integer('channels'),
+    primaryArtistsData: jsonb('primary_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    featuredArtistsData: jsonb('featured_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('tracks_isrc_check', sql`isrc is null or isrc ~ '^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$'`),
+    check('tracks_position_check', sql`position between 1 and 20`),
+    index('tracks_release_idx').on(t.releaseId, t.position),
+    uniqueIndex('tracks_isrc_unique').on(t.isrc),
+  ],
+);
+
+export const songwriters = pgTable(
+  'songwriters',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    trackId: uuid('track_id')
+      .notNull()
+      .references(() => tracks.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    middleName: text('middle_name'),
+    lastName: text('last_name').notNull(),
+    role: text('role').$type<SongwriterRole>().notNull().default('music_and_lyrics'),
+  },
+  (t) => [
+    check('songwriters_role_check', inList('role', SONGWRITER_ROLES)),
+    index('songwriters_track_idx').on(t.trackId),
+  ],
+);
+
+export const producers = pgTable(
+  'producers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    trackId: uuid('track_id')
+      .notNull()
+      .references(() => tracks.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    middleName: text('middle_name'),
+    lastName: text('last_name').notNull(),
+  },
+  (t) => [index('producers_track_idx').on(t.trackId)],
+);
+
+/** Files received through tus: staged, checked by content, then moved into storage. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<UploadKind>().notNull(),
+    originalName: text('original_name').notNull(),
+    sanitizedName: text('sanitized_name').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    status: text('status').$type<Exclude<UploadInfo['status'], 'missing'>>().notNull().default('uploading'),
+    storageKey: text('storage_key'),
+    thumbSmallKey: text('thumb_small_key'),
+    thumbMediumKey: text('thumb_medium_key'),
+    /** What the content check read: pixels for images; sample rate, bit depth, channels, duration for audio. */
+    details: jsonb('details').$type<Record<string, number | string>>(),
+    error: text('error'),
+    releaseId: uuid('release_id').references(() => releases.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('uploads_kind_check', inList('kind', UPLOAD_KINDS)),
+    check('uploads_status_check', inList('status', ['uploading', 'checked', 'rejected', 'consumed'])),
+    index('uploads_user_idx').on(t.userId, t.createdAt.desc()),
+    index('uploads_status_updated_idx').on(t.status, t.updatedAt),
+  ],
+);
+
+/** The builder's draft, one per user, so a reload or a later visit restores the wizard. */
+export const releaseDrafts = pgTable('release_drafts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  updatedAt: updatedAt(),
+});
