@@ -24,6 +24,7 @@ import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { healthRoutes } from './modules/health/routes';
+import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
@@ -44,6 +45,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', siteRoutes)
   .route('/', supportRoutes)
   .route('/', billingRoutes)
+  .route('/', liveUpdatesRoutes)
   .route('/', builderRoutes)
   .route('/', releasesRoutes)
   .route('/', walletRoutes)
