@@ -11,7 +11,8 @@
  *   GET    /api/admin/delivery/targets                  → { items: DeliveryTargetView[] }
  *   POST   /api/admin/delivery/targets  TargetInput     → DeliveryTargetView (201)
  *   PATCH  /api/admin/delivery/targets/:id TargetPatch  → DeliveryTargetView
- *   DELETE /api/admin/delivery/targets/:id              → { ok: true } (disables; history is kept)
+ *   DELETE /api/admin/delivery/targets/:id[?takeDown=all] → TargetRemoveResult: 409 while it holds releases;
+ *                                                          takeDown=all → 202, takedowns queued (record 177)
  *   POST   /api/admin/delivery/targets/:id/test         → TargetTestResult (200 even when it fails: read `ok`)
  *   GET    /api/admin/delivery/unmatched-acks           → { items: AckView[] } (acks for unknown messages / malformed)
  *   GET    /api/admin/deliveries?state=&targetId=&releaseId=&cursor=&limit= → DeliveryListResponse

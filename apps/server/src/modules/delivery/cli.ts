@@ -1,15 +1,25 @@
-/** CLI commands of delivery (registered in cli-commands.ts): settings, codes backfill, targets. */
+/** CLI commands of delivery (registered in cli-commands.ts): settings, codes backfill, targets and their lifecycle. */
 import { PLATFORM_IDS } from '@tunedrop/shared';
 import {
+  DELIVERY_MESSAGES,
   isSettingKey,
   SETTING_KEYS,
   SETTING_VALUE_SCHEMAS,
   targetInputSchema,
+  targetTakingDownMessage,
 } from '@tunedrop/shared/schemas/delivery';
-import { CliError, type Command } from '../../lib/cli-error';
+import { CliError, type Command, type CommandSystem } from '../../lib/cli-error';
+import { AppError } from '../../lib/errors';
 import { writeSetting } from './codes';
 import { backfillCodes } from './planning';
-import { createTarget } from './targets';
+import {
+  discardNewTarget,
+  findTarget,
+  removeTarget,
+  setTargetEnabled,
+  testTargetConnection,
+} from './target-lifecycle';
+import { createTarget, getTargetRow, listTargets } from './targets';
 
 export const deliveryCliCommands: Record<string, Command> = {
   'settings:set': {
@@ -47,7 +57,7 @@ export const deliveryCliCommands: Record<string, Command> = {
   },
   'delivery:target:add': {
     usage:
-      '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch] [--key FILE] [--host-key SHA256:…]   (sftp: without --host-key the key seen at the first connection is pinned)',
+      '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch] [--key FILE] [--host-key SHA256:…] [--disabled]   (tests the connection first and refuses an unreachable target unless --disabled; sftp: without --host-key the key seen at the first connection is pinned)',
     options: {
       name: { type: 'string' },
       url: { type: 'string' },
@@ -56,6 +66,7 @@ export const deliveryCliCommands: Record<string, Command> = {
       profile: { type: 'string' },
       key: { type: 'string' },
       'host-key': { type: 'string' },
+      disabled: { type: 'boolean' },
     },
     paths: { options: ['key'] },
     async run(system, _positionals, flags) {
@@ -92,8 +103,24 @@ export const deliveryCliCommands: Record<string, Command> = {
         if (isMissing) throw new CliError(`--${key} is required`, 2);
         throw new CliError(`${key ? `--${key}: ` : ''}${issue?.message ?? 'invalid input'}${hint}`, 2);
       }
+      const isDisabled = flags.disabled === true;
       try {
-        const target = await createTarget(system.db, system.config, parsed.data);
+        // Added disabled, tested, then enabled: no approval queues to it before it answered.
+        let target = await createTarget(system.db, system.config, { ...parsed.data, enabled: false });
+        const test = await testTargetConnection(
+          system.db,
+          system.config,
+          await getTargetRow(system.db, target.id),
+        );
+        if (!test.ok && !isDisabled) {
+          await discardNewTarget(system.db, target.id);
+          throw new CliError(
+            `${DELIVERY_MESSAGES.targetUnreachable}: ${test.message}\nAdd it with --disabled to keep it switched off until it answers.`,
+          );
+        }
+        if (!isDisabled) await setTargetEnabled(system.db, target.id, true);
+        // Read again: the test may have pinned the host key it saw.
+        target = (await listTargets(system.db)).find((t) => t.id === target.id) ?? target;
         const hostKey =
           target.scheme !== 'sftp'
             ? ''
@@ -102,10 +129,68 @@ export const deliveryCliCommands: Record<string, Command> = {
               : ', host key pinned at the first connection';
         return `Added delivery target ${target.name} (${target.id}): ${target.urlMasked}, ${
           target.platforms === 'all' ? 'all platforms' : target.platforms.join(', ')
-        }, ${target.profile} profile${hostKey}`;
+        }, ${target.profile} profile${hostKey}${
+          isDisabled ? `\nDisabled (connection test: ${test.ok ? 'ok' : test.message}).` : ''
+        }`;
       } catch (error) {
+        if (error instanceof CliError) throw error;
         throw new CliError(error instanceof Error ? error.message : String(error));
       }
     },
   },
+  'delivery:target:list': {
+    usage: '   (every target: id, name, enabled or disabled, URL without password, releases it holds)',
+    async run(system) {
+      const targets = await listTargets(system.db);
+      if (targets.length === 0) return 'No delivery targets.';
+      return targets
+        .map(
+          (t) =>
+            `${t.id}  ${t.name}  ${t.enabled ? 'enabled' : 'disabled'}  ${t.urlMasked}  holds ${t.holds} release(s)`,
+        )
+        .join('\n');
+    },
+  },
+  'delivery:target:disable': {
+    usage: 'ID|NAME   (no new releases go there; updates and takedowns of what it holds still do)',
+    async run(system, positionals) {
+      const row = await targetArgument(system, positionals);
+      await setTargetEnabled(system.db, row.id, false);
+      return `Disabled ${row.name}: no new releases go there; updates and takedowns of what it holds still do.`;
+    },
+  },
+  'delivery:target:enable': {
+    usage: 'ID|NAME',
+    async run(system, positionals) {
+      const row = await targetArgument(system, positionals);
+      await setTargetEnabled(system.db, row.id, true);
+      return `Enabled ${row.name}.`;
+    },
+  },
+  'delivery:target:remove': {
+    usage:
+      'ID|NAME [--take-down-all]   (refused while it holds releases; --take-down-all disables it and queues their takedowns, remove it again once they are taken down)',
+    options: { 'take-down-all': { type: 'boolean' } },
+    async run(system, positionals, flags) {
+      const row = await targetArgument(system, positionals);
+      try {
+        const result = await removeTarget(system.db, row.id, {
+          takeDownFirst: flags['take-down-all'] === true,
+        });
+        if (result.removed) return `Removed ${row.name}.`;
+        return targetTakingDownMessage(row.name, result.held);
+      } catch (error) {
+        if (error instanceof AppError) throw new CliError(error.message);
+        throw error;
+      }
+    },
+  },
 };
+
+async function targetArgument(system: CommandSystem, positionals: string[]) {
+  const [idOrName] = positionals;
+  if (!idOrName) throw new CliError('name the target: ID or NAME (see delivery:target:list)', 2);
+  const row = await findTarget(system.db, idOrName);
+  if (!row) throw new CliError(`${DELIVERY_MESSAGES.targetNotFound} (${idOrName})`);
+  return row;
+}

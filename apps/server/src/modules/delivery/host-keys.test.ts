@@ -181,13 +181,20 @@ describe('SFTP host keys', () => {
     const { spawnSync } = await import('node:child_process');
     spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
     const wrong = fingerprintOf(`${keyFile}.pub`);
+    // The connection test meets the other key: refused, unless added disabled.
+    await expect(
+      add.run(system, [], { ...base, name: 'Wrong key', key: sftp.privateKeyFile, 'host-key': wrong }),
+    ).rejects.toThrow(`expected ${wrong}, received ${sftp.hostKeyFingerprint()}`);
     const added = await add.run(system, [], {
       ...base,
       name: 'Wrong key',
       key: sftp.privateKeyFile,
       'host-key': wrong,
+      disabled: true,
     });
-    expect(added).toMatch(new RegExp(`host key ${wrong.replace(/[+/]/g, '\\$&')}$`));
+    expect(added).toMatch(
+      new RegExp(`host key ${wrong.replace(/[+/]/g, '\\$&')}\nDisabled \\(connection test: `),
+    );
     const [wrongTarget] = await system.db
       .select()
       .from(deliveryTargets)

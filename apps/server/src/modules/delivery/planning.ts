@@ -92,6 +92,7 @@ export async function queueReleaseUpdate(
     .where(
       and(
         eq(deliveries.releaseId, releaseId),
+        isNull(deliveryTargets.deletedAt),
         onlyTargetId ? eq(deliveries.targetId, onlyTargetId) : undefined,
       ),
     );
@@ -162,6 +163,8 @@ export async function queueTakedowns(db: DbOrTx, releaseId: string, targetId?: s
         targetId ? eq(deliveries.targetId, targetId) : undefined,
         ne(deliveries.state, 'taken_down'),
         ne(deliveries.state, 'uploading'),
+        // A removed target holds nothing any more (record 177): no job may wait for it.
+        sql`${deliveries.targetId} not in (select id from delivery_targets where deleted_at is not null)`,
       ),
     )
     .returning({ id: deliveries.id });

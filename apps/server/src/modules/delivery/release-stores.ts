@@ -21,6 +21,7 @@ import {
 import { AppError, notFound } from '../../lib/errors';
 import { loadReleaseData } from '../ddex';
 import { coverUrl } from '../releases/service';
+import { REMOVED_BEFORE_SENT } from './target-lifecycle';
 import { servesPlatform } from './targets';
 
 // ------------------------------------------------------------------ the artist's view
@@ -58,7 +59,12 @@ function storeState(
     case 'rejected':
       return { state: 'rejected', date: at, message: delivery.lastError };
     case 'failed':
-      return { state: 'failed', date: at, message: null };
+      // A job closed because its target was removed says so (record 177); other failures stay the admin's.
+      return {
+        state: 'failed',
+        date: at,
+        message: delivery.lastError === REMOVED_BEFORE_SENT ? REMOVED_BEFORE_SENT : null,
+      };
     case 'takedown_queued':
     case 'takedown_sent':
       return { state: 'takedown_queued', date: at, message: null };

@@ -12,6 +12,7 @@ import {
   storeTakedownSchema,
   targetInputSchema,
   targetPatchSchema,
+  targetRemoveQuerySchema,
 } from '@tunedrop/shared/schemas/delivery';
 import { ZipArchive } from 'archiver';
 import { and, eq } from 'drizzle-orm';
@@ -24,7 +25,6 @@ import { notFound } from '../../lib/errors';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { releaseIdParam } from '../releases/service';
-import { openTargetTransport } from './connect';
 import { releaseDetail, requestStoreTakedown } from './release-stores';
 import {
   adminTakedown,
@@ -35,8 +35,8 @@ import {
   saveSettings,
   settingsView,
 } from './service';
-import { createTarget, deleteTarget, getTargetRow, listTargets, updateTarget } from './targets';
-import { describeTransportError, probeTransport } from './transport';
+import { removeTarget, testTargetConnection } from './target-lifecycle';
+import { createTarget, getTargetRow, listTargets, updateTarget } from './targets';
 
 const idParam = uuidParam;
 
@@ -61,34 +61,23 @@ export const deliveryRoutes = new Hono<AppEnv>()
     const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
     return c.json(await updateTarget(db, config, id, c.req.valid('json')), 200);
   })
-  .delete('/admin/delivery/targets/:id', access('admin'), async (c) => {
-    await deleteTarget(c.var.deps.db, idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound));
-    return c.json({ ok: true as const }, 200);
-  })
+  .delete(
+    '/admin/delivery/targets/:id',
+    access('admin'),
+    validate('query', targetRemoveQuerySchema),
+    async (c) => {
+      const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
+      const { takeDown } = c.req.valid('query');
+      const result = await removeTarget(c.var.deps.db, id, { takeDownFirst: takeDown === 'all' });
+      // 202: accepted, not done: the target stays (disabled) until its takedowns are acknowledged.
+      if (!result.removed) return c.json({ ok: true as const, ...result }, 202);
+      return c.json({ ok: true as const, ...result }, 200);
+    },
+  )
   .post('/admin/delivery/targets/:id/test', access('admin'), async (c) => {
     const { db, config } = c.var.deps;
     const row = await getTargetRow(db, idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound));
-    const started = performance.now();
-    try {
-      await probeTransport(await openTargetTransport(db, config, row));
-      return c.json(
-        {
-          ok: true,
-          message: 'Connected and wrote a test file.',
-          elapsedMs: Math.round(performance.now() - started),
-        },
-        200,
-      );
-    } catch (error) {
-      return c.json(
-        {
-          ok: false,
-          message: describeTransportError(error),
-          elapsedMs: Math.round(performance.now() - started),
-        },
-        200,
-      );
-    }
+    return c.json(await testTargetConnection(db, config, row), 200);
   })
   .get('/admin/delivery/unmatched-acks', access('admin'), async (c) => {
     return c.json({ items: await listUnmatchedAcks(c.var.deps.db) }, 200);

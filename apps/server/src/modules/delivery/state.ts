@@ -4,7 +4,7 @@
  * backoff, delivered, an interrupted attempt's package adopted), each only while the lease is its own.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   type DeliveredFile,
@@ -46,6 +46,13 @@ export async function claimJobs(
   /** Claim this row (and, for a batch target, others due of its target), not the first due one. */
   deliveryId?: string,
 ): Promise<DeliveryRow[]> {
+  // A disabled target takes no new release but still gets updates and takedowns of what it holds
+  // (record 177): any job that is not a first send, or whose package already went there.
+  const mayGo = or(
+    sql`${deliveries.targetId} in (select id from delivery_targets where enabled)`,
+    ne(deliveries.action, 'new'),
+    sql`exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded')`,
+  );
   return db.transaction(async (tx) => {
     const due = or(
       and(
@@ -59,7 +66,12 @@ export async function claimJobs(
       .from(deliveries)
       .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
       .where(
-        and(due, eq(deliveryTargets.enabled, true), deliveryId ? eq(deliveries.id, deliveryId) : undefined),
+        and(
+          due,
+          isNull(deliveryTargets.deletedAt),
+          mayGo,
+          deliveryId ? eq(deliveries.id, deliveryId) : undefined,
+        ),
       )
       .orderBy(asc(deliveries.nextAttemptAt), asc(deliveries.id))
       .limit(1)
@@ -73,6 +85,7 @@ export async function claimJobs(
         .where(
           and(
             due,
+            mayGo,
             eq(deliveries.targetId, first.delivery.targetId),
             sql`${deliveries.id} <> ${first.delivery.id}`,
           ),

@@ -14,7 +14,7 @@ import {
   targetPatchSchema,
   targetUrlScheme,
 } from '@tunedrop/shared/schemas/delivery';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets } from '../../db/schema';
@@ -46,7 +46,11 @@ export function openTarget(config: Config, row: TargetRow): OpenTarget {
 export const servesPlatform = (target: Pick<TargetRow, 'platforms'>, platform: string) =>
   target.platforms === null || target.platforms.some((served) => served === platform);
 
-function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> = {}): DeliveryTargetView {
+function toView(
+  row: TargetRow,
+  counts: Partial<Record<DeliveryState, number>> = {},
+  holds = 0,
+): DeliveryTargetView {
   return {
     id: row.id,
     name: row.name,
@@ -61,6 +65,7 @@ function toView(row: TargetRow, counts: Partial<Record<DeliveryState, number>> =
     hasOwnS3Credentials: row.hasOwnS3,
     hostKeyFingerprint: row.hostKeySha256,
     hostKeyRecordedAt: row.hostKeyRecordedAt?.toISOString() ?? null,
+    holds,
     counts,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -122,6 +127,15 @@ export async function recordFirstHostKey(db: DbOrTx, targetId: string, fingerpri
   return row?.hostKey ?? fingerprint;
 }
 
+/**
+ * A delivery its target holds (record 177): a package went there (an attempt uploaded) and it is not
+ * taken down yet, or one is on its way now. A takedown sent but not acknowledged is still held.
+ */
+export const isHeld = and(
+  ne(deliveries.state, 'taken_down'),
+  sql`(${deliveries.state} = 'uploading' or exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded'))`,
+);
+
 export async function listTargets(db: DbOrTx): Promise<DeliveryTargetView[]> {
   const rows = await db
     .select()
@@ -132,10 +146,16 @@ export async function listTargets(db: DbOrTx): Promise<DeliveryTargetView[]> {
     .select({ targetId: deliveries.targetId, state: deliveries.state, n: sql<number>`count(*)::int` })
     .from(deliveries)
     .groupBy(deliveries.targetId, deliveries.state);
+  const held = await db
+    .select({ targetId: deliveries.targetId, n: sql<number>`count(*)::int` })
+    .from(deliveries)
+    .where(isHeld)
+    .groupBy(deliveries.targetId);
   return rows.map((row) =>
     toView(
       row,
       Object.fromEntries(counts.filter((c) => c.targetId === row.id).map((c) => [c.state, Number(c.n)])),
+      Number(held.find((h) => h.targetId === row.id)?.n ?? 0),
     ),
   );
 }
@@ -232,14 +252,4 @@ export async function updateTarget(
   } catch (error) {
     return nameTaken(error);
   }
-}
-
-/** Soft delete: the history of what was sent there stays; no new jobs go to it. */
-export async function deleteTarget(db: DbOrTx, id: string): Promise<void> {
-  const rows = await db
-    .update(deliveryTargets)
-    .set({ deletedAt: new Date(), enabled: false, updatedAt: new Date() })
-    .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
-    .returning({ id: deliveryTargets.id });
-  if (rows.length === 0) throw notFound(DELIVERY_MESSAGES.targetNotFound);
 }

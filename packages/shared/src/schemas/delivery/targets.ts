@@ -104,6 +104,15 @@ export const targetPatchSchema = targetInputSchema.partial().extend({
 });
 export type TargetPatch = z.input<typeof targetPatchSchema>;
 
+/**
+ * DELETE /api/admin/delivery/targets/:id: refused (409) while the target holds releases, unless
+ * `?takeDown=all` (record 177): then 202 with the takedowns queued, and the target stays disabled.
+ */
+export const targetRemoveQuerySchema = z.object({ takeDown: z.enum(['all']).optional() });
+export type TargetRemoveResult =
+  | { ok: true; removed: true }
+  | { ok: true; removed: false; takedowns: number; held: number };
+
 export type DeliveryTargetView = {
   id: string;
   name: string;
@@ -121,6 +130,8 @@ export type DeliveryTargetView = {
   hostKeyFingerprint: string | null;
   /** When it was given or first seen. */
   hostKeyRecordedAt: string | null;
+  /** Releases delivered there and not taken down yet (record 177): while > 0 it cannot be removed. */
+  holds: number;
   /** Deliveries per state for this target. */
   counts: Partial<Record<DeliveryState, number>>;
   createdAt: string;

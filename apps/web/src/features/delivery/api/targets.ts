@@ -26,10 +26,14 @@ export function useSaveDeliveryTarget() {
   });
 }
 
+/** Removes a target; `takeDownAll` first takes down what it holds (it stays, disabled, until done). */
 export function useDeleteDeliveryTarget() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => unwrap(targets[':id'].$delete({ param: { id } })),
+    mutationFn: ({ id, takeDownAll }: { id: string; takeDownAll: boolean }) =>
+      unwrap(
+        targets[':id'].$delete({ param: { id }, query: takeDownAll ? { takeDown: 'all' as const } : {} }),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
   });
 }

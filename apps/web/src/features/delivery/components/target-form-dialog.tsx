@@ -192,7 +192,7 @@ export function TargetFormDialog({
             placeholder={target ? 'Unchanged' : 'sftp://user:password@host:22/incoming'}
           />
         </Field>
-        {scheme === 'sftp' ? (
+        {scheme === 'sftp' || scheme === null ? (
           <Field
             id="target-privateKey"
             label="SFTP private key (optional)"
@@ -212,6 +212,20 @@ export function TargetFormDialog({
               className="font-mono text-xs"
               placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
             />
+            <label className="mt-2 inline-flex cursor-pointer items-center gap-2 text-xs text-zinc-300">
+              <span className="underline">Load the key from a file</span>
+              <input
+                type="file"
+                className="sr-only"
+                aria-label="SFTP private key file"
+                onChange={async (event) => {
+                  const file = event.target.files?.[0];
+                  if (!file) return;
+                  form.setValue('privateKey', await file.text(), { shouldDirty: true, shouldValidate: true });
+                  event.target.value = '';
+                }}
+              />
+            </label>
           </Field>
         ) : null}
         {scheme === 'sftp' ? (

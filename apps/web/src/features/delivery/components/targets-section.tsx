@@ -1,4 +1,7 @@
-/** Delivery targets: where approved releases are sent. Add, edit, delete (confirmed), test the connection. */
+/**
+ * Delivery targets: where approved releases are sent. Add, edit, disable or enable, delete (confirmed; a
+ * target holding releases is taken down first, record 177), test the connection.
+ */
 import { PLATFORMS, platformName } from '@tunedrop/shared';
 import {
   DELIVERY_MESSAGES,
@@ -7,15 +10,22 @@ import {
   type DeliveryTargetView,
   TARGET_PROFILE_LABELS,
   type TargetTestResult,
+  targetHoldsMessage,
+  targetTakingDownMessage,
 } from '@tunedrop/shared/schemas/delivery';
-import { CheckCircle2, Pencil, Plug, Plus, Send, Trash2, XCircle } from 'lucide-react';
+import { CheckCircle2, Pencil, Plug, Plus, Power, Send, Trash2, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card, Spinner } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useDeleteDeliveryTarget, useDeliveryTargets, useTestDeliveryTarget } from '../api/targets';
+import {
+  useDeleteDeliveryTarget,
+  useDeliveryTargets,
+  useSaveDeliveryTarget,
+  useTestDeliveryTarget,
+} from '../api/targets';
 import { TargetFormDialog } from './target-form-dialog';
 
 function platformsText(platforms: DeliveryTargetView['platforms']): string {
@@ -44,12 +54,19 @@ export function TargetsSection() {
 
   const confirmDelete = () => {
     if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => notify.success(DELIVERY_MESSAGES.targetDeleted, deleting.name),
-      onError: (error) => notify.error(errorMessage(error, 'Failed to delete the target')),
-      onSettled: () => setDeleting(null),
-    });
+    remove.mutate(
+      { id: deleting.id, takeDownAll: deleting.holds > 0 },
+      {
+        onSuccess: (result) =>
+          result.removed
+            ? notify.success(DELIVERY_MESSAGES.targetDeleted, deleting.name)
+            : notify.success(targetTakingDownMessage(deleting.name, result.held)),
+        onError: (error) => notify.error(errorMessage(error, 'Failed to delete the target')),
+        onSettled: () => setDeleting(null),
+      },
+    );
   };
+  const holds = deleting?.holds ?? 0;
 
   return (
     <section aria-labelledby="targets-title" className="space-y-4">
@@ -106,9 +123,21 @@ export function TargetsSection() {
         onOpenChange={(open) => {
           if (!open && !remove.isPending) setDeleting(null);
         }}
-        title="Delete target"
-        description={`Remove "${deleting?.name ?? ''}"? Nothing more is sent to it; deliveries already made and their history are kept.`}
-        confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
+        title={holds > 0 ? `${deleting?.name ?? ''} still holds releases` : 'Delete target'}
+        description={
+          holds > 0
+            ? `${targetHoldsMessage(deleting?.name ?? '', holds)} Taking them down sends a takedown for each to this target and disables it; you can delete it once the store has acknowledged them. Other targets are not affected.`
+            : `Remove "${deleting?.name ?? ''}"? Nothing was delivered there that is still live. Jobs not yet sent there are closed as failed; the history is kept.`
+        }
+        confirmLabel={
+          remove.isPending
+            ? holds > 0
+              ? 'Queueing takedowns...'
+              : 'Deleting...'
+            : holds > 0
+              ? `Take ${holds === 1 ? 'it' : `all ${holds}`} down from this target`
+              : 'Delete'
+        }
         isDestructive
         isPending={remove.isPending}
         onConfirm={confirmDelete}
@@ -127,6 +156,7 @@ function TargetCard({
   onDelete: () => void;
 }) {
   const test = useTestDeliveryTarget();
+  const toggle = useSaveDeliveryTarget();
   const [result, setResult] = useState<TargetTestResult | null>(null);
   const headingId = `target-${target.id}-name`;
 
@@ -174,6 +204,10 @@ function TargetCard({
           <dd className="text-zinc-200">{platformsText(target.platforms)}</dd>
           <dt className="text-zinc-400">Deliveries</dt>
           <dd className="text-zinc-200">{countsText(target.counts)}</dd>
+          <dt className="text-zinc-400">Holds</dt>
+          <dd className="text-zinc-200" data-testid="target-holds">
+            {target.holds === 1 ? '1 release' : `${target.holds} releases`} (delivered, not taken down)
+          </dd>
         </dl>
         <div aria-live="polite">
           {test.isPending ? (
@@ -207,6 +241,27 @@ function TargetCard({
           </Button>
           <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${target.name}`}>
             <Pencil aria-hidden className="size-4" /> Edit
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={toggle.isPending}
+            onClick={() =>
+              toggle.mutate(
+                { id: target.id, body: { enabled: !target.enabled } },
+                {
+                  onSuccess: (saved) =>
+                    notify.success(
+                      saved.enabled ? DELIVERY_MESSAGES.targetEnabled : DELIVERY_MESSAGES.targetDisabled,
+                      saved.name,
+                    ),
+                  onError: (error) => notify.error(errorMessage(error, 'Failed to save the target')),
+                },
+              )
+            }
+            aria-label={`${target.enabled ? 'Disable' : 'Enable'} ${target.name}`}
+          >
+            <Power aria-hidden className="size-4" /> {target.enabled ? 'Disable' : 'Enable'}
           </Button>
           <Button variant="ghost" size="sm" onClick={onDelete} aria-label={`Delete ${target.name}`}>
             <Trash2 aria-hidden className="size-4" /> Delete

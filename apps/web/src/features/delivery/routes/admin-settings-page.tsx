@@ -167,14 +167,15 @@ function SettingsForm({ settings }: { settings: DeliverySettingsView }) {
             error={errors.ddexSenderPartyId?.message}
             hint={
               settings.sources.ddexSenderPartyId === 'default'
-                ? 'Now the server default (DDEX_SENDER_PARTY_ID); saving stores it here.'
-                : 'e.g. PADPIDA2013042401U'
+                ? `Not set: messages use the server default ${settings.ddexSenderPartyId} (DDEX_SENDER_PARTY_ID). Enter your own DPID to store it.`
+                : 'Your DDEX Party ID, 18 characters: PADPIDA + 10 + check character.'
             }
           >
             <Input
               {...fieldProps('ddexSenderPartyId')}
               {...form.register('ddexSenderPartyId')}
               autoCapitalize="characters"
+              placeholder={settings.ddexSenderPartyId}
             />
           </Field>
           <Field
@@ -183,11 +184,15 @@ function SettingsForm({ settings }: { settings: DeliverySettingsView }) {
             error={errors.ddexSenderName?.message}
             hint={
               settings.sources.ddexSenderName === 'default'
-                ? 'Now the server default (DDEX_SENDER_NAME); saving stores it here.'
+                ? `Not set: messages use the server default "${settings.ddexSenderName}" (DDEX_SENDER_NAME). Enter your own to store it.`
                 : undefined
             }
           >
-            <Input {...fieldProps('ddexSenderName')} {...form.register('ddexSenderName')} />
+            <Input
+              {...fieldProps('ddexSenderName')}
+              {...form.register('ddexSenderName')}
+              placeholder={settings.ddexSenderName}
+            />
           </Field>
         </div>
       </Card>
@@ -205,7 +210,8 @@ function toValues(settings: DeliverySettingsView): SettingsInput {
   return {
     isrcRegistrant: settings.isrcRegistrant ?? '',
     upcPrefix: settings.upcPrefix ?? '',
-    ddexSenderPartyId: settings.ddexSenderPartyId,
-    ddexSenderName: settings.ddexSenderName,
+    // A server default is shown as the placeholder, never filled in as a value to be saved (issue 26).
+    ddexSenderPartyId: settings.sources.ddexSenderPartyId === 'settings' ? settings.ddexSenderPartyId : '',
+    ddexSenderName: settings.sources.ddexSenderName === 'settings' ? settings.ddexSenderName : '',
   };
 }

@@ -1,0 +1,205 @@
+/**
+ * Issue 26 findings 1-2 (record 177): a target holding releases can be disabled (no new releases; its
+ * updates and takedowns still go out) but not removed until nothing is live there, or after the admin
+ * had everything there taken down. Against a real OpenSSH SFTP store with a key-only login.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  DELIVERY_MESSAGES,
+  type DeliveryTargetView,
+  targetHoldsMessage,
+} from '@tunedrop/shared/schemas/delivery';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, deliveryTargets } from '../../db/schema';
+import { run } from '../../lib/sql';
+import { type DeliveryBed, startDeliveryBed } from '../../test-support/delivery-fixtures';
+import { readJson, type TestSystem } from '../../test-support/harness';
+import {
+  readDeliveries,
+  type SftpServer,
+  startSftpServer,
+  storeAcknowledgeAll,
+} from '../../test-support/sftp';
+import { REMOVED_BEFORE_SENT } from './target-lifecycle';
+import { runDeliveryOnce } from './worker';
+
+let bed: DeliveryBed;
+let system: TestSystem;
+let sftp: SftpServer;
+let people: DeliveryBed['people'];
+
+beforeAll(async () => {
+  sftp = await startSftpServer();
+  bed = await startDeliveryBed();
+  ({ system, people } = bed);
+}, 60_000);
+
+afterAll(async () => {
+  await bed?.close();
+  await sftp?.stop();
+});
+
+const admin = (url: string, init: RequestInit & { json?: unknown } = {}) =>
+  system.request(url, { ...init, cookie: people.admin.cookie });
+
+/** A key-only target (no password in the URL) in its own folder of the store, the only one enabled. */
+async function keyOnlyTarget(folder: string) {
+  fs.mkdirSync(path.join(sftp.root, folder), { recursive: true });
+  const id = await bed.onlyTarget({
+    name: `Key store ${folder}`,
+    url: sftp.url(folder),
+    privateKey: sftp.privateKey,
+  });
+  return { id, root: path.join(sftp.root, folder) };
+}
+
+async function targetView(id: string): Promise<DeliveryTargetView | undefined> {
+  const list = await readJson(await admin('/api/admin/delivery/targets'));
+  return list.items.find((t: DeliveryTargetView) => t.id === id);
+}
+
+const deliveryOf = async (releaseId: string, targetId: string) =>
+  (await system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId))).find(
+    (d) => d.targetId === targetId,
+  );
+
+/** Sends what is due, lets the store acknowledge every package, and reads the acknowledgements. */
+async function sendAndAcknowledge(root: string) {
+  await runDeliveryOnce(system, { pollAcks: false });
+  storeAcknowledgeAll(root);
+  await runDeliveryOnce(system, { pollAcks: true });
+}
+
+async function approveTakedown(releaseId: string) {
+  const asked = await system.request(`/api/releases/${releaseId}/takedown`, {
+    method: 'POST',
+    cookie: people.artist.cookie,
+  });
+  expect(asked.status).toBe(200);
+  const approved = await system.request(`/api/admin/releases/${releaseId}/takedown/approve`, {
+    method: 'POST',
+    cookie: people.moderator.cookie,
+  });
+  expect(approved.status).toBe(200);
+}
+
+describe('a target holding releases', () => {
+  it('is disabled, not removed; a takedown approved afterwards still reaches the store', async () => {
+    const target = await keyOnlyTarget('held');
+    const [live] = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
+    await sendAndAcknowledge(target.root);
+    expect((await deliveryOf(live as string, target.id))?.state).toBe('acknowledged');
+    const name = (await targetView(target.id))?.name as string;
+    expect((await targetView(target.id))?.holds).toBe(1);
+
+    const refused = await admin(`/api/admin/delivery/targets/${target.id}`, { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    expect((await readJson(refused)).error).toMatchObject({
+      code: 'target_holds_releases',
+      message: targetHoldsMessage(name, 1),
+    });
+    expect(await targetView(target.id)).toBeDefined();
+
+    const disabled = await admin(`/api/admin/delivery/targets/${target.id}`, {
+      method: 'PATCH',
+      json: { enabled: false },
+    });
+    expect((await readJson(disabled)).enabled).toBe(false);
+    // No new release goes to a disabled target.
+    const [later] = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
+    expect(await deliveryOf(later as string, target.id)).toBeUndefined();
+
+    await approveTakedown(live as string);
+    expect((await deliveryOf(live as string, target.id))?.state).toBe('takedown_queued');
+    const before = readDeliveries(target.root).length;
+    await sendAndAcknowledge(target.root);
+    const sent = readDeliveries(target.root);
+    expect(sent).toHaveLength(before + 1);
+    // The takedown: the release without deals.
+    const takedown = sent.find((p) => !sent.slice(0, before).some((q) => q.folder === p.folder));
+    expect(takedown?.xml).not.toContain('<Deal>');
+    const done = await deliveryOf(live as string, target.id);
+    expect(done?.state).toBe('taken_down');
+    expect(done?.attempts).toBe(1);
+
+    expect((await targetView(target.id))?.holds).toBe(0);
+    const removed = await admin(`/api/admin/delivery/targets/${target.id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(await readJson(removed)).toEqual({ ok: true, removed: true });
+    expect(await targetView(target.id)).toBeUndefined();
+  }, 60_000);
+
+  it('"take everything down first" queues the takedowns, keeps it disabled until they are acknowledged', async () => {
+    const target = await keyOnlyTarget('all-down');
+    const ids = await bed.approvedReleases(2, { distributionStores: ['spotify'] });
+    await sendAndAcknowledge(target.root);
+    const queuedOnly = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
+    await system.db.update(deliveryTargets).set({ enabled: true }).where(eq(deliveryTargets.id, target.id));
+
+    const accepted = await admin(`/api/admin/delivery/targets/${target.id}?takeDown=all`, {
+      method: 'DELETE',
+    });
+    expect(accepted.status).toBe(202);
+    expect(await readJson(accepted)).toEqual({ ok: true, removed: false, takedowns: 2, held: 2 });
+    const view = await targetView(target.id);
+    expect(view?.enabled).toBe(false);
+    for (const id of ids) expect((await deliveryOf(id, target.id))?.state).toBe('takedown_queued');
+
+    await sendAndAcknowledge(target.root);
+    for (const id of ids) expect((await deliveryOf(id, target.id))?.state).toBe('taken_down');
+    // The release approved but never sent there is not held: it does not go out to a disabled target.
+    expect((await deliveryOf(queuedOnly[0] as string, target.id))?.state).toBe('queued');
+
+    const removed = await admin(`/api/admin/delivery/targets/${target.id}`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    // Its job never sent is closed with the reason, which the artist sees on the store row.
+    const closed = await deliveryOf(queuedOnly[0] as string, target.id);
+    expect(closed).toMatchObject({ state: 'failed', lastError: REMOVED_BEFORE_SENT });
+    const detail = await readJson(
+      await system.request(`/api/releases/${queuedOnly[0]}/detail`, { cookie: people.artist.cookie }),
+    );
+    expect(detail.stores.find((s: { platformId: string }) => s.platformId === 'spotify')).toMatchObject({
+      state: 'failed',
+      message: REMOVED_BEFORE_SENT,
+    });
+  }, 60_000);
+
+  it('an unknown target is 404 to remove', async () => {
+    const response = await admin('/api/admin/delivery/targets/00000000-0000-4000-8000-000000000000', {
+      method: 'DELETE',
+    });
+    expect(response.status).toBe(404);
+    expect((await readJson(response)).error.message).toBe(DELIVERY_MESSAGES.targetNotFound);
+  });
+});
+
+describe('migration 0031: targets removed before this fix', () => {
+  it('brings back, disabled, a removed target whose takedown was stranded, and the takedown goes out', async () => {
+    const target = await keyOnlyTarget('legacy');
+    const [stranded] = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
+    await sendAndAcknowledge(target.root);
+    // What the old delete did: soft-deleted and disabled while it held the release; then a takedown.
+    await system.db
+      .update(deliveryTargets)
+      .set({ deletedAt: new Date(), enabled: false })
+      .where(eq(deliveryTargets.id, target.id));
+    await system.db
+      .update(deliveries)
+      .set({ action: 'takedown', state: 'takedown_queued', attempts: 0 })
+      .where(eq(deliveries.releaseId, stranded as string));
+    await runDeliveryOnce(system, { pollAcks: false });
+    expect((await deliveryOf(stranded as string, target.id))?.attempts).toBe(0);
+
+    const file = path.join(__dirname, '../../../drizzle/0031_stranded_target_deliveries.sql');
+    for (const statement of fs.readFileSync(file, 'utf8').split('--> statement-breakpoint')) {
+      await run(system.db, sql.raw(statement));
+    }
+    const restored = await targetView(target.id);
+    expect(restored?.enabled).toBe(false);
+    expect(restored?.name).toBe(`Key store legacy (restored ${target.id.slice(0, 8)})`);
+    await sendAndAcknowledge(target.root);
+    expect((await deliveryOf(stranded as string, target.id))?.state).toBe('taken_down');
+  }, 60_000);
+});

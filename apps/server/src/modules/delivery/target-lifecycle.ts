@@ -1,0 +1,148 @@
+/**
+ * A target's life (record 177): disabled, it takes no new releases but still sends updates and takedowns
+ * for what it holds; it is removed only once it holds nothing, or after the admin had everything there
+ * taken down (the target then stays disabled until the last takedown is acknowledged).
+ */
+import {
+  DELIVERY_MESSAGES,
+  type TargetTestResult,
+  targetHoldsMessage,
+} from '@tunedrop/shared/schemas/delivery';
+import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import { deliveries, deliveryTargets, releases } from '../../db/schema';
+import { AppError, notFound } from '../../lib/errors';
+import { openTargetTransport } from './connect';
+import { addEvent, queueTakedowns } from './planning';
+import { isHeld, type TargetRow } from './targets';
+import { describeTransportError, probeTransport } from './transport';
+
+/** Why a job never sent to a removed target will not go out (the admin's and the artist's line). */
+export const REMOVED_BEFORE_SENT = 'The delivery target was removed before this was sent.';
+
+export async function heldDeliveries(db: DbOrTx, targetId: string) {
+  return db
+    .select({ id: deliveries.id, releaseId: deliveries.releaseId, state: deliveries.state })
+    .from(deliveries)
+    .where(and(eq(deliveries.targetId, targetId), isHeld));
+}
+
+export async function setTargetEnabled(db: DbOrTx, id: string, isEnabled: boolean) {
+  const rows = await db
+    .update(deliveryTargets)
+    .set({ enabled: isEnabled, updatedAt: new Date() })
+    .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
+    .returning({ id: deliveryTargets.id, name: deliveryTargets.name });
+  const row = rows[0];
+  if (!row) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+  return row;
+}
+
+export type RemoveResult =
+  | { removed: true }
+  /** Takedowns queued for what the target held; it stays, disabled, until they are acknowledged. */
+  | { removed: false; takedowns: number; held: number };
+
+/**
+ * Removes a target that holds nothing (its jobs never sent are closed as failed, with the reason).
+ * Holding releases: refused (409 target_holds_releases) unless `takeDownFirst`, which disables it and
+ * queues a takedown of each release it holds (a takedown already on its way is left as it is).
+ */
+export async function removeTarget(
+  db: Db,
+  id: string,
+  options: { takeDownFirst?: boolean } = {},
+): Promise<RemoveResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ name: deliveryTargets.name })
+      .from(deliveryTargets)
+      .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
+      .for('update');
+    if (!row) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+    const held = await heldDeliveries(tx, id);
+    if (held.length > 0) {
+      if (!options.takeDownFirst) {
+        throw new AppError('target_holds_releases', targetHoldsMessage(row.name, held.length), 409);
+      }
+      await tx
+        .update(deliveryTargets)
+        .set({ enabled: false, updatedAt: new Date() })
+        .where(eq(deliveryTargets.id, id));
+      const toTakeDown = held.filter(
+        (d) => !['takedown_queued', 'takedown_sent', 'uploading'].includes(d.state),
+      );
+      let takedowns = 0;
+      for (const delivery of toTakeDown) {
+        takedowns += await queueTakedowns(tx, delivery.releaseId, id);
+        const [release] = await tx
+          .select({ status: releases.status })
+          .from(releases)
+          .where(eq(releases.id, delivery.releaseId));
+        if (release) {
+          await addEvent(
+            tx,
+            delivery.releaseId,
+            release.status,
+            `Takedown from ${row.name} queued (target being removed).`,
+          );
+        }
+      }
+      return { removed: false, takedowns, held: held.length };
+    }
+    const now = new Date();
+    await tx
+      .update(deliveries)
+      .set({ state: 'failed', lastError: REMOVED_BEFORE_SENT, updatedAt: now, stateChangedAt: now })
+      .where(and(eq(deliveries.targetId, id), notInArray(deliveries.state, ['taken_down', 'failed'])));
+    await tx
+      .update(deliveryTargets)
+      .set({ deletedAt: now, enabled: false, updatedAt: now })
+      .where(eq(deliveryTargets.id, id));
+    return { removed: true };
+  });
+}
+
+/** Connects, writes, lists and removes a probe file: the admin's Test connection and `delivery:target:add`. */
+export async function testTargetConnection(
+  db: DbOrTx,
+  config: Config,
+  row: TargetRow,
+): Promise<TargetTestResult> {
+  const started = performance.now();
+  const elapsedMs = () => Math.round(performance.now() - started);
+  try {
+    await probeTransport(await openTargetTransport(db, config, row));
+    return { ok: true, message: 'Connected and wrote a test file.', elapsedMs: elapsedMs() };
+  } catch (error) {
+    return { ok: false, message: describeTransportError(error), elapsedMs: elapsedMs() };
+  }
+}
+
+/** A live target by id or by name (case-insensitive), as the CLI names it. */
+export async function findTarget(db: DbOrTx, idOrName: string): Promise<TargetRow | undefined> {
+  const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
+  const [row] = await db
+    .select()
+    .from(deliveryTargets)
+    .where(
+      and(
+        isNull(deliveryTargets.deletedAt),
+        isId ? eq(deliveryTargets.id, idOrName) : sql`lower(${deliveryTargets.name}) = lower(${idOrName})`,
+      ),
+    );
+  return row;
+}
+
+/** Drops a target nothing was ever queued to (an add the connection test refused). */
+export async function discardNewTarget(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .delete(deliveryTargets)
+    .where(
+      and(
+        eq(deliveryTargets.id, id),
+        sql`not exists (select 1 from deliveries d where d.target_id = ${deliveryTargets.id})`,
+      ),
+    );
+}
