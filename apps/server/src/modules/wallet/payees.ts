@@ -23,8 +23,8 @@ export const PAYEE_MINIMUM_SETTING = 'PAYEE_MINIMUM_WITHDRAWAL_CENTS';
 /**
  * True for a payee, as a condition on the row of `profiles` (not aliased) in the surrounding query; written
  * with qualified names since Drizzle leaves columns of a one-table select unqualified. The cheap columns
- * come first, so the invitations are looked up only for accounts that never subscribed (accepted ones by
- * split_payees' user index; pending ones by address have no index of their own yet, see record 175).
+ * come first, so the invitations are looked up only for accounts that never subscribed: accepted ones by
+ * split_payees' user index, pending ones by the pending-by-address index of migration 0029.
  */
 export const isPayeeSql: SQL<boolean> = sql<boolean>`(${sql.raw(`
   profiles.subscription_status = 'inactive'
