@@ -4,10 +4,10 @@
  * taken down for the artist, store by store.
  */
 import {
-  adminApi,
   answer,
   deliverThroughApi,
   isoDay,
+  retireTarget,
   runWorker,
   storeFolder,
   uniqueName,
@@ -79,7 +79,7 @@ test('an admin takes a release down from a target and the artist sees it taken d
     await expect(artist.page.getByTestId('release-status')).toHaveText('Taken Down');
     await expect(artist.page.getByRole('button', { name: /Request takedown from/ })).toHaveCount(0);
   } finally {
-    if (targetId) await adminApi(admin.page.request, 'DELETE', `/api/admin/delivery/targets/${targetId}`);
+    if (targetId) await retireTarget(admin.page.request, targetId);
     await admin.context.close();
     await artist.context.close();
     store.remove();

@@ -7,6 +7,7 @@ import {
   adminApi,
   answer,
   isoDay,
+  retireTarget,
   runWorker,
   SENDER_DPID,
   STORE_DPID,
@@ -149,7 +150,7 @@ test('codes at approval, delivery to a folder, acknowledgement, live on the rele
     await expect(page.getByTestId('delivery-row').filter({ hasText: title })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   } finally {
-    if (targetId) await adminApi(admin.page.request, 'DELETE', `/api/admin/delivery/targets/${targetId}`);
+    if (targetId) await retireTarget(admin.page.request, targetId);
     await admin.context.close();
     await artist.context.close();
     store.remove();

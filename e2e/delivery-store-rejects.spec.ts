@@ -3,9 +3,9 @@
  * store's reason in the attempt's acknowledgement, downloads the package that was sent, and retries.
  */
 import {
-  adminApi,
   answer,
   deliverThroughApi,
+  retireTarget,
   runWorker,
   storeFolder,
   uniqueName,
@@ -100,7 +100,7 @@ test('a store rejects a delivery; the admin sees the reason and retries', async 
     await expect(qobuz.getByTestId('store-state')).toHaveText('Acknowledged');
     await expect(qobuz.getByTestId('store-message')).toHaveCount(0);
   } finally {
-    if (targetId) await adminApi(admin.page.request, 'DELETE', `/api/admin/delivery/targets/${targetId}`);
+    if (targetId) await retireTarget(admin.page.request, targetId);
     await admin.context.close();
     await artist.context.close();
     store.remove();

@@ -3,9 +3,9 @@
  * the delivery dashboard; the store acknowledges it and only that store's row reads "Taken down".
  */
 import {
-  adminApi,
   answer,
   deliverThroughApi,
+  retireTarget,
   storeFolder,
   uniqueName,
   waitForPackage,
@@ -85,7 +85,7 @@ test('an artist requests a takedown from one store and only that store takes the
     await expect(boomplay.getByTestId('store-state')).toHaveText('Acknowledged');
     await expect(page.getByTestId('release-status')).not.toHaveText('Taken Down');
   } finally {
-    if (targetId) await adminApi(admin.page.request, 'DELETE', `/api/admin/delivery/targets/${targetId}`);
+    if (targetId) await retireTarget(admin.page.request, targetId);
     await admin.context.close();
     await artist.context.close();
     store.remove();

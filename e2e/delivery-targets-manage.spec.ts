@@ -57,7 +57,7 @@ test('an admin adds, tests, edits and removes an SFTP target; a moderator is kep
   // Removal asks first; Cancel keeps the target.
   await renamedCard.getByRole('button', { name: `Delete ${renamed}` }).click();
   const confirm = page.getByRole('alertdialog');
-  await expect(confirm).toContainText('history are kept');
+  await expect(confirm).toContainText('Nothing was delivered there that is still live');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(renamedCard).toBeVisible();
   await renamedCard.getByRole('button', { name: `Delete ${renamed}` }).click();

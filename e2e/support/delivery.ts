@@ -158,6 +158,13 @@ export async function adminApi<T>(
   return (await response.json()) as T;
 }
 
+/**
+ * A journey's clean-up: its target is disabled, so no other journey's approval goes there. It may still
+ * hold releases, so it is not removed (record 177).
+ */
+export const retireTarget = (request: APIRequestContext, targetId: string) =>
+  adminApi(request, 'PATCH', `/api/admin/delivery/targets/${targetId}`, { enabled: false });
+
 /** Codes and sender, as the delivery journeys all use them (settings are one row for the whole app). */
 export const CODE_SETTINGS = {
   isrcRegistrant: 'QZ-ABC',
