@@ -51,9 +51,7 @@ export const splitPayees = pgTable(
     uniqueIndex('split_payees_token_unique').on(t.tokenHash),
     index('split_payees_user_idx').on(t.userId),
     // Is this address a payee (record 175): pending invitations by address.
-    index('split_payees_pending_email_idx')
-      .on(sql`lower(${t.email})`)
-      .where(sql`status = 'pending'`),
+    index('split_payees_pending_email_idx').on(sql`lower(${t.email})`).where(sql`status = 'pending'`),
   ],
 );
 
