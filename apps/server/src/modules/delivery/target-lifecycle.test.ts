@@ -166,6 +166,29 @@ describe('a target holding releases', () => {
     });
   }, 60_000);
 
+  it('a DPID with a wrong check character is refused for a target and for the sender', async () => {
+    const target = await admin('/api/admin/delivery/targets', {
+      method: 'POST',
+      json: { name: 'Typo store', url: sftp.url(), dpid: 'PADPIDA2009101501Z', platforms: 'all' },
+    });
+    expect(target.status).toBe(422);
+    expect((await readJson(target)).error.fields.dpid).toBe(DELIVERY_MESSAGES.dpidCheckInvalid);
+    // The server's placeholder sender is not a value an operator can save.
+    const settings = await admin('/api/admin/settings', {
+      method: 'PUT',
+      json: {
+        isrcRegistrant: 'QZ-ABC',
+        upcPrefix: '0614141',
+        ddexSenderPartyId: 'PADPIDA0000000000T',
+        ddexSenderName: 'Tunedrop',
+      },
+    });
+    expect(settings.status).toBe(422);
+    expect((await readJson(settings)).error.fields.ddexSenderPartyId).toBe(
+      DELIVERY_MESSAGES.dpidCheckInvalid,
+    );
+  });
+
   it('an unknown target is 404 to remove', async () => {
     const response = await admin('/api/admin/delivery/targets/00000000-0000-4000-8000-000000000000', {
       method: 'DELETE',
