@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
+import { ackXml } from '../../apps/server/src/test-support/sftp';
 import { e2eEnv } from './env';
 
 /** Valid DDEX Party IDs (ISO 7064 MOD 37,36 check character), from ERN-CHOREOGRAPHY.md §7. */
@@ -108,26 +109,17 @@ export function acknowledge(
     ? 'SuccessfullyIngestedByReleaseDistributor'
     : 'ProcessingErrorAtReleaseDistributor';
   const fileStatus = outcome.isAccepted ? 'FileOK' : (outcome.status ?? 'MetadataMissing');
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<ern-c-sftp:AcknowledgementMessage xmlns:ern-c-sftp="http://ddex.net/xml/ern-c-sftp/18" AvsVersionId="4">
-  <MessageHeader>
-    <MessageId>ACK-${item.messageId}-${stamp()}</MessageId>
-    <MessageSender><PartyId>${STORE_DPID}</PartyId></MessageSender>
-    <MessageRecipient><PartyId>${SENDER_DPID}</PartyId></MessageRecipient>
-    <MessageCreatedDateTime>${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}</MessageCreatedDateTime>
-  </MessageHeader>
-  <ReleaseStatus>
-    <ReleaseId><ICPN>${item.upc ?? ''}</ICPN></ReleaseId>
-    <ReleaseStatus>${releaseStatus}</ReleaseStatus>
-    ${outcome.isAccepted ? '' : `<ErrorText>${outcome.errorText}</ErrorText>`}
-    <Acknowledgement>
-      <MessageType>NewReleaseMessage</MessageType>
-      <MessageId>${item.messageId}</MessageId>
-      <MessageStatus><Status>${fileStatus}</Status>${outcome.isAccepted ? '' : `<Information>${outcome.errorText}</Information>`}</MessageStatus>
-    </Acknowledgement>
-  </ReleaseStatus>
-</ern-c-sftp:AcknowledgementMessage>
-`;
+  const xml = ackXml({
+    messageId: item.messageId,
+    ackId: `ACK-${item.messageId}-${stamp()}`,
+    storeDpid: STORE_DPID,
+    senderDpid: SENDER_DPID,
+    createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    upc: item.upc,
+    releaseStatus,
+    status: fileStatus,
+    ...(outcome.isAccepted ? {} : { errorText: outcome.errorText, information: outcome.errorText }),
+  });
   const name = `ACK_${item.messageId}_${stamp()}.xml`;
   const temp = path.join(dir, `.${name}.part`);
   fs.writeFileSync(temp, xml);

@@ -235,6 +235,12 @@ export function ackXml(options: {
   status?: string;
   releaseStatus?: string;
   errorText?: string;
+  /** The store's words in MessageStatus/Information (a rejection's detail). */
+  information?: string;
+  ackId?: string;
+  storeDpid?: string;
+  senderDpid?: string;
+  createdAt?: string;
 }): string {
   const isOk = !options.status || options.status === 'FileOK';
   return renderXml(
@@ -243,10 +249,10 @@ export function ackXml(options: {
       { 'xmlns:ern-c-sftp': 'http://ddex.net/xml/ern-c-sftp/18', AvsVersionId: '4' },
       el(
         'MessageHeader',
-        el('MessageId', `ACK-${options.messageId}`),
-        el('MessageSender', el('PartyId', 'PADPIDA2009101501Y')),
-        el('MessageRecipient', el('PartyId', 'PADPIDA2013042401U')),
-        el('MessageCreatedDateTime', '2026-11-23T10:15:00Z'),
+        el('MessageId', options.ackId ?? `ACK-${options.messageId}`),
+        el('MessageSender', el('PartyId', options.storeDpid ?? 'PADPIDA2009101501Y')),
+        el('MessageRecipient', el('PartyId', options.senderDpid ?? 'PADPIDA2013042401U')),
+        el('MessageCreatedDateTime', options.createdAt ?? '2026-11-23T10:15:00Z'),
       ),
       el(
         'ReleaseStatus',
@@ -261,7 +267,11 @@ export function ackXml(options: {
           'Acknowledgement',
           el('MessageType', 'NewReleaseMessage'),
           el('MessageId', options.messageId),
-          el('MessageStatus', el('Status', options.status ?? 'FileOK')),
+          el(
+            'MessageStatus',
+            el('Status', options.status ?? 'FileOK'),
+            options.information ? el('Information', options.information) : null,
+          ),
         ),
       ),
     ),
