@@ -24,6 +24,7 @@ export {
   type YearField,
   yearMessage,
 } from './builder/fields';
+export * from './builder/guidance';
 export * from './builder/messages';
 export * from './builder/release-details';
 export * from './builder/submission';
