@@ -212,6 +212,8 @@ export type ReleaseForEdit = {
   copyrightHolder: string;
   copyrightYear: number;
   publishingHolder: string;
+  /** YYYY-MM-DD, not edited here; the page warns when it is less than 14 days away (issue 26). */
+  releaseDate: string;
   status: ReleaseStatus;
   isEditable: boolean;
   /** The current cover's medium thumbnail (a new URL after a replacement), or null. */

@@ -91,6 +91,7 @@ function toReleaseForEdit(row: typeof releases.$inferSelect): ReleaseForEdit {
     copyrightHolder: row.copyrightHolder,
     copyrightYear: row.copyrightYear,
     publishingHolder: row.publishingHolder,
+    releaseDate: row.releaseDate,
     status: row.status,
     isEditable: isReleaseEditable(row.status),
     coverUrl: row.coverThumbMediumKey ? coverUrl(row.id, 'medium', row.coverThumbMediumKey) : null,

@@ -295,6 +295,8 @@ describe('edit rules', () => {
       copyrightHolder: 'Test Artist',
       copyrightYear: new Date().getFullYear(),
       publishingHolder: 'Test Artist',
+      // The fixture's date; the page warns when it is less than 14 days away (issue 26).
+      releaseDate: `${new Date().getFullYear()}-12-01`,
       status: 'processing',
       isEditable: true,
       coverUrl: null,

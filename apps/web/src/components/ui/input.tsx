@@ -45,7 +45,21 @@ export function FieldError({ id, children }: { id?: string; children?: ReactNode
   );
 }
 
-/** A labelled field with its error, wired with aria-describedby. */
+/**
+ * A warning under a field that never blocks the form (a release date too close for the stores): amber,
+ * announced politely, and linked to its input through `aria-describedby` by the caller.
+ */
+export function FieldWarning({ id, children }: { id?: string; children?: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p id={id} role="status" className="mt-1 rounded-md bg-amber-500/10 px-2 py-1 text-xs text-amber-200">
+      <span className="font-medium">Heads up: </span>
+      {children}
+    </p>
+  );
+}
+
+/** A labelled field with its error, wired with aria-describedby (the hint has the id `{id}-hint`). */
 export function Field({
   id,
   label,
@@ -63,7 +77,11 @@ export function Field({
     <div>
       <Label htmlFor={id}>{label}</Label>
       {children}
-      {hint && !error ? <p className="mt-1 text-xs text-zinc-400">{hint}</p> : null}
+      {hint && !error ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-400">
+          {hint}
+        </p>
+      ) : null}
       <FieldError id={`${id}-error`}>{error}</FieldError>
     </div>
   );

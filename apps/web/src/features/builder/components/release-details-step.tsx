@@ -4,11 +4,14 @@ import {
   BUILDER_MESSAGES,
   coverDimensionsError,
   coverFileError,
+  publishingHolderWarning,
   type ReleaseDraft,
+  RIGHTS_HELP,
+  releaseDateLeadWarning,
 } from '@tunedrop/shared/schemas/builder';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Field, Input, Select } from '../../../components/ui/input';
+import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { imageSize } from '../../../lib/image-size';
 import type { SlotState } from '../model/slots';
 import { FileBox } from './file-box';
@@ -53,6 +56,9 @@ export function ReleaseDetailsStep({
     note: <LockedNote id={`release-${field}-lock`}>{note}</LockedNote>,
   });
 
+  // A warning, not a refusal: the artist may still release on a close date (issue 26, finding 7).
+  const dateWarning = releaseDateLeadWarning(release.releaseDate);
+
   const chooseCover = async (file: File) => {
     const typeError = coverFileError(file);
     if (typeError) return onCoverError(typeError);
@@ -66,19 +72,31 @@ export function ReleaseDetailsStep({
     onCoverSelected(file, URL.createObjectURL(file));
   };
 
+  /** The ids an input is described by: its error, or else its help text and warning (issue 26). */
+  const describedBy = (field: ReleaseField, ...ids: (string | false | null)[]) =>
+    errors[field] ? `release-${field}-error` : ids.filter(Boolean).join(' ') || undefined;
+
   const holder = (field: 'copyrightHolder' | 'publishingHolder', label: string) => {
+    const warning = field === 'publishingHolder' && isPro ? publishingHolderWarning(release[field]) : null;
+    const warningId = `release-${field}-warning`;
     if (isPro) {
       return (
-        <Field id={`release-${field}`} label={label} error={errors[field]}>
-          <Input {...text(field)} />
-        </Field>
+        <div>
+          <Field id={`release-${field}`} label={label} error={errors[field]} hint={RIGHTS_HELP[field]}>
+            <Input
+              {...text(field)}
+              aria-describedby={describedBy(field, `release-${field}-hint`, warning && warningId)}
+            />
+          </Field>
+          <FieldWarning id={warningId}>{warning}</FieldWarning>
+        </div>
       );
     }
     const { note, ...props } = locked(field, 'Your artist name on the Basic plan');
     return (
       <div>
-        <Field id={`release-${field}`} label={label} error={errors[field]}>
-          <Input {...props} />
+        <Field id={`release-${field}`} label={label} error={errors[field]} hint={RIGHTS_HELP[field]}>
+          <Input {...props} aria-describedby={`release-${field}-lock release-${field}-hint`} />
         </Field>
         {note}
       </div>
@@ -88,9 +106,10 @@ export function ReleaseDetailsStep({
   const year = (field: 'copyrightYear' | 'publishingYear', label: string) => {
     if (isPro) {
       return (
-        <Field id={`release-${field}`} label={label} error={errors[field]}>
+        <Field id={`release-${field}`} label={label} error={errors[field]} hint={RIGHTS_HELP[field]}>
           <Input
             {...text(field)}
+            aria-describedby={describedBy(field, `release-${field}-hint`)}
             type="number"
             inputMode="numeric"
             min={LIMITS.minYear}
@@ -102,8 +121,8 @@ export function ReleaseDetailsStep({
     const { note, ...props } = locked(field, 'The current year on the Basic plan');
     return (
       <div>
-        <Field id={`release-${field}`} label={label} error={errors[field]}>
-          <Input {...props} type="number" />
+        <Field id={`release-${field}`} label={label} error={errors[field]} hint={RIGHTS_HELP[field]}>
+          <Input {...props} aria-describedby={`release-${field}-lock release-${field}-hint`} type="number" />
         </Field>
         {note}
       </div>
@@ -167,9 +186,16 @@ export function ReleaseDetailsStep({
               ))}
             </Select>
           </Field>
-          <Field id="release-releaseDate" label="Release Date" error={errors.releaseDate}>
-            <Input {...text('releaseDate')} type="date" />
-          </Field>
+          <div>
+            <Field id="release-releaseDate" label="Release Date" error={errors.releaseDate}>
+              <Input
+                {...text('releaseDate')}
+                aria-describedby={describedBy('releaseDate', dateWarning && 'release-releaseDate-warning')}
+                type="date"
+              />
+            </Field>
+            <FieldWarning id="release-releaseDate-warning">{dateWarning}</FieldWarning>
+          </div>
         </div>
 
         <FileBox

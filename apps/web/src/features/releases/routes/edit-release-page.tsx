@@ -5,6 +5,11 @@
  */
 import { GENRES } from '@tunedrop/shared';
 import {
+  publishingHolderWarning,
+  RIGHTS_HELP,
+  releaseDateLeadWarning,
+} from '@tunedrop/shared/schemas/builder';
+import {
   type EditReleaseFormValues,
   editReleaseFormSchema,
   RELEASE_MESSAGES,
@@ -17,7 +22,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Field, Input, Select } from '../../../components/ui/input';
+import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
@@ -122,11 +127,19 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
   };
 
   const lockedHint = isPro ? undefined : 'Locked on the Basic plan: your artist name and the submitted year.';
-  const fieldProps = (name: keyof EditReleaseFormValues) => ({
+  const fieldProps = (name: keyof EditReleaseFormValues, ...described: (string | false | null)[]) => ({
     id: `edit-${name}`,
     'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `edit-${name}-error` : undefined,
+    'aria-describedby': errors[name]
+      ? `edit-${name}-error`
+      : described.filter(Boolean).join(' ') || undefined,
   });
+  // What each rights field means (record 181), then the Basic plan's lock when there is one.
+  const rightsHint = (field: 'copyrightHolder' | 'copyrightYear' | 'publishingHolder') =>
+    lockedHint ? `${RIGHTS_HELP[field]} ${lockedHint}` : RIGHTS_HELP[field];
+  const holderWarning = isPro ? publishingHolderWarning(form.watch('publishingHolder') ?? '') : null;
+  // Not a refusal: the date is not edited here, but the artist learns the stores may list it late.
+  const dateWarning = releaseDateLeadWarning(release.releaseDate);
 
   return (
     <div className="space-y-6">
@@ -142,6 +155,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
             ? 'Fix what the moderator asked for, save, then resubmit the release from its page.'
             : 'You can change a release while it is pending or processing.'}
         </p>
+        <FieldWarning id="edit-releaseDate-warning">{dateWarning}</FieldWarning>
       </div>
       <Card>
         <form onSubmit={onSubmit} noValidate className="grid gap-5 sm:grid-cols-2">
@@ -193,10 +207,10 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
             id="edit-copyrightHolder"
             label="Copyright Holder"
             error={errors.copyrightHolder?.message}
-            hint={lockedHint}
+            hint={rightsHint('copyrightHolder')}
           >
             <Input
-              {...fieldProps('copyrightHolder')}
+              {...fieldProps('copyrightHolder', 'edit-copyrightHolder-hint')}
               {...form.register('copyrightHolder')}
               readOnly={!isPro}
             />
@@ -205,27 +219,34 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
             id="edit-copyrightYear"
             label="Copyright Year"
             error={errors.copyrightYear?.message}
-            hint={lockedHint}
+            hint={rightsHint('copyrightYear')}
           >
             <Input
-              {...fieldProps('copyrightYear')}
+              {...fieldProps('copyrightYear', 'edit-copyrightYear-hint')}
               {...form.register('copyrightYear')}
               inputMode="numeric"
               readOnly={!isPro}
             />
           </Field>
-          <Field
-            id="edit-publishingHolder"
-            label="Publishing Holder"
-            error={errors.publishingHolder?.message}
-            hint={lockedHint}
-          >
-            <Input
-              {...fieldProps('publishingHolder')}
-              {...form.register('publishingHolder')}
-              readOnly={!isPro}
-            />
-          </Field>
+          <div>
+            <Field
+              id="edit-publishingHolder"
+              label="Publishing Holder"
+              error={errors.publishingHolder?.message}
+              hint={rightsHint('publishingHolder')}
+            >
+              <Input
+                {...fieldProps(
+                  'publishingHolder',
+                  'edit-publishingHolder-hint',
+                  holderWarning && 'edit-publishingHolder-warning',
+                )}
+                {...form.register('publishingHolder')}
+                readOnly={!isPro}
+              />
+            </Field>
+            <FieldWarning id="edit-publishingHolder-warning">{holderWarning}</FieldWarning>
+          </div>
           <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-between">
             <Button
               variant="danger"
