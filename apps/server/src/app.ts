@@ -22,6 +22,7 @@ import { appConfigRoutes } from './modules/app-config/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
+import { contentIdRoutes } from './modules/content-id/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { healthRoutes } from './modules/health/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
@@ -44,6 +45,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/config', appConfigRoutes)
   .route('/', siteRoutes)
   .route('/', supportRoutes)
+  .route('/', contentIdRoutes)
   .route('/', billingRoutes)
   .route('/', liveUpdatesRoutes)
   .route('/', builderRoutes)

@@ -11,6 +11,7 @@
  * - `call`: the concrete path (with query) and/or JSON body to send, when the default (the path with its
  *   params filled, `{}` for POST/PUT/PATCH) is not a useful request.
  */
+import { CONTENT_ID_ELIGIBLE_ANSWERS } from '@tunedrop/shared/schemas/content-id';
 import type { AccessRule } from '../lib/access';
 
 export type MatrixFixture =
@@ -214,6 +215,24 @@ export const ROUTE_TABLE: RouteRow[] = [
   }),
   route('GET', '/api/admin/support/settings', 'admin'),
   route('PUT', '/api/admin/support/settings', 'admin', { call: { json: { timeZone: 'UTC' } } }),
+
+  // content id (issue 28): the Pro artist's per-track opt-in and channel allow-list, the admin's list
+  route('GET', '/api/content-id/releases/:id', 'subscriber', { params: { id: 'release' }, owned: true }),
+  route('PUT', '/api/content-id/tracks/:trackId', 'subscriber', {
+    params: { trackId: 'track' },
+    owned: true,
+    call: { json: CONTENT_ID_ELIGIBLE_ANSWERS },
+  }),
+  route('DELETE', '/api/content-id/tracks/:trackId', 'subscriber', {
+    params: { trackId: 'track' },
+    owned: true,
+  }),
+  route('GET', '/api/content-id/channels', 'subscriber'),
+  route('POST', '/api/content-id/channels', 'subscriber', {
+    call: { json: { channelId: 'UCabcdefghijklmnopqrstuv' } },
+  }),
+  route('DELETE', '/api/content-id/channels/:id', 'subscriber'),
+  route('GET', '/api/admin/content-id', 'admin'),
 
   // delivery (issue 15): admin only, and the owner's release detail and per-store takedown requests
   route('GET', '/api/admin/settings', 'admin'),
