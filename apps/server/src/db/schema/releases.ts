@@ -66,6 +66,10 @@ export const releases = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Title and artists, lower-cased, for the review search's trigram index (migration 0036). */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(tunedrop_release_search_text(title, primary_artists))`,
+    ),
   },
   (t) => [
     check('releases_status_check', inList('status', RELEASE_STATUSES)),
@@ -88,10 +92,7 @@ export const releases = pgTable(
       .on(t.createdAt.desc(), t.id.desc())
       .where(sql`status in ('taken_down', 'deleted')`),
     index('releases_review_takedown_idx').on(t.takedownRequestedAt, t.id).where(sql`takedown_requested`),
-    index('releases_search_trgm_idx').using(
-      'gin',
-      sql`tunedrop_release_search_text(${t.title}, ${t.primaryArtists}) gin_trgm_ops`,
-    ),
+    index('releases_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 

@@ -2,7 +2,7 @@
  * The review list (spec 02 §4): the five tabs with their counts, a page of a tab in its order, and the
  * search. Counts come from the delta rows of migration 0008, pages from prepared statements per tab.
  */
-import type { ReleaseStatus } from '@tunedrop/shared';
+import type { ReleaseStatus, Role } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_TABS,
   ADMIN_TAB_STATUSES,
@@ -11,10 +11,19 @@ import {
   type AdminReleasesPage,
   type AdminReleaseTab,
   type AdminTrack,
+  uploaderSubscription,
 } from '@tunedrop/shared/schemas/admin-releases';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { producers, profiles, releaseCountDeltas, releases, songwriters, tracks } from '../../db/schema';
+import {
+  producers,
+  profiles,
+  releaseCountDeltas,
+  releases,
+  songwriters,
+  tracks,
+  userRoles,
+} from '../../db/schema';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { firstRow, run } from '../../lib/sql';
@@ -134,13 +143,44 @@ function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefin
   return db
     .select({
       deltas: withCounts ? deltasJson : sql<DeltaRow[] | null>`null`,
-      release: releases,
+      // Only what a card shows (not every column of releases, search_text included): less to read,
+      // map and carry per row (record 183).
+      release: {
+        id: releases.id,
+        title: releases.title,
+        status: releases.status,
+        primaryArtists: releases.primaryArtists,
+        primaryArtistsData: releases.primaryArtistsData,
+        featuredArtists: releases.featuredArtists,
+        featuredArtistsData: releases.featuredArtistsData,
+        genre: releases.genre,
+        releaseDate: releases.releaseDate,
+        originalReleaseDate: releases.originalReleaseDate,
+        labelName: releases.labelName,
+        upc: releases.upc,
+        copyrightHolder: releases.copyrightHolder,
+        copyrightYear: releases.copyrightYear,
+        publishingHolder: releases.publishingHolder,
+        publishingYear: releases.publishingYear,
+        distributionStores: releases.distributionStores,
+        rejectionReason: releases.rejectionReason,
+        takedownRequested: releases.takedownRequested,
+        takedownRequestedAt: releases.takedownRequestedAt,
+        createdAt: releases.createdAt,
+        coverThumbMediumKey: releases.coverThumbMediumKey,
+        coverArtKey: releases.coverArtKey,
+      },
       uploader: {
         id: profiles.id,
         email: profiles.email,
         artistName: profiles.artistName,
         banned: profiles.banned,
         banReason: profiles.banReason,
+        // The subscription and the roles that waive it: a lapse shows on the card (issue 26).
+        subscriptionStatus: profiles.subscriptionStatus,
+        subscriptionEnd: profiles.subscriptionEnd,
+        waivingRoles: sql<Role[]>`array(select r.role from ${userRoles} r
+          where r.user_id = ${profiles.id} and r.role in ('admin', 'free_access'))`,
       },
       tracks: tracksJson,
     })
@@ -282,6 +322,7 @@ export async function listReviewReleases(
       artistName: uploader.artistName,
       isBanned: uploader.banned,
       banReason: uploader.banReason,
+      subscription: uploaderSubscription({ ...uploader, roles: uploader.waivingRoles }),
     },
     tracks: trackRows.map((track) => ({
       ...track,
