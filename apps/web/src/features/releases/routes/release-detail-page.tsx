@@ -14,6 +14,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { ReleaseContentIdSection } from '../../content-id';
 import { ReleaseSplitsSection } from '../../splits';
 import { useReleaseDetail } from '../api/get-release-detail';
 import { RejectedActions } from '../components/rejected-actions';
@@ -65,6 +66,7 @@ export default function ReleaseDetailPage() {
       <ReleaseMetadata release={release.data} />
       <ReleaseStores release={release.data} />
       <ReleaseTracks releaseId={release.data.id} tracks={release.data.tracks} />
+      <ReleaseContentIdSection releaseId={release.data.id} />
       <ReleaseSplitsSection releaseId={release.data.id} />
       <ReleaseHistory events={release.data.statusHistory} />
     </div>

@@ -1,0 +1,2 @@
+/** Public entry of the content-id feature: what other features and the router may use. */
+export { ReleaseContentIdSection } from './components/content-id-section';
