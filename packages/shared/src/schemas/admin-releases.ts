@@ -6,6 +6,9 @@ import { z } from 'zod';
 import type { PlatformId, ReleaseStatus, SongwriterRole } from '../constants';
 import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
+import type { UploaderSubscription } from './admin-releases/uploader-standing';
+
+export * from './admin-releases/uploader-standing';
 
 /** An artist credit as stored: name plus optional Spotify and Apple Music links. */
 export type ArtistCreditView = { name: string; spotifyLink?: string; appleMusicLink?: string };
@@ -163,7 +166,15 @@ export type AdminReleaseCard = {
   createdAt: string;
   coverUrl: string | null;
   coverArtKey: string | null;
-  uploader: { id: string; email: string; artistName: string; isBanned: boolean; banReason: string | null };
+  uploader: {
+    id: string;
+    email: string;
+    artistName: string;
+    isBanned: boolean;
+    banReason: string | null;
+    /** Whether the account may still distribute: a lapse is shown on the card (issue 26). */
+    subscription: UploaderSubscription;
+  };
   tracks: AdminTrack[];
 };
 

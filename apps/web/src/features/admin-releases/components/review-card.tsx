@@ -1,9 +1,12 @@
+import { platformName } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
   type AdminReleaseTab,
+  uploaderSubscriptionNote,
 } from '@tunedrop/shared/schemas/admin-releases';
 import {
+  AlertTriangle,
   Ban,
   Check,
   ChevronDown,
@@ -28,7 +31,16 @@ import type { ReviewAction } from '../api/review-actions';
 import { MetadataPanel } from './metadata-panel';
 import { TrackAudio } from './track-audio';
 
-type DialogName = 'reject' | 'unapprove' | 'unreject' | 'delete' | 'delete-final' | 'ban' | 'unban';
+type DialogName =
+  | 'approve'
+  | 'takedown-approve'
+  | 'reject'
+  | 'unapprove'
+  | 'unreject'
+  | 'delete'
+  | 'delete-final'
+  | 'ban'
+  | 'unban';
 
 export function ReviewCard({
   release,
@@ -62,6 +74,10 @@ export function ReviewCard({
       setIsExporting(false);
     }
   };
+
+  // A lapsed or ending subscription, said on the card and again in the approve dialog (issue 26).
+  const subscriptionNote = uploaderSubscriptionNote(release.uploader.subscription, formatDate);
+  const artists = release.primaryArtists.map((artist) => artist.name).join(', ');
 
   const closeUnlessPending = (open: boolean) => {
     if (!open && !isPending) setDialog(null);
@@ -101,6 +117,15 @@ export function ReviewCard({
                 </Badge>
               ) : null}
             </p>
+            {subscriptionNote ? (
+              <p
+                className={`flex items-center gap-1.5 text-sm ${
+                  release.uploader.subscription.standing === 'lapsed' ? 'text-red-300' : 'text-amber-300'
+                }`}
+              >
+                <AlertTriangle aria-hidden className="size-4 shrink-0" /> {subscriptionNote}
+              </p>
+            ) : null}
             {release.uploader.isBanned && release.uploader.banReason ? (
               <p className="text-xs text-red-300">Ban reason: {release.uploader.banReason}</p>
             ) : null}
@@ -139,7 +164,7 @@ export function ReviewCard({
         <div className="flex flex-wrap gap-2 border-t border-ink-700 pt-4">
           {tab === 'pending' ? (
             <>
-              <Button size="sm" onClick={() => run('approve')} disabled={isPending}>
+              <Button size="sm" onClick={() => setDialog('approve')} disabled={isPending}>
                 <Check aria-hidden className="size-4" /> Approve
               </Button>
               <Button size="sm" variant="danger" onClick={() => setDialog('reject')} disabled={isPending}>
@@ -154,7 +179,7 @@ export function ReviewCard({
           ) : null}
           {tab === 'takedown' ? (
             <>
-              <Button size="sm" onClick={() => run('takedown_approve')} disabled={isPending}>
+              <Button size="sm" onClick={() => setDialog('takedown-approve')} disabled={isPending}>
                 <Check aria-hidden className="size-4" /> Approve Takedown
               </Button>
               <Button size="sm" variant="outline" onClick={() => run('takedown_reject')} disabled={isPending}>
@@ -187,6 +212,27 @@ export function ReviewCard({
         </div>
       </Card>
 
+      <ConfirmDialog
+        open={dialog === 'approve'}
+        onOpenChange={closeUnlessPending}
+        title="Approve Release"
+        description={
+          <ApproveSummary release={release} artists={artists} subscriptionNote={subscriptionNote} />
+        }
+        confirmLabel={isPending ? 'Approving...' : 'Approve and Deliver'}
+        isPending={isPending}
+        onConfirm={() => run('approve')}
+      />
+      <ConfirmDialog
+        open={dialog === 'takedown-approve'}
+        onOpenChange={closeUnlessPending}
+        title="Approve Takedown"
+        description={`"${release.title}" by ${artists} will be taken down: a takedown message goes to every store it was delivered to, and it shows "Takedown in progress" until each store confirms (a release never delivered is taken down at once). The artist is told by email.`}
+        confirmLabel={isPending ? 'Approving...' : 'Approve Takedown'}
+        isDestructive
+        isPending={isPending}
+        onConfirm={() => run('takedown_approve')}
+      />
       <ReasonDialog
         open={dialog === 'reject'}
         onOpenChange={closeUnlessPending}
@@ -258,5 +304,37 @@ export function ReviewCard({
         onConfirm={() => run('delete')}
       />
     </li>
+  );
+}
+
+/** What approving does: codes now, delivery to the selected stores, the artist's mail (issue 26). */
+function ApproveSummary({
+  release,
+  artists,
+  subscriptionNote,
+}: {
+  release: AdminReleaseCard;
+  artists: string;
+  subscriptionNote: string | null;
+}) {
+  const stores = release.distributionStores;
+  return (
+    <span className="block space-y-2">
+      <span className="block">
+        "{release.title}" by {artists} will be approved. It gets its UPC and ISRCs (codes the artist supplied
+        are kept), then{' '}
+        {stores.length > 0
+          ? `it is delivered to ${stores.length} ${stores.length === 1 ? 'store' : 'stores'}: ${stores
+              .map(platformName)
+              .join(', ')}.`
+          : 'no store is selected, so nothing is delivered.'}{' '}
+        The artist is told by email.
+      </span>
+      {subscriptionNote ? (
+        <span className="block rounded-md bg-amber-500/10 px-2 py-1 text-amber-200">
+          Heads up: {subscriptionNote}
+        </span>
+      ) : null}
+    </span>
   );
 }
