@@ -30,6 +30,7 @@ import { releasesRoutes } from './modules/releases/routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
 import { splitsRoutes } from './modules/splits/routes';
+import { staffNotificationsRoutes } from './modules/staff-notifications/routes';
 import { supportRoutes } from './modules/support/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
@@ -58,7 +59,8 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', adminBalancesRoutes)
   .route('/', royaltiesRoutes)
   .route('/', splitsRoutes)
-  .route('/', deliveryRoutes);
+  .route('/', deliveryRoutes)
+  .route('/', staffNotificationsRoutes);
 
 /** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */
 export type AppType = typeof apiRoutes;

@@ -8,5 +8,12 @@ import type { AnyJob } from './lib/jobs';
 import { builderJobs } from './modules/builder/jobs';
 import { deliveryJobs } from './modules/delivery/jobs';
 import { royaltiesJobs } from './modules/royalties/jobs';
+import { staffNotificationsJobs } from './modules/staff-notifications/digest';
 
-export const allJobs: readonly AnyJob[] = [sendMail, ...deliveryJobs, ...builderJobs, ...royaltiesJobs];
+export const allJobs: readonly AnyJob[] = [
+  sendMail,
+  ...deliveryJobs,
+  ...builderJobs,
+  ...royaltiesJobs,
+  ...staffNotificationsJobs,
+];

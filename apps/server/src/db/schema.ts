@@ -14,5 +14,6 @@ export * from './schema/platform';
 export * from './schema/releases';
 export * from './schema/royalties';
 export * from './schema/splits';
+export * from './schema/staff-notifications';
 export * from './schema/support';
 export * from './schema/wallet';

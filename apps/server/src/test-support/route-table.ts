@@ -294,6 +294,12 @@ export const ROUTE_TABLE: RouteRow[] = [
   }),
   route('GET', '/api/splits/shares', 'user'),
 
+  // staff notifications (issue 26, record 179): a moderator's or admin's own choices per kind
+  route('GET', '/api/staff-notifications/preferences', 'moderator'),
+  route('PUT', '/api/staff-notifications/preferences', 'moderator', {
+    call: { json: { preferences: [{ kind: 'release_submitted', mode: 'digest' }] } },
+  }),
+
   // only mounted with E2E_FIXTURES_TOKEN (tests); the token itself is the check
   route('POST', '/api/test-fixtures/users', 'public'),
   route('POST', '/api/test-fixtures/releases', 'public'),

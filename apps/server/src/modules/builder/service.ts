@@ -30,6 +30,7 @@ import { errorCode, errorField } from '../../lib/error-fields';
 import { AppError, conflict, validationError } from '../../lib/errors';
 import { must } from '../../lib/must';
 import { firstRow } from '../../lib/sql';
+import { notifyReleaseSubmitted } from '../staff-notifications';
 import {
   copyAudioIntoStorage,
   FileClaimedElsewhere,
@@ -381,6 +382,7 @@ export async function submitRelease(
         })),
       );
       if (producerRows.length > 0) await tx.insert(producers).values(producerRows);
+      await notifyReleaseSubmitted(tx, releaseId);
       return row;
     });
     deps.logger.info({ releaseId, userId, tracks: submission.tracks.length }, 'release submitted');

@@ -15,6 +15,7 @@ import {
   releases,
 } from '../../db/schema';
 import { parseAck } from '../ddex';
+import { notifyAcknowledgement } from '../staff-notifications';
 import { openTargetTransport } from './connect';
 import type { WorkerDeps } from './state';
 import { servesPlatform, type TargetRow } from './targets';
@@ -136,6 +137,7 @@ async function recordAck(
         target: [deliveryAcks.targetId, deliveryAcks.remotePath],
         set: { ...row, id: undefined },
       });
+    for (const ack of rows) await notifyAcknowledgement(tx, target.name, ack);
   });
   return 1;
 }

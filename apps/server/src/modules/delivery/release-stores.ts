@@ -21,6 +21,7 @@ import {
 import { AppError, notFound } from '../../lib/errors';
 import { loadReleaseData } from '../ddex';
 import { coverUrl } from '../releases/service';
+import { notifyTakedownRequested } from '../staff-notifications';
 import { REMOVED_BEFORE_SENT } from './target-lifecycle';
 import { servesPlatform } from './targets';
 
@@ -177,6 +178,7 @@ export async function requestStoreTakedown(
       .returning({ releaseId: releaseStoreTakedowns.releaseId });
     if (rows.length === 0)
       throw new AppError('store_takedown_exists', DELIVERY_MESSAGES.storeAlreadyTakenDown, 409);
+    await notifyTakedownRequested(tx, releaseId, platformId);
   });
   return releaseDetail(db, userId, releaseId);
 }

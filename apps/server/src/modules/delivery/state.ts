@@ -6,18 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import {
-  type DeliveredFile,
-  deliveries,
-  deliveryAttempts,
-  deliveryTargets,
-  profiles,
-  releases,
-  userRoles,
-} from '../../db/schema';
+import { type DeliveredFile, deliveries, deliveryAttempts, deliveryTargets } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { enqueueMail } from '../../infra/mail/mail';
 import type { PackagePlan } from '../ddex';
+import { notifyDeliveryFailed } from '../staff-notifications';
 import { dbNowPlus, heldBy, type Lease } from './lease';
 import { enqueueDelivery } from './queues';
 import type { Transport } from './transport';
@@ -141,15 +133,6 @@ export const leaseOf = (jobs: DeliveryRow[], options: Required<WorkerOptions>): 
 const isHeld = (job: DeliveryRow, options: Required<WorkerOptions>) =>
   and(eq(deliveries.id, job.id), heldBy({ owner: options.workerId, leaseId: job.leaseId ?? '' }));
 
-async function mailAdmins(db: DbOrTx, subject: string, text: string) {
-  const admins = await db
-    .select({ email: profiles.email })
-    .from(userRoles)
-    .innerJoin(profiles, eq(profiles.id, userRoles.userId))
-    .where(eq(userRoles.role, 'admin'));
-  for (const admin of admins) await enqueueMail(db, { to: admin.email, subject, text });
-}
-
 export async function failJob(
   deps: WorkerDeps,
   job: DeliveryRow,
@@ -185,17 +168,7 @@ export async function failJob(
         .where(eq(deliveryAttempts.id, attemptId));
     }
     if (isGivenUp) {
-      const [info] = await tx
-        .select({ title: releases.title, target: deliveryTargets.name })
-        .from(deliveries)
-        .innerJoin(releases, eq(releases.id, deliveries.releaseId))
-        .innerJoin(deliveryTargets, eq(deliveryTargets.id, deliveries.targetId))
-        .where(eq(deliveries.id, job.id));
-      await mailAdmins(
-        tx,
-        `Delivery failed: ${info?.title ?? job.releaseId} to ${info?.target ?? job.targetId}`,
-        `Tunedrop gave up delivering "${info?.title ?? job.releaseId}" to ${info?.target ?? job.targetId} after ${job.attempts} attempts.\n\nLast error: ${message}\n\nOpen ${deps.config.appUrl}/admin/deliveries to retry.`,
-      );
+      await notifyDeliveryFailed(tx, job.id, job.attempts, message);
     }
     return true;
   });

@@ -29,6 +29,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { uuidParam } from '../../lib/params';
+import { notifyTakedownRequested } from '../staff-notifications';
 
 export const notEditable = () => new AppError('release_not_editable', RELEASE_MESSAGES.cannotEdit, 409);
 export const releaseNotFound = () => notFound(RELEASE_MESSAGES.notFound);
@@ -252,6 +253,7 @@ export async function requestTakedown(db: DbOrTx, userId: string, releaseId: str
       409,
     );
   }
+  await notifyTakedownRequested(db, releaseId);
   return listOne(db, userId, releaseId);
 }
 

@@ -21,6 +21,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { profiles, userRoles, withdrawalRequests } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
+import { notifyWithdrawalRequested } from '../staff-notifications';
 import { applyBalanceChange, lockProfile } from './balance';
 import { isPayee, readPayeeSettings } from './payees';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
@@ -172,6 +173,7 @@ export async function requestWithdrawal(
       withdrawalRequestId: request.id,
       notes: `Withdrawal requested (${formatCents(checked.amountCents)})`,
     });
+    await notifyWithdrawalRequested(tx, userId, checked.amountCents);
     return {
       ...summaryWithoutDetails(request),
       balanceCents: outcome.newBalanceCents,

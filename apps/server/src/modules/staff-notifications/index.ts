@@ -1,0 +1,9 @@
+/** Staff notifications (record 179): what other modules call where an event happens. */
+export {
+  type AckOutcome,
+  notifyAcknowledgement,
+  notifyDeliveryFailed,
+  notifyReleaseSubmitted,
+  notifyTakedownRequested,
+  notifyWithdrawalRequested,
+} from './events';
