@@ -147,6 +147,8 @@ export function buildErnMessage(
   ];
 
   const sender = parties.senderPartyId;
+  // ℗ names the owner of the sound recording: the builder's "Publishing Holder" and "Publishing Year",
+  // typed under help that says so (record 181). © (CLine, on the release) is the "Copyright Holder".
   const pLine = (year: number, holder: string) =>
     el('PLine', el('Year', year), el('PLineText', `(P) ${year} ${holder}`));
   const releasePrimary = release.primaryArtists.length > 0 ? release.primaryArtists : [{ name: 'Unknown' }];

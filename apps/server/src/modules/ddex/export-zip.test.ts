@@ -51,7 +51,7 @@ beforeAll(async () => {
       featuredArtistsData: [{ name: 'Guest Star' }],
       copyrightHolder: 'Nova Holdings',
       copyrightYear: 2023,
-      publishingHolder: 'Nova Publishing',
+      publishingHolder: 'Nova Records',
       publishingYear: 2024,
       distributionStores: ['spotify', 'tidal', 'qobuz'],
     })
@@ -231,7 +231,7 @@ describe('export ZIP', () => {
     expect(release.DisplayTitleText).toBe('Night & Day');
     expect(release.ReleaseType).toBe('Single');
     expect(release.Genre.GenreText).toBe('Pop');
-    expect(release.PLine).toEqual({ Year: '2024', PLineText: '(P) 2024 Nova Publishing' });
+    expect(release.PLine).toEqual({ Year: '2024', PLineText: '(P) 2024 Nova Records' });
     expect(release.CLine).toEqual({ Year: '2023', CLineText: '(C) 2023 Nova Holdings' });
     expect(release.DisplayArtistName['#text']).toBe('Nova <Band> feat. Guest Star');
     expect(release.DisplayArtist.map((artist: Record<string, string>) => artist.DisplayArtistRole)).toEqual([
