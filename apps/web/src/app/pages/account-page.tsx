@@ -2,6 +2,7 @@
 import { useLocation } from 'react-router';
 import { AccountSections } from '../../features/auth';
 import { CurrentPlanSection } from '../../features/billing';
+import { StaffNotificationsCard } from '../../features/staff-notifications';
 import { usePageTitle } from '../../lib/use-page-title';
 
 export default function AccountPage() {
@@ -22,6 +23,7 @@ export default function AccountPage() {
       ) : null}
       <CurrentPlanSection />
       <AccountSections />
+      <StaffNotificationsCard />
     </div>
   );
 }
