@@ -1,8 +1,8 @@
 /**
  * Journey (issue 28, record 185) at 1280 px and 390 px: a Pro artist opts a track in to YouTube Content ID
  * from the release page after answering the eligibility questions (an ineligible answer is refused with its
- * reason first), lists their own channel (a malformed id refused) and opts the track out again; a Basic
- * artist sees Content ID as a Pro feature.
+ * reason first), lists their own channel (a malformed id refused) and opts the track out again; the admin
+ * sees the channel on the Content ID page; a Basic artist sees Content ID as a Pro feature.
  */
 import { CONTENT_ID_MESSAGES, CONTENT_ID_QUESTIONS } from '@tunedrop/shared/schemas/content-id';
 import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
@@ -69,6 +69,17 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Opt out' }).click();
     await expect(tracks.first()).toContainText('Opted out');
     await pro.context.close();
+
+    // The admin sees the artist's channel to apply by hand in YouTube's CMS.
+    const admin = await pageAs(browser, { roles: ['admin'] });
+    await admin.page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await admin.page.goto('/admin');
+    await admin.page.getByRole('link', { name: 'Content ID' }).click();
+    await expect(admin.page.getByRole('heading', { name: 'Content ID', level: 1 })).toBeVisible();
+    const entry = admin.page.getByTestId('admin-content-id-artist').filter({ hasText: pro.user.email });
+    await expect(entry).toContainText('UC_x5XG1OV2P6uZZ5FSM9Ttw');
+    expect(await seriousA11yViolations(admin.page)).toEqual([]);
+    await admin.context.close();
 
     const basic = await pageAs(browser, { plan: 'basic' });
     await basic.page.setViewportSize({ width: viewport.width, height: viewport.height });

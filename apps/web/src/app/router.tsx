@@ -85,6 +85,10 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/admin-balances/routes/bulk-balance-page')),
           },
           { path: 'messages', ...page(() => import('./pages/admin-messages-page')) },
+          {
+            path: 'content-id',
+            ...page(() => import('../features/content-id/routes/admin-content-id-page')),
+          },
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
           { path: 'settings', ...page(() => import('./pages/admin-settings-page')) },
           {

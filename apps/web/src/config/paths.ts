@@ -28,6 +28,7 @@ export const paths = {
   adminBulkBalance: '/admin/bulk-balance',
   adminMessages: '/admin/messages',
   adminAudit: '/admin/audit',
+  adminContentId: '/admin/content-id',
   adminDelivery: '/admin/delivery',
   adminSettings: '/admin/settings',
   adminRoyalties: '/admin/royalties',

@@ -73,6 +73,7 @@ export type ContentIdQuestionId = (typeof CONTENT_ID_QUESTIONS)[number]['id'];
 export const CONTENT_ID_MESSAGES = {
   answerRequired: 'Please answer this question.',
   proOnly: 'YouTube Content ID is part of the Pro plan. Upgrade to Pro to protect your tracks.',
+  needsSubscription: 'YouTube Content ID needs a subscription in force. Resubscribe to Pro to change it.',
   trackNotFound: 'Track not found.',
   channelNotFound: 'Channel not found.',
   channelInvalid: 'Enter a YouTube channel id: UC followed by 22 letters, digits, - or _.',

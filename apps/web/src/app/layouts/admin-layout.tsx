@@ -19,6 +19,7 @@ const ADMIN_ONLY = [
   paths.adminBulkBalance,
   paths.adminMessages,
   paths.adminAudit,
+  paths.adminContentId,
   paths.adminDelivery,
   paths.adminSettings,
   paths.adminRoyalties,
@@ -51,6 +52,7 @@ export function AdminLayout() {
           { to: paths.adminRoyalties, label: 'Royalties' },
           { to: paths.adminMessages, label: 'Messages' },
           { to: paths.adminAudit, label: 'Audit Log' },
+          { to: paths.adminContentId, label: 'Content ID' },
           { to: paths.adminDelivery, label: 'Delivery' },
           { to: paths.adminSettings, label: 'Settings' },
         ]

@@ -48,9 +48,11 @@ export function ReleaseContentIdSection({ releaseId }: { releaseId: string }) {
           <p className="flex items-center gap-2 font-semibold text-amber-300">
             <Lock aria-hidden className="size-4" /> Pro feature
           </p>
-          <p className="text-sm text-zinc-300">{CONTENT_ID_MESSAGES.proOnly}</p>
+          <p className="text-sm text-zinc-300">
+            {facts.isPro ? CONTENT_ID_MESSAGES.needsSubscription : CONTENT_ID_MESSAGES.proOnly}
+          </p>
           <Link to={paths.account} className={buttonClass('primary', 'sm')}>
-            Upgrade to Pro
+            {facts.isPro ? 'Resubscribe' : 'Upgrade to Pro'}
           </Link>
         </Card>
       )}
