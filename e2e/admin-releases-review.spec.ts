@@ -33,7 +33,18 @@ test('a moderator approves one release, rejects another with a reason and approv
   await expect(approveCard.getByText('Sam Writer (Music & Lyrics)')).toBeVisible();
   expect(await seriousA11yViolations(page)).toEqual([]);
 
+  // Approve asks first, naming the release and what follows (issue 26); Cancel leaves it pending.
   await approveCard.getByRole('button', { name: 'Approve', exact: true }).click();
+  const approveDialog = page.getByRole('alertdialog', { name: 'Approve Release' });
+  await expect(approveDialog).toContainText(`"Approve Me ${tag}" by`);
+  await expect(approveDialog).toContainText('It gets its UPC and ISRCs');
+  await expect(approveDialog).toContainText('delivered to 2 stores: Spotify, Apple Music.');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await approveDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(approveDialog).toBeHidden();
+  await expect(page.getByTestId('count-pending')).toHaveText('2');
+  await approveCard.getByRole('button', { name: 'Approve', exact: true }).click();
+  await approveDialog.getByRole('button', { name: 'Approve and Deliver' }).click();
   await expect(page.getByText('Release approved')).toBeVisible();
   await expect(page.getByRole('heading', { name: `Approve Me ${tag}` })).toHaveCount(0);
   await expect(page.getByTestId('count-pending')).toHaveText('1');
@@ -55,6 +66,10 @@ test('a moderator approves one release, rejects another with a reason and approv
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: `Take Me Down ${tag}` }) });
   await takedownCard.getByRole('button', { name: 'Approve Takedown' }).click();
+  const takedownDialog = page.getByRole('alertdialog', { name: 'Approve Takedown' });
+  await expect(takedownDialog).toContainText(`"Take Me Down ${tag}" by`);
+  await expect(takedownDialog).toContainText('a takedown message goes to every store it was delivered to');
+  await takedownDialog.getByRole('button', { name: 'Approve Takedown' }).click();
   await expect(page.getByText('Takedown approved')).toBeVisible();
   await expect(page.getByTestId('count-takedown')).toHaveText('0');
   await page.getByRole('tab', { name: /Takendown Releases/ }).click();
@@ -108,9 +123,16 @@ test('approving a release whose UPC another approved release holds is refused wi
   await page.goto(`/admin/releases?q=${tag}`);
   const card = (title: string) =>
     page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+  const confirmApprove = () =>
+    page
+      .getByRole('alertdialog', { name: 'Approve Release' })
+      .getByRole('button', { name: 'Approve and Deliver' })
+      .click();
   await card(`First UPC ${tag}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await confirmApprove();
   await expect(page.getByText('Release approved')).toBeVisible();
   await card(`Second UPC ${tag}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  await confirmApprove();
   await expect(
     page.getByText(
       "This release's UPC is already used by another release. Reject it and ask the artist for another UPC.",
@@ -118,4 +140,40 @@ test('approving a release whose UPC another approved release holds is refused wi
   ).toBeVisible();
   await expect(card(`Second UPC ${tag}`)).toBeVisible();
   await expect(page.getByTestId('count-pending')).toHaveText('1');
+});
+
+test('the review card shows a lapsed or ending subscription, and the approve dialog repeats it', async ({
+  browser,
+}) => {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString();
+  const lapsed = await seed.user({
+    artistName: 'Lapsed Artist',
+    subscription: 'canceled',
+    subscriptionEnd: day(-3),
+  });
+  const ending = await seed.user({
+    artistName: 'Ending Artist',
+    subscription: 'canceled',
+    subscriptionEnd: day(5),
+  });
+  const renewing = await seed.user({ artistName: 'Renewing Artist' });
+  await seed.release({ userId: lapsed.userId, title: `Lapsed ${tag}` });
+  await seed.release({ userId: ending.userId, title: `Ending ${tag}` });
+  await seed.release({ userId: renewing.userId, title: `Renewing ${tag}` });
+
+  const { page } = await pageAs(browser, { roles: ['moderator'] });
+  await page.goto(`/admin/releases?q=${tag}`);
+  const card = (title: string) =>
+    page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+  await expect(card(`Lapsed ${tag}`)).toContainText('Subscription lapsed: it ended');
+  await expect(card(`Ending ${tag}`)).toContainText('Subscription canceled: it ends');
+  await expect(card(`Renewing ${tag}`)).not.toContainText('Subscription');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+
+  await card(`Lapsed ${tag}`).getByRole('button', { name: 'Approve', exact: true }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Approve Release' });
+  await expect(dialog).toContainText('Heads up: Subscription lapsed: it ended');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('count-pending')).toHaveText('3');
 });
