@@ -2,7 +2,8 @@
  * Journey (issue 28, record 185) at 1280 px and 390 px: a Pro artist opts a track in to YouTube Content ID
  * from the release page after answering the eligibility questions (an ineligible answer is refused with its
  * reason first), lists their own channel (a malformed id refused) and opts the track out again; the admin
- * sees the channel on the Content ID page; a Basic artist sees Content ID as a Pro feature.
+ * sees the channel on the Content ID page; a Basic artist sees Content ID as a Pro feature, a lapsed Pro
+ * artist is asked to resubscribe.
  */
 import { CONTENT_ID_MESSAGES, CONTENT_ID_QUESTIONS } from '@tunedrop/shared/schemas/content-id';
 import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
@@ -92,5 +93,19 @@ for (const viewport of VIEWPORTS) {
     await expect(basic.page.getByRole('button', { name: /^Opt in/ })).toHaveCount(0);
     expect(await seriousA11yViolations(basic.page)).toEqual([]);
     await basic.context.close();
+
+    // A Pro artist whose subscription ended is asked to resubscribe, not to upgrade.
+    const lapsed = await pageAs(browser, {
+      plan: 'pro',
+      subscription: 'canceled',
+      subscriptionEnd: new Date(Date.now() - 86_400_000).toISOString(),
+    });
+    await lapsed.page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const theirs = await seed.release({ userId: lapsed.user.userId, title: 'Lapsed Songs' });
+    await lapsed.page.goto(`/dashboard/releases/${theirs.releaseId}`);
+    const lapsedGate = lapsed.page.getByTestId('content-id-pro-gate');
+    await expect(lapsedGate).toContainText(CONTENT_ID_MESSAGES.needsSubscription);
+    await expect(lapsedGate.getByRole('link', { name: 'Resubscribe' })).toBeVisible();
+    await lapsed.context.close();
   });
 }
