@@ -94,6 +94,10 @@ test('codes at approval, delivery to a folder, acknowledgement, live on the rele
     await page.goto(`/admin/releases?q=${tag}`);
     const reviewCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
     await reviewCard.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Approve Release' })
+      .getByRole('button', { name: 'Approve and Deliver' })
+      .click();
     await expect(page.getByText('Release approved')).toBeVisible();
 
     // The package lands in the folder: the message carries the assigned codes, both WAVs are there.

@@ -101,6 +101,10 @@ test('a disabled target still takes a release down; it is deleted only once noth
     await page.getByRole('tab', { name: /Takedown Requests/ }).click();
     const request = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
     await request.getByRole('button', { name: 'Approve Takedown' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Approve Takedown' })
+      .getByRole('button', { name: 'Approve Takedown' })
+      .click();
     await expect(page.getByText('Takedown approved')).toBeVisible();
 
     // It reaches the store: a message without deals for the same release.
