@@ -8,7 +8,7 @@ import type { AnyJob } from './lib/jobs';
 import { builderJobs } from './modules/builder/jobs';
 import { deliveryJobs } from './modules/delivery/jobs';
 import { royaltiesJobs } from './modules/royalties/jobs';
-import { staffNotificationsJobs } from './modules/staff-notifications/digest';
+import { staffNotificationsJobs } from './modules/staff-notifications/jobs';
 
 export const allJobs: readonly AnyJob[] = [
   sendMail,

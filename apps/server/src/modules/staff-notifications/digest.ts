@@ -8,12 +8,9 @@ import {
   STAFF_NOTIFICATION_ROLES,
 } from '@tunedrop/shared/schemas/staff-notifications';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { profiles, staffNotificationDigestItems, userRoles } from '../../db/schema';
-import type { Deps } from '../../deps';
 import { enqueueMail } from '../../infra/mail/mail';
-import { defineJob } from '../../lib/jobs';
 
 /** Sends every waiting digest; returns how many mails were written. */
 export async function sendStaffDigests(db: Db, appUrl: string): Promise<number> {
@@ -69,25 +66,3 @@ export async function sendStaffDigests(db: Db, appUrl: string): Promise<number> 
   }
   return sent;
 }
-
-/** Once a day at 07:00 UTC, once across all instances. */
-export const staffDigestJob = defineJob({
-  name: 'staff-notifications.digest',
-  payload: z.object({}),
-  policy: 'singleton',
-  retry: { limit: 3, delaySeconds: 300 },
-  expireInSeconds: 1800,
-  schedule: { cron: '0 7 * * *', payload: {} },
-  async run(
-    _payload,
-    { deps, logger }: { deps: Pick<Deps, 'db' | 'config' | 'wakeMail'>; logger: Deps['logger'] },
-  ) {
-    const count = await sendStaffDigests(deps.db, deps.config.appUrl);
-    if (count > 0) {
-      deps.wakeMail();
-      logger.info({ count }, 'staff digests written');
-    }
-  },
-});
-
-export const staffNotificationsJobs = [staffDigestJob];

@@ -1,6 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  deliveries,
+  deliveryTargets,
   mailOutbox,
   staffNotificationDigestItems,
   staffNotificationPreferences,
@@ -12,7 +14,7 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
 import { sendStaffDigests } from './digest';
-import { notifyAcknowledgement } from './events';
+import { notifyAcknowledgement, notifyDeliveryFailed } from './events';
 
 let system: TestSystem;
 let admin: Awaited<ReturnType<TestSystem['signedInUser']>>;
@@ -113,6 +115,48 @@ describe('events mail the staff of their kind', () => {
     expect(recipientsOf(mails)).toEqual([admin.email]);
     expect(mails[0]?.subject).toBe('Unreadable acknowledgement from Store X: ACK_1.xml');
     expect(mails[0]?.textBody).toContain('Tunedrop could not read it: not XML.');
+  });
+
+  it('a store rejection and a failed delivery mail admins only, and "off" is honoured', async () => {
+    const { releaseId } = await createTestRelease(system, artist.userId, {
+      status: 'approved',
+      title: 'Far Out',
+    });
+    const [target] = await system.db
+      .insert(deliveryTargets)
+      .values({
+        name: 'Store Y',
+        scheme: 'file',
+        urlMasked: 'file:///tmp/x',
+        secret: 'x',
+        dpid: 'PADPIDA2009101501Y',
+      })
+      .returning();
+    const [delivery] = await system.db
+      .insert(deliveries)
+      .values({ releaseId, targetId: target?.id ?? '' })
+      .returning();
+    const deliveryId = delivery?.id ?? '';
+    await system.db.transaction((tx) =>
+      notifyAcknowledgement(tx, 'Store Y', {
+        outcome: 'rejected',
+        deliveryId,
+        fileName: 'ACK_3.xml',
+        status: 'ResourceMissing',
+        errorText: 'no cover',
+      }),
+    );
+    const mails = await staffMails();
+    expect(recipientsOf(mails)).toEqual([admin.email]);
+    expect(mails[0]?.subject).toBe('Store rejection: "Far Out" by Test Artist at Store Y');
+    expect(mails[0]?.textBody).toContain('The store answered ResourceMissing: no cover (ACK_3.xml).');
+
+    await system.db.delete(mailOutbox);
+    expect((await setPreferences(admin.cookie, [{ kind: 'delivery_failed', mode: 'off' }])).status).toBe(200);
+    await system.db.transaction((tx) => notifyDeliveryFailed(tx, deliveryId, 6, 'connection refused'));
+    expect(await staffMails()).toEqual([]);
+    await system.db.delete(deliveries);
+    await system.db.delete(deliveryTargets);
   });
 
   it('a rolled-back change mails nobody', async () => {
