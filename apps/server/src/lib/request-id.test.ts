@@ -18,8 +18,8 @@ type Line = { msg: string; reqId?: string; [key: string]: unknown };
  * An app whose every log line is captured, and whose database logs a line from deep inside each query (as a
  * service would, through a child logger) and may fail, so route, service and error lines are all seen.
  */
-function loggedApp(options: { trustProxy?: boolean; failQueries?: boolean } = {}) {
-  const lines: Line[] = [];
+function loggedApp(options: { trustProxy?: boolean; failQueries?: boolean; lines?: Line[] } = {}) {
+  const lines: Line[] = options.lines ?? [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
       for (const text of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(text) as Line);
@@ -30,6 +30,11 @@ function loggedApp(options: { trustProxy?: boolean; failQueries?: boolean } = {}
   const serviceLogger = logger.child({ module: 'service' });
   const db = new Proxy(system.db, {
     get(target, name, receiver) {
+      if (name === 'transaction' && options.failQueries)
+        return async () => {
+          serviceLogger.info('query');
+          throw new Error('database exploded');
+        };
       if (name !== 'execute') return Reflect.get(target, name, receiver);
       return async (...args: unknown[]) => {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -52,8 +57,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('request ids in logs', () => {
   it('every line of a request carries its id, concurrent requests never mix', async () => {
-    const { app, lines } = loggedApp();
-    const [first, second] = await Promise.all([app.request('/api/health'), app.request('/api/health')]);
+    // Health shares one database answer per database for half a second (record 171), so each request
+    // gets an app of its own (its own database handle) writing to the same log.
+    const lines: Line[] = [];
+    const apps = [loggedApp({ lines }).app, loggedApp({ lines }).app];
+    const [first, second] = await Promise.all(apps.map((app) => app.request('/api/health')));
     const ids = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
     for (const id of ids) expect(id).toMatch(UUID);
     expect(ids[0]).not.toBe(ids[1]);
@@ -66,8 +74,14 @@ describe('request ids in logs', () => {
   });
 
   it("an unexpected error's line carries the id the answer names", async () => {
+    // Health answers a failing database with a handled 503; the contact form's transaction does not
+    // expect its database to explode.
     const { app, lines } = loggedApp({ failQueries: true });
-    const response = await app.request('/api/health');
+    const response = await app.request('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: system.config.APP_URL },
+      body: JSON.stringify({ name: 'Ada', companyName: 'Engines', email: 'ada@example.com' }),
+    });
     expect(response.status).toBe(500);
     const id = response.headers.get('x-request-id');
     expect((await readJson(response)).error.message).toContain(id);
