@@ -60,8 +60,10 @@ describe('request ids in logs', () => {
     // Health shares one database answer per database for half a second (record 171), so each request
     // gets an app of its own (its own database handle) writing to the same log.
     const lines: Line[] = [];
-    const apps = [loggedApp({ lines }).app, loggedApp({ lines }).app];
-    const [first, second] = await Promise.all(apps.map((app) => app.request('/api/health')));
+    const [first, second] = await Promise.all([
+      loggedApp({ lines }).app.request('/api/health'),
+      loggedApp({ lines }).app.request('/api/health'),
+    ]);
     const ids = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
     for (const id of ids) expect(id).toMatch(UUID);
     expect(ids[0]).not.toBe(ids[1]);
@@ -79,7 +81,7 @@ describe('request ids in logs', () => {
     const { app, lines } = loggedApp({ failQueries: true });
     const response = await app.request('/api/contact', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: system.config.APP_URL },
+      headers: { 'content-type': 'application/json', origin: system.config.appUrl },
       body: JSON.stringify({ name: 'Ada', companyName: 'Engines', email: 'ada@example.com' }),
     });
     expect(response.status).toBe(500);
