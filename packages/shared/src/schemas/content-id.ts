@@ -4,6 +4,7 @@
  * rule, for the release page's forms, the server routes and the tests alike.
  */
 import { z } from 'zod';
+import { safeText } from '../text';
 
 export const ANSWERS = ['yes', 'no'] as const;
 export type Answer = (typeof ANSWERS)[number];
@@ -107,8 +108,10 @@ export type ContentIdAnswers = z.infer<typeof contentIdAnswersSchema>;
 export type ContentIdAnswersInput = Record<ContentIdQuestionId, Answer | ''>;
 
 /** A YouTube channel id: UC and 22 characters of YouTube's URL-safe alphabet. */
-export const youtubeChannelIdSchema = z
-  .string(CONTENT_ID_MESSAGES.channelInvalid)
+export const youtubeChannelIdSchema = safeText(
+  CONTENT_ID_MESSAGES.channelInvalid,
+  CONTENT_ID_MESSAGES.channelInvalid,
+)
   .trim()
   .regex(/^UC[A-Za-z0-9_-]{22}$/, CONTENT_ID_MESSAGES.channelInvalid);
 
