@@ -19,14 +19,18 @@ import { adminUsersRoutes } from './modules/admin-users/routes';
 import { adminWithdrawalsRoutes } from './modules/admin-withdrawals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { appConfigRoutes } from './modules/app-config/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
+import { contentIdClaimsRoutes } from './modules/content-id/claims-routes';
 import { contentIdRoutes } from './modules/content-id/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
+import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
+import { royaltyChecksRoutes } from './modules/royalties/report-checks-routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
 import { splitsRoutes } from './modules/splits/routes';
@@ -47,6 +51,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', siteRoutes)
   .route('/', supportRoutes)
   .route('/', contentIdRoutes)
+  .route('/', contentIdClaimsRoutes)
   .route('/', billingRoutes)
   .route('/', liveUpdatesRoutes)
   .route('/', builderRoutes)
@@ -54,10 +59,13 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', walletRoutes)
   .route('/', analyticsRoutes)
   .route('/', adminReleasesRoutes)
+  .route('/', auditRoutes)
   .route('/', adminUsersRoutes)
   .route('/', adminWithdrawalsRoutes)
   .route('/', adminBalancesRoutes)
   .route('/', royaltiesRoutes)
+  .route('/', royaltyChecksRoutes)
+  .route('/', financeRoutes)
   .route('/', splitsRoutes)
   .route('/', deliveryRoutes)
   .route('/', staffNotificationsRoutes);

@@ -34,6 +34,13 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly CsvCell
   return stringify(records, { record_delimiter: 'windows' });
 }
 
+/** CSV lines without a header (each ending in CRLF), for an export streamed page by page after toCsv's header. */
+export function csvRecords(rows: Iterable<readonly CsvCell[]>): string {
+  const records: string[][] = [];
+  for (const row of rows) records.push(row.map(csvSafeCell));
+  return records.length === 0 ? '' : stringify(records, { record_delimiter: 'windows' });
+}
+
 /**
  * The cells of a CSV's header row (its first record; a byte order mark dropped, cells trimmed, empty
  * ones left out), read by csv-parse; none when the first record cannot be read.

@@ -189,6 +189,7 @@ export const ROUTE_TABLE: RouteRow[] = [
 
   // admin only
   route('GET', '/api/admin/audit', 'admin'),
+  route('GET', '/api/admin/audit.csv', 'admin'),
   route('GET', '/api/admin/users', 'admin'),
   route('PUT', '/api/admin/users/:id/roles/:role', 'admin', { params: { id: 'user', role: 'role' } }),
   route('DELETE', '/api/admin/users/:id/roles/:role', 'admin', { params: { id: 'user', role: 'role' } }),
@@ -233,6 +234,14 @@ export const ROUTE_TABLE: RouteRow[] = [
   }),
   route('DELETE', '/api/content-id/channels/:id', 'subscriber'),
   route('GET', '/api/admin/content-id', 'admin'),
+  route('GET', '/api/content-id/claims', 'subscriber'),
+  route('POST', '/api/content-id/claims/:id/release', 'subscriber'),
+  route('GET', '/api/admin/content-id/claims', 'admin'),
+  route('POST', '/api/admin/content-id/claims/:id/done', 'admin'),
+  route('PUT', '/api/admin/content-id/tracks/:trackId/asset', 'admin', {
+    params: { trackId: 'track' },
+    call: { json: { assetId: 'A1234567890123456' } },
+  }),
 
   // delivery (issue 15): admin only, and the owner's release detail and per-store takedown requests
   route('GET', '/api/admin/settings', 'admin'),
@@ -261,8 +270,25 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('GET', '/api/admin/royalties/imports/:id', 'admin'),
   route('DELETE', '/api/admin/royalties/imports/:id', 'admin'),
   route('POST', '/api/admin/royalties/imports/:id/post', 'admin'),
+  route('POST', '/api/admin/royalties/imports/:id/include-overlap', 'admin', {
+    call: { json: { confirm: true } },
+  }),
   route('GET', '/api/admin/royalties/unmatched', 'admin'),
+  route('GET', '/api/admin/royalties/imports/:id/figures', 'admin'),
+  // finance (issue 25, record 189)
+  route('GET', '/api/admin/finance', 'admin'),
+  route('GET', '/api/admin/finance/export.csv', 'admin'),
+  route('GET', '/api/admin/finance/fees', 'admin'),
+  route('PUT', '/api/admin/finance/fees', 'admin', { call: { json: { basic: '0', pro: '0', payee: '0' } } }),
+  route('GET', '/api/admin/users/:id/fee', 'admin', { params: { id: 'user' } }),
+  route('PUT', '/api/admin/users/:id/fee', 'admin', {
+    params: { id: 'user' },
+    call: { json: { feePercent: null } },
+  }),
   route('POST', '/api/admin/royalties/code-mappings', 'admin'),
+  route('GET', '/api/admin/royalties/suspense', 'admin'),
+  route('POST', '/api/admin/royalties/suspense/assign', 'admin'),
+  route('POST', '/api/admin/royalties/suspense/release', 'admin'),
   route('GET', '/api/admin/royalties/presets', 'admin'),
   route('POST', '/api/admin/royalties/presets', 'admin'),
   route('PUT', '/api/admin/royalties/presets/:id', 'admin'),
@@ -271,6 +297,13 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('GET', '/api/royalties/statements', 'user'),
   route('GET', '/api/royalties/statements/:file', 'user', {
     call: { path: '/api/royalties/statements/2026-01.csv' },
+  }),
+  route('GET', '/api/royalties/statements/:period/summary', 'user', {
+    call: { path: '/api/royalties/statements/2026-01/summary' },
+  }),
+  route('GET', '/api/admin/royalties/statement-issuer', 'admin'),
+  route('PUT', '/api/admin/royalties/statement-issuer', 'admin', {
+    call: { json: { legalName: 'Tunedrop Music Ltd', address: '1 Sound Street\nLondon' } },
   }),
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares

@@ -61,6 +61,10 @@ export const routes: RouteObject[] = [
           },
           { path: 'royalties', ...page(() => import('../features/royalties/routes/royalties-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
+          {
+            path: 'content-id',
+            ...page(() => import('../features/content-id/routes/claims-page')),
+          },
           { path: 'help', ...page(() => import('../features/support/routes/help-page')) },
           { path: 'help/:id', ...page(() => import('../features/support/routes/help-thread-page')) },
         ],
@@ -74,7 +78,7 @@ export const routes: RouteObject[] = [
             path: 'releases',
             ...page(() => import('../features/admin-releases/routes/admin-releases-page')),
           },
-          { path: 'audit', ...page(() => import('../features/admin-releases/routes/admin-audit-page')) },
+          { path: 'audit', ...page(() => import('../features/audit/routes/admin-audit-page')) },
           { path: 'users', ...page(() => import('../features/admin-users/routes/admin-users-page')) },
           {
             path: 'withdrawals',
@@ -91,6 +95,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
           { path: 'settings', ...page(() => import('./pages/admin-settings-page')) },
+          { path: 'finance', ...page(() => import('../features/finance/routes/admin-finance-page')) },
           {
             path: 'royalties',
             ...page(() => import('../features/royalty-imports/routes/admin-royalties-page')),

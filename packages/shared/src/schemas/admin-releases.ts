@@ -106,17 +106,6 @@ export const signedUrlQuerySchema = z.object({
   path: safeText().min(1).max(1000),
 });
 
-export const auditQuerySchema = z.object({
-  user: safeText().trim().max(254).optional(),
-  releaseId: safeText()
-    .trim()
-    .regex(/^[0-9a-fA-F-]{36}$/, 'Enter a full release id.')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  cursor: safeText().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-});
-
 export type CreditPerson = {
   firstName: string;
   middleName: string | null;
@@ -190,37 +179,4 @@ export type ExportManifest = {
   fileName: string;
   downloadUrl: string;
   entries: { name: string; sizeBytes: number | null }[];
-};
-
-export type AuditEntry = {
-  id: string;
-  createdAt: string;
-  actorId: string | null;
-  actorEmail: string;
-  action: string;
-  releaseId: string | null;
-  subjectUserId: string | null;
-  withdrawalRequestId: string | null;
-  before: unknown;
-  after: unknown;
-};
-
-export type AuditPage = { items: AuditEntry[]; nextCursor: string | null };
-
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
-  'release.approve': 'Approved release',
-  'release.reject': 'Rejected release',
-  'release.unapprove': 'Unapproved release',
-  'release.unreject': 'Unrejected release',
-  'release.resubmit': 'Resubmitted release (artist)',
-  'release.replace_cover': 'Replaced cover art (artist)',
-  'release.replace_audio': 'Replaced track audio (artist)',
-  'release.add_track': 'Added a track (artist)',
-  'release.remove_track': 'Removed a track (artist)',
-  'release.takedown_approve': 'Approved takedown',
-  'release.takedown_reject': 'Rejected takedown',
-  'release.delete': 'Deleted release permanently',
-  'release.export': 'Exported release files',
-  'user.ban': 'Banned user',
-  'user.unban': 'Unbanned user',
 };

@@ -43,7 +43,10 @@ export const mailOutbox = pgTable(
   ],
 );
 
-/** Who did what to which release or user, with the state before and after. */
+/**
+ * Who did what to which release, user, report, setting or target, with the state before and after. `action`
+ * is the kind (AUDIT_KINDS in packages/shared/src/schemas/audit.ts); names are stored at write time.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -54,12 +57,17 @@ export const auditLog = pgTable(
     releaseId: uuid('release_id'),
     subjectUserId: text('subject_user_id'),
     withdrawalRequestId: uuid('withdrawal_request_id'),
+    /** What the action was about (record 191): a type, its id, and its name at write time. */
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    subjectLabel: text('subject_label'),
     before: jsonb('before'),
     after: jsonb('after'),
     createdAt: createdAt(),
   },
   (t) => [
     index('audit_log_created_idx').on(t.createdAt.desc()),
+    index('audit_log_action_created_idx').on(t.action, t.createdAt.desc()),
     index('audit_log_release_idx').on(t.releaseId),
     index('audit_log_subject_user_idx').on(t.subjectUserId),
     index('audit_log_actor_idx').on(t.actorId),

@@ -1,13 +1,13 @@
 /**
- * The audit log: every moderator or admin action writes who, what, when and the state before and after,
- * in the same transaction as the change. Admins read it, filtered by user and release.
+ * Review and ban actions in the audit log: who, what, when and the state before and after, in the same
+ * transaction as the change, through the one writer of modules/audit (record 191) with the release's
+ * title or the user's email as the name, read now so a later deletion leaves the row readable.
  */
-import type { AuditEntry, AuditPage } from '@tunedrop/shared/schemas/admin-releases';
-import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, profiles } from '../../db/schema';
+import { releases, user } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { recordAudit } from '../audit';
 
 export type AuditAction =
   | 'release.approve'
@@ -32,80 +32,26 @@ export async function writeAudit(
     after?: unknown;
   },
 ): Promise<void> {
-  await tx.insert(auditLog).values({
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
-    action: entry.action,
+  const [release] = entry.releaseId
+    ? await tx.select({ title: releases.title }).from(releases).where(eq(releases.id, entry.releaseId))
+    : [];
+  // A deleted release is gone by the time its deletion is written: its snapshot holds the title.
+  const snapshotTitle = (entry.before as { title?: unknown } | null | undefined)?.title;
+  const releaseTitle = release?.title ?? (typeof snapshotTitle === 'string' ? snapshotTitle : null);
+  const [subject] =
+    !releaseTitle && entry.subjectUserId
+      ? await tx.select({ email: user.email }).from(user).where(eq(user.id, entry.subjectUserId))
+      : [];
+  await recordAudit(tx, actor, {
+    kind: entry.action,
+    subject: releaseTitle
+      ? { type: 'release', id: entry.releaseId ?? null, label: releaseTitle }
+      : subject
+        ? { type: 'user', id: entry.subjectUserId ?? null, label: subject.email }
+        : null,
     releaseId: entry.releaseId ?? null,
     subjectUserId: entry.subjectUserId ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
+    before: entry.before,
+    after: entry.after,
   });
-}
-
-/** Newest first. `user` is an email or a user id and matches the actor or the subject. */
-export async function listAudit(
-  db: DbOrTx,
-  filters: {
-    user?: string | undefined;
-    releaseId?: string | undefined;
-    cursor?: string | undefined;
-    limit: number;
-  },
-): Promise<AuditPage> {
-  const conditions: SQL[] = [];
-  if (filters.user) {
-    const user = filters.user.trim();
-    const ids = [user];
-    if (user.includes('@')) {
-      const rows = await db
-        .select({ id: profiles.id })
-        .from(profiles)
-        .where(eq(sql`lower(${profiles.email})`, user.toLowerCase()));
-      ids.push(...rows.map((row) => row.id));
-    }
-    const byUser = or(
-      ...ids.map((id) => or(eq(auditLog.actorId, id), eq(auditLog.subjectUserId, id))),
-      eq(sql`lower(${auditLog.actorEmail})`, user.toLowerCase()),
-    );
-    if (byUser) conditions.push(byUser);
-  }
-  if (filters.releaseId) conditions.push(eq(auditLog.releaseId, filters.releaseId.toLowerCase()));
-  if (filters.cursor) {
-    const cursor = decodeCursor(filters.cursor);
-    conditions.push(
-      sql`(${auditLog.createdAt}, ${auditLog.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`,
-    );
-  }
-  const rows = await db
-    .select({
-      id: auditLog.id,
-      createdAt: auditLog.createdAt,
-      createdAtText: sql<string>`${auditLog.createdAt}::text`,
-      actorId: auditLog.actorId,
-      actorEmail: auditLog.actorEmail,
-      action: auditLog.action,
-      releaseId: auditLog.releaseId,
-      subjectUserId: auditLog.subjectUserId,
-      withdrawalRequestId: auditLog.withdrawalRequestId,
-      before: auditLog.before,
-      after: auditLog.after,
-    })
-    .from(auditLog)
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(filters.limit + 1);
-  const page = rows.slice(0, filters.limit);
-  const last = page.at(-1);
-  const items: AuditEntry[] = page.map(({ createdAtText: _text, createdAt, ...row }) => ({
-    ...row,
-    createdAt: createdAt.toISOString(),
-  }));
-  return {
-    items,
-    nextCursor:
-      rows.length > filters.limit && last
-        ? encodeCursor({ createdAt: last.createdAtText, id: last.id })
-        : null,
-  };
 }

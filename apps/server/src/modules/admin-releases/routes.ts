@@ -5,7 +5,6 @@
 import { Readable } from 'node:stream';
 import {
   adminReleasesQuerySchema,
-  auditQuerySchema,
   banUploaderSchema,
   type ExportManifest,
   rejectReleaseSchema,
@@ -21,7 +20,7 @@ import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { exportManifest, loadReleaseData, streamExportZip } from '../ddex';
 import { releaseIdParam } from '../releases/service';
-import { listAudit, writeAudit } from './audit';
+import { writeAudit } from './audit';
 import { fileResponse, releaseFileByPath, signFileUrl, verifyFileSignature } from './files';
 import { listReviewReleases } from './review-list';
 import { type Decision, decideRelease, deleteReleasePermanently, setUploaderBan, trackFile } from './service';
@@ -152,7 +151,4 @@ export const adminReleasesRoutes = new Hono<AppEnv>()
       rangeHeader: c.req.header('range'),
       downloadName: file.downloadName,
     });
-  })
-  .get('/admin/audit', access('admin'), validate('query', auditQuerySchema), async (c) => {
-    return c.json(await listAudit(c.var.deps.db, c.req.valid('query')), 200);
   });

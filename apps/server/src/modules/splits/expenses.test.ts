@@ -157,7 +157,7 @@ describe('adding an expense', () => {
     const [audit] = await system.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.releaseId, releaseId), eq(auditLog.action, 'release.expense_add')))
+      .where(and(eq(auditLog.releaseId, releaseId), eq(auditLog.action, 'splits.expense')))
       .orderBy(auditLog.createdAt);
     expect(audit).toMatchObject({
       actorId: owner.userId,
@@ -205,17 +205,19 @@ describe("the payee's statement", () => {
     expect(await readJson(await afterJobs(system, posted, people.admin.cookie))).toMatchObject({
       status: 'posted',
     });
-    // $6,050.00 recouped first; 30% of the remaining $950.00 is $285.00.
+    // $6,050.00 recouped first; 30% of the remaining $950.00 is $285.00. Statements are per month of
+    // balance changes (record 190): this one.
+    const month = new Date().toISOString().slice(0, 7);
     const csv = await (
-      await system.request('/api/royalties/statements/2025-06.csv', { cookie: payee.cookie })
+      await system.request(`/api/royalties/statements/${month}.csv`, { cookie: payee.cookie })
     ).text();
-    expect(csv).toContain('Split share from expense.owner@example.com (30.00%)');
+    expect(csv).toContain('Split share received,From expense.owner@example.com (30.00%)');
     expect(csv).toContain('Expense recouped by the owner first: Music video (2025-01-10; $6,000.00)');
     expect(csv).toContain(
       'Expense recouped by the owner first: Mastering at https://evil.example (2025-01-20; $50.00)',
     );
     expect(csv).toContain('Recouped by the owner from this period before splits: $6,050.00');
-    const pdf = await system.request('/api/royalties/statements/2025-06.pdf', { cookie: payee.cookie });
+    const pdf = await system.request(`/api/royalties/statements/${month}.pdf`, { cookie: payee.cookie });
     expect(pdf.status).toBe(200);
     const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
     expect(text).toContain('Expenses recouped before your shares');

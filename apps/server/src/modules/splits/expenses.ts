@@ -3,11 +3,12 @@ import { parseAmountToCents } from '@tunedrop/shared';
 import { type ExpenseInput, isDescribed, SPLIT_LIMITS, SPLIT_TEXTS } from '@tunedrop/shared/schemas/splits';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, releaseExpenses } from '../../db/schema';
+import { releaseExpenses } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import type { Viewer } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { rows } from '../../lib/sql';
+import { recordAudit } from '../audit';
 import { expenseMail } from './mails';
 import { lockSplitsForEdit } from './posting';
 import { ownedRelease, readReleaseSplits } from './release-splits';
@@ -70,10 +71,9 @@ export async function addExpense(
       description: input.description,
       spentOn: input.spentOn,
     };
-    await tx.insert(auditLog).values({
-      actorId: viewer.user.id,
-      actorEmail: viewer.user.email,
-      action: 'release.expense_add',
+    await recordAudit(tx, viewer, {
+      kind: 'splits.expense',
+      subject: { type: 'release', id: release.id, label: release.title },
       releaseId: release.id,
       subjectUserId: release.userId,
       before: { outstandingCents: outstanding },

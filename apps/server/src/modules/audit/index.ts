@@ -1,0 +1,74 @@
+/**
+ * The audit trail's one writer (record 191): every audited action, from a route or a CLI, calls
+ * recordAudit in the same transaction as the change, with a kind from AUDIT_KINDS, the subject's name at
+ * write time, and the changed fields before and after. Reading and exporting the log are in service.ts.
+ */
+import { userInfo } from 'node:os';
+import type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
+import type { DbOrTx } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
+
+export type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
+
+/** Who acted: a signed-in viewer, or an operator at the command line (no account; a label instead). */
+export type AuditActor = Viewer | { id: string | null; email: string };
+
+/** The operator at a shell: `cli:<os user>`, kept in actor_email since a CLI run has no account. */
+export function cliAuditActor(): AuditActor {
+  let name = 'operator';
+  try {
+    name = userInfo().username || name;
+  } catch {
+    // no passwd entry (some containers): the generic name stands
+  }
+  return { id: null, email: `cli:${name}` };
+}
+
+export type AuditRecord = {
+  kind: AuditKind;
+  /** What it was about; `label` is the human name now (file name, title, target name, setting key). */
+  subject?: { type: AuditSubjectType; id?: string | null; label: string } | null;
+  releaseId?: string | null;
+  subjectUserId?: string | null;
+  withdrawalRequestId?: string | null;
+  /** The changed fields only, with names rather than ids; money as integer cents or exact strings. */
+  before?: unknown;
+  after?: unknown;
+};
+
+export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditRecord): Promise<void> {
+  const who = 'user' in actor ? { id: actor.user.id, email: actor.user.email } : actor;
+  await tx.insert(auditLog).values({
+    actorId: who.id,
+    actorEmail: who.email,
+    action: entry.kind,
+    releaseId: entry.releaseId ?? null,
+    subjectUserId: entry.subjectUserId ?? null,
+    withdrawalRequestId: entry.withdrawalRequestId ?? null,
+    subjectType: entry.subject?.type ?? null,
+    subjectId: entry.subject?.id ?? null,
+    subjectLabel: entry.subject?.label ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
+}
+
+/**
+ * Only the fields whose values differ, as { before, after } (both null when nothing changed), so a
+ * settings save that touches one field of twenty logs that one field.
+ */
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): { before: Partial<T>; after: Partial<T> } | null {
+  const was: Partial<T> = {};
+  const now: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (after[key] === undefined) continue;
+    if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
+    was[key] = before[key];
+    now[key] = after[key];
+  }
+  return Object.keys(now).length === 0 ? null : { before: was, after: now };
+}
