@@ -1,6 +1,7 @@
 import { ROYALTY_FORMATS, ROYALTY_IMPORT_PHASES } from '@tunedrop/shared/schemas/royalties';
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -27,6 +28,7 @@ type RoyaltySourceFormat = Exclude<Royalties['ROYALTY_FORMATS'][number], 'auto'>
 type RoyaltyImportStatus = Royalties['ROYALTY_IMPORT_STATUSES'][number];
 type CsvMapping = import('@tunedrop/shared/schemas/royalties').CsvMapping;
 type RoyaltyImportPhase = Royalties['ROYALTY_IMPORT_PHASES'][number];
+type RoyaltyImportOverlap = import('@tunedrop/shared/schemas/royalties').ImportOverlap;
 /** What an upload asked for, kept for its job (migration 0018). */
 type RoyaltyImportOptions = {
   format: Royalties['ROYALTY_FORMATS'][number];
@@ -78,6 +80,10 @@ export const royaltyImports = pgTable(
     /** Why the last posting did not go through (the import stays ready to post). */
     postError: text('post_error'),
     progressAt: timestamp('progress_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Lines already posted by other reports, left out unless an admin included them (migration 0040, decision 186). */
+    overlap: jsonb('overlap').$type<RoyaltyImportOverlap>(),
+    /** Set on the small posting that pays out suspense money later: the report the money came from (0042). */
+    suspenseOf: uuid('suspense_of').references((): AnyPgColumn => royaltyImports.id, { onDelete: 'restrict' }),
   },
   (t) => [
     check('royalty_imports_phase_check', inList('phase', ROYALTY_IMPORT_PHASES)),
@@ -138,6 +144,13 @@ export const royaltyImportLines = pgTable(
     trackId: uuid('track_id'),
     releaseId: uuid('release_id'),
     userId: text('user_id'),
+    /**
+     * The sale's identity across files (migration 0040, decision 186): staging computes it; a line
+     * inserted without one gets a random identity that repeats nothing.
+     */
+    lineIdentity: uuid('line_identity').notNull().defaultRandom(),
+    /** The report that already posted this line's identity: the line is left out of posting. */
+    postedIn: uuid('posted_in'),
   },
   (t) => [
     primaryKey({ name: 'royalty_import_lines_pk', columns: [t.importId, t.lineNo] }),
@@ -198,6 +211,8 @@ export const royaltyEarnings = pgTable(
     units: numeric('units').notNull(),
     amount: numeric('amount').notNull(),
     amountUsd: numeric('amount_usd').notNull(),
+    /** The staged line's identity (migration 0040); royalty_posted_lines holds it uniquely. */
+    lineIdentity: uuid('line_identity'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -205,6 +220,16 @@ export const royaltyEarnings = pgTable(
     index('royalty_earnings_user_period_idx').on(t.userId, t.period),
   ],
 );
+
+/**
+ * The identity of every posted sales line, matched or unmatched (migration 0040, decision 186): its
+ * primary key refuses a sale that a later file repeats from being posted a second time.
+ */
+export const royaltyPostedLines = pgTable('royalty_posted_lines', {
+  lineIdentity: uuid('line_identity').primaryKey(),
+  importId: uuid('import_id').notNull(),
+  lineNo: integer('line_no').notNull(),
+});
 
 /** Sums of the earnings lines a posting in chunks has written so far (migration 0018, decision 162). */
 export const royaltyPostingGroups = pgTable(
@@ -242,10 +267,127 @@ export const royaltyPostings = pgTable(
     splitOutCents: cents('split_out_cents').notNull().default(0),
     /** Cents received as a split payee (accepted shares) in this posting. */
     splitInCents: cents('split_in_cents').notNull().default(0),
+    /** The distribution fee in percent applied to this artist's own lines (migration 0043, record 189). */
+    feePercent: numeric('fee_percent'),
+    /** Cents of the gross kept by the operator as its fee: trunc(gross) − trunc(net), record 189. */
+    feeCents: cents('fee_cents').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ name: 'royalty_postings_pk', columns: [t.importId, t.userId] }),
     index('royalty_postings_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The suspense account (issue 25, migration 0042, decision 188): every unmatched line of a posted report,
+ * with its money in the report currency and in USD at the report's rate (exact). 'open' until an admin
+ * assigns its code (paid to the artist by a posting of its own, `assigned_import_id`) or releases it to
+ * operator revenue with a reason.
+ */
+export const royaltySuspenseLines = pgTable(
+  'royalty_suspense_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    lineNo: integer('line_no').notNull(),
+    lineKey: text('line_key').notNull(),
+    isrc: text('isrc'),
+    upc: text('upc'),
+    title: text('title'),
+    artist: text('artist'),
+    store: text('store'),
+    country: text('country'),
+    period: text('period').notNull(),
+    usageType: text('usage_type'),
+    units: numeric('units').notNull(),
+    amount: numeric('amount').notNull(),
+    amountUsd: numeric('amount_usd').notNull(),
+    state: text('state').$type<'open' | 'assigned' | 'released'>().notNull().default('open'),
+    assignedImportId: uuid('assigned_import_id').references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    userId: text('user_id').references(() => user.id, { onDelete: 'restrict' }),
+    trackId: uuid('track_id'),
+    releaseId: uuid('release_id'),
+    resolvedBy: text('resolved_by').references(() => user.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('royalty_suspense_lines_line_unique').on(t.importId, t.lineNo),
+    check('royalty_suspense_lines_state_check', inList('state', ['open', 'assigned', 'released'])),
+    check(
+      'royalty_suspense_lines_resolved_check',
+      sql`(state = 'open') = (resolved_at is null) and (state <> 'assigned' or assigned_import_id is not null) and (state <> 'released' or reason is not null)`,
+    ),
+    index('royalty_suspense_lines_code_idx').on(t.state, sql`coalesce(${t.isrc}, ${t.upc})`),
+  ],
+);
+
+// ---------------------------------------------------------------- operator fee (issue 25, migration 0043)
+
+/** The operator's own money (record 189): distribution fees, released suspense, rounding. Exact amounts. */
+export const operatorRevenue = pgTable(
+  'operator_revenue',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').$type<'fee' | 'suspense_release' | 'rounding'>().notNull(),
+    importId: uuid('import_id').references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    /** The artist whose earnings bore the fee. */
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    period: text('period'),
+    cents: cents('cents').notNull(),
+    amountUsd: numeric('amount_usd').notNull(),
+    reason: text('reason'),
+    /** The row it came from (a suspense line for a release). */
+    referenceId: uuid('reference_id'),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('operator_revenue_kind_check', inList('kind', ['fee', 'suspense_release', 'rounding'])),
+    uniqueIndex('operator_revenue_fee_unique').on(t.importId, t.userId).where(sql`kind = 'fee'`),
+    index('operator_revenue_import_idx').on(t.importId),
+  ],
+);
+
+/** A distribution fee set for one account, overriding its plan's (record 189). */
+export const accountFees = pgTable('account_fees', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  feePercent: numeric('fee_percent').notNull(),
+  updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A sanity warning of a staged report (migration 0041, decision 187): its lines are found again from
+ * kind and subject (a release id or an ISRC). Posting is refused while one is neither accepted nor resolved.
+ */
+export const royaltyImportWarnings = pgTable(
+  'royalty_import_warnings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'period_before_release' | 'foreign_isrc'>().notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    lineCount: integer('line_count').notNull(),
+    amount: numeric('amount').notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by').references(() => user.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: text('resolved_by').references(() => user.id, { onDelete: 'set null' }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('royalty_import_warnings_kind_check', inList('kind', ['period_before_release', 'foreign_isrc'])),
+    uniqueIndex('royalty_import_warnings_subject_unique').on(t.importId, t.kind, t.subject),
   ],
 );

@@ -9,7 +9,7 @@ import {
   ROYALTY_LIMITS,
   type RoyaltyImportPhase,
 } from '@tunedrop/shared/schemas/royalties';
-import { countDistinct, desc, eq, sql } from 'drizzle-orm';
+import { and, countDistinct, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { royaltyImportLines, royaltyImports } from '../../db/schema';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
@@ -76,7 +76,7 @@ export async function getImportSummary(db: Db, importId: string): Promise<Import
   const [artists] = await db
     .select({ count: countDistinct(royaltyImportLines.userId) })
     .from(royaltyImportLines)
-    .where(eq(royaltyImportLines.importId, importId));
+    .where(and(eq(royaltyImportLines.importId, importId), isNull(royaltyImportLines.postedIn)));
   return {
     ...listItem(row),
     errors: row.errors,
@@ -93,6 +93,7 @@ export async function getImportSummary(db: Db, importId: string): Promise<Import
     postedCents: row.postedCents,
     residue: row.residue,
     postedArtists: row.postedArtists,
+    overlap: row.overlap ?? null,
   };
 }
 
@@ -102,9 +103,10 @@ export async function listImports(db: Db, cursorText?: string): Promise<ImportLi
     .select()
     .from(royaltyImports)
     .where(
+      // Postings of suspense money (decision 188) belong to their original report, not to this list.
       cursor
-        ? sql`(${royaltyImports.createdAt}, ${royaltyImports.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
-        : undefined,
+        ? sql`${royaltyImports.suspenseOf} is null and (${royaltyImports.createdAt}, ${royaltyImports.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
+        : sql`${royaltyImports.suspenseOf} is null`,
     )
     .orderBy(desc(royaltyImports.createdAt), desc(royaltyImports.id))
     .limit(ROYALTY_LIMITS.pageSize + 1);

@@ -19,8 +19,14 @@ import { rows, run } from '../../lib/sql';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
-import { sqlState } from './database-error';
+import { constraintOf, sqlState } from './database-error';
+import { applyFees, bookFees } from './fees';
+import { refreshTotals } from './import-totals';
 import { progressOf } from './import-views';
+import { markOverlap } from './overlap';
+import { auditReport, reportFigures } from './report-audit';
+import { refuseOpenWarnings } from './report-warnings';
+import { bookSuspense } from './suspense-booking';
 
 export type PostOptions = {
   admin: { id: string; email: string } | null;
@@ -51,7 +57,9 @@ export const postQueue: JobQueue<PostPayload> = {
 export type PostPayload = { importId: string; admin: { id: string; email: string } | null };
 
 /** Moves a ready import to 'posting' (exactly one request wins); throws 404/409 otherwise. */
-async function claimPosting(tx: DbOrTx, importId: string): Promise<void> {
+async function claimPosting(tx: DbOrTx, importId: string, admin: PostPayload['admin']): Promise<void> {
+  // Sanity warnings (record 187): none may be left open, whoever posts (route, CLI, job).
+  await refuseOpenWarnings(tx, importId);
   const [claimed] = await tx
     .update(royaltyImports)
     .set({ phase: 'posting', postError: null, linesPosted: 0, progressAt: sql`now()` })
@@ -59,7 +67,17 @@ async function claimPosting(tx: DbOrTx, importId: string): Promise<void> {
       sql`${royaltyImports.id} = ${importId} and ${royaltyImports.status} = 'staged' and ${royaltyImports.phase} = 'ready'`,
     )
     .returning({ id: royaltyImports.id });
-  if (claimed) return;
+  if (claimed) {
+    // The admin's decision to post is audited with the report's figures (record 191); null is the CLI.
+    const figures = await reportFigures(tx, importId);
+    await auditReport(tx, admin, {
+      kind: 'royalties.post',
+      importId,
+      before: { status: 'staged' },
+      after: { ...figures, status: 'posting' },
+    });
+    return;
+  }
   const [row] = await tx
     .select({ status: royaltyImports.status, phase: royaltyImports.phase })
     .from(royaltyImports)
@@ -78,7 +96,7 @@ export async function requestPosting(
   admin: PostPayload['admin'],
 ): Promise<PostAccepted> {
   await db.transaction(async (tx) => {
-    await claimPosting(tx, importId);
+    await claimPosting(tx, importId, admin);
     await enqueue(tx, postQueue, { importId, admin }, { singletonKey: importId });
   });
   return { importId, progress: await progressById(db, importId) };
@@ -92,7 +110,7 @@ async function progressById(db: Db, importId: string) {
 
 /** Posts in this process (the CLI, tests): claims, then runs the same chunks as the job. */
 export async function postImport(db: Db, importId: string, options: RunPostingOptions): Promise<PostResult> {
-  await claimPosting(db, importId);
+  await claimPosting(db, importId, options.admin);
   const result = await runPosting(db, importId, options);
   if (!result) throw new AppError('already_posted', ROYALTY_TEXTS.alreadyPosted, 409);
   return result;
@@ -138,15 +156,20 @@ export async function runPosting(
             with inserted as (
               insert into royalty_earnings
                 (import_id, line_no, line_key, user_id, track_id, release_id, store, country, period,
-                 usage_type, units, amount, amount_usd)
+                 usage_type, units, amount, amount_usd, line_identity)
               select l.import_id, l.line_no, l.line_key, l.user_id, l.track_id, l.release_id, l.store, l.country,
                      coalesce(l.period, ${fallbackPeriod}), l.usage_type, l.units, l.line_amount,
-                     l.line_amount * ${rate}::numeric
+                     l.line_amount * ${rate}::numeric, l.line_identity
                 from (${lineAmountsSql(importId, allocate)}) l
-               where l.user_id is not null and l.line_no > ${Number(state.last ?? 0)}
+               where l.user_id is not null and l.posted_in is null and l.line_no > ${Number(state.last ?? 0)}
                order by l.line_no
                limit ${chunk}
-              returning user_id, release_id, track_id, period, amount_usd
+              returning user_id, release_id, track_id, period, amount_usd, line_identity, line_no
+            ),
+            -- Its primary key refuses a sale another report posted (decision 186).
+            identities as (
+              insert into royalty_posted_lines (line_identity, import_id, line_no)
+              select line_identity, ${importId}::uuid, line_no from inserted
             ),
             grouped as (
               insert into royalty_posting_groups as g (import_id, user_id, release_id, track_id, period, amount, lines)
@@ -182,6 +205,15 @@ export async function runPosting(
     const result = await postInTransaction(db, importId, options);
     return result;
   } catch (error) {
+    if (isPostedTwice(error)) {
+      // Another report posted some of these lines since the import: mark them, leave them out (decision 186).
+      await abandonPosting(db, importId, '');
+      const overlap = await markOverlap(db, importId);
+      await refreshTotals(db, importId);
+      const refusal = new AppError('posted_twice', ROYALTY_TEXTS.overlapPostedTwice(overlap?.lines ?? 0), 409);
+      await db.update(royaltyImports).set({ postError: refusal.message }).where(eq(royaltyImports.id, importId));
+      throw refusal;
+    }
     const refusal =
       sqlState(error) === '22003'
         ? new AppError('amounts_too_large', ROYALTY_TEXTS.tooLargeToPost, 409)
@@ -194,10 +226,15 @@ export async function runPosting(
   }
 }
 
+/** The database refused a line whose identity another report posted (royalty_posted_lines' key). */
+const isPostedTwice = (error: unknown) =>
+  sqlState(error) === '23505' && constraintOf(error) === 'royalty_posted_lines_pkey';
+
 /** A posting that cannot complete: its lines written so far go, the import is ready to post again. */
 async function abandonPosting(db: Db, importId: string, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     await run(tx, sql`delete from royalty_earnings where import_id = ${importId}`);
+    await run(tx, sql`delete from royalty_posted_lines where import_id = ${importId}`);
     await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
     await tx
       .update(royaltyImports)
@@ -206,7 +243,8 @@ async function abandonPosting(db: Db, importId: string, reason: string): Promise
   });
 }
 
-async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
+/** The settling transaction; suspense assignments (suspense.ts) run it inside their own (a savepoint). */
+export async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
   return db.transaction(async (tx) => {
     await run(tx, sql`set local work_mem = '256MB'`);
     // Effective dating (decision 140): splits saved before the lock apply, later ones wait for this commit.
@@ -251,6 +289,8 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
         from royalty_posting_groups where import_id = ${importId}`,
     );
     await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
+    // The operator's fee first, on each artist's gross; recoupment and splits apply to the net (record 189).
+    await applyFees(tx);
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
     // plus the cents received as an accepted payee (decision 140).
@@ -260,6 +300,7 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
       amountUsd: string;
       lines: number;
       splitInCents: string | number;
+      feeCents: string | number;
     }>(
       tx,
       sql`
@@ -276,15 +317,18 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
         ),
         users as (select user_id from own union select user_id from out_ union select user_id from in_)
         insert into royalty_postings
-          (import_id, user_id, amount_usd, cents, lines, split_out_cents, split_in_cents)
-        select ${importId}::uuid, u.user_id, trim_scale(coalesce(own.amount, 0)),
+          (import_id, user_id, amount_usd, cents, lines, split_out_cents, split_in_cents, fee_percent, fee_cents)
+        select ${importId}::uuid, u.user_id, trim_scale(coalesce(fee.gross, 0)),
                coalesce(trunc(own.amount, 2) * 100, 0) - coalesce(out_.cents, 0) + coalesce(in_.cents, 0),
-               coalesce(own.lines, 0), coalesce(out_.cents, 0), coalesce(in_.cents, 0)
+               coalesce(own.lines, 0), coalesce(out_.cents, 0), coalesce(in_.cents, 0),
+               trim_scale(fee.percent), coalesce(trunc(fee.gross, 2) * 100 - trunc(own.amount, 2) * 100, 0)
           from users u
           left join own on own.user_id = u.user_id
           left join out_ on out_.user_id = u.user_id
           left join in_ on in_.user_id = u.user_id
-        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents`,
+          left join posting_fees fee on fee.user_id = u.user_id
+        returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents,
+                  fee_cents::bigint as fee_cents`,
     );
     const period = periodLabel(claimed.periodStart, claimed.periodEnd);
     const credited = postings.filter((posting) => Number(posting.cents) !== 0);
@@ -331,10 +375,12 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
     const returnedCents = returned.reduce((sum, row) => sum + row.cents, 0);
 
     const postedCents = postings.reduce((sum, posting) => sum + Number(posting.cents), 0);
+    const feeCents = postings.reduce((sum, posting) => sum + Number(posting.feeCents), 0);
+    if (feeCents !== 0) await bookFees(tx, importId, claimed.periodStart?.slice(0, 7) ?? null, options.admin?.id ?? null);
     const [totals] = await rows<{ residue: string | null; held: string }>(
       tx,
       sql`
-        select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held) / 100)::text as residue,
+        select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held + ${feeCents}) / 100)::text as residue,
                h.held::text as held
           from royalty_postings,
                (select coalesce(sum(cents), 0) as held from split_settlements
@@ -376,6 +422,16 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
         }),
       );
     }
+    // The unmatched lines' identities too: a later file repeating them is not booked again (decision 186).
+    await run(
+      tx,
+      sql`
+        insert into royalty_posted_lines (line_identity, import_id, line_no)
+        select line_identity, import_id, line_no from royalty_import_lines
+         where import_id = ${importId} and user_id is null and posted_in is null`,
+    );
+    // Unmatched money stays on the books, line by line, in the suspense account (decision 188).
+    await bookSuspense(tx, claimed);
     if (options.beforeCommit) await options.beforeCommit(tx);
     const earningsLines = postings.reduce((sum, posting) => sum + Number(posting.lines), 0);
     return {
@@ -386,6 +442,7 @@ async function postInTransaction(db: Db, importId: string, options: PostOptions)
       earningsLines,
       heldCents,
       returnedCents,
+      feeCents,
     };
   });
 }

@@ -17,10 +17,17 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   codeMappingSchema,
   csvPresetSchema,
+  includeOverlapSchema,
   ROYALTY_LIMITS,
   royaltyImportQuerySchema,
   statementPeriodSchema,
 } from '@tunedrop/shared/schemas/royalties';
+import { statementIssuerSchema } from '@tunedrop/shared/schemas/royalty-statements';
+import {
+  suspenseAssignSchema,
+  suspenseQuerySchema,
+  suspenseReleaseSchema,
+} from '@tunedrop/shared/schemas/royalty-suspense';
 import { safeText } from '@tunedrop/shared/text';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -31,12 +38,17 @@ import type { AppEnv } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { getImportSummary, listImports } from './import-views';
-import { getLedger, getStatementPeriods, statementCsv } from './ledger';
+import { getLedger, getStatementPeriods } from './ledger';
 import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
+import { includeOverlap } from './overlap';
 import { requestPosting } from './posting';
 import { deleteImport, queueImport } from './service';
 import { readLimitsOf } from './source';
+import { buildStatement, statementSummary } from './statement';
+import { statementCsv } from './statement-csv';
+import { readStatementIssuer, saveStatementIssuer } from './statement-issuer';
 import { statementPdf } from './statement-pdf';
+import { assignSuspense, listSuspense, releaseSuspense } from './suspense';
 
 const idParam = z.object({ id: z.uuid('Not found') });
 const cursorQuery = z.object({ cursor: safeText().max(500).optional() });
@@ -105,6 +117,7 @@ export const royaltiesRoutes = new Hono<AppEnv>()
           currency: query.currency,
           presetId: query.preset,
           adminId: viewer.user.id,
+          actor: viewer,
           limits: readLimitsOf(c.var.deps.config),
         });
         return c.json(accepted, 202);
@@ -120,13 +133,23 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     return c.json(await getImportSummary(c.var.deps.db, c.req.valid('param').id), 200);
   })
   .delete('/admin/royalties/imports/:id', access('admin'), validate('param', idParam), async (c) => {
-    await deleteImport(c.var.deps.db, c.req.valid('param').id);
+    await deleteImport(c.var.deps.db, c.req.valid('param').id, requireViewer(c));
     return c.json({ deleted: true }, 200);
   })
   .post('/admin/royalties/imports/:id/post', access('admin'), validate('param', idParam), async (c) => {
     const admin = adminOf(requireViewer(c));
     return c.json(await requestPosting(c.var.deps.db, c.req.valid('param').id, admin), 202);
   })
+  .post(
+    '/admin/royalties/imports/:id/include-overlap',
+    access('admin'),
+    validate('param', idParam),
+    validate('json', includeOverlapSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      return c.json(await includeOverlap(c.var.deps.db, viewer, c.req.valid('param').id), 200);
+    },
+  )
   .get('/admin/royalties/unmatched', access('admin'), async (c) => {
     return c.json(await listUnmatched(c.var.deps.db), 200);
   })
@@ -137,7 +160,28 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     validate('json', codeMappingSchema),
     async (c) => {
       const viewer = requireViewer(c);
-      return c.json(await assignCode(c.var.deps.db, viewer.user.id, c.req.valid('json')), 200);
+      return c.json(await assignCode(c.var.deps.db, viewer.user.id, c.req.valid('json'), viewer), 200);
+    },
+  )
+  .get('/admin/royalties/suspense', access('admin'), validate('query', suspenseQuerySchema), async (c) => {
+    return c.json(await listSuspense(c.var.deps.db, c.req.valid('query')), 200);
+  })
+  .post(
+    '/admin/royalties/suspense/assign',
+    access('admin'),
+    jsonLimit,
+    validate('json', suspenseAssignSchema),
+    async (c) => {
+      return c.json(await assignSuspense(c.var.deps.db, requireViewer(c), c.req.valid('json')), 200);
+    },
+  )
+  .post(
+    '/admin/royalties/suspense/release',
+    access('admin'),
+    jsonLimit,
+    validate('json', suspenseReleaseSchema),
+    async (c) => {
+      return c.json(await releaseSuspense(c.var.deps.db, requireViewer(c), c.req.valid('json')), 200);
     },
   )
   .get('/admin/royalties/presets', access('admin'), async (c) => {
@@ -174,6 +218,29 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     return c.json(await getStatementPeriods(c.var.deps.db, viewer.user.id), 200);
   })
+  // A statement on screen (record 190): the same figures as its CSV and PDF.
+  .get('/royalties/statements/:period/summary', access('user'), async (c) => {
+    const viewer = requireViewer(c);
+    const period = statementPeriodSchema.safeParse(c.req.param('period'));
+    if (!period.success) throw notFound('Statement not found');
+    const statement = await buildStatement(c.var.deps.db, viewer.user.id, period.data);
+    if (statement === null) throw notFound('There is no statement for this month.');
+    return c.json(statementSummary(statement), 200);
+  })
+  // Who issues the statements (record 190): the operator's legal name and address.
+  .get('/admin/royalties/statement-issuer', access('admin'), async (c) => {
+    return c.json(await readStatementIssuer(c.var.deps.db), 200);
+  })
+  .put(
+    '/admin/royalties/statement-issuer',
+    access('admin'),
+    jsonLimit,
+    validate('json', statementIssuerSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      return c.json(await saveStatementIssuer(c.var.deps.db, c.req.valid('json'), viewer.user.id), 200);
+    },
+  )
   .get('/royalties/statements/:file', access('user'), async (c) => {
     const viewer = requireViewer(c);
     const match = /^(.+)\.(csv|pdf)$/.exec(c.req.param('file'));
@@ -181,13 +248,13 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     if (!match || !period?.success) throw notFound('Statement not found');
     if (match[2] === 'pdf') {
       const pdf = await statementPdf(c.var.deps.db, viewer.user.id, period.data);
-      if (pdf === null) throw notFound('There are no earnings for this period.');
+      if (pdf === null) throw notFound('There is no statement for this month.');
       c.header('Content-Type', 'application/pdf');
       c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.pdf`));
       return c.body(new Uint8Array(pdf), 200);
     }
     const csv = await statementCsv(c.var.deps.db, viewer.user.id, period.data);
-    if (csv === null) throw notFound('There are no earnings for this period.');
+    if (csv === null) throw notFound('There is no statement for this month.');
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.csv`));
     return c.body(csv, 200);
