@@ -1,24 +1,16 @@
 /**
  * The artist's side (every plan): the ledger is the balance log read with its causes (royalty reports,
  * withdrawals with their status, admin adjustments), newest first, each with the balance after it; the
- * statements are the immutable earnings lines summed per period.
+ * statements are its months (statement.ts builds one).
  */
 
-import { formatCents } from '@tunedrop/shared';
-import { type CsvCell, toCsv } from '@tunedrop/shared/csv';
-import { decimalToCents } from '@tunedrop/shared/money';
-import type {
-  LedgerEntry,
-  LedgerEntryKind,
-  LedgerResponse,
-  StatementPeriodsResponse,
-} from '@tunedrop/shared/schemas/royalties';
+import type { LedgerEntry, LedgerEntryKind, LedgerResponse } from '@tunedrop/shared/schemas/royalties';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import type { StatementMonthsResponse } from '@tunedrop/shared/schemas/royalty-statements';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { rows } from '../../lib/sql';
-import { expenseStatementRows } from '../splits/statement';
 
 const KIND_OF: Record<string, LedgerEntryKind> = {
   royalty_import: 'earnings',
@@ -102,197 +94,55 @@ export async function getLedger(db: DbOrTx, userId: string, cursorText?: string)
 }
 
 /**
- * Split shares of one user (decision 140), per period: as owner, each payee's share of their lines
- * (negative; shares held and later returned to the owner are not deducted); as an accepted payee, their
- * shares of others' lines (positive). Exact USD; `period` null for every period.
+ * The months with a statement (record 190): each calendar month (UTC) in which the balance changed, newest
+ * first, with its opening and closing balance (anchored on today's balance), the net earnings credited in it
+ * and the earnings lines of the reports posted in it.
  */
-function splitRowsSql(userId: string, period: string | null) {
-  return sql`
-    select a.period, -a.amount_usd as amount, 'to' as direction, p.email as party, r.title as release_title,
-           r.upc, t.title as track_title, t.isrc, a.percent
-      from split_allocations a
-      join split_payees p on p.id = a.payee_id
-      join split_settlements st on st.import_id = a.import_id and st.payee_id = a.payee_id
-      left join releases r on r.id = a.release_id
-      left join tracks t on t.id = a.track_id
-     where a.owner_id = ${userId} and a.kind = 'share' and st.released_to is distinct from 'owner'
-       ${period ? sql`and a.period = ${period}` : sql``}
-    union all
-    select a.period, a.amount_usd, 'from', u.email, r.title, r.upc, t.title, t.isrc, a.percent
-      from split_payees p
-      join split_allocations a on a.payee_id = p.id and a.kind = 'share'
-      left join "user" u on u.id = a.owner_id
-      left join releases r on r.id = a.release_id
-      left join tracks t on t.id = a.track_id
-     where p.user_id = ${userId} ${period ? sql`and a.period = ${period}` : sql``}`;
-}
-
-export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<StatementPeriodsResponse> {
-  const found = await rows<{ period: string; amount: string; lines: number | string; units: string }>(
+export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<StatementMonthsResponse> {
+  const found = await rows<{
+    period: string;
+    changeCents: string | number;
+    earningsCents: string | number;
+    lines: string | number;
+  }>(
     db,
     sql`
-      select period, trunc(sum(amount), 2)::text as amount, count(*) filter (where is_line) as lines,
-             trim_scale(sum(units))::text as units
-        from (
-          select period, amount_usd as amount, units, true as is_line from royalty_earnings where user_id = ${userId}
-             -- A posting in progress has written lines of a report not posted yet (decision 162).
-             and import_id in (select id from royalty_imports where status = 'posted')
-          union all
-          select period, amount, 0, false from (${splitRowsSql(userId, null)}) s
-        ) x
-       group by period order by period desc`,
+      with months as (
+        select to_char(b.created_at at time zone 'UTC', 'YYYY-MM') as period, b.update_type,
+               b.new_balance_cents - b.old_balance_cents as cents, b.royalty_import_id
+          from balance_updates_log b where b.user_id = ${userId}
+      )
+      select m.period, sum(m.cents) as change_cents,
+             coalesce(sum(m.cents) filter (where m.update_type not in
+               ('withdrawal_request', 'withdrawal_cancel', 'withdrawal_refund', 'manual', 'bulk_csv', 'cli')), 0)
+               as earnings_cents,
+             (select count(*) from royalty_earnings e
+               where e.user_id = ${userId} and e.import_id in
+                 (select x.royalty_import_id from months x
+                   where x.period = m.period and x.update_type = 'royalty_import')) as lines
+        from months m
+       group by m.period
+       order by m.period desc`,
   );
-  return {
-    items: found.map((row) => ({
+  const [profile] = await rows<{ balanceCents: string | number }>(
+    db,
+    sql`select balance_cents from profiles where id = ${userId}`,
+  );
+  let closing = Number(profile?.balanceCents ?? 0);
+  const items = found.map((row) => {
+    const opening = closing - Number(row.changeCents);
+    const item = {
       period: row.period,
-      amountCents: Number(decimalToCents(row.amount) ?? 0n),
+      openingCents: opening,
+      closingCents: closing,
+      amountCents: Number(row.earningsCents),
       lines: Number(row.lines),
-      units: row.units,
-    })),
-  };
+    };
+    closing = opening;
+    return item;
+  });
+  return { items };
 }
 
-export type SplitStatementRow = {
-  direction: 'to' | 'from';
-  party: string;
-  releaseTitle: string | null;
-  upc: string | null;
-  trackTitle: string | null;
-  isrc: string | null;
-  percent: string;
-  amount: string;
-};
-
-/** The period's split shares summed per direction, party, release, track and percentage. */
-export async function splitStatementRows(
-  db: DbOrTx,
-  userId: string,
-  period: string,
-): Promise<SplitStatementRow[]> {
-  const found = await rows<{
-    direction: 'to' | 'from';
-    party: string;
-    releaseTitle: string | null;
-    upc: string | null;
-    trackTitle: string | null;
-    isrc: string | null;
-    percent: string;
-    amount: string;
-  }>(
-    db,
-    sql`
-      select direction, party, release_title, upc, track_title, isrc, percent::text as percent,
-             trim_scale(sum(amount))::text as amount
-        from (${splitRowsSql(userId, period)}) s
-       group by direction, party, release_title, upc, track_title, isrc, percent
-       order by direction, party, release_title, track_title`,
-  );
-  return found.map((row) => ({
-    direction: row.direction,
-    party: row.party,
-    releaseTitle: row.releaseTitle,
-    upc: row.upc,
-    trackTitle: row.trackTitle,
-    isrc: row.isrc,
-    percent: row.percent,
-    amount: row.amount,
-  }));
-}
-
-/** The period's earnings by store, country, track and usage type, as CSV (exact USD amounts). */
-export async function statementCsv(db: DbOrTx, userId: string, period: string): Promise<string | null> {
-  const found = await rows<{
-    store: string | null;
-    country: string | null;
-    usageType: string | null;
-    releaseTitle: string | null;
-    upc: string | null;
-    trackTitle: string | null;
-    isrc: string | null;
-    units: string;
-    amount: string;
-  }>(
-    db,
-    sql`
-      select e.store, e.country, e.usage_type, r.title as release_title, r.upc, t.title as track_title, t.isrc,
-             trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount
-        from royalty_earnings e
-        left join tracks t on t.id = e.track_id
-        left join releases r on r.id = e.release_id
-       where e.user_id = ${userId} and e.period = ${period}
-         and e.import_id in (select id from royalty_imports where status = 'posted')
-       group by e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc
-       order by sum(e.amount_usd) desc, e.store, e.country`,
-  );
-  const splits = await splitStatementRows(db, userId, period);
-  if (found.length === 0 && splits.length === 0) return null;
-  const header = [
-    'Period',
-    'Store',
-    'Country',
-    'Usage type',
-    'Release',
-    'UPC',
-    'Track',
-    'ISRC',
-    'Units',
-    'Amount (USD)',
-  ];
-  const lines: CsvCell[][] = [];
-  for (const row of found) {
-    lines.push([
-      period,
-      row.store,
-      row.country,
-      row.usageType,
-      row.releaseTitle,
-      row.upc,
-      row.trackTitle,
-      row.isrc,
-      row.units,
-      row.amount,
-    ]);
-  }
-  for (const split of splits) {
-    lines.push([
-      period,
-      split.direction === 'to'
-        ? `Split share to ${split.party} (${split.percent}%)`
-        : `Split share from ${split.party} (${split.percent}%)`,
-      null,
-      null,
-      split.releaseTitle,
-      split.upc,
-      split.trackTitle,
-      split.isrc,
-      null,
-      split.amount,
-    ]);
-  }
-  // Expenses repaid to a shared release's owner before the payee's share (record 148): information, no amount.
-  for (const release of await expenseStatementRows(db, userId, period)) {
-    const row = (label: string): CsvCell[] => [
-      period,
-      label,
-      null,
-      null,
-      release.releaseTitle,
-      release.upc,
-      null,
-      null,
-      null,
-      null,
-    ];
-    lines.push(
-      row(`Recouped by the owner from this period before splits: ${formatCents(release.recoupedCents)}`),
-    );
-    for (const expense of release.expenses) {
-      lines.push(
-        row(
-          `Expense recouped by the owner first: ${expense.description} (${expense.spentOn}; ${formatCents(expense.amountCents)})`,
-        ),
-      );
-    }
-  }
-  return toCsv(header, lines);
-}
+/** The statement CSV moved to statement-csv.ts (record 190); kept here for the routes that import it. */
+export { statementCsv } from './statement-csv';

@@ -338,16 +338,22 @@ describe('aggregator statements', () => {
     const statements = await readJson(
       await system.request('/api/royalties/statements', { cookie: enya.cookie }),
     );
-    expect(statements.items.map((item: { period: string }) => item.period)).toEqual(['2025-03', '2020-06']);
-    const csv = await system.request('/api/royalties/statements/2025-03.csv', { cookie: enya.cookie });
+    // Both reports were posted this month: one statement (record 190), each line naming its sales month.
+    const month = new Date().toISOString().slice(0, 7);
+    expect(statements.items.map((item: { period: string }) => item.period)).toEqual([month]);
+    const csv = await system.request(`/api/royalties/statements/${month}.csv`, { cookie: enya.cookie });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
     expect(text.split('\r\n')[0]).toBe(
-      'Period,Store,Country,Usage type,Release,UPC,Track,ISRC,Units,Amount (USD)',
+      'Section,Description,Date,Sales period,Store,Country,Usage type,Release,UPC,Track,ISRC,Units,Amount (USD cents),Exact amount (USD)',
     );
-    expect(text).toContain('2025-03,Spotify,US,,Test Release,,Track 1,GBAHT0900445,1000,3.123456789');
-    expect(text).toContain('2025-03,iTunes,US,Refund,Test Release,,Track 1,GBAHT0900445,-1,-0.7');
+    expect(text).toMatch(
+      /Gross earnings,,,2025-03,Spotify,US,,Test Release,,Track 1,GBAHT0900445,1000,31\d,3\.123456789\r\n/,
+    );
+    expect(text).toMatch(
+      /Gross earnings,,,2025-03,iTunes,US,Refund,Test Release,,Track 1,GBAHT0900445,-1,-\d+,-0\.7\r\n/,
+    );
     // The admin's manual edit stays, and shows in the ledger as an adjustment.
     const profile = await system.db.select().from(profiles).where(eq(profiles.id, enya.userId));
     const current = profile[0] as {

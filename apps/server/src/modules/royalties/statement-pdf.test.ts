@@ -10,6 +10,9 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
 
+/** Statements cover the month the report was posted in (record 190): this one, in UTC. */
+const MONTH = new Date().toISOString().slice(0, 7);
+
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
 let artist: { userId: string; cookie: string; email: string };
@@ -20,7 +23,11 @@ beforeAll(async () => {
   people = await staff(system);
   artist = await system.signedInUser({ plan: 'basic' });
   other = await system.signedInUser({ plan: 'pro' });
-  await createTestRelease(system, artist.userId, { status: 'live', isrcs: ['QZPDF2600001'] });
+  await createTestRelease(system, artist.userId, {
+    status: 'live',
+    releaseDate: '2020-01-01',
+    isrcs: ['QZPDF2600001'],
+  });
 });
 afterAll(async () => {
   await system.close();
@@ -74,23 +81,28 @@ describe('statement PDF', () => {
     );
     expect(await readJson(posted)).toMatchObject({ status: 'posted' });
 
-    const response = await system.request('/api/royalties/statements/2026-01.pdf', { cookie: artist.cookie });
+    const response = await system.request(`/api/royalties/statements/${MONTH}.pdf`, {
+      cookie: artist.cookie,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
-    expect(response.headers.get('content-disposition')).toContain('tunedrop-statement-2026-01.pdf');
+    expect(response.headers.get('content-disposition')).toContain(`tunedrop-statement-${MONTH}.pdf`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const text = await pdfText(bytes);
-    expect(text).toContain('Period: 2026-01');
-    expect(text).toContain('Total earnings: $4.63 USD');
+    expect(text).toContain(`Period: ${MONTH}`);
+    expect(text).toContain('Sales months: 2026-01');
+    // 4.625 credited as $4.62: the rows add up to it, Spotify's 3.125 shown as $3.12.
+    expect(text).toMatch(/Gross earnings \(2 lines\)\s+1010\s+\$4\.62/);
+    expect(text).toMatch(/Closing balance\s+\$4\.62/);
     expect(text).toContain('Spotify');
     expect(text).toContain('Deezer');
     expect(text).toContain('QZPDF2600001');
-    expect(text).toContain('$3.13');
+    expect(text).toContain('$3.12');
 
     const missing = await system.request('/api/royalties/statements/2025-12.pdf', { cookie: artist.cookie });
     expect(missing.status).toBe(404);
-    const foreign = await system.request('/api/royalties/statements/2026-01.pdf', { cookie: other.cookie });
+    const foreign = await system.request(`/api/royalties/statements/${MONTH}.pdf`, { cookie: other.cookie });
     expect(foreign.status).toBe(404);
     const malformed = await system.request('/api/royalties/statements/2026-13.pdf', {
       cookie: artist.cookie,

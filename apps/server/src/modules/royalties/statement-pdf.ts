@@ -1,107 +1,142 @@
 /**
- * An artist's statement for one period as a PDF (pdfkit, with the embedded fonts of statement-text.ts so titles
- * in any script and emoji show as written).
- * The same immutable earnings lines as the CSV statement, summed by store, by country and by track, with
- * the period's total in USD. Amounts are exact decimal text from the database, shown to the cent.
+ * A statement as a PDF (pdfkit, with the embedded fonts of statement-text.ts so titles in any script and emoji
+ * show as written; record 190). The issuer's name and address head it; a summary leads from the opening
+ * balance through gross earnings, the fee, split shares, withdrawals and adjustments to the closing balance;
+ * each section below itemises one of those figures and ends with its total, the sum of its rows.
  */
 
-import { formatUsdDecimal } from '@tunedrop/shared/money';
-import { sql } from 'drizzle-orm';
+import { formatCents } from '@tunedrop/shared';
+import type { StatementAmountRow } from '@tunedrop/shared/schemas/royalty-statements';
 import type { DbOrTx } from '../../db/client';
-import { rows } from '../../lib/sql';
 import { expenseStatementRows } from '../splits/statement';
-import { splitStatementRows } from './ledger';
+import { buildStatement } from './statement';
 import { drawLine, registerStatementFonts, type TextWeight, textFontName } from './statement-text';
 
-type Row = { label: string | null; units: string; amount: string };
+type Row = { label: string; units: string; cents: number | null; weight?: TextWeight };
 
-async function grouped(db: DbOrTx, userId: string, period: string, by: 'store' | 'country' | 'track') {
-  const label =
-    by === 'store'
-      ? sql`coalesce(e.store, 'Unknown store')`
-      : by === 'country'
-        ? sql`coalesce(e.country, 'Unknown')`
-        : sql`coalesce(t.title || coalesce(' (' || t.isrc || ')', ''), r.title, 'Unknown')`;
-  return await rows<Row>(
-    db,
-    sql`
-      select ${label} as label, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount
-        from royalty_earnings e
-        left join tracks t on t.id = e.track_id
-        left join releases r on r.id = e.release_id
-       where e.user_id = ${userId} and e.period = ${period}
-         and e.import_id in (select id from royalty_imports where status = 'posted')
-       group by 1 order by sum(e.amount_usd) desc, 1 limit 200`,
-  );
-}
+const amountRow = (row: StatementAmountRow): Row => ({
+  label: row.label,
+  units: row.units,
+  cents: row.cents,
+});
+const sum = (rows: { cents: number }[]) => rows.reduce((total, row) => total + row.cents, 0);
 
-/** The PDF bytes, or null when the artist has no earnings in that period. */
+/** The PDF bytes, or null when the account's balance did not change that month. */
 export async function statementPdf(db: DbOrTx, userId: string, period: string): Promise<Buffer | null> {
-  const [total] = await rows<{
-    lines: string | number;
-    units: string | null;
-    amount: string | null;
-    name: string;
-  }>(
-    db,
-    sql`
-      select count(*) as lines, trim_scale(sum(e.units))::text as units, trim_scale(sum(e.amount_usd))::text as amount,
-             (select coalesce(nullif(u.name, ''), u.email) from "user" u where u.id = ${userId}) as name
-        from royalty_earnings e where e.user_id = ${userId} and e.period = ${period}
-         and e.import_id in (select id from royalty_imports where status = 'posted')`,
-  );
-  const splits = await splitStatementRows(db, userId, period);
-  if (!total || (Number(total.lines) === 0 && splits.length === 0)) return null;
-  const sections: [string, Row[]][] = [
-    ['By store', await grouped(db, userId, period, 'store')],
-    ['By country', await grouped(db, userId, period, 'country')],
-    ['By track', await grouped(db, userId, period, 'track')],
+  const statement = await buildStatement(db, userId, period);
+  if (!statement) return null;
+  const { earnings } = statement;
+  const shareLabel = (share: (typeof statement.shares)[number]) =>
+    `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
+  const paid = statement.shares.filter((share) => share.direction === 'to');
+  const received = statement.shares.filter((share) => share.direction === 'from');
+
+  const summary: Row[] = [
+    { label: 'Opening balance', units: '', cents: statement.openingCents, weight: 'bold' },
   ];
-  // Split shares (decision 140): paid to collaborators (negative) or received from other artists.
-  if (splits.length > 0) {
+  // A payee with no music of their own is paid shares only: no gross or fee rows of zero lines.
+  if (earnings.lines > 0 || statement.feeCents !== 0) {
+    summary.push(
+      {
+        label: `Gross earnings (${earnings.lines} line${earnings.lines === 1 ? '' : 's'})`,
+        units: earnings.units,
+        cents: earnings.grossCents,
+      },
+      { label: 'Distribution fee', units: '', cents: statement.feeCents },
+    );
+  }
+  if (paid.length > 0)
+    summary.push({ label: 'Split shares paid to collaborators', units: '', cents: sum(paid) });
+  if (received.length > 0) summary.push({ label: 'Split shares received', units: '', cents: sum(received) });
+  if (statement.otherEarnings.length > 0)
+    summary.push({ label: 'Other earnings', units: '', cents: sum(statement.otherEarnings) });
+  summary.push(
+    { label: 'Net earnings', units: '', cents: statement.netEarningsCents, weight: 'bold' },
+    { label: 'Withdrawals', units: '', cents: sum(statement.withdrawals) },
+    { label: 'Adjustments', units: '', cents: sum(statement.adjustments) },
+    { label: 'Closing balance', units: '', cents: statement.closingCents, weight: 'bold' },
+  );
+
+  const total = (label: string, rows: { cents: number }[]): Row => ({
+    label,
+    units: '',
+    cents: sum(rows),
+    weight: 'bold',
+  });
+  const sections: [string, Row[]][] = [];
+  if (earnings.byStore.length > 0) {
+    sections.push(
+      [
+        'Gross earnings by store',
+        [...earnings.byStore.map(amountRow), total('Gross earnings', earnings.byStore)],
+      ],
+      [
+        'Gross earnings by country',
+        [...earnings.byCountry.map(amountRow), total('Gross earnings', earnings.byCountry)],
+      ],
+      [
+        'Gross earnings by track',
+        [...earnings.byTrack.map(amountRow), total('Gross earnings', earnings.byTrack)],
+      ],
+    );
+  }
+  if (statement.shares.length > 0) {
     sections.push([
       'Split shares',
-      splits.map((split) => ({
-        label: `${split.direction === 'to' ? 'To' : 'From'} ${split.party} · ${split.releaseTitle ?? ''}${split.trackTitle ? ` / ${split.trackTitle}` : ''} · ${split.percent}%`,
-        units: '',
-        amount: split.amount,
-      })),
+      [
+        ...statement.shares.map((share) => ({ label: shareLabel(share), units: '', cents: share.cents })),
+        total('Split shares', statement.shares),
+      ],
     ]);
   }
-  // Expenses repaid to shared releases' owners before this payee's shares (record 148); not in the total.
-  const expenses = await expenseStatementRows(db, userId, period);
-  if (expenses.length > 0) {
-    const decimal = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  for (const [title, movements] of [
+    ['Other earnings', statement.otherEarnings],
+    ['Withdrawals', statement.withdrawals],
+    ['Adjustments', statement.adjustments],
+  ] as const) {
+    if (movements.length === 0) continue;
     sections.push([
-      'Expenses recouped before your shares',
+      title,
+      [
+        ...movements.map((row) => ({
+          label: `${row.date} · ${row.description}`,
+          units: '',
+          cents: row.cents,
+        })),
+        total(title, movements),
+      ],
+    ]);
+  }
+  // Expenses repaid to shared releases' owners before this payee's shares (record 148): not in any total.
+  const expenses = (
+    await Promise.all(
+      statement.salesPeriods.map((salesPeriod) => expenseStatementRows(db, userId, salesPeriod)),
+    )
+  ).flat();
+  if (expenses.length > 0) {
+    sections.push([
+      'Expenses recouped before your shares (information, not in the totals)',
       expenses.flatMap((release) => [
         {
-          label: `${release.releaseTitle} · recouped by the owner from this period`,
+          label: `${release.releaseTitle} · recouped by the owner from this period: ${formatCents(release.recoupedCents)}`,
           units: '',
-          amount: decimal(release.recoupedCents),
+          cents: null,
         },
         ...release.expenses.map((expense) => ({
-          label: `${release.releaseTitle} · ${expense.description} · spent ${expense.spentOn}`,
+          label: `${release.releaseTitle} · ${expense.description} · spent ${expense.spentOn}: ${formatCents(expense.amountCents)}`,
           units: '',
-          amount: decimal(expense.amountCents),
+          cents: null,
         })),
       ]),
     ]);
   }
-  const [net] = await rows<{ amount: string }>(
-    db,
-    sql`
-      select trim_scale(${total.amount ?? '0'}::numeric + coalesce(sum(x.amount::numeric), 0))::text as amount
-        from jsonb_to_recordset(${JSON.stringify(splits.map((split) => ({ amount: split.amount })))}::jsonb)
-          as x(amount text)`,
-  );
 
   // Loaded on the first statement, not at every server start (pdfkit and its font data take ~100 ms).
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Tunedrop statement ${period}`, Author: 'Tunedrop' },
+    info: { Title: `${statement.issuer.legalName} statement ${period}`, Author: statement.issuer.legalName },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -116,29 +151,37 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
   const width = doc.page.width - left - doc.page.margins.right;
   const line = (text: string, size: number, weight: TextWeight = 'regular') =>
     drawLine(doc, text, left, doc.y, { width, size, weight });
-  line('Tunedrop royalty statement', 20, 'bold');
+  line(statement.issuer.legalName, 16, 'bold');
+  for (const addressLine of statement.issuer.address.split('\n').filter(Boolean)) line(addressLine, 9);
+  doc.moveDown(0.6);
+  line('Royalty statement', 20, 'bold');
   doc.moveDown(0.3);
-  line(`Period: ${period}`, 11);
-  line(`Artist: ${total.name}`, 11);
-  line(`Earnings lines: ${Number(total.lines)} · Units: ${total.units ?? '0'}`, 11);
-  doc.moveDown(0.3);
-  line(`Total earnings: ${formatUsdDecimal(net?.amount ?? total.amount ?? '0')} USD`, 13, 'bold');
+  line(`Period: ${period} (balance changes in this calendar month, UTC)`, 11);
+  line(`Account: ${statement.account.name} <${statement.account.email}>`, 11);
+  if (statement.salesPeriods.length > 0) line(`Sales months: ${statement.salesPeriods.join(', ')}`, 11);
 
-  // Columns: the name gets what the figures leave, and a gap so a long name never touches the units.
-  const cells = (name: string, units: string, amount: string, weight: TextWeight) => {
+  // Columns: the name gets what the figures leave, and a gap so a long name never touches the units; a
+  // section without units (shares, withdrawals) gives their column to the name.
+  const cells = (name: string, units: string, amount: string, weight: TextWeight, hasUnits: boolean) => {
     const y = doc.y;
-    drawLine(doc, name, left, y, { width: width * 0.6 - 8, size: 9, weight });
-    drawLine(doc, units, left + width * 0.6, y, { width: width * 0.18, size: 9, weight, align: 'right' });
+    const nameWidth = (hasUnits ? width * 0.6 : width * 0.78) - 8;
+    drawLine(doc, name, left, y, { width: nameWidth, size: 9, weight });
+    if (hasUnits) {
+      drawLine(doc, units, left + width * 0.6, y, { width: width * 0.18, size: 9, weight, align: 'right' });
+    }
     drawLine(doc, amount, left + width * 0.78, y, { width: width * 0.22, size: 9, weight, align: 'right' });
   };
-  for (const [title, rows] of sections) {
+  for (const [title, rows] of [['Summary', summary] as [string, Row[]], ...sections]) {
+    if (doc.y > doc.page.height - doc.page.margins.bottom - 60) doc.addPage();
+    const hasUnits = rows.some((row) => row.units !== '');
     doc.moveDown(1);
     line(title, 12, 'bold');
     doc.moveDown(0.2);
-    cells('Name', 'Units', 'Amount (USD)', 'bold');
+    cells('Name', 'Units', 'Amount (USD)', 'bold', hasUnits);
     for (const row of rows) {
       if (doc.y > doc.page.height - doc.page.margins.bottom - 20) doc.addPage();
-      cells(row.label ?? '', row.units, formatUsdDecimal(row.amount), 'regular');
+      const amount = row.cents === null ? '' : formatCents(row.cents);
+      cells(row.label, row.units, amount, row.weight ?? 'regular', hasUnits);
     }
   }
   doc
@@ -147,8 +190,10 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
     .fontSize(8)
     .fillColor('#555555')
     .text(
-      'Amounts are the exact sums of your earnings lines converted to USD at each report’s exchange rate; ' +
-        'your balance was credited with each report’s total rounded down to the cent.',
+      `Gross earnings are the stores' figures for your own music before the distribution fee and split shares; ` +
+        `each report's gross is credited rounded down to the cent (exactly ${earnings.grossExact} USD this month before rounding), ` +
+        'and every row is shown in whole cents so that each section adds up to its total. ' +
+        'Opening balance + net earnings + withdrawals + adjustments = closing balance.',
       left,
     );
   doc.end();

@@ -15,6 +15,10 @@ import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
+import { STATEMENT_CSV_HEADER } from './statement-csv';
+
+/** Statements cover the month the report was posted in (record 190): this one, in UTC. */
+const MONTH = new Date().toISOString().slice(0, 7);
 
 let system: TestSystem;
 let artist: { userId: string; cookie: string; email: string };
@@ -45,6 +49,7 @@ beforeAll(async () => {
   const release = await createTestRelease(system, artist.userId, {
     status: 'live',
     title: RELEASE_TITLE,
+    releaseDate: '2020-01-01',
     trackCount: TITLES.length,
     isrcs: TITLES.map((_, index) => isrc(index)),
   });
@@ -93,23 +98,17 @@ afterAll(async () => {
 
 describe('statement CSV', () => {
   it('writes a hostile release title and store as text and refunds as numbers', async () => {
-    const response = await system.request('/api/royalties/statements/2026-01.csv', { cookie: artist.cookie });
+    const response = await system.request(`/api/royalties/statements/${MONTH}.csv`, {
+      cookie: artist.cookie,
+    });
     expect(response.status).toBe(200);
     const records: string[][] = parse(await response.text());
-    expect(records[0]).toEqual([
-      'Period',
-      'Store',
-      'Country',
-      'Usage type',
-      'Release',
-      'UPC',
-      'Track',
-      'ISRC',
-      'Units',
-      'Amount (USD)',
-    ]);
-    const refund = records.find((record) => record[1]?.includes('HYPERLINK'));
+    expect(records[0]).toEqual([...STATEMENT_CSV_HEADER]);
+    const refund = records.find((record) => record[4]?.includes('HYPERLINK'));
     expect(refund).toEqual([
+      'Gross earnings',
+      '',
+      '',
       '2026-01',
       `'${HOSTILE_STORE}`,
       'US',
@@ -119,10 +118,11 @@ describe('statement CSV', () => {
       'Ωμέγα Λάμδα',
       isrc(REFUND_TRACK),
       '-1',
+      '-25',
       '-0.25',
     ]);
-    const releases = new Set(records.slice(1).map((record) => record[4]));
-    expect([...releases]).toEqual([`'${RELEASE_TITLE}`]);
+    const earnings = records.filter((record) => record[0] === 'Gross earnings');
+    expect(new Set(earnings.map((record) => record[7]))).toEqual(new Set([`'${RELEASE_TITLE}`]));
   });
 });
 
@@ -144,7 +144,9 @@ function pdfLines(bytes: Uint8Array): string[] {
 
 describe('statement PDF', () => {
   it('shows titles in every script and emoji as written, one row a line', async () => {
-    const response = await system.request('/api/royalties/statements/2026-01.pdf', { cookie: artist.cookie });
+    const response = await system.request(`/api/royalties/statements/${MONTH}.pdf`, {
+      cookie: artist.cookie,
+    });
     expect(response.status).toBe(200);
     const lines = pdfLines(new Uint8Array(await response.arrayBuffer()));
     for (const [index, [title, amount]] of TITLES.entries()) {
@@ -160,8 +162,8 @@ describe('statement PDF', () => {
       expect(row?.split(/\s{2,}/).slice(-2)).toEqual([units, `$${total}`]);
     }
     // Nothing of a title spilled onto a line of its own.
-    const byTrack = lines.slice(lines.findIndex((line) => line.includes('By track')));
-    const rows = byTrack.filter((line) => line.trim() !== '' && !/By track|Name\s+Units/.test(line));
+    const byTrack = lines.slice(lines.findIndex((line) => /by track/i.test(line)));
+    const rows = byTrack.filter((line) => line.trim() !== '' && !/by track|Name\s+Units/i.test(line));
     expect(rows.slice(0, TITLES.length).every((line) => /\(QZSCR26\d{5}\)/.test(line))).toBe(true);
   });
 });

@@ -308,27 +308,31 @@ describe('posting with splits', () => {
     const periods = await readJson(
       await system.request('/api/royalties/statements', { cookie: collaborator.cookie }),
     );
-    expect(periods.items).toEqual([{ period: '2025-01', amountCents: 3600, lines: 0, units: '0' }]);
+    // One statement per month of balance changes (record 190): the shares came with this month's posting.
+    const month = new Date().toISOString().slice(0, 7);
+    expect(periods.items).toEqual([
+      { period: month, openingCents: 0, closingCents: 3600, amountCents: 3600, lines: 0 },
+    ]);
     const csv = await (
-      await system.request('/api/royalties/statements/2025-01.csv', { cookie: collaborator.cookie })
+      await system.request(`/api/royalties/statements/${month}.csv`, { cookie: collaborator.cookie })
     ).text();
     expect(csv).toContain(
-      `Split share from ${owner.email} (30.00%),,,Split Songs,,Track 1,QZSPL2500001,,30.003`,
+      `Split share received,From ${owner.email} (30.00%),,,,,,Split Songs,,Track 1,QZSPL2500001,,3000,30.003`,
     );
-    const pdf = await system.request('/api/royalties/statements/2025-01.pdf', {
+    const pdf = await system.request(`/api/royalties/statements/${month}.pdf`, {
       cookie: collaborator.cookie,
     });
     expect(pdf.status).toBe(200);
     const ownerCsv = await (
-      await system.request('/api/royalties/statements/2025-01.csv', { cookie: owner.cookie })
+      await system.request(`/api/royalties/statements/${month}.csv`, { cookie: owner.cookie })
     ).text();
     expect(ownerCsv).toContain(
-      `Split share to ${LATER_EMAIL} (20.00%),,,Split Songs,,Track 1,QZSPL2500001,,-20.002`,
+      `Split share paid,"To ${LATER_EMAIL} (20.00%), held until they accept",,,,,,Split Songs,,Track 1,QZSPL2500001,,-2000,-20.002`,
     );
     const ownerPeriods = await readJson(
       await system.request('/api/royalties/statements', { cookie: owner.cookie }),
     );
-    expect(ownerPeriods.items[0]).toMatchObject({ period: '2025-01', amountCents: 5400, lines: 3 });
+    expect(ownerPeriods.items[0]).toMatchObject({ period: month, amountCents: 5401, lines: 3 });
   });
 
   it('returns held money to the owner in the next posting after a withdrawal, with a ledger line', async () => {
