@@ -9,6 +9,7 @@ export * from './schema/accounts';
 export * from './schema/auth';
 export * from './schema/billing';
 export * from './schema/content-id';
+export * from './schema/content-id-claims';
 export * from './schema/delivery';
 export * from './schema/platform';
 export * from './schema/releases';

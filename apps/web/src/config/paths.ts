@@ -22,6 +22,7 @@ export const paths = {
   account: '/dashboard/account',
   analytics: '/dashboard/analytics',
   help: '/dashboard/help',
+  contentIdClaims: '/dashboard/content-id',
   adminReleases: '/admin/releases',
   adminUsers: '/admin/users',
   adminWithdrawals: '/admin/withdrawals',
@@ -31,6 +32,7 @@ export const paths = {
   adminContentId: '/admin/content-id',
   adminDelivery: '/admin/delivery',
   adminSettings: '/admin/settings',
+  adminFinance: '/admin/finance',
   adminRoyalties: '/admin/royalties',
   adminRoyaltyImport: (id: string) => `/admin/royalties/${id}`,
 } as const;

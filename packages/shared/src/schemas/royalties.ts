@@ -11,6 +11,8 @@
  *                                                    usage type; matched vs unmatched; refused lines)
  *     DELETE /api/admin/royalties/imports/:id        unposted only → { deleted: true }
  *     POST   /api/admin/royalties/imports/:id/post   → PostResult (409 already_posted / not_postable)
+ *     POST   /api/admin/royalties/imports/:id/include-overlap  includeOverlapSchema → ImportSummary
+ *                                                    (lines already posted elsewhere included; audited)
  *     GET    /api/admin/royalties/unmatched          ?cursor= → UnmatchedListResponse (codes waiting)
  *     POST   /api/admin/royalties/code-mappings      codeMappingSchema → CodeMapping (remembered, re-matches
  *                                                    every unposted import's lines with that code)
@@ -29,7 +31,7 @@
 import { z } from 'zod';
 import { safeText } from '../text';
 
-export const ROYALTY_FORMATS = ['auto', 'dsr', 'distrokid', 'tunecore', 'fuga', 'csv'] as const;
+export const ROYALTY_FORMATS = ['auto', 'dsr', 'distrokid', 'tunecore', 'fuga', 'youtube', 'csv'] as const;
 export type RoyaltyFormat = (typeof ROYALTY_FORMATS)[number];
 /** The format a file was read as (auto resolved). */
 export type RoyaltySourceFormat = Exclude<RoyaltyFormat, 'auto'>;
@@ -249,6 +251,31 @@ export type ImportAccepted = { id: string; progress: ImportProgress };
 /** A posting request's answer (202): the posting runs as a job. */
 export type PostAccepted = { importId: string; progress: ImportProgress };
 
+/** A report that already posted some of an import's lines (decision 186). */
+export type OverlapReport = {
+  importId: string;
+  fileName: string;
+  postedAt: string | null;
+  lines: number;
+  /** In the import's currency, exact. */
+  amount: DecimalAmount;
+};
+
+/**
+ * Lines of an import whose sale an earlier report already posted (decision 186): left out of posting
+ * unless an admin included them with a confirmation (audited), after which `included` says so.
+ */
+export type ImportOverlap = {
+  lines: number;
+  amount: DecimalAmount;
+  reports: OverlapReport[];
+  included: { lines: number; amount: DecimalAmount; at: string; by: string | null } | null;
+};
+
+/** Including already-posted lines needs this explicit confirmation. */
+export const includeOverlapSchema = z.object({ confirm: z.literal(true) });
+export type IncludeOverlapInput = z.infer<typeof includeOverlapSchema>;
+
 export type ImportSummary = ImportListItem & {
   /** Fatal problems (bad FOOT totals, unknown currency …): the import cannot be posted. */
   errors: string[];
@@ -268,6 +295,8 @@ export type ImportSummary = ImportListItem & {
   postedCents: number | null;
   residue: DecimalAmount | null;
   postedArtists: number | null;
+  /** Lines already posted by other reports (left out unless included); null when there are none. */
+  overlap: ImportOverlap | null;
 };
 
 export type ImportListResponse = { items: ImportListItem[]; nextCursor: string | null };
@@ -283,6 +312,8 @@ export type PostResult = {
   heldCents: number;
   /** Held shares of withdrawn invitations returned to their owners by this posting, in cents. */
   returnedCents: number;
+  /** The operator's distribution fee kept from the artists' gross (record 189), in cents. */
+  feeCents: number;
 };
 
 export type UnmatchedCode = {
@@ -322,4 +353,10 @@ export const ROYALTY_TEXTS = {
   notReadyToPost: 'This report is still being read; post it once it is ready.',
   notPostable: 'This report has errors and cannot be posted.',
   postedNotDeletable: 'A posted report cannot be deleted.',
+  /** How a line whose sale another report posted is marked (decision 186). */
+  alreadyPostedIn: (report: string, date: string) => `already posted in ${report} on ${date}`,
+  overlapNothingToInclude: 'This report has no lines already posted to include.',
+  overlapNotIncludable: 'Lines can only be included while the report is ready to post.',
+  overlapPostedTwice: (lines: number) =>
+    `${lines} line(s) of this report were posted by another report meanwhile; they are now marked already posted and left out. Check the summary and post again.`,
 } as const;

@@ -36,11 +36,14 @@ export const contentIdTracks = pgTable(
     optedInAt: timestamp('opted_in_at', { withTimezone: true }).notNull(),
     optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
     needsYoutubeUpdate: boolean('needs_youtube_update').notNull().default(true),
+    /** YouTube's asset id for the track's sound recording, once known (record 193): matches YouTube reports. */
+    youtubeAssetId: text('youtube_asset_id'),
     createdAt: createdAt(),
   },
   (t) => [
     index('content_id_tracks_user_idx').on(t.userId),
     index('content_id_tracks_pending_idx').on(t.trackId).where(sql`${t.needsYoutubeUpdate}`),
+    uniqueIndex('content_id_tracks_youtube_asset_unique').on(t.youtubeAssetId),
   ],
 );
 

@@ -9,6 +9,11 @@ export type ParsedLine = {
   lineNo: number;
   /** Identity of the sale across imports: DSR sender/MessageId/SalesTransactionId; CSV line number. */
   lineKey: string;
+  /**
+   * The sale's own id where the file gives one (a DSR's SalesTransactionId, a statement's sale id): with
+   * the sender and period it is the line's identity across files (decision 186); else a fingerprint is.
+   */
+  saleId?: string | null;
   /** DSR summary record whose NetRevenue this line shares (amount null); null when amount is given. */
   summaryId: string | null;
   isrc: string | null;
@@ -23,6 +28,17 @@ export type ParsedLine = {
   units: string;
   amount: string | null;
   royaltyBearing: boolean;
+  /** A YouTube Content ID report's claim (format youtube, decision 193): staged as a claim beside the line. */
+  youtube?: YoutubeClaimFields;
+};
+
+/** What a YouTube report line says about the claim it earned from. */
+export type YoutubeClaimFields = {
+  assetId: string | null;
+  videoId: string;
+  videoTitle: string | null;
+  channelId: string | null;
+  channelName: string | null;
 };
 
 export type SummaryRecord = { id: string; netRevenue: string; usages: string | null; line: number };

@@ -163,7 +163,7 @@ const RECORD_BATCH = 1000;
  * the record's first line number. A record longer than `maxLength` (a quote never closed) is given up as
  * unreadable (cells null) and reading starts again on the next line.
  */
-async function* csvRecords(
+export async function* csvRecords(
   lines: AsyncIterable<SourceLine>,
   delimiter: string,
   maxLength: number,
@@ -303,6 +303,7 @@ export async function* parseCsv(
     yield {
       lineNo: no,
       lineKey: lineId ? `${no}/${lineId}` : String(no),
+      saleId: lineId,
       summaryId: null,
       isrc,
       upc,

@@ -3,6 +3,7 @@ import type { CsvMapping, RoyaltyFormat } from '@tunedrop/shared/schemas/royalti
 import { newReport, type ParsedLine, type ParseReport } from './parse-common';
 import { type CsvLayout, detectLayout, KNOWN_LAYOUTS, layoutFromMapping, parseCsv } from './parse-csv';
 import { type DsrOptions, parseDsr } from './parse-dsr';
+import { isYoutubeHeader, parseYoutube, youtubeDelimiter } from './parse-youtube';
 import { DEFAULT_READ_LIMITS, type ReadLimits, readLines, type SourceLine } from './source';
 
 export type CsvPresetLayout = { mapping: CsvMapping; delimiter: string; currency: string };
@@ -41,11 +42,12 @@ export function parseSource(
   if (format === 'auto') {
     if (looksDsr) format = 'dsr';
     else if (options.preset) format = 'csv';
+    else if (isYoutubeHeader(first)) format = 'youtube';
     else {
       const layout = detectLayout(first);
       if (!layout) {
         throw new FormatError(
-          'The file is not a DSR report and its header matches no known statement (DistroKid, TuneCore, FUGA); choose a CSV preset with its column mapping.',
+          'The file is not a DSR report and its header matches no known statement (DistroKid, TuneCore, FUGA, YouTube Content ID); choose a CSV preset with its column mapping.',
         );
       }
       format = layout.format;
@@ -56,6 +58,16 @@ export function parseSource(
       throw new FormatError('The file is not a DSR report: its first line is not a HEAD record.');
     const report = newReport('dsr');
     return { report, lines: parseDsr(open(), report, options) };
+  }
+  if (format === 'youtube') {
+    if (!isYoutubeHeader(first)) {
+      throw new FormatError(
+        "The file's header is not a YouTube Content ID report header (asset_id, video_id, partner_revenue).",
+      );
+    }
+    const report = newReport('youtube');
+    const maxRecordLength = (options.limits ?? DEFAULT_READ_LIMITS).maxLineBytes;
+    return { report, lines: parseYoutube(open(), report, youtubeDelimiter(first), maxRecordLength) };
   }
   let layout: CsvLayout | undefined;
   if (format === 'csv') {

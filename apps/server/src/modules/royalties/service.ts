@@ -27,13 +27,16 @@ import type { Storage } from '../../infra/storage/storage';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
 import { enqueue, type JobQueue } from '../../lib/jobs';
 import { rows, run } from '../../lib/sql';
+import type { AuditActor } from '../audit';
 import { constraintOf, sqlState } from './database-error';
 import { finishImport } from './import-checks';
 import { EMPTY_PROGRESS, getImportSummary, type ImportRow } from './import-views';
 import { FormatError, parseFile } from './parse';
 import type { ParseReport } from './parse-common';
+import { auditReport, reportFigures, reportLabel } from './report-audit';
 import { DEFAULT_READ_LIMITS, type ReadLimits, SourceError } from './source';
 import { countLines, stageLines } from './staging';
+import { writeYoutubeClaims, YoutubeClaimCollector } from './youtube-claims';
 
 export type ImportInput = {
   filePath: string;
@@ -43,6 +46,8 @@ export type ImportInput = {
   currency?: string | undefined;
   presetId?: string | undefined;
   adminId?: string | null | undefined;
+  /** Who imports, for the audit log (record 191); none means the command line. */
+  actor?: AuditActor | undefined;
   /** ROYALTY_MAX_LINE_BYTES and ROYALTY_MAX_DECOMPRESSED_BYTES from the config (decision 151). */
   limits?: ReadLimits | undefined;
   onProgress?: ProgressListener | undefined;
@@ -140,6 +145,12 @@ export async function queueImport(
         createdBy: input.adminId ?? null,
       });
       await enqueue(tx, importQueue, { importId: id }, { singletonKey: id });
+      await auditReport(tx, input.actor ?? null, {
+        kind: 'royalties.import',
+        importId: id,
+        label: input.fileName,
+        after: importAuditFields(input, format),
+      });
     });
   } catch (error) {
     await deps.storage.delete(fileKey).catch(() => undefined);
@@ -228,6 +239,12 @@ export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<Imp
     await removeImport(db, row.id);
     throw outcome.fatal;
   }
+  const staged = await reportFigures(db, row.id);
+  await auditReport(db, input.actor ?? null, {
+    kind: 'royalties.import',
+    importId: row.id,
+    after: { ...importAuditFields(input, format), ...staged },
+  });
   return getImportSummary(db, row.id);
 }
 
@@ -305,7 +322,10 @@ async function stageImport(
       db,
       sql`select max(line_no) as last from royalty_import_lines where import_id = ${importId}`,
     );
-    const tally = await stageLines(db, importId, parsed.lines, parsed.report, {
+    // A YouTube report's claims are summed as its lines stream, written once it is staged (decision 193).
+    const claims = parsed.report.format === 'youtube' ? new YoutubeClaimCollector() : null;
+    const lines = claims ? claims.collect(parsed.lines) : parsed.lines;
+    const tally = await stageLines(db, importId, lines, parsed.report, {
       after: Number(staged?.last ?? 0),
       onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
     });
@@ -316,6 +336,7 @@ async function stageImport(
       .from(royaltyImports)
       .where(eq(royaltyImports.id, importId));
     const phase = done?.status === 'staged' ? 'ready' : 'failed';
+    if (claims && phase === 'ready') await writeYoutubeClaims(db, importId, claims);
     await db
       .update(royaltyImports)
       .set({ phase, linesRead: linesTotal, progressAt: sql`now()` })
@@ -334,9 +355,24 @@ async function stageImport(
   }
 }
 
-/** The report row and its staged lines and summaries, in one transaction (the lines have no foreign key). */
-async function removeImport(db: Db, importId: string): Promise<boolean> {
+/** What an import entry of the audit log says about the upload (record 191). */
+function importAuditFields(input: ImportInput, format: string) {
+  return {
+    fileName: input.fileName,
+    format,
+    currency: input.currency ?? null,
+    rate: input.rate ?? null,
+    preset: input.presetId ?? null,
+  };
+}
+
+/**
+ * The report row and its staged lines and summaries, in one transaction (the lines have no foreign key);
+ * with an actor, the deletion is audited in it (record 191).
+ */
+async function removeImport(db: Db, importId: string, actor?: AuditActor): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const figures = actor ? await reportFigures(tx, importId) : null;
     const deleted = await tx
       .delete(royaltyImports)
       .where(
@@ -348,13 +384,21 @@ async function removeImport(db: Db, importId: string): Promise<boolean> {
       .returning({ id: royaltyImports.id, fileKey: royaltyImports.fileKey });
     if (deleted.length === 0) return false;
     await run(tx, sql`delete from royalty_import_lines where import_id = ${importId}`);
+    if (actor && figures) {
+      await auditReport(tx, actor, {
+        kind: 'royalties.delete',
+        importId,
+        label: reportLabel(figures),
+        before: figures,
+      });
+    }
     return true;
   });
 }
 
 /** Deletes an unposted import and its staged lines; a posted one stays (its earnings are immutable). */
-export async function deleteImport(db: Db, importId: string): Promise<void> {
-  if (await removeImport(db, importId)) return;
+export async function deleteImport(db: Db, importId: string, actor?: AuditActor): Promise<void> {
+  if (await removeImport(db, importId, actor)) return;
   const [row] = await db
     .select({ id: royaltyImports.id, phase: royaltyImports.phase })
     .from(royaltyImports)

@@ -3,11 +3,13 @@
  * shared from its summary while the file streams, written by COPY in batches (decision 114) with one
  * batch in flight while the next is parsed.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows, run } from '../../lib/sql';
 import { StreamingAllocator } from './amounts';
 import { type CopyColumn, copyRow, openCopySink } from './copy-in';
+import { lineIdentity } from './overlap';
 import { normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport } from './parse-common';
 import { type ReadLimits, readChunks, SourceError } from './source';
 
@@ -25,9 +27,10 @@ type Target = { trackId: string | null; releaseId: string; userId: string };
 /** The catalogue's codes: assigned codes (when that table exists), the tracks' ISRCs and releases' UPCs, mappings. */
 export async function loadCodeTargets(
   db: Db,
-): Promise<{ isrc: Map<string, Target>; upc: Map<string, Target> }> {
+): Promise<{ isrc: Map<string, Target>; upc: Map<string, Target>; asset: Map<string, Target> }> {
   const isrc = new Map<string, Target>();
   const upc = new Map<string, Target>();
+  const asset = new Map<string, Target>();
   const add = (kind: string, code: string | null, target: Target) => {
     const map = kind === 'isrc' ? isrc : upc;
     const key = kind === 'isrc' ? normaliseIsrc(code) : normaliseUpc(code);
@@ -65,7 +68,17 @@ export async function loadCodeTargets(
   );
   for (const row of native)
     add(row.kind, row.code, { trackId: row.trackId, releaseId: row.releaseId, userId: row.userId });
-  return { isrc, upc };
+  // YouTube's asset ids of Content ID tracks (decision 193): a YouTube report line without a known ISRC.
+  const assets = await rows<{ assetId: string; trackId: string; releaseId: string; userId: string }>(
+    db,
+    sql`
+      select c.youtube_asset_id as asset_id, c.track_id, t.release_id, r.user_id
+        from content_id_tracks c join tracks t on t.id = c.track_id join releases r on r.id = t.release_id
+       where c.youtube_asset_id is not null`,
+  );
+  for (const row of assets)
+    asset.set(row.assetId, { trackId: row.trackId, releaseId: row.releaseId, userId: row.userId });
+  return { isrc, upc, asset };
 }
 
 /** A sales line as it is staged: the parsed line, its normalised codes, its catalogue target and amount. */
@@ -76,6 +89,8 @@ type StagedLine = {
   upc: string | null;
   target: Target | undefined;
   amount: string | null;
+  /** The sale's identity before its ordinal (decision 186); lineIdentity() in overlap.ts. */
+  identity?: string;
 };
 
 /** The staged columns and where each value comes from: the COPY's column list and its rows are both made from this. */
@@ -86,9 +101,10 @@ export const STAGED_COLUMNS: readonly CopyColumn<StagedLine>[] = [
   { column: 'summary_id', value: (row) => row.line.summaryId },
   { column: 'isrc', value: (row) => row.isrc },
   { column: 'upc', value: (row) => row.upc },
-  // Titles and artists only help an admin place an unknown code; matched lines have their track.
+  // Titles only help an admin place an unknown code; matched lines have their track. The artist is kept
+  // on matched lines too: a report crediting another artist is a sanity warning (record 187).
   { column: 'title', value: (row) => (row.target ? null : row.line.title) },
-  { column: 'artist', value: (row) => (row.target ? null : row.line.artist) },
+  { column: 'artist', value: (row) => row.line.artist },
   { column: 'store', value: (row) => row.line.store },
   { column: 'country', value: (row) => row.line.country },
   { column: 'period', value: (row) => row.line.period },
@@ -99,6 +115,7 @@ export const STAGED_COLUMNS: readonly CopyColumn<StagedLine>[] = [
   { column: 'track_id', value: (row) => row.target?.trackId ?? null },
   { column: 'release_id', value: (row) => row.target?.releaseId ?? null },
   { column: 'user_id', value: (row) => row.target?.userId ?? null },
+  { column: 'line_identity', value: (row) => row.identity ?? randomUUID() },
 ];
 
 /** Rows per COPY: large enough that statement overhead is small, small enough to stay a few MB. */
@@ -191,7 +208,11 @@ export async function stageLines(
     for await (const line of lines) {
       const isrc = isrcOf(line.isrc);
       const upc = upcOf(line.upc);
-      const target = (isrc ? targets.isrc.get(isrc) : undefined) ?? (upc ? targets.upc.get(upc) : undefined);
+      const assetId = line.youtube?.assetId;
+      const target =
+        (isrc ? targets.isrc.get(isrc) : undefined) ??
+        (assetId ? targets.asset.get(assetId) : undefined) ??
+        (upc ? targets.upc.get(upc) : undefined);
       let amount = line.amount;
       // Lines that share a summary's revenue are counted by their summary below.
       if (amount !== null) tallyAmount(tally, line.lineNo, amount);
@@ -211,7 +232,8 @@ export async function stageLines(
         if (count >= BATCH) await flush();
         continue;
       }
-      batch += copyRow(STAGED_COLUMNS, { importId, line, isrc, upc, target, amount });
+      const identity = lineIdentity(report, line, isrc, upc);
+      batch += copyRow(STAGED_COLUMNS, { importId, line, isrc, upc, target, amount, identity });
       count += 1;
       if (count >= BATCH) await flush();
     }

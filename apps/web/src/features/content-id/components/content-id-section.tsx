@@ -112,6 +112,12 @@ function ContentIdTracks({ releaseId }: { releaseId: string }) {
         })}
       </ul>
       <ChannelAllowList />
+      <p className="text-sm text-zinc-400">
+        <Link to={paths.contentIdClaims} className="text-brand-300 underline underline-offset-2">
+          See the videos your tracks claim
+        </Link>{' '}
+        with their views and earnings.
+      </p>
       <EligibilityDialog releaseId={releaseId} track={asking} onClose={() => setAsking(null)} />
       <ConfirmDialog
         open={leaving !== null}

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAdminContentId } from '../api/content-id';
+import { ClaimsQueue } from '../components/claims-queue';
 
 export default function AdminContentIdPage() {
   usePageTitle('Content ID');
@@ -20,6 +21,8 @@ export default function AdminContentIdPage() {
           to the allow-list in YouTube's CMS by hand: the YouTube feed does not carry them.
         </p>
       </div>
+      <ClaimsQueue />
+      <h2 className="text-xl font-semibold text-white">Artists</h2>
       {list.isPending ? (
         <PageLoader />
       ) : list.isError ? (

@@ -16,6 +16,7 @@ export const FORMAT_SHORT: Record<ImportListItem['format'], string> = {
   distrokid: 'DistroKid',
   tunecore: 'TuneCore',
   fuga: 'FUGA',
+  youtube: 'YouTube Content ID',
   csv: 'CSV',
 };
 

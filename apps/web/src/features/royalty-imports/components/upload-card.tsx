@@ -31,6 +31,7 @@ export const FORMAT_LABELS: Record<RoyaltyFormat, string> = {
   distrokid: 'DistroKid statement',
   tunecore: 'TuneCore sales report',
   fuga: 'FUGA trend/sales report',
+  youtube: 'YouTube Content ID report (ad revenue per video)',
   csv: 'Generic CSV (column mapping)',
 };
 
