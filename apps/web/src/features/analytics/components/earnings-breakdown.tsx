@@ -134,7 +134,10 @@ export function EarningsBreakdown({ isEnabled }: { isEnabled: boolean }) {
             Streams and sales by store
           </h2>
           <p className="text-sm text-zinc-400">
-            From the store reports posted to your balance; updated as soon as a new report is posted.
+            From the store reports posted to your balance; updated as soon as a new report is posted. These
+            are gross figures, what the stores reported for your music before the distribution fee and split
+            shares: your share, as credited to your balance, is in the key figures above and on your
+            statements.
             {data?.lastPostedAt ? ` Last report posted ${formatDateTime(data.lastPostedAt)}.` : ''}
           </p>
         </div>
@@ -188,7 +191,7 @@ export function EarningsBreakdown({ isEnabled }: { isEnabled: boolean }) {
         <>
           <dl className="grid gap-4 sm:grid-cols-3">
             <Card>
-              <dt className="text-sm text-zinc-400">Store earnings</dt>
+              <dt className="text-sm text-zinc-400">Gross store earnings (before fee and splits)</dt>
               <dd className="text-2xl font-bold text-white tabular-nums" data-testid="store-earnings-total">
                 {formatCents(data.totals.amountCents)}
               </dd>

@@ -151,6 +151,11 @@ export default function AnalyticsPage() {
           detail="Completed withdrawals"
         />
       </section>
+      <p className="text-sm text-zinc-400" data-testid="analytics-share-note">
+        Earnings here are your share, as credited to your balance: after the distribution fee and any split
+        shares paid to collaborators, with shares received from others included. The store breakdown below is
+        gross.
+      </p>
 
       <Card>
         <h2 className="mb-4 text-lg font-semibold text-white">Earnings over time</h2>

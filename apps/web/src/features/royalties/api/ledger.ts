@@ -1,4 +1,4 @@
-/** The artist's earnings ledger (cursor pages, newest first) and statements per period (every plan). */
+/** The artist's earnings ledger (cursor pages, newest first; every plan). */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../../lib/api';
 
@@ -11,13 +11,3 @@ export function useLedger(cursor: string | null) {
     placeholderData: keepPreviousData,
   });
 }
-
-export function useStatements() {
-  return useQuery({
-    queryKey: ['royalties-statements'],
-    queryFn: () => unwrap(client.royalties.statements.$get()),
-  });
-}
-
-export const statementUrl = (period: string, type: 'csv' | 'pdf') =>
-  `/api/royalties/statements/${period}.${type}`;

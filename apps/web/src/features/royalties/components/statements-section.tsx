@@ -1,9 +1,15 @@
-/** Statements per sales period (every plan), each downloadable as CSV and PDF. */
-import { FileText } from 'lucide-react';
-import { buttonClass } from '../../../components/ui/button';
+/**
+ * Statements per month of balance changes (record 190, every plan): each with its opening and closing balance,
+ * viewable on the page (one column on a phone, the amounts never cut off) and downloadable as CSV and PDF.
+ */
+import type { RoyaltyStatement, StatementMonth } from '@tunedrop/shared/schemas/royalty-statements';
+import { STATEMENT_TEXTS } from '@tunedrop/shared/schemas/royalty-statements';
+import { ChevronDown, FileText } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
 import { formatCents, formatPeriod } from '../../../lib/format';
-import { statementUrl, useStatements } from '../api/ledger';
+import { statementUrl, useStatement, useStatements } from '../api/statements';
 
 const periodLabel = (period: string) => formatPeriod(`${period}-01`, 'month');
 
@@ -16,7 +22,7 @@ export function StatementsSection() {
         <h2 id="statements-title" className="text-xl font-semibold text-white">
           Statements
         </h2>
-        <p className="text-sm text-zinc-400">Your earnings per sales month, by store, country and track.</p>
+        <p className="text-sm text-zinc-400">{STATEMENT_TEXTS.periodNote}</p>
       </div>
       {statements.isPending ? (
         <Spinner className="text-brand-400" />
@@ -28,47 +34,191 @@ export function StatementsSection() {
         <Card className="flex items-start gap-3 text-sm text-zinc-300" data-testid="statements-empty">
           <FileText aria-hidden className="mt-0.5 size-5 shrink-0 text-zinc-500" />
           <p>
-            No statements yet. A statement for each sales month appears here, as CSV and PDF, once the first
-            store report with your music has been posted.
+            No statements yet. A statement for each month appears here, as CSV and PDF, once the first store
+            report with your music has been posted.
           </p>
         </Card>
       ) : (
         <ul className="divide-y divide-ink-800 rounded-xl border border-ink-700 bg-ink-900">
           {items.map((item) => (
-            <li
-              key={item.period}
-              className="flex flex-wrap items-center justify-between gap-3 px-4 py-3"
-              data-testid="statement"
-            >
-              <div>
-                <p className="font-medium text-white">{periodLabel(item.period)}</p>
-                <p className="text-sm text-zinc-400">
-                  <span className="text-zinc-100 tabular-nums">{formatCents(item.amountCents)}</span> ·{' '}
-                  {item.lines} line{item.lines === 1 ? '' : 's'}
-                </p>
-              </div>
-              <div className="flex gap-2">
-                <a
-                  href={statementUrl(item.period, 'csv')}
-                  download
-                  className={buttonClass('outline', 'sm')}
-                  aria-label={`Download the ${periodLabel(item.period)} statement as CSV`}
-                >
-                  CSV
-                </a>
-                <a
-                  href={statementUrl(item.period, 'pdf')}
-                  download
-                  className={buttonClass('outline', 'sm')}
-                  aria-label={`Download the ${periodLabel(item.period)} statement as PDF`}
-                >
-                  PDF
-                </a>
-              </div>
-            </li>
+            <StatementItem key={item.period} item={item} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+function StatementItem({ item }: { item: StatementMonth }) {
+  const [isOpen, setIsOpen] = useState(false);
+  const panelId = useId();
+  const label = periodLabel(item.period);
+  return (
+    <li className="px-4 py-3" data-testid="statement">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium text-white">{label}</p>
+          <p className="text-sm text-zinc-400">
+            Opening <span className="text-zinc-100 tabular-nums">{formatCents(item.openingCents)}</span> ·
+            Earnings <span className="text-zinc-100 tabular-nums">{formatCents(item.amountCents)}</span> ·
+            Closing <span className="text-zinc-100 tabular-nums">{formatCents(item.closingCents)}</span>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="outline"
+            size="sm"
+            aria-expanded={isOpen}
+            aria-controls={panelId}
+            onClick={() => setIsOpen((open) => !open)}
+            aria-label={`${isOpen ? 'Hide' : 'View'} the ${label} statement`}
+          >
+            <ChevronDown
+              aria-hidden
+              className={`size-4 transition-transform ${isOpen ? 'rotate-180' : ''}`}
+            />
+            {isOpen ? 'Hide' : 'View'}
+          </Button>
+          <a
+            href={statementUrl(item.period, 'csv')}
+            download
+            className={buttonClass('outline', 'sm')}
+            aria-label={`Download the ${label} statement as CSV`}
+          >
+            CSV
+          </a>
+          <a
+            href={statementUrl(item.period, 'pdf')}
+            download
+            className={buttonClass('outline', 'sm')}
+            aria-label={`Download the ${label} statement as PDF`}
+          >
+            PDF
+          </a>
+        </div>
+      </div>
+      <div id={panelId} hidden={!isOpen}>
+        {isOpen ? <StatementView period={item.period} /> : null}
+      </div>
+    </li>
+  );
+}
+
+const sum = (rows: { cents: number }[]) => rows.reduce((total, row) => total + row.cents, 0);
+
+/** Label and amount rows: two columns at every width, the label wrapping, the amount never cut. */
+function AmountRows({
+  title,
+  rows,
+  testId,
+}: {
+  title: string;
+  rows: { label: string; cents: number; isTotal?: boolean }[];
+  testId: string;
+}) {
+  // Rows may repeat a label (two withdrawals of a day): their place in the statement is their identity.
+  const keyed = rows.map((row, position) => ({ ...row, key: `${testId}-${position}` }));
+  return (
+    <div className="space-y-1" data-testid={testId}>
+      <h4 className="text-sm font-medium text-zinc-300">{title}</h4>
+      <dl className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 text-sm">
+        {keyed.map((row) => (
+          <div key={row.key} className="contents" data-testid="statement-row">
+            <dt className={`break-words ${row.isTotal ? 'font-semibold text-white' : 'text-zinc-300'}`}>
+              {row.label}
+            </dt>
+            <dd
+              className={`text-right tabular-nums ${row.isTotal ? 'font-semibold text-white' : 'text-zinc-100'}`}
+            >
+              {formatCents(row.cents)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function StatementView({ period }: { period: string }) {
+  const statement = useStatement(period, true);
+  if (statement.isPending) return <Spinner className="mt-3 text-brand-400" />;
+  if (statement.isError) {
+    return (
+      <p role="alert" className="mt-3 text-sm text-red-400">
+        This statement could not be loaded.
+      </p>
+    );
+  }
+  return <StatementFigures statement={statement.data} />;
+}
+
+function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
+  const { earnings } = statement;
+  const paid = statement.shares.filter((share) => share.direction === 'to');
+  const received = statement.shares.filter((share) => share.direction === 'from');
+  const summary: { label: string; cents: number; isTotal?: boolean }[] = [
+    { label: 'Opening balance', cents: statement.openingCents, isTotal: true },
+  ];
+  if (earnings.lines > 0 || statement.feeCents !== 0) {
+    summary.push(
+      { label: 'Gross earnings (before fee and splits)', cents: earnings.grossCents },
+      { label: 'Distribution fee', cents: statement.feeCents },
+    );
+  }
+  if (paid.length > 0) summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
+  if (received.length > 0) summary.push({ label: 'Split shares received', cents: sum(received) });
+  if (statement.otherEarnings.length > 0)
+    summary.push({ label: 'Other earnings', cents: sum(statement.otherEarnings) });
+  summary.push(
+    { label: 'Net earnings (your share)', cents: statement.netEarningsCents, isTotal: true },
+    { label: 'Withdrawals', cents: sum(statement.withdrawals) },
+    { label: 'Adjustments', cents: sum(statement.adjustments) },
+    { label: 'Closing balance', cents: statement.closingCents, isTotal: true },
+  );
+  const shareLabel = (share: RoyaltyStatement['shares'][number]) =>
+    `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
+  return (
+    <div
+      className="mt-3 space-y-4 rounded-lg border border-ink-700 bg-ink-800/40 p-3"
+      data-testid="statement-view"
+    >
+      <p className="text-xs text-zinc-400">
+        Issued by {statement.issuer.legalName}
+        {statement.issuer.address ? `, ${statement.issuer.address.split('\n').join(', ')}` : ''}
+        {statement.salesPeriods.length > 0 ? ` · Sales months ${statement.salesPeriods.join(', ')}` : ''}
+      </p>
+      <AmountRows title="Summary" rows={summary} testId="statement-summary" />
+      {earnings.byStore.length > 0 ? (
+        <AmountRows
+          title="Gross earnings by store"
+          testId="statement-stores"
+          rows={[
+            ...earnings.byStore.map((row) => ({ label: row.label, cents: row.cents })),
+            { label: 'Gross earnings', cents: earnings.grossCents, isTotal: true },
+          ]}
+        />
+      ) : null}
+      {statement.shares.length > 0 ? (
+        <AmountRows
+          title="Split shares"
+          testId="statement-shares"
+          rows={[
+            ...statement.shares.map((share) => ({ label: shareLabel(share), cents: share.cents })),
+            { label: 'Split shares', cents: sum(statement.shares), isTotal: true },
+          ]}
+        />
+      ) : null}
+      {statement.withdrawals.length > 0 || statement.adjustments.length > 0 ? (
+        <AmountRows
+          title="Withdrawals and adjustments"
+          testId="statement-movements"
+          rows={[...statement.withdrawals, ...statement.adjustments].map((row) => ({
+            label: `${row.date} · ${row.description}`,
+            cents: row.cents,
+          }))}
+        />
+      ) : null}
+      <p className="text-xs text-zinc-400">{STATEMENT_TEXTS.grossNote}</p>
+    </div>
   );
 }

@@ -24,9 +24,10 @@ export function PayeeShares() {
         </p>
       </div>
       {items.length > 0 ? (
-        <Card className="overflow-x-auto p-0">
-          <table className="w-full text-left text-sm">
-            <thead className="text-zinc-400">
+        <Card className="p-0">
+          {/* A table from 640 px; below, each share is a block whose Share and Amount sit on their own line. */}
+          <table className="block w-full text-left text-sm sm:table">
+            <thead className="hidden text-zinc-400 sm:table-header-group">
               <tr>
                 <th className="px-4 py-2 font-medium">Release / track</th>
                 <th className="px-4 py-2 font-medium">Report</th>
@@ -35,13 +36,14 @@ export function PayeeShares() {
                 <th className="px-4 py-2 text-right font-medium">Amount (USD)</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-ink-800">
+            <tbody className="block divide-y divide-ink-800 sm:table-row-group">
               {items.map((item) => (
                 <tr
                   key={`${item.importId}-${item.releaseTitle}-${item.trackTitle}-${item.period}`}
+                  className="grid grid-cols-2 gap-x-4 px-4 py-2 sm:table-row sm:p-0"
                   data-testid="payee-share"
                 >
-                  <td className="px-4 py-2 text-zinc-100">
+                  <td className="col-span-2 break-words text-zinc-100 sm:px-4 sm:py-2">
                     {item.releaseTitle}
                     {item.trackTitle ? ` / ${item.trackTitle}` : ''}
                     {item.held ? (
@@ -50,12 +52,21 @@ export function PayeeShares() {
                       </Badge>
                     ) : null}
                   </td>
-                  <td className="px-4 py-2 text-zinc-300">
+                  <td className="col-span-2 break-words text-zinc-300 sm:px-4 sm:py-2">
                     {item.reportName} · {formatDate(item.postedAt)}
                   </td>
-                  <td className="px-4 py-2 text-zinc-300">{item.period}</td>
-                  <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.percent}%</td>
-                  <td className="px-4 py-2 text-right tabular-nums text-zinc-100">{item.amountUsd}</td>
+                  <td className="col-span-2 text-zinc-300 sm:px-4 sm:py-2">
+                    <span className="text-zinc-500 sm:hidden">Period </span>
+                    {item.period}
+                  </td>
+                  <td className="tabular-nums text-zinc-100 sm:px-4 sm:py-2 sm:text-right">
+                    <span className="text-zinc-500 sm:hidden">Share </span>
+                    {item.percent}%
+                  </td>
+                  <td className="text-right tabular-nums text-zinc-100 sm:px-4 sm:py-2">
+                    <span className="text-zinc-500 sm:hidden">Amount (USD) </span>
+                    {item.amountUsd}
+                  </td>
                 </tr>
               ))}
             </tbody>
