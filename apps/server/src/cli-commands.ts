@@ -6,6 +6,7 @@ import { CliError, type Command, type FlagValue } from './lib/cli-error';
 import { AppError } from './lib/errors';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
 import { deliveryCliCommands } from './modules/delivery/cli';
+import { describeFinance, financeIdentities } from './modules/finance/overview';
 import { royaltiesCliCommands } from './modules/royalties/cli';
 import { auditBalances, describeMismatch } from './modules/wallet/audit';
 import { setBalanceByCli } from './modules/wallet/balance';
@@ -124,9 +125,26 @@ export const cliCommands: Record<string, Command> = {
       '   (recomputes every balance from the balance log and pending withdrawals; exit 1 on any mismatch)',
     async run(system) {
       const { checked, mismatches } = await auditBalances(system.db);
-      if (mismatches.length === 0) return `Checked ${checked} profiles: every balance matches its records.`;
+      // The finance overview's identities (record 189): per report and the liability against the ledger.
+      const finance = await financeIdentities(system.db);
+      const figures = describeFinance(finance);
+      if (mismatches.length === 0 && finance.failures.length === 0) {
+        return [`Checked ${checked} profiles: every balance matches its records.`, ...figures].join('\n');
+      }
       throw new CliError(
-        `${mismatches.length} mismatch(es) in ${checked} profiles:\n${mismatches.map(describeMismatch).join('\n')}`,
+        [
+          ...(mismatches.length > 0
+            ? [
+                `${mismatches.length} mismatch(es) in ${checked} profiles:`,
+                ...mismatches.map(describeMismatch),
+              ]
+            : [`Checked ${checked} profiles: every balance matches its records.`]),
+          ...finance.failures.map(
+            (failure) =>
+              `Finance: ${failure.what} does not hold: expected ${failure.expected}, found ${failure.found}`,
+          ),
+          ...figures,
+        ].join('\n'),
       );
     },
   },

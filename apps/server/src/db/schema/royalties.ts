@@ -83,7 +83,9 @@ export const royaltyImports = pgTable(
     /** Lines already posted by other reports, left out unless an admin included them (migration 0040, decision 186). */
     overlap: jsonb('overlap').$type<RoyaltyImportOverlap>(),
     /** Set on the small posting that pays out suspense money later: the report the money came from (0042). */
-    suspenseOf: uuid('suspense_of').references((): AnyPgColumn => royaltyImports.id, { onDelete: 'restrict' }),
+    suspenseOf: uuid('suspense_of').references((): AnyPgColumn => royaltyImports.id, {
+      onDelete: 'restrict',
+    }),
   },
   (t) => [
     check('royalty_imports_phase_check', inList('phase', ROYALTY_IMPORT_PHASES)),
@@ -306,7 +308,9 @@ export const royaltySuspenseLines = pgTable(
     amount: numeric('amount').notNull(),
     amountUsd: numeric('amount_usd').notNull(),
     state: text('state').$type<'open' | 'assigned' | 'released'>().notNull().default('open'),
-    assignedImportId: uuid('assigned_import_id').references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    assignedImportId: uuid('assigned_import_id').references(() => royaltyImports.id, {
+      onDelete: 'restrict',
+    }),
     userId: text('user_id').references(() => user.id, { onDelete: 'restrict' }),
     trackId: uuid('track_id'),
     releaseId: uuid('release_id'),

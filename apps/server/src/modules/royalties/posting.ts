@@ -210,8 +210,15 @@ export async function runPosting(
       await abandonPosting(db, importId, '');
       const overlap = await markOverlap(db, importId);
       await refreshTotals(db, importId);
-      const refusal = new AppError('posted_twice', ROYALTY_TEXTS.overlapPostedTwice(overlap?.lines ?? 0), 409);
-      await db.update(royaltyImports).set({ postError: refusal.message }).where(eq(royaltyImports.id, importId));
+      const refusal = new AppError(
+        'posted_twice',
+        ROYALTY_TEXTS.overlapPostedTwice(overlap?.lines ?? 0),
+        409,
+      );
+      await db
+        .update(royaltyImports)
+        .set({ postError: refusal.message })
+        .where(eq(royaltyImports.id, importId));
       throw refusal;
     }
     const refusal =
@@ -376,7 +383,8 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
 
     const postedCents = postings.reduce((sum, posting) => sum + Number(posting.cents), 0);
     const feeCents = postings.reduce((sum, posting) => sum + Number(posting.feeCents), 0);
-    if (feeCents !== 0) await bookFees(tx, importId, claimed.periodStart?.slice(0, 7) ?? null, options.admin?.id ?? null);
+    if (feeCents !== 0)
+      await bookFees(tx, importId, claimed.periodStart?.slice(0, 7) ?? null, options.admin?.id ?? null);
     const [totals] = await rows<{ residue: string | null; held: string }>(
       tx,
       sql`

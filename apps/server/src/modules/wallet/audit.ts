@@ -7,7 +7,9 @@
  * truncated to cents, so the balance reconciles with earnings lines, withdrawals and manual adjustments.
  * Splits (issue 17, record 140): a posting's cents are its lines' truncated sum minus the cents settled to
  * payees plus the cents received as an accepted payee; the 'split_release' and 'split_return' log rows of a
- * user add up to the held settlements released to them.
+ * user add up to the held settlements released to them. The operator's fee (issue 25, record 189) comes off
+ * first: the owner's part is the net (gross − gross × fee% ) truncated, and the posting's fee_cents is
+ * trunc(gross) − trunc(net). The report and liability identities are in modules/finance/overview.ts.
  */
 import { formatCents } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
@@ -129,7 +131,7 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
         from balance_updates_log where update_type = 'royalty_import' group by user_id, royalty_import_id
     ),
     earned as (
-      select user_id, import_id, trunc(sum(amount_usd), 2) * 100 as cents
+      select user_id, import_id, sum(amount_usd) as gross
         from royalty_earnings
        -- Lines of a posting in progress are not credited yet (decision 162).
        where import_id in (select id from royalty_imports where status = 'posted')
@@ -144,8 +146,12 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
        where not held group by payee_user_id, import_id
     ),
     expected as (
+      -- The operator's fee first (record 189): the owner's cents are the net's, truncated.
       select p.user_id, p.import_id,
-             coalesce(e.cents, 0) - coalesce(o.cents, 0) + coalesce(i.cents, 0) as cents
+             coalesce(trunc(e.gross - e.gross * coalesce(p.fee_percent, 0) * 0.01, 2) * 100, 0)
+               - coalesce(o.cents, 0) + coalesce(i.cents, 0) as cents,
+             coalesce(trunc(e.gross, 2) * 100 - trunc(e.gross - e.gross * coalesce(p.fee_percent, 0) * 0.01, 2) * 100, 0)
+               as fee_cents
         from royalty_postings p
         left join earned e on e.user_id = p.user_id and e.import_id = p.import_id
         left join split_out o on o.user_id = p.user_id and o.import_id = p.import_id
@@ -166,7 +172,7 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
       join profiles pr on pr.id = p.user_id
       join expected x on x.user_id = p.user_id and x.import_id = p.import_id
       left join logged l on l.user_id = p.user_id and l.import_id = p.import_id
-     where p.cents <> coalesce(l.cents, 0) or p.cents <> x.cents
+     where p.cents <> coalesce(l.cents, 0) or p.cents <> x.cents or p.fee_cents <> x.fee_cents
     union all
     select l.user_id, pr.email, 0, l.cents, 0
       from logged l join profiles pr on pr.id = l.user_id

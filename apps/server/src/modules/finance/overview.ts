@@ -1,0 +1,343 @@
+/**
+ * The finance overview (issue 25, record 189): per posted report and per period, what came in (gross in
+ * the report currency and in USD), what the operator kept (fee), what was credited to balances, held for
+ * pending invitations, booked to suspense and left as rounding residue; withdrawals paid and pending; and
+ * the liability to artists (balances + pending withdrawals + held shares) beside the same figure from the
+ * ledger. `audit:balances` checks the same identities (financeIdentities).
+ *
+ * Identity per report: gross USD = (credited + held + fee) / 100 + suspense + residue, exactly.
+ */
+import { toCsv } from '@tunedrop/shared/csv';
+import type {
+  FinanceLiability,
+  FinanceOverview,
+  FinancePeriodRow,
+  FinanceReportRow,
+} from '@tunedrop/shared/schemas/finance';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { firstRow, rows } from '../../lib/sql';
+
+type ReportSqlRow = {
+  importId: string;
+  fileName: string;
+  period: string;
+  postedAt: Date | string;
+  currency: string;
+  rate: string;
+  grossReport: string;
+  grossUsd: string;
+  feeCents: string | number;
+  creditedCents: string | number;
+  heldCents: string | number;
+  suspenseUsd: string;
+  residueUsd: string;
+  differenceUsd: string;
+};
+
+/**
+ * One row per posted report. `matchedUsd` is the SQL of a report's matched USD (alias i = royalty_imports):
+ * the postings' gross for the overview, the earnings lines' exact sum for the audit.
+ */
+function reportsSql(fromEarnings: boolean) {
+  const matched = fromEarnings
+    ? sql`(select coalesce(sum(e.amount_usd), 0) from royalty_earnings e where e.import_id = i.id)`
+    : sql`coalesce(p.gross, 0)`;
+  return sql`
+    with p as (
+      select import_id, sum(amount_usd) as gross, sum(cents) as credited, sum(fee_cents) as fee
+        from royalty_postings group by import_id
+    ),
+    h as (
+      select import_id, sum(cents) as held from split_settlements where held group by import_id
+    ),
+    r as (
+      select i.id, i.file_name, i.posted_at, coalesce(i.currency, 'USD') as currency,
+             coalesce(i.exchange_rate, 1) as rate,
+             coalesce(to_char(i.period_start, 'YYYY-MM'), to_char(i.posted_at, 'YYYY-MM')) as period,
+             coalesce((i.totals -> 'matched' ->> 'amount')::numeric, 0) as matched_report,
+             coalesce((i.totals -> 'unmatched' ->> 'amount')::numeric, 0) as unmatched_report,
+             ${matched} as matched_usd,
+             coalesce(p.credited, 0) as credited, coalesce(p.fee, 0) as fee, coalesce(h.held, 0) as held,
+             coalesce(i.residue, 0) as residue
+        from royalty_imports i
+        left join p on p.import_id = i.id
+        left join h on h.import_id = i.id
+       where i.status = 'posted'
+    )
+    select id as import_id, file_name, period, posted_at, currency, trim_scale(rate)::text as rate,
+           trim_scale(matched_report + unmatched_report)::text as gross_report,
+           trim_scale(matched_usd + unmatched_report * rate)::text as gross_usd,
+           fee as fee_cents, credited as credited_cents, held as held_cents,
+           trim_scale(unmatched_report * rate)::text as suspense_usd,
+           trim_scale(residue)::text as residue_usd,
+           trim_scale(matched_usd - (credited + held + fee) / 100.0 - residue)::text as difference_usd
+      from r
+     order by posted_at desc, id`;
+}
+
+async function reportRows(db: DbOrTx, fromEarnings: boolean): Promise<FinanceReportRow[]> {
+  const found = await rows<ReportSqlRow>(db, reportsSql(fromEarnings));
+  return found.map((row) => ({
+    importId: row.importId,
+    fileName: row.fileName,
+    period: row.period,
+    postedAt: new Date(row.postedAt).toISOString(),
+    currency: row.currency,
+    rate: row.rate,
+    grossReport: row.grossReport,
+    grossUsd: row.grossUsd,
+    feeCents: Number(row.feeCents),
+    creditedCents: Number(row.creditedCents),
+    heldCents: Number(row.heldCents),
+    suspenseUsd: row.suspenseUsd,
+    residueUsd: row.residueUsd,
+    differenceUsd: row.differenceUsd,
+  }));
+}
+
+export async function liability(db: DbOrTx): Promise<FinanceLiability> {
+  const row = await firstRow<Record<string, string | number>>(
+    db,
+    sql`
+      select (select coalesce(sum(balance_cents), 0) from profiles) as balances,
+             (select coalesce(sum(pending_balance_cents), 0) from profiles) as pending,
+             (select coalesce(sum(cents), 0) from split_settlements where held and released_to is null) as held,
+             (select coalesce(sum(new_balance_cents - old_balance_cents), 0) from balance_updates_log) as logged,
+             (select coalesce(sum(amount_cents), 0) from withdrawal_requests where status = 'pending') as requested`,
+  );
+  const balancesCents = Number(row?.balances ?? 0);
+  const pendingWithdrawalsCents = Number(row?.pending ?? 0);
+  const heldSharesCents = Number(row?.held ?? 0);
+  const totalCents = balancesCents + pendingWithdrawalsCents + heldSharesCents;
+  const ledgerCents = Number(row?.logged ?? 0) + Number(row?.requested ?? 0) + heldSharesCents;
+  return {
+    balancesCents,
+    pendingWithdrawalsCents,
+    heldSharesCents,
+    totalCents,
+    ledgerCents,
+    reconciles: totalCents === ledgerCents,
+  };
+}
+
+function addDecimal(a: string, b: string): string {
+  // Exact decimal sum without floats: scale both to the longer fraction.
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const toScaled = (value: string) => {
+    const negative = value.startsWith('-');
+    const [whole = '0', fraction = ''] = value.replace('-', '').split('.');
+    const scaled = BigInt(whole + fraction.padEnd(scale, '0'));
+    return negative ? -scaled : scaled;
+  };
+  const sum = toScaled(a) + toScaled(b);
+  const negative = sum < 0n;
+  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<FinancePeriodRow[]> {
+  const withdrawals = await rows<{ period: string; paid: string | number; pending: string | number }>(
+    db,
+    sql`
+      select to_char(coalesce(case when status = 'completed' then processed_at end, requested_at), 'YYYY-MM') as period,
+             coalesce(sum(amount_cents) filter (where status = 'completed'), 0) as paid,
+             coalesce(sum(amount_cents) filter (where status = 'pending'), 0) as pending
+        from withdrawal_requests
+       where status in ('completed', 'pending')
+       group by 1`,
+  );
+  const byPeriod = new Map<string, FinancePeriodRow>();
+  const periodOf = (period: string): FinancePeriodRow => {
+    let row = byPeriod.get(period);
+    if (!row) {
+      row = {
+        period,
+        reports: 0,
+        grossUsd: '0',
+        feeCents: 0,
+        creditedCents: 0,
+        heldCents: 0,
+        suspenseUsd: '0',
+        residueUsd: '0',
+        withdrawalsPaidCents: 0,
+        withdrawalsPendingCents: 0,
+      };
+      byPeriod.set(period, row);
+    }
+    return row;
+  };
+  for (const report of reports) {
+    const row = periodOf(report.period);
+    row.reports += 1;
+    row.grossUsd = addDecimal(row.grossUsd, report.grossUsd);
+    row.feeCents += report.feeCents;
+    row.creditedCents += report.creditedCents;
+    row.heldCents += report.heldCents;
+    row.suspenseUsd = addDecimal(row.suspenseUsd, report.suspenseUsd);
+    row.residueUsd = addDecimal(row.residueUsd, report.residueUsd);
+  }
+  for (const withdrawal of withdrawals) {
+    const row = periodOf(withdrawal.period);
+    row.withdrawalsPaidCents += Number(withdrawal.paid);
+    row.withdrawalsPendingCents += Number(withdrawal.pending);
+  }
+  return [...byPeriod.values()].sort((a, b) => b.period.localeCompare(a.period));
+}
+
+export async function financeOverview(db: DbOrTx): Promise<FinanceOverview> {
+  const reports = await reportRows(db, false);
+  const revenue = await firstRow<{ fee: string | number; released: string | number }>(
+    db,
+    sql`
+      select coalesce(sum(cents) filter (where kind = 'fee'), 0) as fee,
+             coalesce(sum(cents) filter (where kind = 'suspense_release'), 0) as released
+        from operator_revenue`,
+  );
+  const feeCents = Number(revenue?.fee ?? 0);
+  const suspenseReleasedCents = Number(revenue?.released ?? 0);
+  return {
+    reports,
+    periods: await periodRows(db, reports),
+    liability: await liability(db),
+    operatorRevenue: { feeCents, suspenseReleasedCents, totalCents: feeCents + suspenseReleasedCents },
+  };
+}
+
+const cents = (value: number) => (value / 100).toFixed(2);
+
+/** The overview as one CSV: a section per report, per period, then the liability (amounts in USD). */
+export function financeCsv(overview: FinanceOverview): string {
+  const header = [
+    'Section',
+    'Report',
+    'Period',
+    'Currency',
+    'Rate',
+    'Gross (report currency)',
+    'Gross USD',
+    'Fee USD',
+    'Credited USD',
+    'Held USD',
+    'Suspense USD',
+    'Rounding residue USD',
+    'Withdrawals paid USD',
+    'Withdrawals pending USD',
+    'Difference USD',
+  ];
+  const reportLines = overview.reports.map((r) => [
+    'Report',
+    r.fileName,
+    r.period,
+    r.currency,
+    r.rate,
+    r.grossReport,
+    r.grossUsd,
+    cents(r.feeCents),
+    cents(r.creditedCents),
+    cents(r.heldCents),
+    r.suspenseUsd,
+    r.residueUsd,
+    '',
+    '',
+    r.differenceUsd,
+  ]);
+  const periodLines = overview.periods.map((p) => [
+    'Period',
+    `${p.reports} report${p.reports === 1 ? '' : 's'}`,
+    p.period,
+    'USD',
+    '',
+    '',
+    p.grossUsd,
+    cents(p.feeCents),
+    cents(p.creditedCents),
+    cents(p.heldCents),
+    p.suspenseUsd,
+    p.residueUsd,
+    cents(p.withdrawalsPaidCents),
+    cents(p.withdrawalsPendingCents),
+    '',
+  ]);
+  const l = overview.liability;
+  const liabilityLines = [
+    ['Liability', 'Balances', '', 'USD', '', '', cents(l.balancesCents)],
+    ['Liability', 'Pending withdrawals', '', 'USD', '', '', cents(l.pendingWithdrawalsCents)],
+    ['Liability', 'Held shares', '', 'USD', '', '', cents(l.heldSharesCents)],
+    ['Liability', 'Total', '', 'USD', '', '', cents(l.totalCents)],
+    ['Liability', 'Ledger', '', 'USD', '', '', cents(l.ledgerCents)],
+  ];
+  return toCsv(header, [...reportLines, ...periodLines, ...liabilityLines]);
+}
+
+export type FinanceIdentityFailure = { what: string; expected: string; found: string };
+
+/**
+ * The identities `audit:balances` checks (from the earnings lines, not the postings): per report, gross
+ * USD = credited + held + fee + suspense + residue; each fee line equals its posting's fee; the liability
+ * equals the ledger. Returns the report figures and liability too, to print.
+ */
+export async function financeIdentities(db: DbOrTx): Promise<{
+  reports: FinanceReportRow[];
+  liability: FinanceLiability;
+  failures: FinanceIdentityFailure[];
+}> {
+  const reports = await reportRows(db, true);
+  const failures: FinanceIdentityFailure[] = [];
+  for (const report of reports) {
+    if (Number(report.differenceUsd) !== 0) {
+      failures.push({
+        what: `${report.fileName} (${report.period}): gross ${report.grossUsd} USD = credited + held + fee + suspense + residue`,
+        expected: report.grossUsd,
+        found: addDecimal(
+          report.grossUsd,
+          `${report.differenceUsd.startsWith('-') ? '' : '-'}${report.differenceUsd.replace('-', '')}`,
+        ),
+      });
+    }
+  }
+  const fees = await rows<{ fileName: string; posted: string | number; booked: string | number }>(
+    db,
+    sql`
+      select i.file_name, coalesce(p.fee, 0) as posted, coalesce(o.fee, 0) as booked
+        from royalty_imports i
+        left join (select import_id, sum(fee_cents) as fee from royalty_postings group by import_id) p on p.import_id = i.id
+        left join (select import_id, sum(cents) as fee from operator_revenue where kind = 'fee' group by import_id) o
+               on o.import_id = i.id
+       where coalesce(p.fee, 0) <> coalesce(o.fee, 0)`,
+  );
+  for (const fee of fees) {
+    failures.push({
+      what: `${fee.fileName}: fee booked to operator revenue = fee kept by the postings`,
+      expected: cents(Number(fee.posted)),
+      found: cents(Number(fee.booked)),
+    });
+  }
+  const owed = await liability(db);
+  if (!owed.reconciles) {
+    failures.push({
+      what: 'liability to artists (balances + pending withdrawals + held shares) = ledger',
+      expected: cents(owed.ledgerCents),
+      found: cents(owed.totalCents),
+    });
+  }
+  return { reports, liability: owed, failures };
+}
+
+/** The identities as `audit:balances` prints them: one line per report (the newest 50), then the liability. */
+export function describeFinance(finance: Awaited<ReturnType<typeof financeIdentities>>): string[] {
+  const lines = finance.reports
+    .slice(0, 50)
+    .map(
+      (r) =>
+        `  ${r.fileName} (${r.period}): gross ${r.grossUsd} USD = credited ${cents(r.creditedCents)} + held ${cents(r.heldCents)} + fee ${cents(r.feeCents)} + suspense ${r.suspenseUsd} + residue ${r.residueUsd}${Number(r.differenceUsd) === 0 ? '' : ` (off by ${r.differenceUsd})`}`,
+    );
+  const l = finance.liability;
+  return [
+    `Reports: ${finance.reports.length} posted${finance.reports.length > 50 ? ' (the newest 50 below)' : ''}; gross USD = credited + held + fee + suspense + residue for ${finance.reports.filter((r) => Number(r.differenceUsd) === 0).length}.`,
+    ...lines,
+    `Liability to artists: balances ${cents(l.balancesCents)} + pending withdrawals ${cents(l.pendingWithdrawalsCents)} + held shares ${cents(l.heldSharesCents)} = ${cents(l.totalCents)} USD; ledger ${cents(l.ledgerCents)} USD: ${l.reconciles ? 'reconciles' : 'DOES NOT reconcile'}.`,
+  ];
+}
