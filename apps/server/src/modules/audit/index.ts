@@ -5,8 +5,9 @@
  */
 import { userInfo } from 'node:os';
 import type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
+import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog } from '../../db/schema';
+import { auditLog, settings } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 
 export type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
@@ -71,4 +72,39 @@ export function changedFields<T extends Record<string, unknown>>(
     now[key] = after[key];
   }
   return Object.keys(now).length === 0 ? null : { before: was, after: now };
+}
+
+/** The stored values of these settings keys (null when unset), read before a save to audit it. */
+export async function readSettingValues(
+  tx: DbOrTx,
+  keys: readonly string[],
+): Promise<Record<string, string | null>> {
+  const found = await tx
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(inArray(settings.key, [...keys]));
+  const values: Record<string, string | null> = {};
+  for (const key of keys) values[key] = found.find((row) => row.key === key)?.value ?? null;
+  return values;
+}
+
+/**
+ * One `settings.update` entry for a save of one settings section (a card of /admin/settings, or the
+ * CLI's settings:set), with only the keys whose values changed; nothing when none did.
+ */
+export async function auditSettings(
+  tx: DbOrTx,
+  actor: AuditActor,
+  section: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<void> {
+  const diff = changedFields(before, after);
+  if (!diff) return;
+  await recordAudit(tx, actor, {
+    kind: 'settings.update',
+    subject: { type: 'setting', id: section, label: section },
+    before: diff.before,
+    after: diff.after,
+  });
 }

@@ -10,6 +10,7 @@ import {
 } from '@tunedrop/shared/schemas/delivery';
 import { CliError, type Command, type CommandSystem } from '../../lib/cli-error';
 import { AppError } from '../../lib/errors';
+import { auditSettings, cliAuditActor, readSettingValues } from '../audit';
 import { writeSetting } from './codes';
 import { backfillCodes } from './planning';
 import {
@@ -31,7 +32,11 @@ export const deliveryCliCommands: Record<string, Command> = {
       }
       const parsed = SETTING_VALUE_SCHEMAS[key].safeParse(value);
       if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? 'invalid value', 2);
-      await writeSetting(system.db, key, parsed.data, null);
+      await system.db.transaction(async (tx) => {
+        const before = await readSettingValues(tx, [key]);
+        await writeSetting(tx, key, parsed.data, null);
+        await auditSettings(tx, cliAuditActor(), key, before, { [key]: parsed.data });
+      });
       let note = '';
       if (key === 'ISRC_REGISTRANT' || key === 'UPC_PREFIX') {
         const result = await backfillCodes(system.db, system.config);
@@ -106,19 +111,20 @@ export const deliveryCliCommands: Record<string, Command> = {
       const isDisabled = flags.disabled === true;
       try {
         // Added disabled, tested, then enabled: no approval queues to it before it answered.
-        let target = await createTarget(system.db, system.config, { ...parsed.data, enabled: false });
+        const actor = cliAuditActor();
+        let target = await createTarget(system.db, system.config, { ...parsed.data, enabled: false }, actor);
         const test = await testTargetConnection(
           system.db,
           system.config,
           await getTargetRow(system.db, target.id),
         );
         if (!test.ok && !isDisabled) {
-          await discardNewTarget(system.db, target.id);
+          await discardNewTarget(system.db, target.id, actor);
           throw new CliError(
             `${DELIVERY_MESSAGES.targetUnreachable}: ${test.message}\nAdd it with --disabled to keep it switched off until it answers.`,
           );
         }
-        if (!isDisabled) await setTargetEnabled(system.db, target.id, true);
+        if (!isDisabled) await setTargetEnabled(system.db, target.id, true, actor);
         // Read again: the test may have pinned the host key it saw.
         target = (await listTargets(system.db)).find((t) => t.id === target.id) ?? target;
         const hostKey =
@@ -155,7 +161,7 @@ export const deliveryCliCommands: Record<string, Command> = {
     usage: 'ID|NAME   (no new releases go there; updates and takedowns of what it holds still do)',
     async run(system, positionals) {
       const row = await targetArgument(system, positionals);
-      await setTargetEnabled(system.db, row.id, false);
+      await setTargetEnabled(system.db, row.id, false, cliAuditActor());
       return `Disabled ${row.name}: no new releases go there; updates and takedowns of what it holds still do.`;
     },
   },
@@ -163,7 +169,7 @@ export const deliveryCliCommands: Record<string, Command> = {
     usage: 'ID|NAME',
     async run(system, positionals) {
       const row = await targetArgument(system, positionals);
-      await setTargetEnabled(system.db, row.id, true);
+      await setTargetEnabled(system.db, row.id, true, cliAuditActor());
       return `Enabled ${row.name}.`;
     },
   },
@@ -176,6 +182,7 @@ export const deliveryCliCommands: Record<string, Command> = {
       try {
         const result = await removeTarget(system.db, row.id, {
           takeDownFirst: flags['take-down-all'] === true,
+          actor: cliAuditActor(),
         });
         if (result.removed) return `Removed ${row.name}.`;
         return targetTakingDownMessage(row.name, result.held);

@@ -47,19 +47,19 @@ export const deliveryRoutes = new Hono<AppEnv>()
   .put('/admin/settings', access('admin'), validate('json', settingsInputSchema), async (c) => {
     const viewer = requireViewer(c);
     const { db, config } = c.var.deps;
-    return c.json(await saveSettings(db, config, c.req.valid('json'), viewer.user.id), 200);
+    return c.json(await saveSettings(db, config, c.req.valid('json'), viewer.user.id, viewer), 200);
   })
   .get('/admin/delivery/targets', access('admin'), async (c) => {
     return c.json({ items: await listTargets(c.var.deps.db) }, 200);
   })
   .post('/admin/delivery/targets', access('admin'), validate('json', targetInputSchema), async (c) => {
     const { db, config } = c.var.deps;
-    return c.json(await createTarget(db, config, c.req.valid('json')), 201);
+    return c.json(await createTarget(db, config, c.req.valid('json'), requireViewer(c)), 201);
   })
   .patch('/admin/delivery/targets/:id', access('admin'), validate('json', targetPatchSchema), async (c) => {
     const { db, config } = c.var.deps;
     const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
-    return c.json(await updateTarget(db, config, id, c.req.valid('json')), 200);
+    return c.json(await updateTarget(db, config, id, c.req.valid('json'), requireViewer(c)), 200);
   })
   .delete(
     '/admin/delivery/targets/:id',
@@ -68,7 +68,10 @@ export const deliveryRoutes = new Hono<AppEnv>()
     async (c) => {
       const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
       const { takeDown } = c.req.valid('query');
-      const result = await removeTarget(c.var.deps.db, id, { takeDownFirst: takeDown === 'all' });
+      const result = await removeTarget(c.var.deps.db, id, {
+        takeDownFirst: takeDown === 'all',
+        actor: requireViewer(c),
+      });
       // 202: accepted, not done: the target stays (disabled) until its takedowns are acknowledged.
       if (!result.removed) return c.json({ ok: true as const, ...result }, 202);
       return c.json({ ok: true as const, ...result }, 200);

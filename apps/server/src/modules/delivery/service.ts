@@ -11,6 +11,7 @@ import {
   type DeliveryListItem,
   type DeliveryListResponse,
   type DeliverySettingsView,
+  type SettingKey,
   type SettingsValues,
 } from '@tunedrop/shared/schemas/delivery';
 import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
@@ -26,6 +27,7 @@ import {
 } from '../../db/schema';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
+import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 import { readSettings, releasesNeedingCodes, upcRemaining, writeSetting } from './codes';
 import { addEvent, backfillCodes, queueReleaseUpdate, queueTakedowns } from './planning';
 import { enqueueDelivery } from './queues';
@@ -46,12 +48,25 @@ export async function settingsView(db: DbOrTx, config: Config): Promise<Delivery
 }
 
 /** Saves the settings, then gives waiting releases their codes (and queues their deliveries). */
-export async function saveSettings(db: Db, config: Config, values: SettingsValues, by: string | null) {
+export async function saveSettings(
+  db: Db,
+  config: Config,
+  values: SettingsValues,
+  by: string | null,
+  actor?: AuditActor,
+) {
+  const next = {
+    ISRC_REGISTRANT: values.isrcRegistrant,
+    UPC_PREFIX: values.upcPrefix,
+    DDEX_SENDER_PARTY_ID: values.ddexSenderPartyId,
+    DDEX_SENDER_NAME: values.ddexSenderName,
+  } satisfies Record<SettingKey, string | null>;
+  const keys = Object.keys(next) as SettingKey[];
   await db.transaction(async (tx) => {
-    await writeSetting(tx, 'ISRC_REGISTRANT', values.isrcRegistrant, by);
-    await writeSetting(tx, 'UPC_PREFIX', values.upcPrefix, by);
-    await writeSetting(tx, 'DDEX_SENDER_PARTY_ID', values.ddexSenderPartyId, by);
-    await writeSetting(tx, 'DDEX_SENDER_NAME', values.ddexSenderName, by);
+    const before = await readSettingValues(tx, keys);
+    for (const key of keys) await writeSetting(tx, key, next[key], by);
+    // Every save of the card is audited with the keys it changed (record 191).
+    if (actor) await auditSettings(tx, actor, 'Delivery codes and DDEX sender', before, next);
   });
   await backfillCodes(db, config);
   return settingsView(db, config);

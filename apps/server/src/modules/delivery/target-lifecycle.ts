@@ -13,8 +13,10 @@ import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets, releases } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
+import type { AuditActor } from '../audit';
 import { openTargetTransport } from './connect';
 import { addEvent, queueTakedowns } from './planning';
+import { auditTarget, targetAuditFields } from './target-audit';
 import { isHeld, type TargetRow } from './targets';
 import { describeTransportError, probeTransport } from './transport';
 
@@ -28,15 +30,32 @@ export async function heldDeliveries(db: DbOrTx, targetId: string) {
     .where(and(eq(deliveries.targetId, targetId), isHeld));
 }
 
-export async function setTargetEnabled(db: DbOrTx, id: string, isEnabled: boolean) {
-  const rows = await db
-    .update(deliveryTargets)
-    .set({ enabled: isEnabled, updatedAt: new Date() })
-    .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
-    .returning({ id: deliveryTargets.id, name: deliveryTargets.name });
-  const row = rows[0];
-  if (!row) throw notFound(DELIVERY_MESSAGES.targetNotFound);
-  return row;
+/** Enables or disables a live target; with an actor (record 191), a change is audited in the same transaction. */
+export async function setTargetEnabled(db: DbOrTx, id: string, isEnabled: boolean, actor?: AuditActor) {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ enabled: deliveryTargets.enabled })
+      .from(deliveryTargets)
+      .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
+      .for('update');
+    const rows = await tx
+      .update(deliveryTargets)
+      .set({ enabled: isEnabled, updatedAt: new Date() })
+      .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
+      .returning({ id: deliveryTargets.id, name: deliveryTargets.name });
+    const row = rows[0];
+    if (!row || !before) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+    if (before.enabled !== isEnabled) {
+      await auditTarget(tx, actor, {
+        kind: isEnabled ? 'delivery.target.enable' : 'delivery.target.disable',
+        id: row.id,
+        name: row.name,
+        before: { enabled: before.enabled },
+        after: { enabled: isEnabled },
+      });
+    }
+    return row;
+  });
 }
 
 export type RemoveResult =
@@ -52,11 +71,11 @@ export type RemoveResult =
 export async function removeTarget(
   db: Db,
   id: string,
-  options: { takeDownFirst?: boolean } = {},
+  options: { takeDownFirst?: boolean; actor?: AuditActor } = {},
 ): Promise<RemoveResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ name: deliveryTargets.name })
+      .select()
       .from(deliveryTargets)
       .where(and(eq(deliveryTargets.id, id), isNull(deliveryTargets.deletedAt)))
       .for('update');
@@ -89,6 +108,13 @@ export async function removeTarget(
           );
         }
       }
+      await auditTarget(tx, options.actor, {
+        kind: 'delivery.target.remove',
+        id,
+        name: row.name,
+        before: { enabled: row.enabled, holds: held.length },
+        after: { enabled: false, takedownsQueued: takedowns, removed: 'once the takedowns are acknowledged' },
+      });
       return { removed: false, takedowns, held: held.length };
     }
     const now = new Date();
@@ -100,6 +126,13 @@ export async function removeTarget(
       .update(deliveryTargets)
       .set({ deletedAt: now, enabled: false, updatedAt: now })
       .where(eq(deliveryTargets.id, id));
+    await auditTarget(tx, options.actor, {
+      kind: 'delivery.target.remove',
+      id,
+      name: row.name,
+      before: targetAuditFields(row),
+      after: { removed: true },
+    });
     return { removed: true };
   });
 }
@@ -135,14 +168,27 @@ export async function findTarget(db: DbOrTx, idOrName: string): Promise<TargetRo
   return row;
 }
 
-/** Drops a target nothing was ever queued to (an add the connection test refused). */
-export async function discardNewTarget(db: DbOrTx, id: string): Promise<void> {
-  await db
-    .delete(deliveryTargets)
-    .where(
-      and(
-        eq(deliveryTargets.id, id),
-        sql`not exists (select 1 from deliveries d where d.target_id = ${deliveryTargets.id})`,
-      ),
-    );
+/** Drops a target nothing was ever queued to (an add the connection test refused), audited with an actor. */
+export async function discardNewTarget(db: DbOrTx, id: string, actor?: AuditActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const dropped = await tx
+      .delete(deliveryTargets)
+      .where(
+        and(
+          eq(deliveryTargets.id, id),
+          sql`not exists (select 1 from deliveries d where d.target_id = ${deliveryTargets.id})`,
+        ),
+      )
+      .returning();
+    const row = dropped[0];
+    if (row) {
+      await auditTarget(tx, actor, {
+        kind: 'delivery.target.remove',
+        id,
+        name: row.name,
+        before: targetAuditFields(row),
+        after: { removed: true, reason: 'the connection test failed' },
+      });
+    }
+  });
 }

@@ -20,6 +20,8 @@ import type { DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError, notFound, validationError } from '../../lib/errors';
+import type { AuditActor } from '../audit';
+import { auditTarget, auditTargetEdit, targetAuditFields } from './target-audit';
 import { errorField } from './transport';
 
 const PURPOSE = 'tunedrop-delivery-target';
@@ -173,6 +175,8 @@ export async function createTarget(
   db: DbOrTx,
   config: Config,
   input: TargetInput,
+  /** The admin or the CLI, for the audit log (record 191); none for fixtures. */
+  actor?: AuditActor,
 ): Promise<DeliveryTargetView> {
   const value = targetInputSchema.parse(input);
   assertHostKeyFits(value.url, value.hostKey);
@@ -183,21 +187,29 @@ export async function createTarget(
     ...(value.s3 ? { s3: value.s3 } : {}),
   };
   try {
-    const [row] = await db
-      .insert(deliveryTargets)
-      .values({
-        id,
-        name: value.name,
-        dpid: value.dpid,
-        platforms: value.platforms === 'all' ? null : value.platforms,
-        profile: value.profile,
-        enabled: value.enabled,
-        ...secretColumns(config, id, secret),
-        ...(value.hostKey ? { hostKeySha256: value.hostKey, hostKeyRecordedAt: new Date() } : {}),
-      })
-      .returning();
-    if (!row) throw new Error('target insert returned nothing');
-    return toView(row);
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(deliveryTargets)
+        .values({
+          id,
+          name: value.name,
+          dpid: value.dpid,
+          platforms: value.platforms === 'all' ? null : value.platforms,
+          profile: value.profile,
+          enabled: value.enabled,
+          ...secretColumns(config, id, secret),
+          ...(value.hostKey ? { hostKeySha256: value.hostKey, hostKeyRecordedAt: new Date() } : {}),
+        })
+        .returning();
+      if (!row) throw new Error('target insert returned nothing');
+      await auditTarget(tx, actor, {
+        kind: 'delivery.target.add',
+        id: row.id,
+        name: row.name,
+        after: targetAuditFields(row),
+      });
+      return toView(row);
+    });
   } catch (error) {
     return nameTaken(error);
   }
@@ -208,6 +220,8 @@ export async function updateTarget(
   config: Config,
   id: string,
   patch: TargetPatch,
+  /** The admin or the CLI, for the audit log (record 191); none for fixtures. */
+  actor?: AuditActor,
 ): Promise<DeliveryTargetView> {
   const value = targetPatchSchema.parse(patch);
   const row = await getTargetRow(db, id);
@@ -230,25 +244,32 @@ export async function updateTarget(
       : isOtherServer
         ? { hostKeySha256: null, hostKeyRecordedAt: null }
         : {};
+  const credentialsReplaced =
+    value.privateKey !== undefined ||
+    value.s3 !== undefined ||
+    (value.url !== undefined && value.url !== current.url);
   try {
-    const [updated] = await db
-      .update(deliveryTargets)
-      .set({
-        ...(value.name !== undefined ? { name: value.name } : {}),
-        ...(value.dpid !== undefined ? { dpid: value.dpid } : {}),
-        ...(value.platforms !== undefined
-          ? { platforms: value.platforms === 'all' ? null : value.platforms }
-          : {}),
-        ...(value.profile !== undefined ? { profile: value.profile } : {}),
-        ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
-        ...secretColumns(config, id, secret),
-        ...hostKey,
-        updatedAt: new Date(),
-      })
-      .where(eq(deliveryTargets.id, id))
-      .returning();
-    if (!updated) throw notFound(DELIVERY_MESSAGES.targetNotFound);
-    return toView(updated);
+    return await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(deliveryTargets)
+        .set({
+          ...(value.name !== undefined ? { name: value.name } : {}),
+          ...(value.dpid !== undefined ? { dpid: value.dpid } : {}),
+          ...(value.platforms !== undefined
+            ? { platforms: value.platforms === 'all' ? null : value.platforms }
+            : {}),
+          ...(value.profile !== undefined ? { profile: value.profile } : {}),
+          ...(value.enabled !== undefined ? { enabled: value.enabled } : {}),
+          ...secretColumns(config, id, secret),
+          ...hostKey,
+          updatedAt: new Date(),
+        })
+        .where(eq(deliveryTargets.id, id))
+        .returning();
+      if (!updated) throw notFound(DELIVERY_MESSAGES.targetNotFound);
+      await auditTargetEdit(tx, actor, row, updated, credentialsReplaced);
+      return toView(updated);
+    });
   } catch (error) {
     return nameTaken(error);
   }

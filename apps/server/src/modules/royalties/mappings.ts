@@ -16,9 +16,12 @@ import type { Db } from '../../db/client';
 import { releases, royaltyCodeMappings, royaltyCsvPresets, tracks } from '../../db/schema';
 import { conflict, notFound, validationError } from '../../lib/errors';
 import { rows } from '../../lib/sql';
+import { type AuditActor, cliAuditActor, recordAudit } from '../audit';
 import { sqlState } from './database-error';
 import { refreshTotals } from './import-totals';
 import { normaliseIsrc, normaliseUpc } from './parse-common';
+import { codeTargetLabel, currentCodeTarget } from './report-audit';
+import { refreshWarnings } from './report-warnings';
 
 export async function listUnmatched(db: Db): Promise<UnmatchedListResponse> {
   const found = await rows<{
@@ -62,6 +65,8 @@ export async function assignCode(
   db: Db,
   adminId: string | null,
   input: CodeMappingInput,
+  /** Who assigns, for the audit log (record 191); none means the command line. */
+  actor?: AuditActor,
 ): Promise<CodeMapping> {
   const code = input.kind === 'isrc' ? normaliseIsrc(input.code) : normaliseUpc(input.code);
   if (!code) throw validationError('Enter the code', { code: 'Enter the code' });
@@ -82,6 +87,7 @@ export async function assignCode(
       target = row ? { ...row, trackId: null } : undefined;
     }
     if (!target) throw notFound(input.trackId ? 'Track not found' : 'Release not found');
+    const previous = await currentCodeTarget(tx, input.kind, code);
     await tx
       .insert(royaltyCodeMappings)
       .values({
@@ -112,7 +118,23 @@ export async function assignCode(
         returning l.import_id`,
     );
     const imports = [...new Set(updated.map((row) => row.importId))];
-    for (const importId of imports) await refreshTotals(tx, importId);
+    for (const importId of imports) {
+      await refreshTotals(tx, importId);
+      // Lines matched now may be sales before the release or another label's ISRC (record 187).
+      await refreshWarnings(tx, importId);
+    }
+    const assigned = await codeTargetLabel(tx, {
+      trackId: input.trackId ?? null,
+      releaseId: input.trackId ? null : target.releaseId,
+    });
+    await recordAudit(tx, actor ?? cliAuditActor(), {
+      kind: 'royalties.code_assign',
+      subject: { type: 'code', id: `${input.kind}:${code}`, label: `${input.kind.toUpperCase()} ${code}` },
+      releaseId: target.releaseId,
+      subjectUserId: target.userId,
+      before: { assignedTo: previous },
+      after: { assignedTo: assigned, rematchedLines: updated.length },
+    });
     return {
       code,
       kind: input.kind,

@@ -285,7 +285,7 @@ export async function assignSuspense(
       });
     }
     // Remembered for later imports; it also re-matches the waiting lines of unposted imports.
-    const mapping = await assignCode(tx, admin.id, { ...input, code });
+    const mapping = await assignCode(tx, admin.id, { ...input, code }, actor);
     const [owner] = await tx
       .select({ artistName: profiles.artistName, email: profiles.email })
       .from(profiles)

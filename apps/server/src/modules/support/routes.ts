@@ -78,5 +78,5 @@ export const supportRoutes = new Hono<AppEnv>()
   })
   .put('/admin/support/settings', access('admin'), validate('json', supportSettingsSchema), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await saveSupportSettings(c.var.deps.db, c.req.valid('json'), viewer.user.id), 200);
+    return c.json(await saveSupportSettings(c.var.deps.db, c.req.valid('json'), viewer.user.id, viewer), 200);
   });

@@ -24,6 +24,7 @@ import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { run } from '../../lib/sql';
+import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 import { replyByTime } from './reply-by';
 
 /** The settings-table key of the operator's time zone; without a row, reply-by times count in UTC. */
@@ -54,15 +55,22 @@ export async function saveSupportSettings(
   db: DbOrTx,
   values: { timeZone: string },
   updatedBy: string,
+  actor?: AuditActor,
 ): Promise<SupportSettingsView> {
   const now = new Date();
-  await db
-    .insert(settings)
-    .values({ key: TIME_ZONE_SETTING, value: values.timeZone, updatedBy, updatedAt: now })
-    .onConflictDoUpdate({
-      target: settings.key,
-      set: { value: values.timeZone, updatedBy, updatedAt: now },
-    });
+  await db.transaction(async (tx) => {
+    const before = await readSettingValues(tx, [TIME_ZONE_SETTING]);
+    await tx
+      .insert(settings)
+      .values({ key: TIME_ZONE_SETTING, value: values.timeZone, updatedBy, updatedAt: now })
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: { value: values.timeZone, updatedBy, updatedAt: now },
+      });
+    if (actor) {
+      await auditSettings(tx, actor, 'Support time zone', before, { [TIME_ZONE_SETTING]: values.timeZone });
+    }
+  });
   return readSupportSettings(db);
 }
 

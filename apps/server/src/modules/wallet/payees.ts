@@ -16,6 +16,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { profiles, settings } from '../../db/schema';
 import { firstRow } from '../../lib/sql';
+import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 
 /** The settings-table key of the payee minimum, in cents. */
 export const PAYEE_MINIMUM_SETTING = 'PAYEE_MINIMUM_WITHDRAWAL_CENTS';
@@ -59,13 +60,23 @@ export async function savePayeeSettings(
   db: DbOrTx,
   input: PayeeSettingsInput,
   updatedBy: string,
+  actor?: AuditActor,
 ): Promise<PayeeSettingsView> {
   const cents = parseAmountToCents(input.minimumWithdrawal);
   if (cents === null) throw new Error('payee minimum passed the schema but is not an amount');
   const now = new Date();
-  await db
-    .insert(settings)
-    .values({ key: PAYEE_MINIMUM_SETTING, value: String(cents), updatedBy, updatedAt: now })
-    .onConflictDoUpdate({ target: settings.key, set: { value: String(cents), updatedBy, updatedAt: now } });
+  await db.transaction(async (tx) => {
+    const before = await readSettingValues(tx, [PAYEE_MINIMUM_SETTING]);
+    await tx
+      .insert(settings)
+      .values({ key: PAYEE_MINIMUM_SETTING, value: String(cents), updatedBy, updatedAt: now })
+      .onConflictDoUpdate({ target: settings.key, set: { value: String(cents), updatedBy, updatedAt: now } });
+    // Audited in cents, as stored (record 191).
+    if (actor) {
+      await auditSettings(tx, actor, 'Payee minimum withdrawal', before, {
+        [PAYEE_MINIMUM_SETTING]: String(cents),
+      });
+    }
+  });
   return readPayeeSettings(db);
 }

@@ -59,5 +59,5 @@ export const walletRoutes = new Hono<AppEnv>()
   })
   .put('/admin/wallet/payee-settings', access('admin'), validate('json', payeeSettingsSchema), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await savePayeeSettings(c.var.deps.db, c.req.valid('json'), viewer.user.id), 200);
+    return c.json(await savePayeeSettings(c.var.deps.db, c.req.valid('json'), viewer.user.id, viewer), 200);
   });
