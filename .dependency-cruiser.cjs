@@ -18,8 +18,11 @@ const TESTS = ['\\.test\\.tsx?$', `${SERVER}test-support/`, '^apps/server/src/ma
 const PUBLIC_ENTRY_POINTS = {
   auth: ['service', 'auth'],
   builder: ['files'],
+  'content-id': ['opt-in-at-submission'],
   delivery: ['planning', 'worker'],
   releases: ['service', 'mails'],
+  // The operator's fee and a posting's figures, for the finance module (record 189).
+  royalties: ['fees', 'posting-figures'],
   splits: ['posting', 'statement'],
   wallet: ['service', 'balance', 'payment-crypto', 'audit', 'payees'],
 };
