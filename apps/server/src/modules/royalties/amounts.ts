@@ -86,13 +86,16 @@ export class StreamingAllocator {
 }
 
 /**
- * Every line of the import with `line_amount`, its amount in the report currency. With `allocate` false
- * (every line already has its amount) it is a plain scan; otherwise lines without an amount get their
- * largest-remainder share computed here.
+ * Every line of the import to post with `line_amount`, its amount in the report currency. With `allocate`
+ * false (every line already has its amount) it is a plain scan; otherwise lines without an amount get
+ * their largest-remainder share computed here. Lines another report already posted (posted_in, decision
+ * 186) are left out, after the shares are computed over all of them; `withPosted` keeps them (the file's
+ * own totals).
  */
-export function lineAmountsSql(importId: string, allocate = true): SQL {
+export function lineAmountsSql(importId: string, allocate = true, withPosted = false): SQL {
+  const toPost = withPosted ? sql`` : sql` and posted_in is null`;
   if (!allocate) {
-    return sql`select l.*, l.amount as line_amount from royalty_import_lines l where l.import_id = ${importId}`;
+    return sql`select l.*, l.amount as line_amount from royalty_import_lines l where l.import_id = ${importId}${toPost}`;
   }
   return sql`
     select r.*,
@@ -125,5 +128,6 @@ export function lineAmountsSql(importId: string, allocate = true): SQL {
                  where l.import_id = ${importId}
               ) w
           ) q
-      ) r`;
+      ) r
+     where true${toPost}`;
 }

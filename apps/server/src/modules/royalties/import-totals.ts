@@ -41,9 +41,11 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
     sql`
       with x as materialized (
         select store, country, period, usage_type, units, line_amount as amount,
-               case when user_id is null then 'unmatched' else 'matched' end as matched,
+               -- Lines another report already posted are neither (decision 186): they are left out.
+               case when posted_in is not null then 'posted' when user_id is null then 'unmatched' else 'matched' end
+                 as matched,
                line_amount < 0 or units < 0 as refund
-          from (${lineAmountsSql(importId, await needsAllocation(db, importId))}) l
+          from (${lineAmountsSql(importId, await needsAllocation(db, importId), true)}) l
       )
       select case
                when grouping(store) = 0 then 'store'

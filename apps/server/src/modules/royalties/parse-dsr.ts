@@ -293,6 +293,7 @@ export async function* parseDsr(
         yield {
           lineNo: no,
           lineKey: lineKey(transactionId),
+          saleId: transactionId,
           summaryId,
           isrc: resource?.isrc ?? null,
           upc: releaseInfo?.upc ?? null,
@@ -344,6 +345,7 @@ export async function* parseDsr(
         yield {
           lineNo: no,
           lineKey: lineKey(`${blockId}/${transactionId}`),
+          saleId: `${blockId}/${transactionId}`,
           summaryId: null,
           isrc: resource?.isrc ?? null,
           upc: headRelease?.upc ?? null,
@@ -397,6 +399,7 @@ export async function* parseDsr(
         yield {
           lineNo: no,
           lineKey: lineKey(transactionId),
+          saleId: transactionId,
           summaryId,
           isrc: isrcCell ? (isrcCell.split('|')[0] ?? null) : null,
           upc: cellOf(cells, 23),

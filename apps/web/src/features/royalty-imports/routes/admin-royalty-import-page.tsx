@@ -16,9 +16,11 @@ import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatCents, formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { PostingFiguresList, postingFiguresText, usePostingFigures } from '../../finance';
 import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalty-imports';
 import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress';
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
+import { OverlapCard } from '../components/overlap-card';
 import { TotalsTable } from '../components/totals-table';
 import { UnmatchedQueue } from '../components/unmatched-queue';
 import { formatDecimal } from '../lib/decimal';
@@ -40,6 +42,9 @@ export default function AdminRoyaltyImportPage() {
   const remove = useDeleteImport();
   const [confirming, setConfirming] = useState<'post' | 'delete' | null>(null);
   usePageTitle(summary.data ? `Import ${summary.data.fileName}` : 'Royalty import');
+  // Credited, held, fee and suspense: computed for the confirmation, read back after posting (record 189).
+  const isPostedNow = summary.data?.status === 'posted';
+  const figures = usePostingFigures(id, isPostedNow, confirming === 'post' || isPostedNow);
 
   if (summary.isPending) return <PageLoader />;
   if (summary.isError) {
@@ -144,6 +149,8 @@ export default function AdminRoyaltyImportPage() {
         </Card>
       ) : null}
 
+      <OverlapCard summary={data} canInclude={canPost} />
+
       <Card>
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Fact label="Total in the report">
@@ -186,6 +193,12 @@ export default function AdminRoyaltyImportPage() {
           ) : null}
         </dl>
       </Card>
+      {isPosted && figures.data?.posted ? (
+        <Card className="space-y-3">
+          <h2 className="font-semibold text-white">What this posting did</h2>
+          <PostingFiguresList figures={figures.data} />
+        </Card>
+      ) : null}
 
       <section aria-label="Totals" className="grid gap-4 lg:grid-cols-2">
         <TotalsTable title="By store" rows={data.byStore} currency={data.currency} />
@@ -230,9 +243,15 @@ export default function AdminRoyaltyImportPage() {
         title="Post this report?"
         description={`${formatDecimal(data.matched.amount, data.currency)}${
           data.currency === 'USD' ? '' : ` (about ${formatDecimal(matchedUsd, 'USD')})`
-        } will be credited to ${data.matchedArtists} artist${data.matchedArtists === 1 ? '' : 's'} from ${
-          data.matched.lines
-        } matched lines. ${data.unmatched.lines > 0 ? `${data.unmatched.lines} unmatched lines will not be paid. ` : ''}Posted earnings cannot be changed or deleted.`}
+        } in ${data.matched.lines} matched lines. ${
+          data.overlap && data.overlap.lines > 0
+            ? `${data.overlap.lines} lines already posted by another report are left out. `
+            : ''
+        }${data.unmatched.lines > 0 ? `${data.unmatched.lines} unmatched lines will not be paid. ` : ''}${
+          figures.data && !figures.data.posted
+            ? `${postingFiguresText(figures.data)} `
+            : 'Computing the figures… '
+        }Posted earnings cannot be changed or deleted.`}
         confirmLabel="Post report"
         onConfirm={doPost}
         isPending={post.isPending}
