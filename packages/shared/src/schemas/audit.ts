@@ -41,10 +41,20 @@ export const AUDIT_KINDS = {
   'release.export': 'Exported release files',
   'user.ban': 'Banned user',
   'user.unban': 'Unbanned user',
+  'role.grant': 'Granted a role',
+  'role.revoke': 'Revoked a role',
+  'withdrawal.approve': 'Approved a withdrawal',
+  'withdrawal.reject': 'Rejected a withdrawal',
   'content_id.opt_in': 'Opted a track into Content ID',
   'content_id.opt_out': 'Opted a track out of Content ID',
   'content_id.add_channel': 'Allowed a YouTube channel',
   'content_id.remove_channel': 'Removed an allowed YouTube channel',
+  'content_id.asset_id': 'Set a track’s YouTube asset id',
+  'content_id.claim_release_request': 'Asked to release a Content ID claim',
+  'content_id.claim_released': 'Released a Content ID claim',
+  'content_id.claim_release_request': 'Asked to release a Content ID claim',
+  'content_id.claim_released': 'Marked a Content ID claim released in YouTube',
+  'content_id.asset_id': 'Set a track’s YouTube asset id',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -62,6 +72,8 @@ export const AUDIT_KIND_GROUPS = {
   splits: 'Splits (all)',
   release: 'Releases (all)',
   user: 'Users (all)',
+  role: 'Roles (all)',
+  withdrawal: 'Withdrawals (all)',
   content_id: 'Content ID (all)',
 } as const;
 
