@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { queueContentIdUpdate } from '../delivery/planning';
 
 /** Content ID is a Pro feature: a Pro plan (the route's subscriber rule adds "in force"), free access or admin. */
 export function requireContentIdPlan(viewer: Viewer): void {
@@ -111,14 +112,16 @@ export async function optTrackIn(
       subjectUserId: userId,
       after: { trackId, title: track.title, answers },
     });
+    // YouTube targets get the Content ID deal (record 192); before approval, the approval sends it.
+    await queueContentIdUpdate(tx, track.releaseId);
     return track.releaseId;
   });
   return getReleaseContentId(db, userId, releaseId);
 }
 
 /**
- * Opts a track out. The row stays (answers and times on record) and is marked for the update the YouTube
- * delivery will send; opting out a track that is not opted in changes nothing.
+ * Opts a track out. The row stays (answers and times on record) and is marked for the update each YouTube
+ * target gets, queued here (record 192); opting out a track that is not opted in changes nothing.
  */
 export async function optTrackOut(
   db: Db,
@@ -143,6 +146,8 @@ export async function optTrackOut(
         subjectUserId: userId,
         after: { trackId, title: track.title },
       });
+      // The update withdrawing the Content ID deal (record 192).
+      await queueContentIdUpdate(tx, track.releaseId);
     }
     return track.releaseId;
   });

@@ -6,6 +6,12 @@
  */
 import { PLATFORMS } from '@tunedrop/shared';
 import type { ArtistCredit } from '../../db/schema';
+import {
+  type ErnContentId,
+  youtubeDealList,
+  youtubeExtraRecipients,
+  youtubeTrackReleases,
+} from './ern-youtube';
 import { el, renderXml, type XmlElement } from './xml';
 
 export type ErnPerson = { firstName: string; middleName: string | null; lastName: string };
@@ -29,6 +35,8 @@ export type ErnTrack = {
   featuredArtists: ArtistCredit[];
   songwriters: (ErnPerson & { role: string })[];
   producers: ErnPerson[];
+  /** YouTube profile only: the track's Content ID choice (null: never opted in). */
+  contentId?: ErnContentId | null;
 };
 
 export type ErnRelease = {
@@ -48,6 +56,11 @@ export type ErnRelease = {
   featuredArtists: ArtistCredit[];
   cover: { fileName: string; codec: 'JPEG' | 'PNG'; md5?: string | null; sizeBytes?: number | null } | null;
   tracks: ErnTrack[];
+  /**
+   * Which deals the message carries: release deals per store (the default), or YouTube's feed (a
+   * TrackRelease per track with the Art Track and Content ID deals, ern-youtube.ts, record 192).
+   */
+  dealProfile?: 'stores' | 'youtube';
 };
 
 export type ErnParties = {
@@ -311,8 +324,10 @@ export function buildErnMessage(
         ...channels,
       ),
     );
-  const dealList =
-    channels.length > 0
+  const isYoutube = release.dealProfile === 'youtube';
+  const dealList = isYoutube
+    ? youtubeDealList(release)
+    : channels.length > 0
       ? el(
           'DealList',
           el(
@@ -348,13 +363,16 @@ export function buildErnMessage(
       el('MessageId', options.messageId),
       el('MessageSender', ...messagingParty(parties.senderPartyId, parties.senderName)),
       el('MessageRecipient', ...messagingParty(parties.recipientPartyId, parties.recipientName)),
+      ...(isYoutube ? youtubeExtraRecipients(release, parties.recipientPartyId) : []).map((recipient) =>
+        el('MessageRecipient', ...messagingParty(recipient.partyId, recipient.name)),
+      ),
       el('MessageCreatedDateTime', options.createdAt.toISOString()),
       el('MessageControlType', 'LiveMessage'),
     ),
     // The PartyList sits here but is filled last: its parties are collected while building the rest.
     partyList,
     el('ResourceList', ...soundRecordings, image),
-    el('ReleaseList', mainRelease),
+    el('ReleaseList', mainRelease, ...(isYoutube ? youtubeTrackReleases(release, { sender, labelRef }) : [])),
     dealList,
   );
   partyList.children = partyNodes;

@@ -15,6 +15,11 @@ export {
   isoDuration,
   releaseType,
 } from './ern';
+export {
+  type ErnContentId,
+  YOUTUBE_ART_TRACK_PLATFORM,
+  YOUTUBE_PARTIES,
+} from './ern-youtube';
 export { exportErn, exportFileName, exportManifest, exportMetadata, streamExportZip } from './export-zip';
 export {
   manifestXml,

@@ -84,8 +84,11 @@ export function packageXml(
   context: {
     /** Who sends (the admin's DDEX settings). */
     sender: { partyId: string; name: string };
-    target: { dpid: string; name: string };
+    /** A YouTube-profile target gets YouTube's feed (record 192). */
+    target: { dpid: string; name: string; profile?: string };
     platforms: PlatformId[];
+    /** A takedown carries no deal at all, Content ID included. */
+    isTakedown?: boolean;
     files: DeliveredFile[];
     messageId: string;
     at: Date;
@@ -95,7 +98,8 @@ export function packageXml(
   const byKey = new Map(context.files.map((file) => [file.key, file]));
   const coverFile = release.coverArtKey ? byKey.get(release.coverArtKey) : undefined;
   const coverResource = plan.resources.find((r) => r.trackIndex === null);
-  const ern = ernReleaseFrom(plan.data, {
+  const ern = ernReleaseFrom(takedownAware(plan.data, context.isTakedown === true), {
+    isYoutube: context.target.profile === 'youtube',
     // Deals only for this target's platforms; none at all is a takedown (choreography §5).
     distributionStores: context.platforms,
     cover:
@@ -130,6 +134,10 @@ export function packageXml(
     { messageId: context.messageId, createdAt: context.at, threadId: `TD-${release.id}` },
   );
 }
+
+/** A takedown withdraws every deal: no Content ID choice is carried either. */
+const takedownAware = (data: ReleaseData, isTakedown: boolean): ReleaseData =>
+  isTakedown ? { ...data, tracks: data.tracks.map((track) => ({ ...track, contentId: null })) } : data;
 
 /** Where the message is written (inside the temporary folder while the package is staged). */
 export const xmlName = (plan: PackagePlan) => `${plan.writeFolder}/${plan.releaseKey}.xml`;

@@ -5,7 +5,7 @@
  */
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { producers, profiles, releases, songwriters, tracks } from '../../db/schema';
+import { contentIdTracks, producers, profiles, releases, songwriters, tracks } from '../../db/schema';
 import { releaseNotFound } from '../releases/service';
 import type { ErnRelease } from './ern';
 
@@ -16,6 +16,8 @@ export type ReleaseData = {
     songwriters: { firstName: string; middleName: string | null; lastName: string; role: string }[];
     producers: { firstName: string; middleName: string | null; lastName: string }[];
     entryName: string;
+    /** The track's Content ID choice (record 185); null when never opted in. */
+    contentId: { isOptedIn: boolean; optedOutAt: Date | null } | null;
   })[];
   coverEntryName: string | null;
 };
@@ -69,6 +71,19 @@ export async function loadReleaseData(db: DbOrTx, releaseId: string): Promise<Re
   const producerRows = trackIds.length
     ? await db.select().from(producers).where(inArray(producers.trackId, trackIds))
     : [];
+  const contentIdRows = trackIds.length
+    ? await db
+        .select({
+          trackId: contentIdTracks.trackId,
+          isOptedIn: contentIdTracks.isOptedIn,
+          optedOutAt: contentIdTracks.optedOutAt,
+        })
+        .from(contentIdTracks)
+        .where(inArray(contentIdTracks.trackId, trackIds))
+    : [];
+  const contentIdByTrack = new Map(
+    contentIdRows.map(({ trackId, isOptedIn, optedOutAt }) => [trackId, { isOptedIn, optedOutAt }]),
+  );
   const coverEntryName = release.coverArtKey
     ? `cover.${release.coverArtKey.split('.').pop()?.toLowerCase() === 'png' ? 'png' : 'jpg'}`
     : null;
@@ -83,6 +98,7 @@ export async function loadReleaseData(db: DbOrTx, releaseId: string): Promise<Re
     tracks: trackRows.map((track, index) => ({
       ...track,
       entryName: entryNames[index] ?? track.originalFileName,
+      contentId: contentIdByTrack.get(track.id) ?? null,
       songwriters: writerRows
         .filter((writer) => writer.trackId === track.id)
         .map(({ firstName, middleName, lastName, role }) => ({ firstName, middleName, lastName, role })),
@@ -105,6 +121,8 @@ export function ernReleaseFrom(
     distributionStores: ErnRelease['distributionStores'];
     cover: ErnRelease['cover'];
     trackFile: (track: ReleaseData['tracks'][number], index: number) => ErnFile;
+    /** YouTube's feed (record 192): TrackReleases with Art Track and Content ID deals. */
+    isYoutube?: boolean;
   },
 ): ErnRelease {
   const { release } = data;
@@ -145,7 +163,16 @@ export function ernReleaseFrom(
       featuredArtists: track.featuredArtistsData,
       songwriters: track.songwriters,
       producers: track.producers,
+      ...(where.isYoutube && track.contentId
+        ? {
+            contentId: {
+              isOptedIn: track.contentId.isOptedIn,
+              optedOutOn: track.contentId.optedOutAt?.toISOString().slice(0, 10) ?? null,
+            },
+          }
+        : {}),
       ...where.trackFile(track, index),
     })),
+    ...(where.isYoutube ? { dealProfile: 'youtube' as const } : {}),
   };
 }

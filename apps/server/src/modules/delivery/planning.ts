@@ -16,9 +16,11 @@ import {
   releases,
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { YOUTUBE_ART_TRACK_PLATFORM } from '../ddex';
 import { assignCodes, type CodesResult, readSettings, releasesNeedingCodes } from './codes';
 import { enqueueReleaseDeliveries } from './queues';
 import { servesPlatform, type TargetRow } from './targets';
+import { hasContentIdDeals, isQueuedAnywhere, youtubeTargets } from './youtube';
 
 const activeTargets = (db: DbOrTx) =>
   db
@@ -37,7 +39,15 @@ async function dealPlatforms(db: DbOrTx, releaseId: string, target: TargetRow): 
     .from(releaseStoreTakedowns)
     .where(and(eq(releaseStoreTakedowns.releaseId, releaseId), ne(releaseStoreTakedowns.state, 'requested')));
   const gone = new Set<string>(removed.map((r) => r.platformId));
-  return (release?.stores ?? []).filter((p) => servesPlatform(target, p) && !gone.has(p));
+  // A YouTube target carries one store's deal, YouTube Music's (its Art Tracks); Content ID comes besides.
+  const isCarried = (p: PlatformId) => target.profile !== 'youtube' || p === YOUTUBE_ART_TRACK_PLATFORM;
+  return (release?.stores ?? []).filter((p) => servesPlatform(target, p) && isCarried(p) && !gone.has(p));
+}
+
+/** Whether the target has deals for the release: stores it serves, or Content ID for a YouTube target. */
+async function hasDeals(db: DbOrTx, releaseId: string, target: TargetRow, platforms: PlatformId[]) {
+  if (platforms.length > 0) return true;
+  return target.profile === 'youtube' && (await hasContentIdDeals(db, releaseId));
 }
 
 export async function addEvent(db: DbOrTx, releaseId: string, status: string, note: string | null) {
@@ -45,11 +55,16 @@ export async function addEvent(db: DbOrTx, releaseId: string, status: string, no
 }
 
 /** One job per enabled target serving any of the release's stores (none for a target already holding one). */
-export async function queueNewDeliveries(db: DbOrTx, releaseId: string): Promise<number> {
+export async function queueNewDeliveries(
+  db: DbOrTx,
+  releaseId: string,
+  onlyTargetId?: string,
+): Promise<number> {
   let queued = 0;
   for (const target of await activeTargets(db)) {
+    if (onlyTargetId && target.id !== onlyTargetId) continue;
     const platforms = await dealPlatforms(db, releaseId, target);
-    if (platforms.length === 0) continue;
+    if (!(await hasDeals(db, releaseId, target, platforms))) continue;
     const rows = await db
       .insert(deliveries)
       .values({ releaseId, targetId: target.id, action: 'new', state: 'queued', platforms })
@@ -100,12 +115,13 @@ export async function queueReleaseUpdate(
   for (const { delivery, target } of rows) {
     if (delivery.action === 'takedown' || delivery.state === 'taken_down') continue;
     const platforms = await dealPlatforms(db, releaseId, target);
+    const isLeftWithNothing = !(await hasDeals(db, releaseId, target, platforms));
     const isNeverSent = delivery.state === 'queued' && delivery.action === 'new';
     const now = new Date();
     await db
       .update(deliveries)
       .set(
-        platforms.length === 0
+        isLeftWithNothing
           ? {
               action: 'takedown',
               state: 'takedown_queued',
@@ -139,6 +155,36 @@ export async function queueReleaseUpdate(
     queued += 1;
   }
   await enqueueReleaseDeliveries(db, releaseId);
+  return queued;
+}
+
+/** Release states in which the release is (or is about to be) at the stores. */
+const AT_STORES: ReleaseStatus[] = ['approved', 'live'];
+
+/**
+ * An artist opted a track in to Content ID or out of it (record 192): each YouTube target gets the
+ * change, as an update where it holds the release, or as a new delivery where the release had nothing
+ * for it yet (no YouTube Music). Nothing is queued before the release was approved with its codes
+ * (the approval queues it then) or after it was taken down.
+ */
+export async function queueContentIdUpdate(db: DbOrTx, releaseId: string): Promise<number> {
+  const [release] = await db
+    .select({ status: releases.status })
+    .from(releases)
+    .where(eq(releases.id, releaseId));
+  if (!release || !AT_STORES.includes(release.status)) return 0;
+  if (!(await isQueuedAnywhere(db, releaseId))) return 0;
+  let queued = 0;
+  for (const target of await youtubeTargets(db)) {
+    const [held] = await db
+      .select({ state: deliveries.state, action: deliveries.action })
+      .from(deliveries)
+      .where(and(eq(deliveries.releaseId, releaseId), eq(deliveries.targetId, target.id)));
+    const isHeld = held && held.state !== 'taken_down' && held.action !== 'takedown';
+    queued += isHeld
+      ? await queueReleaseUpdate(db, releaseId, target.id)
+      : await queueNewDeliveries(db, releaseId, target.id);
+  }
   return queued;
 }
 

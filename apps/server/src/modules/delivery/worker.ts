@@ -36,6 +36,7 @@ import {
   type WorkerOptions,
 } from './state';
 import { describeTransportError, type Transport } from './transport';
+import { markContentIdSent } from './youtube';
 
 /**
  * Uploads the claimed jobs (one release, or one batch for a batch target). Where the target can rename
@@ -124,6 +125,7 @@ export async function processJobs(
         sender: { partyId: settings.ddexSenderPartyId, name: settings.ddexSenderName },
         target: targetRow,
         platforms: job.action === 'takedown' ? [] : job.platforms,
+        isTakedown: job.action === 'takedown',
         files,
         messageId: attempt.messageId,
         at,
@@ -148,6 +150,8 @@ export async function processJobs(
         await putInPlace(transport, lease, plan.folder, isStaged);
         tops.clear();
         await recordUploaded(deps.db, job, attempt.id, plan, xml, files, options);
+        if (targetRow.profile === 'youtube')
+          await markContentIdSent(deps.db, plan, job.action === 'takedown');
       }
     }
     failedJob = null;

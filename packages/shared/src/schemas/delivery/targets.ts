@@ -8,11 +8,16 @@ import { dpidSchema } from './settings';
 
 export const TARGET_SCHEMES = ['sftp', 's3', 'file'] as const;
 export type TargetScheme = (typeof TARGET_SCHEMES)[number];
-export const TARGET_PROFILES = ['release', 'batch'] as const;
+/**
+ * How a target takes packages: release by release, in batches with a manifest, or as YouTube's DDEX feed
+ * (release by release, with a TrackRelease per track carrying the Art Track and Content ID deals; record 192).
+ */
+export const TARGET_PROFILES = ['release', 'batch', 'youtube'] as const;
 export type TargetProfile = (typeof TARGET_PROFILES)[number];
 export const TARGET_PROFILE_LABELS: Record<TargetProfile, string> = {
   release: 'Release by release',
   batch: 'Batch (BatchComplete manifest)',
+  youtube: 'YouTube (Art Tracks and Content ID)',
 };
 
 export function targetUrlScheme(url: string): TargetScheme | null {
