@@ -52,9 +52,6 @@ export const AUDIT_KINDS = {
   'content_id.asset_id': 'Set a track’s YouTube asset id',
   'content_id.claim_release_request': 'Asked to release a Content ID claim',
   'content_id.claim_released': 'Released a Content ID claim',
-  'content_id.claim_release_request': 'Asked to release a Content ID claim',
-  'content_id.claim_released': 'Marked a Content ID claim released in YouTube',
-  'content_id.asset_id': 'Set a track’s YouTube asset id',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
