@@ -52,6 +52,8 @@ export const seed = {
     rejectionReason?: string | null;
     /** `YYYY-MM-DD`; default December 1st of this year. */
     releaseDate?: string;
+    /** `YYYY-MM-DD` or null; default 2000-01-01 (sales of any past month raise no warning). */
+    originalReleaseDate?: string | null;
     /** Platform ids; default Spotify and Apple Music. */
     distributionStores?: string[];
     /** One ISRC (or null) per track, in order. */

@@ -92,6 +92,11 @@ export type TestReleaseOptions = {
   upc?: string | null;
   /** `YYYY-MM-DD`; default December 1st of this year. */
   releaseDate?: string;
+  /**
+   * `YYYY-MM-DD` or null; default 2000-01-01: a catalogue re-release, so a sales report of any past month
+   * matches it without a "sales before the release date" warning that blocks posting (record 187).
+   */
+  originalReleaseDate?: string | null;
   /** Platform ids; default Spotify and Apple Music. */
   distributionStores?: PlatformId[];
 };
@@ -113,6 +118,8 @@ export async function createTestRelease(
     primaryArtistsData: [{ name: 'Test Artist' }],
     genre: 'Pop',
     releaseDate: options.releaseDate ?? `${year}-12-01`,
+    originalReleaseDate:
+      options.originalReleaseDate === undefined ? '2000-01-01' : options.originalReleaseDate,
     copyrightHolder: 'Test Artist',
     publishingHolder: 'Test Artist',
     copyrightYear: year,

@@ -273,6 +273,14 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/admin/royalties/imports/:id/include-overlap', 'admin', {
     call: { json: { confirm: true } },
   }),
+  // a report's currency, rate and sanity warnings (record 187)
+  route('POST', '/api/admin/royalties/imports/inspect', 'admin', {
+    call: { headers: { 'content-type': 'application/octet-stream' } },
+  }),
+  route('PUT', '/api/admin/royalties/imports/:id/rate', 'admin', { call: { json: { rate: '1.25' } } }),
+  route('GET', '/api/admin/royalties/imports/:id/warnings', 'admin'),
+  route('POST', '/api/admin/royalties/imports/:id/warnings/:warningId/accept', 'admin'),
+  route('POST', '/api/admin/royalties/imports/:id/warnings/:warningId/resolve', 'admin'),
   route('GET', '/api/admin/royalties/unmatched', 'admin'),
   route('GET', '/api/admin/royalties/imports/:id/figures', 'admin'),
   // finance (issue 25, record 189)

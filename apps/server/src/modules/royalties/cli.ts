@@ -3,10 +3,12 @@ import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
 import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
+import { ROYALTY_CHECK_TEXTS } from '@tunedrop/shared/schemas/royalty-checks';
 import { CliError, type Command } from '../../lib/cli-error';
 import { AppError } from '../../lib/errors';
 import { postImport } from './posting';
 import { createProgressBar } from './progress-bar';
+import { detectCurrency, presetLayout } from './report-currency';
 import { importRoyaltyFile, queueImport } from './service';
 import { readLimitsOf } from './source';
 
@@ -35,6 +37,18 @@ export const royaltiesCliCommands: Record<string, Command> = {
       const filePath = path.resolve(file);
       const fileStat = await stat(filePath).catch(() => null);
       if (!fileStat?.isFile()) throw new CliError(`no file at ${filePath}`, 2);
+      if (!parsed.data.rate) {
+        // The file says its currency before anything is imported: a non-USD report needs its rate (record 187).
+        const found = await detectCurrency(filePath, {
+          format: parsed.data.format,
+          preset: await presetLayout(system.db, parsed.data.preset),
+          currency: parsed.data.currency,
+          limits: readLimitsOf(system.config),
+        });
+        if (found.currency && found.currency !== 'USD') {
+          throw new CliError(ROYALTY_CHECK_TEXTS.cliNeedsRate(found.currency), 2);
+        }
+      }
       if (flags['no-wait'] === true) {
         if (flags.post === true) throw new CliError('--post waits for the import; leave out --no-wait', 2);
         try {

@@ -2,15 +2,17 @@
  * After staging: the report's own totals checked against its lines (summaries, duplicates, period,
  * currency and rate, the size bound of decision 152), then the import marked staged or failed.
  */
-import { canonicalDecimal } from '@tunedrop/shared/money';
-import { exchangeRateSchema, type ImportSummary, ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import type { ImportSummary } from '@tunedrop/shared/schemas/royalties';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { royaltyImportSummaries, royaltyImports } from '../../db/schema';
 import { rows, run } from '../../lib/sql';
 import { refreshTotals } from './import-totals';
 import { getImportSummary } from './import-views';
+import { markOverlap, numberIdenticalLines } from './overlap';
 import { isoDate, type ParseReport } from './parse-common';
+import { rateChecks } from './report-rate';
+import { refreshWarnings } from './report-warnings';
 import type { AmountTally } from './staging';
 
 export async function finishImport(
@@ -107,30 +109,11 @@ export async function finishImport(
     );
   }
   const currency = report.currency ?? input.currency ?? presetCurrency;
-  let rate: string | null = null;
-  if (!currency) report.errors.push('The report does not say its currency; give one.');
-  else if (currency === 'USD') {
-    rate = '1';
-    if (input.rate && canonicalDecimal(input.rate) !== '1') {
-      report.warnings.push(`The report is in USD; the exchange rate ${input.rate} was ignored.`);
-    }
-  } else if (input.rate) {
-    // The route and the CLI checked it already; the same rule holds for any other caller.
-    const checked = exchangeRateSchema.safeParse(input.rate);
-    if (checked.success) rate = canonicalDecimal(checked.data);
-    else report.errors.push(`${checked.error.issues[0]?.message ?? 'The exchange rate is not valid'}.`);
-  } else {
-    report.errors.push(
-      `The report is in ${currency}: give its exchange rate to USD (1 ${currency} = ? USD).`,
-    );
-  }
-  const usdTotal = rate === null ? 0 : tally.absTotal * Number(rate);
-  if (usdTotal > ROYALTY_LIMITS.maxReportUsd && tally.largest) {
-    // Beyond this the cents of a posting would not fit the balance columns (decision 152).
-    report.errors.push(
-      `Line ${tally.largest.line}: the amount ${tally.largest.amount} ${currency} is part of a report whose amounts add up to about ${Math.round(usdTotal).toLocaleString('en-US')} USD; one report may carry at most ${ROYALTY_LIMITS.maxReportUsd.toLocaleString('en-US')} USD.`,
-    );
-  }
+  // The currency and rate checks are shared with a rate set later on the staged report (report-rate.ts).
+  const checked = rateChecks(currency, input.rate, tally);
+  const rate = checked.rate;
+  report.errors.push(...checked.errors);
+  report.warnings.push(...checked.warnings);
   if (report.refusedCount > 0 && report.errors.length === 0) {
     report.warnings.push(`${report.refusedCount} line(s) were refused and will not be posted.`);
   }
@@ -152,6 +135,10 @@ export async function finishImport(
       refused: report.refused,
     })
     .where(eq(royaltyImports.id, importId));
+  // Overlap protection (decision 186): ordinals for identical lines, then the lines another report posted.
+  await numberIdenticalLines(db, importId);
+  await markOverlap(db, importId);
   await refreshTotals(db, importId);
+  await refreshWarnings(db, importId);
   return getImportSummary(db, importId);
 }

@@ -39,6 +39,7 @@ const releaseSchema = z.object({
   takedownRequested: z.boolean().optional(),
   rejectionReason: z.string().nullable().optional(),
   releaseDate: z.iso.date().optional(),
+  originalReleaseDate: z.iso.date().nullable().optional(),
   distributionStores: z
     .array(z.enum(PLATFORM_IDS as [PlatformId, ...PlatformId[]]))
     .min(1)
