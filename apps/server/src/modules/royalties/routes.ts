@@ -238,7 +238,10 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     validate('json', statementIssuerSchema),
     async (c) => {
       const viewer = requireViewer(c);
-      return c.json(await saveStatementIssuer(c.var.deps.db, c.req.valid('json'), viewer.user.id), 200);
+      return c.json(
+        await saveStatementIssuer(c.var.deps.db, c.req.valid('json'), viewer.user.id, viewer),
+        200,
+      );
     },
   )
   .get('/royalties/statements/:file', access('user'), async (c) => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceUpdatesLog, mailOutbox } from '../../db/schema';
+import { auditLog, balanceUpdatesLog, mailOutbox } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -269,6 +269,16 @@ describe('the issuer', () => {
       legalName: 'Northern Lights Music Ltd',
       address: '12 Harbour Road\nLeith EH6 6QA',
       source: 'settings',
+    });
+    // The save is audited with what changed (record 191).
+    const [audit] = await system.db.select().from(auditLog).where(eq(auditLog.action, 'settings.update'));
+    expect(audit).toMatchObject({
+      subjectLabel: 'Statement issuer',
+      before: { STATEMENT_ISSUER_NAME: null, STATEMENT_ISSUER_ADDRESS: null },
+      after: {
+        STATEMENT_ISSUER_NAME: 'Northern Lights Music Ltd',
+        STATEMENT_ISSUER_ADDRESS: '12 Harbour Road\nLeith EH6 6QA',
+      },
     });
     const forbidden = await system.request('/api/admin/royalties/statement-issuer', { cookie: owner.cookie });
     expect(forbidden.status).toBe(403);

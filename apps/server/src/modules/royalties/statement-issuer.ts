@@ -10,6 +10,7 @@ import {
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { settings } from '../../db/schema';
+import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 
 export const STATEMENT_ISSUER_NAME_SETTING = 'STATEMENT_ISSUER_NAME';
 export const STATEMENT_ISSUER_ADDRESS_SETTING = 'STATEMENT_ISSUER_ADDRESS';
@@ -30,6 +31,7 @@ export async function saveStatementIssuer(
   db: DbOrTx,
   input: StatementIssuerInput,
   updatedBy: string,
+  actor?: AuditActor,
 ): Promise<StatementIssuerView> {
   const now = new Date();
   // Line endings kept as LF, blank lines dropped: the address prints one line per line.
@@ -38,14 +40,20 @@ export async function saveStatementIssuer(
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .join('\n');
-  for (const [key, value] of [
-    [STATEMENT_ISSUER_NAME_SETTING, input.legalName],
-    [STATEMENT_ISSUER_ADDRESS_SETTING, address],
-  ] as const) {
-    await db
-      .insert(settings)
-      .values({ key, value, updatedBy, updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy, updatedAt: now } });
-  }
+  const next = {
+    [STATEMENT_ISSUER_NAME_SETTING]: input.legalName,
+    [STATEMENT_ISSUER_ADDRESS_SETTING]: address,
+  };
+  await db.transaction(async (tx) => {
+    const before = await readSettingValues(tx, Object.keys(next));
+    for (const [key, value] of Object.entries(next)) {
+      await tx
+        .insert(settings)
+        .values({ key, value, updatedBy, updatedAt: now })
+        .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy, updatedAt: now } });
+    }
+    // Audited as stored (record 191).
+    if (actor) await auditSettings(tx, actor, 'Statement issuer', before, next);
+  });
   return readStatementIssuer(db);
 }
