@@ -38,7 +38,7 @@ export const suspenseReleaseSchema = z.object({
   kind: z.enum(['isrc', 'upc']),
   reason: safeText()
     .trim()
-    .min(3, SUSPENSE_TEXTS.reasonRequired)
+    .min(1, SUSPENSE_TEXTS.reasonRequired)
     .max(500, 'Keep the reason under 500 characters'),
 });
 export type SuspenseReleaseInput = z.infer<typeof suspenseReleaseSchema>;

@@ -4,6 +4,8 @@
  * through their splits and remembers the code; releasing books it to operator revenue with a reason;
  * a second or concurrent assignment finds nothing left to pay.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, balanceUpdatesLog, profiles, royaltyCodeMappings } from '../../db/schema';
@@ -13,6 +15,12 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
 import { auditBalances } from '../wallet/audit';
+
+const UNLIMITED = path.resolve(
+  __dirname,
+  '../../../../../vendor/ddex/dsr/samples',
+  'DSR_PADPIDA00123456743_PADPIDA0123456766K_UnlimitedMusicMonthly_2020-06-01--2020-06-30__1of1_20200703T075930.tsv',
+);
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
@@ -135,6 +143,48 @@ describe('posting books unmatched money to suspense', () => {
     expect(search.totalUsd).toBe('19.27044');
     const byCode = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${ASSIGNED.slice(0, 8)}`));
     expect(byCode.codes).toBe(3 - 1);
+  });
+
+  it('holds a DSR summary’s revenue shared by usages, to the exact total at the report rate', async () => {
+    // The Basic Audio sample: £5,000 over 15 lines by usages; none of its codes is ours here.
+    const search = new URLSearchParams({ filename: 'unlimited.tsv', rate: '1.25' });
+    const summary = await readJson(
+      await afterJobs(
+        system,
+        await system.request(`/api/admin/royalties/imports?${search}`, {
+          method: 'POST',
+          body: new Uint8Array(fs.readFileSync(UNLIMITED)),
+          headers: { 'content-type': 'application/octet-stream' },
+          cookie: people.admin.cookie,
+        }),
+        people.admin.cookie,
+      ),
+    );
+    expect(summary).toMatchObject({ status: 'staged', currency: 'GBP', unmatched: { lines: 15 } });
+    const posted = await readJson(
+      await asAdmin(`/api/admin/royalties/imports/${summary.id}/post`, { method: 'POST' }),
+    );
+    expect(posted).toMatchObject({ status: 'posted', postedCents: 0 });
+    const held = await rows<{ gbp: string; usd: string; lines: number | string }>(
+      system.db,
+      sql`select trim_scale(sum(amount))::text as gbp, trim_scale(sum(amount_usd))::text as usd, count(*) as lines
+            from royalty_suspense_lines where import_id = ${summary.id}`,
+    );
+    expect(held[0]).toMatchObject({ gbp: '5000', usd: '6250' });
+    expect(Number(held[0]?.lines)).toBe(15);
+    // Released again so the rest of this file sees only its own codes.
+    const codes = await rows<{ kind: string; code: string }>(
+      system.db,
+      sql`select distinct case when isrc is null then 'upc' else 'isrc' end as kind, coalesce(isrc, upc) as code
+            from royalty_suspense_lines where import_id = ${summary.id}`,
+    );
+    for (const { kind, code } of codes) {
+      const released = await asAdmin('/api/admin/royalties/suspense/release', {
+        method: 'POST',
+        json: { code, kind, reason: 'Test sample' },
+      });
+      expect(released.status).toBe(200);
+    }
   });
 
   it('is admin-only', async () => {
@@ -288,6 +338,48 @@ describe('assigning a code', () => {
   });
 });
 
+describe('the operator fee on a payout', () => {
+  it('is taken as posting takes it: from the gross, before the splits', async () => {
+    const FEED = 'QZUNK2500004';
+    const fee = await asAdmin('/api/admin/finance/fees', {
+      method: 'PUT',
+      json: { basic: '10', pro: '0', payee: '0' },
+    });
+    expect(fee.status).toBe(200);
+    const tsv = `${DISTROKID_HEADER}\r\n2026-01-10\t2025-12\tSpotify\tNobody\tFee Tune\t${FEED}\t\t1\t100\tSong\tUS\t0\t10.00\r\n`;
+    const uploaded = await readJson(
+      await afterJobs(
+        system,
+        await system.request('/api/admin/royalties/imports?filename=fee.tsv', {
+          method: 'POST',
+          body: tsv,
+          headers: { 'content-type': 'application/octet-stream' },
+          cookie: people.admin.cookie,
+        }),
+        people.admin.cookie,
+      ),
+    );
+    await asAdmin(`/api/admin/royalties/imports/${uploaded.id}/post`, { method: 'POST' });
+    const before = await balanceOf(owner.userId);
+    const result = await readJson(
+      await asAdmin('/api/admin/royalties/suspense/assign', {
+        method: 'POST',
+        json: { code: FEED, kind: 'isrc', releaseId },
+      }),
+    );
+    // $10.00 gross: fee 10% = $1.00 to the operator; of the $9.00 net, 30% ($2.70) held, $6.30 credited.
+    expect(result).toMatchObject({ amountUsd: '10', creditedCents: 630 });
+    expect(await balanceOf(owner.userId)).toBe(before + 630);
+    const revenue = await rows<{ cents: string }>(
+      system.db,
+      sql`select cents::text from operator_revenue where kind = 'fee' and import_id = ${result.postings[0].importId}`,
+    );
+    expect(revenue).toEqual([{ cents: '100' }]);
+    await asAdmin('/api/admin/finance/fees', { method: 'PUT', json: { basic: '0', pro: '0', payee: '0' } });
+    expect((await auditBalances(system.db)).mismatches).toEqual([]);
+  });
+});
+
 describe('releasing to operator revenue', () => {
   it('needs a reason', async () => {
     const response = await asAdmin('/api/admin/royalties/suspense/release', {
@@ -313,7 +405,7 @@ describe('releasing to operator revenue', () => {
     }>(
       system.db,
       sql`select kind, cents::text, trim_scale(amount_usd)::text as amount_usd, reason, period
-            from operator_revenue where kind = 'suspense_release'`,
+            from operator_revenue where kind = 'suspense_release' and reason <> 'Test sample'`,
     );
     expect(revenue).toEqual([
       {
