@@ -10,6 +10,7 @@ import {
   type RoyaltyFormat,
   royaltyImportQuerySchema,
 } from '@tunedrop/shared/schemas/royalties';
+import { ROYALTY_CHECK_TEXTS } from '@tunedrop/shared/schemas/royalty-checks';
 import { FileUp, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -22,6 +23,7 @@ import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatBytes } from '../../../lib/format';
 import { useZodForm } from '../../../lib/use-zod-form';
+import { useFileCurrency } from '../api/report-checks';
 import { royaltyKeys, uploadStatement } from '../api/royalty-imports';
 import { CsvMappingStep } from './csv-mapping-step';
 
@@ -51,6 +53,12 @@ export function UploadCard() {
   const form = useZodForm(optionsSchema, { defaultValues: { format: 'auto' } });
   const format = form.watch('format') ?? 'auto';
   const isUploading = progress !== null;
+  // The file says its currency first (record 187): a non-USD report is asked for its rate here.
+  const typedCurrency = (form.watch('currency') ?? '').toUpperCase();
+  const inspected = useFileCurrency(file, format, format === 'csv' ? presetId : null);
+  const fileCurrency = inspected.data?.currency ?? null;
+  const currency = fileCurrency ?? (typedCurrency.length === 3 ? typedCurrency : null);
+  const needsRate = currency !== null && currency !== 'USD';
 
   const choose = (next: File | null | undefined) => {
     if (!next) return;
@@ -66,6 +74,11 @@ export function UploadCard() {
     }
     if (values.format === 'csv' && !presetId) {
       setUploadError('Choose or save a column mapping for this CSV first.');
+      return;
+    }
+    if (needsRate && !values.rate) {
+      form.setError('rate', { message: ROYALTY_CHECK_TEXTS.needsRate(currency) });
+      form.setFocus('rate');
       return;
     }
     setUploadError(null);
@@ -160,6 +173,12 @@ export function UploadCard() {
           </div>
         ) : null}
 
+        {file && fileCurrency ? (
+          <p className="text-sm text-zinc-200" data-testid="file-currency" aria-live="polite">
+            The file is in <span className="font-semibold">{fileCurrency}</span>.
+            {needsRate ? ` Give its exchange rate to USD (1 ${fileCurrency} = ? USD).` : ''}
+          </p>
+        ) : null}
         <div className="grid gap-4 sm:grid-cols-3">
           <Field id="royalty-format" label="Format" error={form.formState.errors.format?.message}>
             <Select id="royalty-format" {...form.register('format')} disabled={isUploading}>
@@ -189,7 +208,7 @@ export function UploadCard() {
           </Field>
           <Field
             id="royalty-rate"
-            label="Exchange rate to USD"
+            label={needsRate ? `Exchange rate to USD (1 ${currency} = ? USD)` : 'Exchange rate to USD'}
             hint="1 unit of the report currency in USD; needed for non-USD reports"
             error={form.formState.errors.rate?.message}
           >

@@ -17,10 +17,13 @@ import { errorMessage } from '../../../lib/api';
 import { formatCents, formatDateTime } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { PostingFiguresList, postingFiguresText, usePostingFigures } from '../../finance';
+import { useReportWarnings } from '../api/report-checks';
 import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalty-imports';
 import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress';
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
 import { OverlapCard } from '../components/overlap-card';
+import { ReportRateCard } from '../components/report-rate-card';
+import { ReportWarnings } from '../components/report-warnings';
 import { TotalsTable } from '../components/totals-table';
 import { UnmatchedQueue } from '../components/unmatched-queue';
 import { formatDecimal } from '../lib/decimal';
@@ -40,6 +43,11 @@ export default function AdminRoyaltyImportPage() {
   const summary = useImportSummary(id);
   const post = usePostImport();
   const remove = useDeleteImport();
+  // Open sanity warnings hold the report back (record 187); the server refuses posting too.
+  const warnings = useReportWarnings(
+    id,
+    Boolean(summary.data && !RUNNING_PHASES.has(summary.data.progress.phase)),
+  );
   const [confirming, setConfirming] = useState<'post' | 'delete' | null>(null);
   usePageTitle(summary.data ? `Import ${summary.data.fileName}` : 'Royalty import');
   // Credited, held, fee and suspense: computed for the confirmation, read back after posting (record 189).
@@ -64,6 +72,9 @@ export default function AdminRoyaltyImportPage() {
   const isPosted = data.status === 'posted';
   const canPost = data.status === 'staged' && data.errors.length === 0 && data.progress.phase === 'ready';
   const isRunning = RUNNING_PHASES.has(data.progress.phase);
+  const hasOpenWarnings = (warnings.data?.openCount ?? 0) > 0;
+  // A non-USD report's rate can be set or changed until it is posted (record 187).
+  const canSetRate = !isPosted && !isRunning && data.currency !== '' && data.currency !== 'USD';
   const matchedUsd = multiplyDecimal(data.matched.amount, data.exchangeRate || '1');
 
   const doPost = () =>
@@ -113,7 +124,7 @@ export default function AdminRoyaltyImportPage() {
             <Button variant="outline" onClick={() => setConfirming('delete')}>
               Delete import
             </Button>
-            <Button onClick={() => setConfirming('post')} disabled={!canPost}>
+            <Button onClick={() => setConfirming('post')} disabled={!canPost || hasOpenWarnings}>
               Post to balances
             </Button>
           </div>
@@ -148,6 +159,16 @@ export default function AdminRoyaltyImportPage() {
           </ul>
         </Card>
       ) : null}
+
+      {canSetRate ? (
+        <ReportRateCard
+          key={data.exchangeRate}
+          importId={data.id}
+          currency={data.currency}
+          rate={data.exchangeRate}
+        />
+      ) : null}
+      {isRunning ? null : <ReportWarnings importId={data.id} currency={data.currency} isPosted={isPosted} />}
 
       <OverlapCard summary={data} canInclude={canPost} />
 
