@@ -30,6 +30,7 @@ import { errorCode, errorField } from '../../lib/error-fields';
 import { AppError, conflict, validationError } from '../../lib/errors';
 import { must } from '../../lib/must';
 import { firstRow } from '../../lib/sql';
+import { optInAtSubmission } from '../content-id/opt-in-at-submission';
 import { notifyReleaseSubmitted } from '../staff-notifications';
 import {
   copyAudioIntoStorage,
@@ -382,6 +383,23 @@ export async function submitRelease(
         })),
       );
       if (producerRows.length > 0) await tx.insert(producers).values(producerRows);
+      // Content ID chosen in the builder (Pro, checked by planRuleErrors above): opted in with the release.
+      await optInAtSubmission(
+        tx,
+        { id: userId, email: viewer.user.email },
+        releaseId,
+        submission.tracks.flatMap((track, index) =>
+          track.contentIdAnswers
+            ? [
+                {
+                  trackId: must(trackIdAt.get(index + 1), 'track id'),
+                  title: track.title,
+                  answers: track.contentIdAnswers,
+                },
+              ]
+            : [],
+        ),
+      );
       await notifyReleaseSubmitted(tx, releaseId);
       return row;
     });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS, PLATFORM_IDS, type PlatformId } from '../../constants';
 import { safeText } from '../../text';
+import { CONTENT_ID_MESSAGES } from '../content-id';
 import { currentYears, titleKey } from './fields';
 import { BUILDER_MESSAGES } from './messages';
 import { releaseDetailsSubmissionSchema, releaseDraftSchema } from './release-details';
@@ -111,6 +112,7 @@ export function planRuleErrors(
     errors['release.publishingYear'] = BUILDER_MESSAGES.basicYearIsCurrent;
   tracks.forEach((track, index) => {
     if (track.isrc) errors[`tracks.${index}.isrc`] = BUILDER_MESSAGES.proFeature;
+    if (track.contentIdAnswers) errors[`tracks.${index}.contentIdAnswers`] = CONTENT_ID_MESSAGES.proOnly;
     if (track.primaryArtists.length > LIMITS.primaryArtistsPerReleaseBasic)
       errors[`tracks.${index}.primaryArtists`] = BUILDER_MESSAGES.basicOnePrimaryArtist;
   });
@@ -165,6 +167,7 @@ export function draftToSubmission(draft: BuilderDraft, context: { isPro: boolean
       audioUploadId: track.file?.uploadId ?? '',
       explicit: track.explicit,
       ...(context.isPro && track.isrc.trim() ? { isrc: track.isrc } : {}),
+      ...(context.isPro && track.contentId ? { contentIdAnswers: track.contentId.answers } : {}),
       primaryArtists: artists(track.primaryArtists),
       featuredArtists: artists(track.featuredArtists),
       songwriters: track.songwriters.map(({ firstName, middleName, lastName, role }) => ({

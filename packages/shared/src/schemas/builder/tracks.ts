@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, SONGWRITER_ROLES } from '../../constants';
 import { safeText } from '../../text';
+import { contentIdAnswersSchema } from '../content-id';
 import {
   draftText,
   type FileState,
@@ -70,6 +71,11 @@ export const trackSubmissionSchema = z.object({
   featuredArtists: z.array(artistCreditSchema).max(20, 'At most 20 featured artists').default([]),
   songwriters: z.array(songwriterSchema).min(1, BUILDER_MESSAGES.songwriterRequired).max(50),
   producers: z.array(producerSchema).min(1, BUILDER_MESSAGES.producerRequired).max(50),
+  /**
+   * YouTube Content ID (Pro, record 192): the eligibility answers when the artist opted the track in, all
+   * eligible (the schema of record 185); the track is opted in when the release is created.
+   */
+  contentIdAnswers: contentIdAnswersSchema.optional(),
 });
 export type TrackSubmission = z.output<typeof trackSubmissionSchema>;
 
@@ -102,6 +108,8 @@ export const trackDraftSchema = z.object({
   featuredArtists: z.array(artistDraftSchema).max(20),
   songwriters: z.array(songwriterDraftSchema).max(50),
   producers: z.array(personDraftSchema).max(50),
+  /** The Content ID opt-in chosen in the builder (answers all eligible); null when not opted in. */
+  contentId: z.object({ answers: contentIdAnswersSchema }).nullish().catch(null),
 });
 export type TrackDraft = z.infer<typeof trackDraftSchema>;
 

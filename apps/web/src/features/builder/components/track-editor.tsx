@@ -1,10 +1,14 @@
-/** One track's fields (spec 02 §2): title, WAV file, explicit, ISRC, artists, songwriters, producers. */
+/**
+ * One track's fields (spec 02 §2): title, WAV file, explicit, ISRC, artists, songwriters, producers, and
+ * the YouTube Content ID opt-in (issue 28, Pro).
+ */
 import { type ArtistDraft, BUILDER_MESSAGES, type TrackDraft } from '@tunedrop/shared/schemas/builder';
 import { Field, Input } from '../../../components/ui/input';
 import type { AddArtistResult } from '../model/draft';
 import { emptyProducer, emptySongwriter } from '../model/draft';
 import type { SlotState } from '../model/slots';
 import { ArtistList } from './artist-list';
+import { ContentIdChoice } from './content-id-choice';
 import { CreditsEditor } from './credits-editor';
 import { FileBox } from './file-box';
 
@@ -151,6 +155,7 @@ export function TrackEditor({
         }
         onRemove={(index) => onChange({ producers: track.producers.filter((_, i) => i !== index) })}
       />
+      <ContentIdChoice track={track} isPro={isPro} error={errors.contentIdAnswers} onChange={onChange} />
     </section>
   );
 }

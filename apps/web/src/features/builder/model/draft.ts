@@ -30,6 +30,7 @@ export function emptyTrack({ isPro, artistName }: Viewpoint): TrackDraft {
     featuredArtists: [],
     songwriters: [],
     producers: [],
+    contentId: null,
   };
 }
 

@@ -1,14 +1,17 @@
 /**
- * The eligibility questions asked before a track is opted in to Content ID. The shared schema refuses an
- * ineligible answer with its reason under the question; the server applies the same schema.
+ * The eligibility questions asked before a track is opted in to Content ID, on the release page and in
+ * the release builder. The shared schema refuses an ineligible answer with its reason under the question;
+ * the server applies the same schema.
  */
 import {
   ANSWERS,
   CONTENT_ID_MESSAGES,
   CONTENT_ID_QUESTIONS,
+  type ContentIdAnswers,
   type ContentIdQuestionId,
   contentIdAnswersSchema,
 } from '@tunedrop/shared/schemas/content-id';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { FieldError } from '../../../components/ui/input';
@@ -19,16 +22,31 @@ import { useOptTrackIn } from '../api/content-id';
 
 const ANSWER_LABEL = { yes: 'Yes', no: 'No' } as const;
 
-export function EligibilityDialog({
-  releaseId,
-  track,
+/**
+ * The questions alone (the release page's opt-in below, and the release builder, where the answers are
+ * kept in the draft and applied at submission): `onAnswers` gets answers the shared schema found eligible.
+ */
+export function EligibilityQuestionsDialog({
+  open,
+  title,
+  note,
+  submitLabel = 'Opt in to Content ID',
+  isPending = false,
+  onAnswers,
   onClose,
+  fieldErrors = null,
 }: {
-  releaseId: string;
-  track: { trackId: string; title: string } | null;
+  open: boolean;
+  title: string;
+  /** Said under the questions: when Content ID starts. */
+  note: string;
+  submitLabel?: string;
+  isPending?: boolean;
+  onAnswers: (answers: ContentIdAnswers, done: () => void) => void;
   onClose: () => void;
+  /** The server's refusals, shown under their questions. */
+  fieldErrors?: Record<string, string> | null;
 }) {
-  const optIn = useOptTrackIn(releaseId);
   const form = useZodForm(contentIdAnswersSchema);
   const { errors } = form.formState;
 
@@ -36,33 +54,19 @@ export function EligibilityDialog({
     form.reset();
     onClose();
   };
+  useEffect(() => {
+    for (const [name, message] of Object.entries(fieldErrors ?? {}))
+      if (CONTENT_ID_QUESTIONS.some((q) => q.id === name))
+        form.setError(name as ContentIdQuestionId, { message });
+  }, [fieldErrors, form]);
 
-  const onSubmit = form.handleSubmit((answers) => {
-    if (!track) return;
-    optIn.mutate(
-      { trackId: track.trackId, answers },
-      {
-        onSuccess: () => {
-          notify.success(CONTENT_ID_MESSAGES.optedIn, CONTENT_ID_MESSAGES.startsOnDelivery);
-          close();
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.fields) {
-            for (const [name, message] of Object.entries(error.fields))
-              if (CONTENT_ID_QUESTIONS.some((q) => q.id === name))
-                form.setError(name as ContentIdQuestionId, { message });
-          }
-          notify.error(errorMessage(error, 'The track could not be opted in.'));
-        },
-      },
-    );
-  });
+  const onSubmit = form.handleSubmit((answers) => onAnswers(answers, close));
 
   return (
     <Dialog
-      open={track !== null}
-      onOpenChange={(open) => (open ? undefined : close())}
-      title={`Content ID for “${track?.title ?? ''}”`}
+      open={open}
+      onOpenChange={(isOpen) => (isOpen ? undefined : close())}
+      title={title}
       description="Answer every question. Only recordings that are entirely yours can be protected."
       className="max-w-xl"
     >
@@ -95,16 +99,56 @@ export function EligibilityDialog({
             </fieldset>
           );
         })}
-        <p className="text-sm text-zinc-400">{CONTENT_ID_MESSAGES.startsOnDelivery}</p>
+        <p className="text-sm text-zinc-400">{note}</p>
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="ghost" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" disabled={optIn.isPending}>
-            {optIn.isPending ? 'Opting in...' : 'Opt in to Content ID'}
+          <Button type="submit" disabled={isPending}>
+            {isPending ? 'Opting in...' : submitLabel}
           </Button>
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The release page's opt-in: the questions, then the opt-in request for a track of a submitted release. */
+export function EligibilityDialog({
+  releaseId,
+  track,
+  onClose,
+}: {
+  releaseId: string;
+  track: { trackId: string; title: string } | null;
+  onClose: () => void;
+}) {
+  const optIn = useOptTrackIn(releaseId);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string> | null>(null);
+  return (
+    <EligibilityQuestionsDialog
+      open={track !== null}
+      title={`Content ID for “${track?.title ?? ''}”`}
+      note={CONTENT_ID_MESSAGES.startsOnDelivery}
+      isPending={optIn.isPending}
+      onClose={onClose}
+      fieldErrors={fieldErrors}
+      onAnswers={(answers, done) => {
+        if (!track) return;
+        optIn.mutate(
+          { trackId: track.trackId, answers },
+          {
+            onSuccess: () => {
+              notify.success(CONTENT_ID_MESSAGES.optedIn, CONTENT_ID_MESSAGES.startsOnDelivery);
+              done();
+            },
+            onError: (error) => {
+              if (error instanceof ApiError && error.fields) setFieldErrors(error.fields);
+              notify.error(errorMessage(error, 'The track could not be opted in.'));
+            },
+          },
+        );
+      }}
+    />
   );
 }
