@@ -73,6 +73,15 @@ describe('fee settings', () => {
     });
     expect(saved.status).toBe(200);
     expect(await readJson(saved)).toEqual({ basic: '15', pro: '7.5', payee: '100' });
+    const audited = await rows<{ subjectLabel: string; before: unknown; after: unknown }>(
+      system.db,
+      sql`select subject_label, before, after from audit_log where action = 'finance.fee' order by subject_label`,
+    );
+    expect(audited).toEqual([
+      { subjectLabel: 'Basic fee', before: { feePercent: '0' }, after: { feePercent: '15' } },
+      { subjectLabel: 'Payees (no plan) fee', before: { feePercent: '0' }, after: { feePercent: '100' } },
+      { subjectLabel: 'Pro fee', before: { feePercent: '0' }, after: { feePercent: '7.5' } },
+    ]);
     const artist = await system.signedInUser({ plan: 'basic', email: 'not.admin.fee@example.com' });
     const refused = await system.request('/api/admin/finance/fees', { cookie: artist.cookie });
     expect(refused.status).toBe(403);

@@ -20,6 +20,7 @@ let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
 let importId: string;
 let ownerId: string;
+let trackId: string;
 
 const HEADER =
   'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     isrcs: ['QZFIN2500001'],
     releaseDate: '2025-01-01',
   });
+  trackId = release.trackIds[0] ?? '';
   await system.request(`/api/releases/${release.releaseId}/splits`, {
     method: 'PUT',
     cookie: owner.cookie,
@@ -118,6 +120,38 @@ describe('finance overview', () => {
     expect((await system.request('/api/admin/finance', { cookie: artist.cookie })).status).toBe(403);
   });
 
+  it('counts suspense assigned later once: the assignment brings no new gross and empties the suspense', async () => {
+    const assigned = await system.request('/api/admin/royalties/suspense/assign', {
+      method: 'POST',
+      cookie: people.admin.cookie,
+      json: { code: 'QZUNKNOWN001', kind: 'isrc', trackId },
+    });
+    expect(assigned.status).toBe(200);
+    const overview = await readJson(
+      await system.request('/api/admin/finance', { cookie: people.admin.cookie }),
+    );
+    const payout = overview.reports.find((row: { importId: string }) => row.importId !== importId);
+    // 4.1234 through the 12.5% fee (0.515425 -> net 3.607975 -> 3.60; fee 4.12 - 3.60 = 0.52) and the 30% split
+    // (1.0823925 -> 1.08 held): the owner 3.60 - 1.08 = 2.52.
+    expect(payout).toMatchObject({
+      grossUsd: '0',
+      suspenseUsd: '-4.1234',
+      feeCents: 52,
+      heldCents: 108,
+      creditedCents: 252,
+      residueUsd: '0.0034',
+      differenceUsd: '0',
+    });
+    expect(overview.periods[0]).toMatchObject({ period: '2025-11', grossUsd: '25.6534', suspenseUsd: '0' });
+    expect(overview.liability).toMatchObject({
+      balancesCents: 1318 + 252,
+      heldSharesCents: 565 + 108,
+      reconciles: true,
+    });
+    expect((await financeIdentities(system.db)).failures).toEqual([]);
+    expect((await auditBalances(system.db)).mismatches).toEqual([]);
+  });
+
   it('audit:balances passes, then fails when a ledger row or a posting fee is tampered with', async () => {
     expect((await auditBalances(system.db)).mismatches).toEqual([]);
     expect((await financeIdentities(system.db)).failures).toEqual([]);
@@ -127,7 +161,7 @@ describe('finance overview', () => {
     expect(printed).toContain(
       '  finance-2025-11.tsv (2025-11): gross 25.6534 USD = credited 13.18 + held 5.65 + fee 2.70 + suspense 4.1234 + residue 0',
     );
-    expect(printed).toContain('ledger 18.83 USD: reconciles.');
+    expect(printed).toContain('ledger 22.43 USD: reconciles.');
 
     await run(
       system.db,
@@ -156,5 +190,10 @@ describe('finance overview', () => {
       'finance-2025-11.tsv: fee booked to operator revenue = fee kept by the postings',
     ]);
     expect((await auditBalances(system.db)).mismatches).toHaveLength(1);
+    await run(
+      system.db,
+      sql`update royalty_postings set fee_cents = fee_cents - 1 where import_id = ${importId}`,
+    );
+    expect((await auditBalances(system.db)).mismatches).toEqual([]);
   });
 });

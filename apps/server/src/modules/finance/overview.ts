@@ -36,48 +36,51 @@ type ReportSqlRow = {
 };
 
 /**
- * One row per posted report. `matchedUsd` is the SQL of a report's matched USD (alias i = royalty_imports):
- * the postings' gross for the overview, the earnings lines' exact sum for the audit.
+ * One row per posted report, from the books: the earnings lines (matched, exact, in the report currency
+ * and in USD), the suspense lines (unmatched, record 188), the postings (credited, fee), the held
+ * settlements and the report's residue. A suspense assignment (an import with `suspense_of`) brings no
+ * new money: its gross is 0 and its suspense is minus what it paid out of suspense.
  */
-function reportsSql(fromEarnings: boolean) {
-  const matched = fromEarnings
-    ? sql`(select coalesce(sum(e.amount_usd), 0) from royalty_earnings e where e.import_id = i.id)`
-    : sql`coalesce(p.gross, 0)`;
-  return sql`
-    with p as (
-      select import_id, sum(amount_usd) as gross, sum(cents) as credited, sum(fee_cents) as fee
-        from royalty_postings group by import_id
+const REPORTS_SQL = sql`
+    with e as (
+      select import_id, sum(amount) as amount, sum(amount_usd) as usd from royalty_earnings group by import_id
+    ),
+    s as (
+      select import_id, sum(amount) as amount, sum(amount_usd) as usd from royalty_suspense_lines group by import_id
+    ),
+    p as (
+      select import_id, sum(cents) as credited, sum(fee_cents) as fee from royalty_postings group by import_id
     ),
     h as (
       select import_id, sum(cents) as held from split_settlements where held group by import_id
     ),
     r as (
       select i.id, i.file_name, i.posted_at, coalesce(i.currency, 'USD') as currency,
-             coalesce(i.exchange_rate, 1) as rate,
+             coalesce(i.exchange_rate, 1) as rate, i.suspense_of is not null as is_assignment,
              coalesce(to_char(i.period_start, 'YYYY-MM'), to_char(i.posted_at, 'YYYY-MM')) as period,
-             coalesce((i.totals -> 'matched' ->> 'amount')::numeric, 0) as matched_report,
-             coalesce((i.totals -> 'unmatched' ->> 'amount')::numeric, 0) as unmatched_report,
-             ${matched} as matched_usd,
+             coalesce(e.amount, 0) as matched_report, coalesce(e.usd, 0) as matched_usd,
+             coalesce(s.amount, 0) as suspense_report, coalesce(s.usd, 0) as suspense_usd,
              coalesce(p.credited, 0) as credited, coalesce(p.fee, 0) as fee, coalesce(h.held, 0) as held,
              coalesce(i.residue, 0) as residue
         from royalty_imports i
+        left join e on e.import_id = i.id
+        left join s on s.import_id = i.id
         left join p on p.import_id = i.id
         left join h on h.import_id = i.id
        where i.status = 'posted'
     )
     select id as import_id, file_name, period, posted_at, currency, trim_scale(rate)::text as rate,
-           trim_scale(matched_report + unmatched_report)::text as gross_report,
-           trim_scale(matched_usd + unmatched_report * rate)::text as gross_usd,
+           trim_scale(case when is_assignment then 0 else matched_report + suspense_report end)::text as gross_report,
+           trim_scale(case when is_assignment then 0 else matched_usd + suspense_usd end)::text as gross_usd,
            fee as fee_cents, credited as credited_cents, held as held_cents,
-           trim_scale(unmatched_report * rate)::text as suspense_usd,
+           trim_scale(case when is_assignment then -matched_usd else suspense_usd end)::text as suspense_usd,
            trim_scale(residue)::text as residue_usd,
            trim_scale(matched_usd - (credited + held + fee) / 100.0 - residue)::text as difference_usd
       from r
      order by posted_at desc, id`;
-}
 
-async function reportRows(db: DbOrTx, fromEarnings: boolean): Promise<FinanceReportRow[]> {
-  const found = await rows<ReportSqlRow>(db, reportsSql(fromEarnings));
+async function reportRows(db: DbOrTx): Promise<FinanceReportRow[]> {
+  const found = await rows<ReportSqlRow>(db, REPORTS_SQL);
   return found.map((row) => ({
     importId: row.importId,
     fileName: row.fileName,
@@ -188,7 +191,7 @@ async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<Fina
 }
 
 export async function financeOverview(db: DbOrTx): Promise<FinanceOverview> {
-  const reports = await reportRows(db, false);
+  const reports = await reportRows(db);
   const revenue = await firstRow<{ fee: string | number; released: string | number }>(
     db,
     sql`
@@ -275,7 +278,7 @@ export function financeCsv(overview: FinanceOverview): string {
 export type FinanceIdentityFailure = { what: string; expected: string; found: string };
 
 /**
- * The identities `audit:balances` checks (from the earnings lines, not the postings): per report, gross
+ * The identities `audit:balances` checks (the overview's figures, from the earnings lines): per report, gross
  * USD = credited + held + fee + suspense + residue; each fee line equals its posting's fee; the liability
  * equals the ledger. Returns the report figures and liability too, to print.
  */
@@ -284,7 +287,7 @@ export async function financeIdentities(db: DbOrTx): Promise<{
   liability: FinanceLiability;
   failures: FinanceIdentityFailure[];
 }> {
-  const reports = await reportRows(db, true);
+  const reports = await reportRows(db);
   const failures: FinanceIdentityFailure[] = [];
   for (const report of reports) {
     if (Number(report.differenceUsd) !== 0) {

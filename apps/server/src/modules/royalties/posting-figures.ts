@@ -69,7 +69,12 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
                (select coalesce(sum(cents), 0) from split_settlements where import_id = ${importId} and held) as held_cents
           from royalty_postings p where p.import_id = ${importId}`,
     );
-    return figuresOf(found, await unmatchedUsd(db, importId, rate), true);
+    // What the posting booked to suspense (record 188), line by line.
+    const suspense = await firstRow<{ amount: string }>(
+      db,
+      sql`select trim_scale(coalesce(sum(amount_usd), 0))::text as amount from royalty_suspense_lines where import_id = ${importId}`,
+    );
+    return figuresOf(found, suspense?.amount ?? '0', true);
   }
   if (row.status !== 'staged') throw new AppError('not_ready', 'This report is not ready to post.', 409);
   const fallbackPeriod = row.periodStart?.slice(0, 7) ?? row.createdAt.toISOString().slice(0, 7);
