@@ -6,7 +6,8 @@
  */
 import type { ContentIdAnswers } from '@tunedrop/shared/schemas/content-id';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, contentIdTracks } from '../../db/schema';
+import { contentIdTracks } from '../../db/schema';
+import { recordAudit } from '../audit';
 
 export type SubmittedContentIdChoice = { trackId: string; title: string; answers: ContentIdAnswers };
 
@@ -28,14 +29,13 @@ export async function optInAtSubmission(
       needsYoutubeUpdate: true,
     })),
   );
-  await tx.insert(auditLog).values(
-    choices.map(({ trackId, title, answers }) => ({
-      actorId: actor.id,
-      actorEmail: actor.email,
-      action: 'content_id.opt_in',
+  for (const { trackId, title, answers } of choices) {
+    await recordAudit(tx, actor, {
+      kind: 'content_id.opt_in',
+      subject: { type: 'track', id: trackId, label: title },
       releaseId,
       subjectUserId: actor.id,
       after: { trackId, title, answers, in: 'builder' },
-    })),
-  );
+    });
+  }
 }
