@@ -97,6 +97,8 @@ export type RoyaltyStatement = {
   };
   /** The operator's distribution fee taken at posting (≤ 0). */
   feeCents: number;
+  /** The fee's percentage when every report of the month took the same one; null otherwise or without a fee. */
+  feePercent: string | null;
   shares: StatementShareRow[];
   /** Held shares returned to this owner, and any other credit of a posting (e.g. suspense assignments). */
   otherEarnings: StatementMovementRow[];

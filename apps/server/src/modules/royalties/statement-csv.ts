@@ -99,7 +99,7 @@ export async function statementCsv(db: DbOrTx, userId: string, period: string): 
   if (statement.earnings.lines > 0 || statement.feeCents !== 0) {
     push({
       section: 'Distribution fee',
-      description: 'Taken from the gross at posting',
+      description: `Taken from the gross at posting${statement.feePercent ? ` (${statement.feePercent}%)` : ''}`,
       cents: statement.feeCents,
     });
   }

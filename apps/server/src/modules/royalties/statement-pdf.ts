@@ -42,7 +42,11 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
         units: earnings.units,
         cents: earnings.grossCents,
       },
-      { label: 'Distribution fee', units: '', cents: statement.feeCents },
+      {
+        label: `Distribution fee${statement.feePercent ? ` (${statement.feePercent}%)` : ''}`,
+        units: '',
+        cents: statement.feeCents,
+      },
     );
   }
   if (paid.length > 0)

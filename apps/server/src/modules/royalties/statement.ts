@@ -242,10 +242,13 @@ export async function buildStatement(
         grossCents: string | number;
         splitOutCents: string | number;
         splitInCents: string | number;
+        feeCents: string | number;
+        feePercent: string | null;
       }>(
         db,
         sql`
-          select (trunc(amount_usd, 2) * 100)::bigint as gross_cents, split_out_cents, split_in_cents
+          select (trunc(amount_usd, 2) * 100)::bigint as gross_cents, split_out_cents, split_in_cents, fee_cents,
+                 trim_scale(fee_percent)::text as fee_percent
             from royalty_postings
            where user_id = ${userId} and import_id in ${idList(postedIds)}`,
       )
@@ -253,6 +256,11 @@ export async function buildStatement(
   const grossCents = postings.reduce((sum, row) => sum + Number(row.grossCents), 0);
   const splitOutCents = postings.reduce((sum, row) => sum + Number(row.splitOutCents), 0);
   const splitInCents = postings.reduce((sum, row) => sum + Number(row.splitInCents), 0);
+  // The operator's fee, taken from the gross before splits at posting (record 189), as a deduction.
+  const feeCents = -postings.reduce((sum, row) => sum + Number(row.feeCents), 0);
+  const feePercents = [
+    ...new Set(postings.filter((row) => Number(row.feeCents) !== 0).map((row) => row.feePercent ?? '')),
+  ];
 
   const found = postedIds.length
     ? await rows<DetailRow>(
@@ -308,10 +316,6 @@ export async function buildStatement(
   );
   const shares = shareRows(shareSources);
 
-  // What the postings credited beyond gross and shares is the operator's fee (record 189 takes it from the
-  // gross before splits); with no fee it is zero.
-  const feeCents = postingCents - (grossCents - splitOutCents + splitInCents);
-
   const otherEarnings: StatementMovementRow[] = [];
   const withdrawals: StatementMovementRow[] = [];
   const adjustments: StatementMovementRow[] = [];
@@ -323,6 +327,15 @@ export async function buildStatement(
     else if (WITHDRAWAL_TYPES.has(row.updateType)) withdrawals.push(movement);
     else if (ADJUSTMENT_TYPES.has(row.updateType)) adjustments.push(movement);
     else otherEarnings.push(movement);
+  }
+  // Anything the postings credited that gross, fee and shares do not explain is shown, never hidden.
+  const unexplainedCents = postingCents - (grossCents + feeCents - splitOutCents + splitInCents);
+  if (unexplainedCents !== 0) {
+    otherEarnings.push({
+      date: `${period}-01`,
+      description: 'Other posting differences',
+      cents: unexplainedCents,
+    });
   }
   const releasedShareCents = shares
     .filter((row) => row.note === 'released')
@@ -359,6 +372,7 @@ export async function buildStatement(
       byTrack: breakdown(details, trackLabel),
     },
     feeCents,
+    feePercent: feePercents.length === 1 ? (feePercents[0] ?? null) || null : null,
     shares,
     otherEarnings,
     netEarningsCents,

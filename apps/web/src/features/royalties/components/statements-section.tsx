@@ -162,7 +162,10 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
   if (earnings.lines > 0 || statement.feeCents !== 0) {
     summary.push(
       { label: 'Gross earnings (before fee and splits)', cents: earnings.grossCents },
-      { label: 'Distribution fee', cents: statement.feeCents },
+      {
+        label: `Distribution fee${statement.feePercent ? ` (${statement.feePercent}%)` : ''}`,
+        cents: statement.feeCents,
+      },
     );
   }
   if (paid.length > 0) summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
