@@ -50,7 +50,7 @@ const SUBJECT_TYPES: Record<string, string> = {
 
 function Changes({ entry }: { entry: AuditEntry }) {
   const diff = auditDiff(entry.before, entry.after);
-  if (diff.length === 0) return <span className="text-zinc-500">—</span>;
+  if (diff.length === 0) return <span className="text-zinc-400">—</span>;
   return (
     <ul className="space-y-1">
       {diff.map((change) => (
@@ -233,7 +233,7 @@ export default function AdminAuditPage() {
                       </td>
                       <td className="px-4 py-3 text-zinc-100">
                         <div>{auditKindLabel(entry.action)}</div>
-                        <div className="font-mono text-xs text-zinc-500">{entry.action}</div>
+                        <div className="font-mono text-xs text-zinc-400">{entry.action}</div>
                       </td>
                       <td className="px-4 py-3 text-zinc-100">
                         {entry.subjectLabel ? (
@@ -246,7 +246,7 @@ export default function AdminAuditPage() {
                             <div className="break-words">{entry.subjectLabel}</div>
                           </>
                         ) : (
-                          <span className="text-zinc-500">—</span>
+                          <span className="text-zinc-400">—</span>
                         )}
                       </td>
                       <td className="px-4 py-3 text-xs text-zinc-300">
