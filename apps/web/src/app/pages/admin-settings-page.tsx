@@ -1,5 +1,7 @@
-/** /admin/settings (admin only): the delivery settings (codes, DDEX sender) and the support time zone. */
+/** /admin/settings (admin only): the delivery settings (codes, DDEX sender), the support time zone, the payee minimum and the statement issuer. */
 import DeliverySettingsPage from '../../features/delivery/routes/admin-settings-page';
+import { FeeSettingsCard } from '../../features/finance';
+import { StatementIssuerCard } from '../../features/royalty-imports';
 import { SupportSettingsCard } from '../../features/support';
 import { PayeeSettingsCard } from '../../features/wallet';
 
@@ -9,6 +11,8 @@ export default function AdminSettingsPage() {
       <DeliverySettingsPage />
       <SupportSettingsCard />
       <PayeeSettingsCard />
+      <StatementIssuerCard />
+      <FeeSettingsCard />
     </div>
   );
 }
