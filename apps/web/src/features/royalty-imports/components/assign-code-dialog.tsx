@@ -11,16 +11,29 @@ import { Dialog } from '../../../components/ui/dialog';
 import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
+import { formatCents } from '../../../lib/format';
 import { useAssignCode, useReleaseSearch } from '../api/royalty-imports';
+import { useAssignSuspense } from '../api/suspense';
 
 type Target = { trackId: string } | { releaseId: string };
 
-export function AssignCodeDialog({ code, onClose }: { code: UnmatchedCode | null; onClose: () => void }) {
+export function AssignCodeDialog({
+  code,
+  onClose,
+  isSuspense = false,
+}: {
+  code: Pick<UnmatchedCode, 'kind' | 'code' | 'sampleTitle' | 'sampleArtist'> | null;
+  onClose: () => void;
+  /** The code's money is held in suspense (decision 188): assigning also pays it to the artist. */
+  isSuspense?: boolean;
+}) {
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const [target, setTarget] = useState<Target | null>(null);
   const search = useReleaseSearch(q);
-  const assign = useAssignCode();
+  const assignCode = useAssignCode();
+  const assignSuspense = useAssignSuspense();
+  const assign = isSuspense ? assignSuspense : assignCode;
 
   useEffect(() => {
     if (!code) return;
@@ -39,19 +52,32 @@ export function AssignCodeDialog({ code, onClose }: { code: UnmatchedCode | null
 
   const confirm = () => {
     if (!code || !target) return;
-    assign.mutate(
-      { code: code.code, kind: code.kind, ...target },
-      {
+    const input = { code: code.code, kind: code.kind, ...target };
+    const label = `${code.kind === 'isrc' ? 'ISRC' : 'UPC'} ${code.code} assigned`;
+    const onError = (error: unknown) => notify.error(errorMessage(error, 'The code could not be assigned.'));
+    if (isSuspense) {
+      assignSuspense.mutate(input, {
         onSuccess: (result) => {
           notify.success(
-            `${code.kind === 'isrc' ? 'ISRC' : 'UPC'} ${code.code} assigned`,
-            `${result.rematchedLines} waiting line${result.rematchedLines === 1 ? '' : 's'} now matched`,
+            label,
+            `${formatCents(result.creditedCents)} credited from ${result.lines} held line${result.lines === 1 ? '' : 's'}`,
           );
           onClose();
         },
-        onError: (error) => notify.error(errorMessage(error, 'The code could not be assigned.')),
+        onError,
+      });
+      return;
+    }
+    assignCode.mutate(input, {
+      onSuccess: (result) => {
+        notify.success(
+          label,
+          `${result.rematchedLines} waiting line${result.rematchedLines === 1 ? '' : 's'} now matched`,
+        );
+        onClose();
       },
-    );
+      onError,
+    });
   };
 
   return (

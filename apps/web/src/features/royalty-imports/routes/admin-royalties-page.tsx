@@ -1,6 +1,7 @@
-/** /admin/royalties: import store and aggregator statements, the imported reports, the unmatched queue. */
+/** /admin/royalties: import store and aggregator statements, the imported reports, the unmatched queue, suspense. */
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ImportsList } from '../components/imports-list';
+import { SuspenseAccount } from '../components/suspense-account';
 import { UnmatchedQueue } from '../components/unmatched-queue';
 import { UploadCard } from '../components/upload-card';
 
@@ -17,6 +18,7 @@ export default function AdminRoyaltiesPage() {
       <UploadCard />
       <ImportsList />
       <UnmatchedQueue />
+      <SuspenseAccount />
     </div>
   );
 }
