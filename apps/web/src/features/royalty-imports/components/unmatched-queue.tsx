@@ -20,8 +20,9 @@ export function UnmatchedQueue() {
           Unmatched codes
         </h2>
         <p className="text-sm text-zinc-400">
-          Lines whose ISRC or UPC matches no track or release are not paid when a report is posted. Assign a
-          code once: it is remembered for every later import.
+          Codes of reports not posted yet that match no track or release. Posting a report holds their money
+          in suspense (below) until the code is assigned. Assign a code once: it is remembered for every later
+          import.
         </p>
       </div>
       {unmatched.isPending ? (
