@@ -1,5 +1,6 @@
 /**
- * Journey (issue 28, record 193): an admin imports a YouTube Content ID report and posts it; the Pro artist
+ * Journey (issue 28, record 193): an admin enters a Content ID track's YouTube asset id, imports a YouTube
+ * Content ID report (one line known only by that asset id) and posts it; the Pro artist
  * sees the money on the Royalties page and the claimed videos with views and earnings on the Content ID
  * claims page (the video on their own allow-listed channel already released), releases one claim after a
  * confirmation; the admin sees both in "Claims to release" and marks one done. Axe-clean at 1280 and 390 px.
@@ -18,6 +19,7 @@ test('a YouTube report credits the artist, lists the claims, and a released clai
   const ownChannel = `UC${suffix}own_channel_xx`.slice(0, 24).padEnd(24, 'x');
   const fanVideo = `fan${suffix}x`.slice(0, 11);
   const ownVideo = `own${suffix}x`.slice(0, 11);
+  const asset = `A9${suffix}00001`;
   const now = new Date();
   const period = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 
@@ -37,17 +39,31 @@ test('a YouTube report credits the artist, lists the claims, and a released clai
   });
   expect(listed.status()).toBe(201);
 
-  // The admin imports the report YouTube's CMS gives for the month, and posts it.
+  // The admin enters the track's asset id from YouTube's CMS (a malformed one refused), then imports the
+  // month's report, whose own-channel line names only the asset, and posts it.
   const admin = await pageAs(browser, { roles: ['admin'] });
   const { page } = admin;
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/admin/content-id');
+  const card = page.getByTestId('admin-content-id-artist').filter({ hasText: `Claimant ${suffix}` });
+  const assetField = card.getByLabel('YouTube asset id of Track 1');
+  await assetField.fill('not an asset');
+  await card.getByRole('button', { name: 'Save asset id' }).click();
+  await expect(card.getByRole('alert')).toHaveText(CLAIM_MESSAGES.assetInvalid);
+  await assetField.fill(asset);
+  await card.getByRole('button', { name: 'Save asset id' }).click();
+  await expect(page.getByText('Asset id saved')).toBeVisible();
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.reload();
+  await expect(assetField).toHaveValue(asset);
   await page.goto('/admin/royalties');
   const fileName = `youtube-content-id-${suffix}.csv`;
   const report = [
     'adjustment_type,day,country,video_id,channel_id,asset_id,isrc,video_title,channel_display_name,owned_views,partner_revenue',
-    `None,${period}-03,US,${fanVideo},UCfanchannel00000000000a,A9${suffix}00001,${isrc},Road trip vlog,Fan Channel,12000,3.00`,
-    `None,${period}-04,DE,${fanVideo},UCfanchannel00000000000a,A9${suffix}00001,${isrc},Road trip vlog,Fan Channel,3000,1.00`,
-    `None,${period}-05,FR,${ownVideo},${ownChannel},A9${suffix}00001,${isrc},Studio session,Claimant,800,0.50`,
+    `None,${period}-03,US,${fanVideo},UCfanchannel00000000000a,${asset},${isrc},Road trip vlog,Fan Channel,12000,3.00`,
+    `None,${period}-04,DE,${fanVideo},UCfanchannel00000000000a,${asset},${isrc},Road trip vlog,Fan Channel,3000,1.00`,
+    `None,${period}-05,FR,${ownVideo},${ownChannel},${asset},,Studio session,Claimant,800,0.50`,
   ].join('\n');
   await page.getByLabel('Drop a statement file here, or choose one').setInputFiles({
     name: fileName,

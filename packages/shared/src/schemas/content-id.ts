@@ -142,7 +142,15 @@ export type AdminContentIdArtist = {
   artistName: string | null;
   email: string;
   channels: string[];
-  tracks: { trackId: string; title: string; isrc: string | null; releaseTitle: string; optedInAt: string }[];
+  tracks: {
+    trackId: string;
+    title: string;
+    isrc: string | null;
+    releaseTitle: string;
+    optedInAt: string;
+    /** YouTube's asset id once known (record 193). */
+    assetId: string | null;
+  }[];
 };
 
 /** The answers that keep a track eligible (tests and fixtures). */

@@ -13,10 +13,11 @@ import {
 } from '@tunedrop/shared/schemas/content-id-claims';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, contentIdClaims, contentIdTracks, tracks } from '../../db/schema';
+import { contentIdClaims, contentIdTracks, tracks } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rows } from '../../lib/sql';
+import { recordAudit } from '../audit';
 
 type ClaimRow = {
   id: string;
@@ -115,7 +116,9 @@ export async function releaseClaim(db: Db, viewer: Viewer, claimId: string): Pro
       .returning({
         id: contentIdClaims.id,
         videoId: contentIdClaims.videoId,
+        videoTitle: contentIdClaims.videoTitle,
         trackId: contentIdClaims.trackId,
+        releaseId: contentIdClaims.releaseId,
       });
     if (!changed) {
       const [mine] = await tx
@@ -125,12 +128,13 @@ export async function releaseClaim(db: Db, viewer: Viewer, claimId: string): Pro
       if (!mine) throw notFound(CLAIM_MESSAGES.claimNotFound);
       throw new AppError('claim_not_active', CLAIM_MESSAGES.notActive, 409);
     }
-    await tx.insert(auditLog).values({
-      actorId: userId,
-      actorEmail: viewer.user.email,
-      action: 'content_id.claim_release_request',
+    await recordAudit(tx, viewer, {
+      kind: 'content_id.claim_release_request',
+      subject: { type: 'track', id: changed.trackId, label: changed.videoTitle ?? changed.videoId },
+      releaseId: changed.releaseId,
       subjectUserId: userId,
-      after: { claimId, videoId: changed.videoId, trackId: changed.trackId },
+      before: { status: 'active' },
+      after: { claimId, videoId: changed.videoId, status: 'release_requested' },
     });
   });
   const row = await claimById(db, claimId, userId);
@@ -161,6 +165,9 @@ export async function markClaimReleased(
       .returning({
         userId: contentIdClaims.userId,
         videoId: contentIdClaims.videoId,
+        videoTitle: contentIdClaims.videoTitle,
+        trackId: contentIdClaims.trackId,
+        releaseId: contentIdClaims.releaseId,
         releaseReason: contentIdClaims.releaseReason,
       });
     if (!changed) {
@@ -171,12 +178,13 @@ export async function markClaimReleased(
       if (!known) throw notFound(CLAIM_MESSAGES.claimNotFound);
       throw new AppError('claim_not_waiting', CLAIM_MESSAGES.notWaiting, 409);
     }
-    await tx.insert(auditLog).values({
-      actorId: admin.user.id,
-      actorEmail: admin.user.email,
-      action: 'content_id.claim_released',
+    await recordAudit(tx, admin, {
+      kind: 'content_id.claim_released',
+      subject: { type: 'track', id: changed.trackId, label: changed.videoTitle ?? changed.videoId },
+      releaseId: changed.releaseId,
       subjectUserId: changed.userId,
-      after: { claimId, videoId: changed.videoId, reason: changed.releaseReason },
+      before: { status: 'release_requested' },
+      after: { claimId, videoId: changed.videoId, status: 'released', reason: changed.releaseReason },
     });
   });
   const row = await claimById(db, claimId, null);
@@ -201,22 +209,26 @@ export async function setTrackAssetId(
       .where(eq(contentIdTracks.youtubeAssetId, assetId));
     if (taken && taken.trackId !== trackId) throw new AppError('asset_taken', CLAIM_MESSAGES.assetTaken, 409);
     const [changed] = await tx
+      .select({ userId: contentIdTracks.userId, previous: contentIdTracks.youtubeAssetId })
+      .from(contentIdTracks)
+      .where(eq(contentIdTracks.trackId, trackId))
+      .for('update');
+    if (!changed) throw notFound(CLAIM_MESSAGES.notOptedIn);
+    await tx
       .update(contentIdTracks)
       .set({ youtubeAssetId: assetId })
-      .where(eq(contentIdTracks.trackId, trackId))
-      .returning({ userId: contentIdTracks.userId });
-    if (!changed) throw notFound(CLAIM_MESSAGES.notOptedIn);
+      .where(eq(contentIdTracks.trackId, trackId));
     const [track] = await tx
-      .select({ releaseId: tracks.releaseId })
+      .select({ releaseId: tracks.releaseId, title: tracks.title })
       .from(tracks)
       .where(eq(tracks.id, trackId));
-    await tx.insert(auditLog).values({
-      actorId: admin.user.id,
-      actorEmail: admin.user.email,
-      action: 'content_id.asset_id',
+    await recordAudit(tx, admin, {
+      kind: 'content_id.asset_id',
+      subject: { type: 'track', id: trackId, label: track?.title ?? trackId },
       releaseId: track?.releaseId ?? null,
       subjectUserId: changed.userId,
-      after: { trackId, assetId },
+      before: { assetId: changed.previous },
+      after: { assetId },
     });
     return { trackId, assetId };
   });

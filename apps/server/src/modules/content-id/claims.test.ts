@@ -115,6 +115,14 @@ describe("a track's YouTube asset id", () => {
       assetId: ASSET,
     });
     expect(set).toEqual({ status: 200, body: { trackId: proTracks[1], assetId: ASSET } });
+    const listed = await get<{
+      items: { userId: string; tracks: { trackId: string; assetId: string | null }[] }[];
+    }>('/api/admin/content-id', people.admin.cookie);
+    const artist = listed.body.items.find((item) => item.userId === pro.userId);
+    expect(artist?.tracks.map((track) => [track.trackId, track.assetId])).toEqual([
+      [proTracks[0], null],
+      [proTracks[1], ASSET],
+    ]);
     const taken = await send(
       'PUT',
       `/api/admin/content-id/tracks/${proTracks[0]}/asset`,

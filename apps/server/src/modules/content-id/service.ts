@@ -236,6 +236,7 @@ export async function listContentIdForAdmin(db: DbOrTx): Promise<AdminContentIdA
       isrc: tracks.isrc,
       releaseTitle: releases.title,
       optedInAt: contentIdTracks.optedInAt,
+      assetId: contentIdTracks.youtubeAssetId,
     })
     .from(contentIdTracks)
     .innerJoin(tracks, eq(tracks.id, contentIdTracks.trackId))

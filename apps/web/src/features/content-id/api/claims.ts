@@ -36,3 +36,14 @@ export function useMarkClaimReleased() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queueKey }),
   });
 }
+
+export function useSetTrackAssetId() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ trackId, assetId }: { trackId: string; assetId: string }) =>
+      unwrap(
+        client.admin['content-id'].tracks[':trackId'].asset.$put({ param: { trackId }, json: { assetId } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'content-id'] }),
+  });
+}

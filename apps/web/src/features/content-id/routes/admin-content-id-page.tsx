@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAdminContentId } from '../api/content-id';
+import { AssetIdForm } from '../components/asset-id-form';
 import { ClaimsQueue } from '../components/claims-queue';
 
 export default function AdminContentIdPage() {
@@ -59,14 +60,17 @@ export default function AdminContentIdPage() {
                   {artist.tracks.length === 0 ? (
                     <p className="text-sm text-zinc-400">None</p>
                   ) : (
-                    <ul className="space-y-1 text-sm text-zinc-100">
+                    <ul className="space-y-3 text-sm text-zinc-100">
                       {artist.tracks.map((track) => (
-                        <li key={track.trackId} className="break-words">
-                          {track.title} <span className="text-zinc-400">· {track.releaseTitle}</span>
-                          {track.isrc ? (
-                            <span className="font-mono text-zinc-400"> · {track.isrc}</span>
-                          ) : null}
-                          <span className="text-zinc-400"> · since {formatDate(track.optedInAt)}</span>
+                        <li key={track.trackId} className="space-y-1 break-words">
+                          <p>
+                            {track.title} <span className="text-zinc-400">· {track.releaseTitle}</span>
+                            {track.isrc ? (
+                              <span className="font-mono text-zinc-400"> · {track.isrc}</span>
+                            ) : null}
+                            <span className="text-zinc-400"> · since {formatDate(track.optedInAt)}</span>
+                          </p>
+                          <AssetIdForm trackId={track.trackId} title={track.title} assetId={track.assetId} />
                         </li>
                       ))}
                     </ul>
