@@ -277,9 +277,12 @@ export async function buildStatement(
            order by sum(e.amount_usd) desc, e.period, e.store, e.country, t.title`,
       )
     : [];
+  // A posting's gross always has its earnings lines; were they missing, its money would show below as an
+  // unexplained difference rather than fail the statement.
+  const shownGrossCents = found.length > 0 ? grossCents : 0;
   const detailCents = centsAddingUpTo(
     found.map((row) => row.amount),
-    found.length > 0 ? BigInt(grossCents) : 0n,
+    BigInt(shownGrossCents),
   );
   const details: StatementDetailRow[] = found.map(({ lines: _lines, ...row }, index) => ({
     ...row,
@@ -329,7 +332,7 @@ export async function buildStatement(
     else otherEarnings.push(movement);
   }
   // Anything the postings credited that gross, fee and shares do not explain is shown, never hidden.
-  const unexplainedCents = postingCents - (grossCents + feeCents - splitOutCents + splitInCents);
+  const unexplainedCents = postingCents - (shownGrossCents + feeCents - splitOutCents + splitInCents);
   if (unexplainedCents !== 0) {
     otherEarnings.push({
       date: `${period}-01`,
@@ -348,7 +351,7 @@ export async function buildStatement(
     });
   }
   const netEarningsCents =
-    grossCents +
+    shownGrossCents +
     feeCents +
     shares.reduce((sum, row) => sum + row.cents, 0) +
     otherEarnings.reduce((sum, row) => sum + row.cents, 0);
@@ -363,7 +366,7 @@ export async function buildStatement(
     ].sort(),
     openingCents,
     earnings: {
-      grossCents,
+      grossCents: shownGrossCents,
       grossExact: sumDecimals(found.map((row) => row.amount)),
       lines: found.reduce((sum, row) => sum + Number(row.lines), 0),
       units: sumDecimals(found.map((row) => row.units)),
