@@ -253,6 +253,12 @@ describe('assigning a code', () => {
       amountUsd: '13.33044',
       reports: ['october.csv (2025-10)'],
     });
+    // The remembered code is audited as a code assignment too.
+    const codeAudits = await system.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'royalties.code_assign'));
+    expect(codeAudits.map((row) => row.subjectLabel)).toEqual([expect.stringContaining(ASSIGNED)]);
     // Suspense now holds only the other code; the payout is not a report of its own in the list.
     const page = await readJson(await asAdmin('/api/admin/royalties/suspense'));
     expect(page).toMatchObject({ totalUsd: '5.94', codes: 1 });
