@@ -2,7 +2,8 @@
  * Journey (issue 25, finding 6; record 190): the operator sets the statement issuer on Admin Settings; a report
  * is posted; the artist views this month's statement on Royalties (opening balance, gross earnings, fee, net,
  * closing balance, the store rows adding up to the gross) and downloads it as PDF and CSV, headed by the
- * operator's name, the CSV's total the sum of its rows. Readable at 1280 and 390 px.
+ * operator's name, the CSV's total the sum of its rows; analytics say which figures are gross and which are
+ * the artist's share. Readable at 1280 and 390 px.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -31,7 +32,7 @@ test('an artist views and downloads a statement with opening and closing balance
   await expect(admin.page.getByText('Statement issuer saved.')).toBeVisible();
 
   // An artist with $50.00 already on their balance; a report of $21.5307 is posted (credited $21.53).
-  const artist = await pageAs(browser, { plan: 'basic', balanceCents: 5000 });
+  const artist = await pageAs(browser, { plan: 'pro', balanceCents: 5000 });
   await seed.release({
     userId: artist.user.userId,
     status: 'live',
@@ -106,6 +107,15 @@ test('an artist views and downloads a statement with opening and closing balance
     }
     expect(await seriousA11yViolations(page)).toEqual([]);
   }
+
+  // Analytics say which figures are the artist's share and which are gross (finding 5).
+  await page.goto('/dashboard/analytics');
+  await expect(page.getByTestId('analytics-share-note')).toContainText(
+    'Earnings here are your share, as credited to your balance',
+  );
+  await expect(page.getByText('Gross store earnings (before fee and splits)')).toBeVisible();
+  await expect(page.getByTestId('store-earnings-total')).toHaveText('$21.53');
+  await page.goto('/dashboard/royalties');
 
   // The PDF: the operator's name and address head it, opening and closing balances in its summary.
   const statement = page.getByTestId('statement').first();
