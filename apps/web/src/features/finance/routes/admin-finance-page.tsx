@@ -108,85 +108,92 @@ function Overview({ data }: { data: FinanceOverview }) {
         {data.reports.length === 0 ? (
           <p className="text-sm text-zinc-400">No report has been posted yet.</p>
         ) : (
-          <Card className="overflow-x-auto p-0">
-            <table
-              aria-labelledby="reports-title"
-              className="w-full text-left text-sm"
-              data-testid="finance-reports"
+          <Card className="p-0">
+            <section
+              className="overflow-x-auto"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
+              tabIndex={0}
+              aria-label="Reports (scrolls sideways)"
             >
-              <thead className="text-zinc-400">
-                <tr>
-                  <th scope="col" className={th}>
-                    Report
-                  </th>
-                  <th scope="col" className={th}>
-                    Period
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Gross (report)
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Gross USD
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Fee
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Credited
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Held
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Suspense
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Residue
-                  </th>
-                  <th scope="col" className={th}>
-                    Reconciles
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800">
-                {data.reports.map((r) => (
-                  <tr key={r.importId} data-testid={`finance-report-${r.fileName}`}>
-                    <th
-                      scope="row"
-                      className="max-w-56 truncate px-3 py-1.5 font-normal text-zinc-100"
-                      title={r.fileName}
-                    >
-                      {r.fileName}
+              <table
+                aria-labelledby="reports-title"
+                className="w-full text-left text-sm"
+                data-testid="finance-reports"
+              >
+                <thead className="text-zinc-400">
+                  <tr>
+                    <th scope="col" className={th}>
+                      Report
                     </th>
-                    <td className="px-3 py-1.5">{r.period}</td>
-                    <td className={num} title={r.grossReport}>
-                      {r.grossReport} {r.currency}
-                    </td>
-                    <td className={num} title={r.grossUsd}>
-                      {formatUsd(r.grossUsd)}
-                    </td>
-                    <td className={num} data-testid="report-fee">
-                      {formatCents(r.feeCents)}
-                    </td>
-                    <td className={num} data-testid="report-credited">
-                      {formatCents(r.creditedCents)}
-                    </td>
-                    <td className={num} data-testid="report-held">
-                      {formatCents(r.heldCents)}
-                    </td>
-                    <td className={num} title={r.suspenseUsd} data-testid="report-suspense">
-                      {formatUsd(r.suspenseUsd)}
-                    </td>
-                    <td className={num} title={r.residueUsd}>
-                      {r.residueUsd}
-                    </td>
-                    <td className="px-3 py-1.5">
-                      {Number(r.differenceUsd) === 0 ? 'Yes' : `Off by ${r.differenceUsd}`}
-                    </td>
+                    <th scope="col" className={th}>
+                      Period
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Gross (report)
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Gross USD
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Fee
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Credited
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Held
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Suspense
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Residue
+                    </th>
+                    <th scope="col" className={th}>
+                      Reconciles
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody className="divide-y divide-ink-800">
+                  {data.reports.map((r) => (
+                    <tr key={r.importId} data-testid={`finance-report-${r.fileName}`}>
+                      <th
+                        scope="row"
+                        className="max-w-56 truncate px-3 py-1.5 font-normal text-zinc-100"
+                        title={r.fileName}
+                      >
+                        {r.fileName}
+                      </th>
+                      <td className="px-3 py-1.5">{r.period}</td>
+                      <td className={num} title={r.grossReport}>
+                        {r.grossReport} {r.currency}
+                      </td>
+                      <td className={num} title={r.grossUsd}>
+                        {formatUsd(r.grossUsd)}
+                      </td>
+                      <td className={num} data-testid="report-fee">
+                        {formatCents(r.feeCents)}
+                      </td>
+                      <td className={num} data-testid="report-credited">
+                        {formatCents(r.creditedCents)}
+                      </td>
+                      <td className={num} data-testid="report-held">
+                        {formatCents(r.heldCents)}
+                      </td>
+                      <td className={num} title={r.suspenseUsd} data-testid="report-suspense">
+                        {formatUsd(r.suspenseUsd)}
+                      </td>
+                      <td className={num} title={r.residueUsd}>
+                        {r.residueUsd}
+                      </td>
+                      <td className="px-3 py-1.5">
+                        {Number(r.differenceUsd) === 0 ? 'Yes' : `Off by ${r.differenceUsd}`}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
           </Card>
         )}
       </section>
@@ -198,65 +205,72 @@ function Overview({ data }: { data: FinanceOverview }) {
         {data.periods.length === 0 ? (
           <p className="text-sm text-zinc-400">Nothing yet.</p>
         ) : (
-          <Card className="overflow-x-auto p-0">
-            <table aria-labelledby="periods-title" className="w-full text-left text-sm">
-              <thead className="text-zinc-400">
-                <tr>
-                  <th scope="col" className={th}>
-                    Period
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Reports
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Gross USD
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Fee
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Credited
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Held
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Suspense
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Residue
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Withdrawals paid
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Withdrawals pending
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800">
-                {data.periods.map((p) => (
-                  <tr key={p.period}>
-                    <th scope="row" className="px-3 py-1.5 font-normal text-zinc-100">
-                      {p.period}
+          <Card className="p-0">
+            <section
+              className="overflow-x-auto"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
+              tabIndex={0}
+              aria-label="Periods (scrolls sideways)"
+            >
+              <table aria-labelledby="periods-title" className="w-full text-left text-sm">
+                <thead className="text-zinc-400">
+                  <tr>
+                    <th scope="col" className={th}>
+                      Period
                     </th>
-                    <td className={num}>{p.reports}</td>
-                    <td className={num} title={p.grossUsd}>
-                      {formatUsd(p.grossUsd)}
-                    </td>
-                    <td className={num}>{formatCents(p.feeCents)}</td>
-                    <td className={num}>{formatCents(p.creditedCents)}</td>
-                    <td className={num}>{formatCents(p.heldCents)}</td>
-                    <td className={num} title={p.suspenseUsd}>
-                      {formatUsd(p.suspenseUsd)}
-                    </td>
-                    <td className={num}>{p.residueUsd}</td>
-                    <td className={num}>{formatCents(p.withdrawalsPaidCents)}</td>
-                    <td className={num}>{formatCents(p.withdrawalsPendingCents)}</td>
+                    <th scope="col" className={`${th} text-right`}>
+                      Reports
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Gross USD
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Fee
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Credited
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Held
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Suspense
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Residue
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Withdrawals paid
+                    </th>
+                    <th scope="col" className={`${th} text-right`}>
+                      Withdrawals pending
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody className="divide-y divide-ink-800">
+                  {data.periods.map((p) => (
+                    <tr key={p.period}>
+                      <th scope="row" className="px-3 py-1.5 font-normal text-zinc-100">
+                        {p.period}
+                      </th>
+                      <td className={num}>{p.reports}</td>
+                      <td className={num} title={p.grossUsd}>
+                        {formatUsd(p.grossUsd)}
+                      </td>
+                      <td className={num}>{formatCents(p.feeCents)}</td>
+                      <td className={num}>{formatCents(p.creditedCents)}</td>
+                      <td className={num}>{formatCents(p.heldCents)}</td>
+                      <td className={num} title={p.suspenseUsd}>
+                        {formatUsd(p.suspenseUsd)}
+                      </td>
+                      <td className={num}>{p.residueUsd}</td>
+                      <td className={num}>{formatCents(p.withdrawalsPaidCents)}</td>
+                      <td className={num}>{formatCents(p.withdrawalsPendingCents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
           </Card>
         )}
       </section>
