@@ -122,7 +122,7 @@ describe('earnings analytics', () => {
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toContain('earnings-all-time.csv');
     const lines = (await response.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('Period,Store,Country,Release,UPC,Track,ISRC,Units,Amount (USD)');
+    expect(lines[0]).toBe('Period,Store,Country,Release,UPC,Track,ISRC,Units,Gross amount (USD)');
     expect(lines).toContain(`${monthsAgo(1)},Spotify,US,Night Drive,,Track 1,QZAN12600001,1000,4.004`);
     expect(lines).toHaveLength(5);
     const foreign = await system.request('/api/analytics/earnings.csv', { cookie: other.cookie });

@@ -141,7 +141,18 @@ export async function earningsCsv(db: DbOrTx, userId: string, months: EarningsWi
     .where(scope(userId, windowStart(months)))
     .groupBy(e.period, e.store, e.country, releases.title, releases.upc, tracks.title, tracks.isrc)
     .orderBy(desc(e.period), desc(amountSum), asc(e.store), asc(e.country));
-  const header = ['Period', 'Store', 'Country', 'Release', 'UPC', 'Track', 'ISRC', 'Units', 'Amount (USD)'];
+  // Gross: what the stores reported, before the distribution fee and split shares (record 190).
+  const header = [
+    'Period',
+    'Store',
+    'Country',
+    'Release',
+    'UPC',
+    'Track',
+    'ISRC',
+    'Units',
+    'Gross amount (USD)',
+  ];
   return toCsv(
     header,
     rows.map((row) => [
