@@ -33,14 +33,23 @@ export type SuspenseQuery = z.infer<typeof suspenseQuerySchema>;
 export const suspenseAssignSchema = codeMappingSchema;
 export type SuspenseAssignInput = z.infer<typeof suspenseAssignSchema>;
 
-export const suspenseReleaseSchema = z.object({
-  code: safeText().trim().min(1, 'Enter the code'),
-  kind: z.enum(['isrc', 'upc']),
-  reason: safeText()
-    .trim()
-    .min(1, SUSPENSE_TEXTS.reasonRequired)
-    .max(500, 'Keep the reason under 500 characters'),
-});
+/** Lines whose report gave neither an ISRC nor a UPC are held under kind 'none' (code ''): release only. */
+export const SUSPENSE_KINDS = ['isrc', 'upc', 'none'] as const;
+export type SuspenseKind = (typeof SUSPENSE_KINDS)[number];
+
+export const suspenseReleaseSchema = z
+  .object({
+    code: safeText().trim().max(40, 'Enter the code'),
+    kind: z.enum(SUSPENSE_KINDS),
+    reason: safeText()
+      .trim()
+      .min(1, SUSPENSE_TEXTS.reasonRequired)
+      .max(500, 'Keep the reason under 500 characters'),
+  })
+  .refine((input) => input.kind === 'none' || input.code.length > 0, {
+    message: 'Enter the code',
+    path: ['code'],
+  });
 export type SuspenseReleaseInput = z.infer<typeof suspenseReleaseSchema>;
 
 export type SuspenseLine = {
@@ -60,7 +69,8 @@ export type SuspenseLine = {
 };
 
 export type SuspenseCode = {
-  kind: 'isrc' | 'upc';
+  /** 'none' (code '') for lines that came without any code. */
+  kind: SuspenseKind;
   code: string;
   lines: number;
   reports: number;
@@ -96,7 +106,7 @@ export type SuspenseAssignResult = {
 };
 
 export type SuspenseReleaseResult = {
-  kind: 'isrc' | 'upc';
+  kind: SuspenseKind;
   code: string;
   lines: number;
   amountUsd: DecimalAmount;

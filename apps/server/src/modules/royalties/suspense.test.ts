@@ -9,7 +9,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, balanceUpdatesLog, profiles, royaltyCodeMappings } from '../../db/schema';
-import { rows } from '../../lib/sql';
+import { rows, run } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -76,20 +76,21 @@ afterAll(async () => {
 const asAdmin = async (p: string, init: { method?: string; json?: unknown } = {}) =>
   afterJobs(system, await system.request(p, { ...init, cookie: people.admin.cookie }), people.admin.cookie);
 
+/** Uploads a report as the admin and runs its job; the answer is the import's summary. */
+async function upload(query: string, body: string | Uint8Array) {
+  const response = await system.request(`/api/admin/royalties/imports?${query}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/octet-stream' },
+    cookie: people.admin.cookie,
+  });
+  return readJson(await afterJobs(system, response, people.admin.cookie));
+}
+
 async function importAndPost(name: string, lines: string[]): Promise<string> {
   const csv = `Code;Shop;Month;Qty;Net\r\n${lines.join('\r\n')}\r\n`;
   const search = new URLSearchParams({ filename: name, preset: presetId, rate: '1.08' });
-  const uploaded = await afterJobs(
-    system,
-    await system.request(`/api/admin/royalties/imports?${search}`, {
-      method: 'POST',
-      body: csv,
-      headers: { 'content-type': 'application/octet-stream' },
-      cookie: people.admin.cookie,
-    }),
-    people.admin.cookie,
-  );
-  const summary = await readJson(uploaded);
+  const summary = await upload(`${search}`, csv);
   expect(summary.status).toBe('staged');
   const posted = await readJson(
     await asAdmin(`/api/admin/royalties/imports/${summary.id}/post`, { method: 'POST' }),
@@ -148,18 +149,7 @@ describe('posting books unmatched money to suspense', () => {
   it('holds a DSR summary’s revenue shared by usages, to the exact total at the report rate', async () => {
     // The Basic Audio sample: £5,000 over 15 lines by usages; none of its codes is ours here.
     const search = new URLSearchParams({ filename: 'unlimited.tsv', rate: '1.25' });
-    const summary = await readJson(
-      await afterJobs(
-        system,
-        await system.request(`/api/admin/royalties/imports?${search}`, {
-          method: 'POST',
-          body: new Uint8Array(fs.readFileSync(UNLIMITED)),
-          headers: { 'content-type': 'application/octet-stream' },
-          cookie: people.admin.cookie,
-        }),
-        people.admin.cookie,
-      ),
-    );
+    const summary = await upload(`${search}`, new Uint8Array(fs.readFileSync(UNLIMITED)));
     expect(summary).toMatchObject({ status: 'staged', currency: 'GBP', unmatched: { lines: 15 } });
     const posted = await readJson(
       await asAdmin(`/api/admin/royalties/imports/${summary.id}/post`, { method: 'POST' }),
@@ -279,18 +269,7 @@ describe('assigning a code', () => {
   it('matches the next import by the remembered code', async () => {
     const csv = `Code;Shop;Month;Qty;Net\r\n${ASSIGNED};Spotify;2025-11;1;1.00\r\n`;
     const search = new URLSearchParams({ filename: 'november.csv', preset: presetId, rate: '1.08' });
-    const summary = await readJson(
-      await afterJobs(
-        system,
-        await system.request(`/api/admin/royalties/imports?${search}`, {
-          method: 'POST',
-          body: csv,
-          headers: { 'content-type': 'application/octet-stream' },
-          cookie: people.admin.cookie,
-        }),
-        people.admin.cookie,
-      ),
-    );
+    const summary = await upload(`${search}`, csv);
     expect(summary.matched.lines).toBe(1);
     expect(summary.unmatched.lines).toBe(0);
     await asAdmin(`/api/admin/royalties/imports/${summary.id}`, { method: 'DELETE' });
@@ -299,18 +278,7 @@ describe('assigning a code', () => {
   it('pays once when two admins assign the same code at the same time', async () => {
     // A DistroKid statement (USD, with titles): searchable by the title and artist it reports.
     const tsv = `${DISTROKID_HEADER}\r\n2026-01-10\t2025-12\tSpotify\tNobody Known\tRaced Tune\t${RACED}\t\t1\t100\tSong\tUS\t0\t2.16\r\n`;
-    const uploaded = await readJson(
-      await afterJobs(
-        system,
-        await system.request('/api/admin/royalties/imports?filename=december.tsv', {
-          method: 'POST',
-          body: tsv,
-          headers: { 'content-type': 'application/octet-stream' },
-          cookie: people.admin.cookie,
-        }),
-        people.admin.cookie,
-      ),
-    );
+    const uploaded = await upload('filename=december.tsv', tsv);
     await asAdmin(`/api/admin/royalties/imports/${uploaded.id}/post`, { method: 'POST' });
     for (const q of ['raced tu', 'NOBODY']) {
       const found = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${encodeURIComponent(q)}`));
@@ -353,18 +321,7 @@ describe('the operator fee on a payout', () => {
     });
     expect(fee.status).toBe(200);
     const tsv = `${DISTROKID_HEADER}\r\n2026-01-10\t2025-12\tSpotify\tNobody\tFee Tune\t${FEED}\t\t1\t100\tSong\tUS\t0\t10.00\r\n`;
-    const uploaded = await readJson(
-      await afterJobs(
-        system,
-        await system.request('/api/admin/royalties/imports?filename=fee.tsv', {
-          method: 'POST',
-          body: tsv,
-          headers: { 'content-type': 'application/octet-stream' },
-          cookie: people.admin.cookie,
-        }),
-        people.admin.cookie,
-      ),
-    );
+    const uploaded = await upload('filename=fee.tsv', tsv);
     await asAdmin(`/api/admin/royalties/imports/${uploaded.id}/post`, { method: 'POST' });
     const before = await balanceOf(owner.userId);
     const result = await readJson(
@@ -387,6 +344,30 @@ describe('the operator fee on a payout', () => {
 });
 
 describe('releasing to operator revenue', () => {
+  it('holds lines the report gave no code under “none”, which can be released', async () => {
+    // A DSR resource with only a proprietary id, or a YouTube asset we do not know: no ISRC, no UPC.
+    await run(
+      system.db,
+      sql`insert into royalty_suspense_lines (import_id, line_no, line_key, period, units, amount, amount_usd, title)
+          values (${firstReport}, 9999, 'no-code', '2025-10', 1, 0.5, 0.54, 'Untagged')`,
+    );
+    const found = await readJson(await asAdmin('/api/admin/royalties/suspense?q=untagged'));
+    expect(found.items).toEqual([
+      expect.objectContaining({ kind: 'none', code: '', lines: 1, amountUsd: '0.54' }),
+    ]);
+    const released = await asAdmin('/api/admin/royalties/suspense/release', {
+      method: 'POST',
+      json: { code: '', kind: 'none', reason: 'Test sample' },
+    });
+    expect(released.status).toBe(200);
+    expect(await readJson(released)).toMatchObject({ kind: 'none', lines: 1, amountUsd: '0.54' });
+    const noCode = await asAdmin('/api/admin/royalties/suspense/release', {
+      method: 'POST',
+      json: { code: '', kind: 'isrc', reason: 'x' },
+    });
+    expect(noCode.status).toBe(422);
+  });
+
   it('needs a reason', async () => {
     const response = await asAdmin('/api/admin/royalties/suspense/release', {
       method: 'POST',

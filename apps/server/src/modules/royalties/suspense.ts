@@ -11,6 +11,7 @@ import type {
   SuspenseAssignInput,
   SuspenseAssignResult,
   SuspenseCode,
+  SuspenseKind,
   SuspenseQuery,
   SuspenseReleaseInput,
   SuspenseReleaseResult,
@@ -31,13 +32,27 @@ import { assignCode } from './mappings';
 import { normaliseIsrc, normaliseUpc } from './parse-common';
 import { postInTransaction } from './posting';
 
-type Kind = 'isrc' | 'upc';
+type Kind = SuspenseKind;
 
-const codeOf = (kind: Kind, code: string) => (kind === 'isrc' ? normaliseIsrc(code) : normaliseUpc(code));
+const codeOf = (kind: Kind, code: string) =>
+  kind === 'none' ? '' : kind === 'isrc' ? normaliseIsrc(code) : normaliseUpc(code);
 
-/** Open lines of one code: an ISRC's lines, or a UPC's lines that carry no ISRC (as the matcher reads them). */
+/**
+ * Open lines of one code: an ISRC's lines, or a UPC's lines that carry no ISRC (as the matcher reads
+ * them), or the lines that came with no code at all.
+ */
 const codeMatch = (kind: Kind, code: string): SQL =>
-  kind === 'isrc' ? sql`s.isrc = ${code}` : sql`s.upc = ${code} and s.isrc is null`;
+  kind === 'none'
+    ? sql`s.isrc is null and s.upc is null`
+    : kind === 'isrc'
+      ? sql`s.isrc = ${code}`
+      : sql`s.upc = ${code} and s.isrc is null`;
+
+const kindSql = sql`case when s.isrc is not null then 'isrc' when s.upc is not null then 'upc' else 'none' end`;
+const codeSql = sql`coalesce(s.isrc, s.upc, '')`;
+
+const labelOf = (kind: Kind, code: string) =>
+  kind === 'none' ? 'Lines without a code' : `${kind === 'isrc' ? 'ISRC' : 'UPC'} ${code}`;
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -49,7 +64,7 @@ export async function listSuspense(db: Db, query: SuspenseQuery): Promise<Suspen
   );
   const q = query.q?.trim();
   const search = q
-    ? sql`and (coalesce(s.isrc, s.upc) ilike ${likePattern(q)} or s.title ilike ${likePattern(q)}
+    ? sql`and (${codeSql} ilike ${likePattern(q)} or s.title ilike ${likePattern(q)}
                or s.artist ilike ${likePattern(q)})`
     : sql``;
   const offset = (query.page - 1) * SUSPENSE_PAGE_SIZE;
@@ -65,8 +80,7 @@ export async function listSuspense(db: Db, query: SuspenseQuery): Promise<Suspen
   }>(
     db,
     sql`
-      select case when s.isrc is not null then 'isrc' else 'upc' end as kind,
-             coalesce(s.isrc, s.upc) as code,
+      select ${kindSql} as kind, ${codeSql} as code,
              count(*) as lines, count(distinct s.import_id) as reports,
              trim_scale(sum(s.amount_usd))::text as amount_usd,
              min(s.title) as title, min(s.artist) as artist,
@@ -83,7 +97,7 @@ export async function listSuspense(db: Db, query: SuspenseQuery): Promise<Suspen
         (
           await firstRow<{ codes: number | string }>(
             db,
-            sql`select count(distinct coalesce(s.isrc, s.upc)) as codes from royalty_suspense_lines s
+            sql`select count(distinct ${codeSql}) as codes from royalty_suspense_lines s
                  where s.state = 'open' ${search}`,
           )
         )?.codes ?? 0,
@@ -109,15 +123,14 @@ export async function listSuspense(db: Db, query: SuspenseQuery): Promise<Suspen
           db,
           sql`
             select * from (
-              select (case when s.isrc is not null then 'isrc' else 'upc' end) || ':' || coalesce(s.isrc, s.upc)
-                       as key,
+              select ${kindSql} || ':' || ${codeSql} as key,
                      s.id, s.import_id, i.file_name, i.currency, s.period, s.store, s.country, s.title, s.artist,
                      trim_scale(s.amount)::text as amount, trim_scale(s.amount_usd)::text as amount_usd,
                      row_number() over (partition by s.isrc, s.upc order by abs(s.amount_usd) desc, s.line_no) as rn
                 from royalty_suspense_lines s
                 join royalty_imports i on i.id = s.import_id
                where s.state = 'open'
-                 and coalesce(s.isrc, s.upc) in (select jsonb_array_elements_text(${JSON.stringify(groups.map((g) => g.code))}::jsonb))
+                 and ${codeSql} in (select jsonb_array_elements_text(${JSON.stringify(groups.map((g) => g.code))}::jsonb))
             ) x
             where x.rn <= ${SUSPENSE_LINES_PER_CODE}
             order by x.rn`,
@@ -215,7 +228,7 @@ export async function assignSuspense(
       tx,
       held.map((line) => line.id),
     );
-    const label = `${input.kind === 'isrc' ? 'ISRC' : 'UPC'} ${code}`;
+    const label = labelOf(input.kind, code);
     const byReport = new Map<string, string[]>();
     for (const line of held) byReport.set(line.importId, [...(byReport.get(line.importId) ?? []), line.id]);
 
@@ -324,7 +337,9 @@ export async function releaseSuspense(
   input: SuspenseReleaseInput,
 ): Promise<SuspenseReleaseResult> {
   const code = codeOf(input.kind, input.code);
-  if (!code) throw validationError('Enter the code', { code: 'Enter the code' });
+  if (code === null || (input.kind !== 'none' && !code)) {
+    throw validationError('Enter the code', { code: 'Enter the code' });
+  }
   const reason = input.reason.trim();
   return db.transaction(async (tx) => {
     const held = await lockOpenLines(tx, input.kind, code);
@@ -347,10 +362,10 @@ export async function releaseSuspense(
                id, ${actor.user.id}
           from released`,
     );
-    const label = `${input.kind === 'isrc' ? 'ISRC' : 'UPC'} ${code}`;
+    const label = labelOf(input.kind, code);
     await recordAudit(tx, actor, {
       kind: 'royalties.suspense_release',
-      subject: { type: 'suspense', id: code, label },
+      subject: { type: 'suspense', id: code || null, label },
       after: { code, kind: input.kind, lines: held.length, amountUsd, reason },
     });
     return { kind: input.kind, code, lines: held.length, amountUsd };

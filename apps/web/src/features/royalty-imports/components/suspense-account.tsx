@@ -19,7 +19,11 @@ import { formatDecimal } from '../lib/decimal';
 import { AssignCodeDialog } from './assign-code-dialog';
 
 const codeLabel = (item: Pick<SuspenseCode, 'kind' | 'code'>) =>
-  `${item.kind === 'isrc' ? 'ISRC' : 'UPC'} ${item.code}`;
+  item.kind === 'none' ? 'Lines without a code' : `${item.kind === 'isrc' ? 'ISRC' : 'UPC'} ${item.code}`;
+
+/** A code that can be assigned (lines the report gave no code can only be released). */
+type AssignableCode = SuspenseCode & { kind: 'isrc' | 'upc' };
+const isAssignable = (item: SuspenseCode): item is AssignableCode => item.kind !== 'none';
 
 export function SuspenseAccount() {
   const [text, setText] = useState('');
@@ -27,7 +31,7 @@ export function SuspenseAccount() {
   const [page, setPage] = useState(1);
   const suspense = useSuspense(q, page);
   const release = useReleaseSuspense();
-  const [assigning, setAssigning] = useState<SuspenseCode | null>(null);
+  const [assigning, setAssigning] = useState<AssignableCode | null>(null);
   const [releasing, setReleasing] = useState<SuspenseCode | null>(null);
 
   useEffect(() => {
@@ -117,10 +121,14 @@ export function SuspenseAccount() {
             >
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <div className="min-w-0">
-                  <p className="font-mono text-sm text-white">
-                    <span className="mr-2 font-sans text-xs text-zinc-400 uppercase">{item.kind}</span>
-                    {item.code}
-                  </p>
+                  {isAssignable(item) ? (
+                    <p className="font-mono text-sm text-white">
+                      <span className="mr-2 font-sans text-xs text-zinc-400 uppercase">{item.kind}</span>
+                      {item.code}
+                    </p>
+                  ) : (
+                    <p className="text-sm text-white">No ISRC or UPC in the report</p>
+                  )}
                   <p className="mt-1 text-sm text-zinc-400">
                     {item.sampleTitle ? `“${item.sampleTitle}”` : 'No title in the report'}
                     {item.sampleArtist ? ` by ${item.sampleArtist}` : ''} · {item.lines} line
@@ -131,9 +139,11 @@ export function SuspenseAccount() {
                   <span className="font-semibold text-white" title={`${item.amountUsd} USD`}>
                     {formatDecimal(item.amountUsd, 'USD')}
                   </span>
-                  <Button size="sm" onClick={() => setAssigning(item)}>
-                    Assign…
-                  </Button>
+                  {isAssignable(item) ? (
+                    <Button size="sm" onClick={() => setAssigning(item)}>
+                      Assign…
+                    </Button>
+                  ) : null}
                   <Button size="sm" variant="outline" onClick={() => setReleasing(item)}>
                     Release…
                   </Button>
