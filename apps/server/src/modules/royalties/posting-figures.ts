@@ -3,7 +3,8 @@
  * credited to balances, held for pending invitations, the operator's fee, suspense (unmatched money in
  * USD) and the rounding residue. Before posting they are computed by the posting's own statements
  * (groups, fee, recoupment, splits) in a transaction that is rolled back, so the preview cannot drift
- * from what posting does; after posting they are read from what it wrote.
+ * from what posting does (lines already posted in another report are left out, as posting does, record
+ * 186); after posting they are read from what it wrote.
  */
 import type { PostingFigures } from '@tunedrop/shared/schemas/finance';
 import { eq, sql } from 'drizzle-orm';
@@ -35,7 +36,7 @@ async function unmatchedUsd(db: DbOrTx, importId: string, rate: string): Promise
     sql`
       select trim_scale(coalesce(sum(l.line_amount), 0) * ${rate}::numeric)::text as amount
         from (${lineAmountsSql(importId, await needsAllocation(db, importId))}) l
-       where l.user_id is null`,
+       where l.user_id is null and l.posted_in is null`,
   );
   return row?.amount ?? '0';
 }
@@ -102,7 +103,7 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
           select l.user_id, l.release_id, l.track_id, coalesce(l.period, ${fallbackPeriod}),
                  sum(l.line_amount * ${rate}::numeric), count(*)
             from (${lineAmountsSql(importId, allocate)}) l
-           where l.user_id is not null
+           where l.user_id is not null and l.posted_in is null
            group by 1, 2, 3, 4`,
       );
       await applyFees(tx);
