@@ -1,0 +1,237 @@
+/**
+ * Royalty posting with the issue 25 books (record 189): posts N staged lines (default 1,000,000; 200
+ * artists, 1,000 releases, 10,000 tracks) through the server's own postImport, in this process, and times
+ * it up to the commit, beside baselines measured in the same run on the same database:
+ *   - baseline: a report whose lines all match, every fee 0 (no fee line, nothing to suspense): the
+ *     posting as it was before the fee and the suspense account (the overlap identity is written by both);
+ *   - full: the same number of lines with 5% unmatched (booked line by line to suspense), a 15% fee on
+ *     every artist (fee first, then splits: 30% of the tracks split three ways), the overlap identity;
+ *   - raw: one INSERT … SELECT of the same staged rows into a bare table (no key, index or trigger): the
+ *     floor of writing a million rows.
+ * Each posting runs twice, alternating, rolled back before commit and undone; the best of each is printed
+ * with the ratio full / baseline (target ≤ 1.2×). PGlite and PostgreSQL (a scratch database). Not a test.
+ *   node --import tsx bench/royalty-posting.ts [--lines 1000000] [--db pglite|postgres|both]
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Database, openDatabase } from '../apps/server/src/db/client';
+import { runMigrations } from '../apps/server/src/db/migrate';
+import { firstRow } from '../apps/server/src/lib/sql';
+import { postImport } from '../apps/server/src/modules/royalties/posting';
+
+const { values } = parseArgs({
+  options: {
+    lines: { type: 'string', default: '1000000' },
+    db: { type: 'string', default: 'both' },
+  },
+});
+const LINES = Number(values.lines);
+const TRACKS = 10_000;
+const TRACKS_PER_RELEASE = 10;
+const RELEASES = TRACKS / TRACKS_PER_RELEASE;
+const ARTISTS = 200;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-posting-'));
+const releaseUuid = (expression: string) =>
+  `('00000000-0000-4000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
+
+async function seedCatalogue(database: Database): Promise<void> {
+  const { db } = database;
+  await db.execute(sql`
+    insert into "user" (id, name, email, email_verified)
+    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(sql`
+    insert into profiles (id, email, full_name, artist_name)
+    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
+      from generate_series(1, ${ARTISTS}) g`);
+  await db.execute(
+    sql.raw(`
+    insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
+                          copyright_year, publishing_year, status)
+    select ${releaseUuid('g')}, 'bench-' || ((g - 1) % ${ARTISTS} + 1),
+           'Album ' || g, 'Pop', '2020-01-01', 'x', 'x', 2020, 2020, 'live'
+      from generate_series(1, ${RELEASES}) g`),
+  );
+  await db.execute(
+    sql.raw(`
+    insert into tracks (release_id, position, title, isrc, file_key, original_file_name, file_size_bytes)
+    select ${releaseUuid(`(k - 1) / ${TRACKS_PER_RELEASE} + 1`)}, (k - 1) % ${TRACKS_PER_RELEASE} + 1, 'Track ' || k,
+           'ZZBEN' || lpad(k::text, 7, '0'), 'bench/' || k, k || '.wav', 1
+      from generate_series(1, ${TRACKS}) k`),
+  );
+  // Splits on 30% of the tracks (positions 1-3): 34% owner, 33% to each of two accepted payees.
+  await db.execute(sql`
+    insert into split_payees (release_id, email, user_id, status, token_hash, accepted_at)
+    select r.id, 'artist' || a.n || '@bench.test', 'bench-' || a.n, 'accepted', md5(r.id::text || a.n), now()
+      from releases r
+      cross join lateral (
+        select ((substring(r.user_id from 7)::int + k - 1) % ${ARTISTS}) + 1 as n from generate_series(1, 2) k
+      ) a`);
+  await db.execute(sql`
+    insert into split_versions (release_id, track_id, version, owner_percent, created_at)
+    select t.release_id, t.id, 1, 34, clock_timestamp() - interval '1 minute'
+      from tracks t where t.position <= 3`);
+  await db.execute(sql`
+    insert into split_shares (version_id, payee_id, percent)
+    select v.id, p.id, 33 from split_versions v join split_payees p on p.release_id = v.release_id`);
+}
+
+/** A staged report of LINES lines; every 20th line's code is unknown when `unmatched`. */
+async function stageReport(database: Database, name: string, unmatched: boolean): Promise<string> {
+  const { db } = database;
+  const id = randomUUID();
+  await db.execute(sql`
+    insert into royalty_imports (id, file_name, file_sha256, format, status, phase, currency, exchange_rate,
+                                 period_start, period_end, line_count, lines_total)
+    values (${id}, ${name}, ${randomUUID()}, 'csv', 'staged', 'ready', 'USD', '1', '2025-01-01', '2025-01-31',
+            ${LINES}, ${LINES})`);
+  const unknown = unmatched ? 'g % 20 = 0' : 'false';
+  await db.execute(
+    sql.raw(`
+    insert into royalty_import_lines
+      (import_id, line_no, line_key, isrc, store, country, period, usage_type, units, amount,
+       track_id, release_id, user_id)
+    select '${id}', g, '${name}/' || g,
+           case when ${unknown} then 'ZZUNK' || lpad((g % 5000)::text, 7, '0') else 'ZZBEN' || lpad(k::text, 7, '0') end,
+           'Store' || (g % 25), 'C' || (g % 50), '2025-01', 'stream', 1 + g % 500, (g % 9973) * 0.000137,
+           case when ${unknown} then null else t.id end,
+           case when ${unknown} then null else t.release_id end,
+           case when ${unknown} then null else r.user_id end
+      from generate_series(1, ${LINES}) g
+      cross join lateral (select (g - 1) % ${TRACKS} + 1 as k) kk
+      join tracks t on t.isrc = 'ZZBEN' || lpad(kk.k::text, 7, '0')
+      join releases r on r.id = t.release_id`),
+  );
+  await db.execute(sql`analyze royalty_import_lines`);
+  return id;
+}
+
+async function setFee(database: Database, percent: string): Promise<void> {
+  // Every plan's (the bench's artists are payees of each other's splits, record 175).
+  await database.db.execute(sql`
+    insert into settings (key, value)
+    values ('FEE_PERCENT_BASIC', ${percent}), ('FEE_PERCENT_PRO', ${percent}), ('FEE_PERCENT_PAYEE', ${percent})
+    on conflict (key) do update set value = excluded.value`);
+}
+
+/** One posting timed up to its commit, then rolled back and undone (the chunks commit on their own). */
+async function timedPost(
+  database: Database,
+  importId: string,
+): Promise<{ seconds: number; feeCents: number }> {
+  const { db } = database;
+  let seconds = 0;
+  let feeCents = 0;
+  const started = performance.now();
+  await postImport(db, importId, {
+    admin: null,
+    beforeCommit: async (tx) => {
+      seconds = (performance.now() - started) / 1000;
+      const row = await firstRow<{ fee: string }>(
+        tx,
+        sql`select coalesce(sum(fee_cents), 0)::text as fee from royalty_postings where import_id = ${importId}`,
+      );
+      feeCents = Number(row?.fee ?? 0);
+      throw new Error('bench rollback');
+    },
+  }).catch((error: unknown) => {
+    if (!(error instanceof Error) || error.message !== 'bench rollback') throw error;
+  });
+  await db.execute(sql`delete from royalty_earnings where import_id = ${importId}`);
+  await db.execute(sql`delete from royalty_posted_lines where import_id = ${importId}`);
+  await db.execute(sql`delete from royalty_posting_groups where import_id = ${importId}`);
+  await db.execute(sql`update royalty_imports set phase = 'ready', lines_posted = 0 where id = ${importId}`);
+  await db.execute(sql`vacuum analyze royalty_earnings`);
+  await db.execute(sql`vacuum analyze royalty_posted_lines`);
+  return { seconds, feeCents };
+}
+
+async function rawInsertSelect(database: Database, importId: string): Promise<number> {
+  await database.db.execute(sql`
+    create table bench_earnings (import_id uuid, line_no int, line_key text, user_id text, track_id uuid,
+      release_id uuid, store text, country text, period text, usage_type text, units numeric, amount numeric,
+      amount_usd numeric)`);
+  const started = performance.now();
+  await database.db.execute(sql`
+    insert into bench_earnings
+    select import_id, line_no, line_key, user_id, track_id, release_id, store, country, period, usage_type, units,
+           amount, amount * 1
+      from royalty_import_lines where import_id = ${importId}`);
+  return (performance.now() - started) / 1000;
+}
+
+async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `h4_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function run(kind: 'pglite' | 'postgres') {
+  const scratch =
+    kind === 'postgres'
+      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+      : null;
+  const dataDir = path.join(work, `pglite-${randomUUID()}`);
+  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir, lockRole: 'cli' });
+  try {
+    await runMigrations(database);
+    const seeded = performance.now();
+    await seedCatalogue(database);
+    const baselineId = await stageReport(database, 'baseline.csv', false);
+    const fullId = await stageReport(database, 'full.csv', true);
+    const seedSeconds = (performance.now() - seeded) / 1000;
+
+    const baseline: number[] = [];
+    const full: number[] = [];
+    let feeCents = 0;
+    for (let round = 0; round < 2; round++) {
+      await setFee(database, '0');
+      baseline.push((await timedPost(database, baselineId)).seconds);
+      await setFee(database, '15');
+      const timed = await timedPost(database, fullId);
+      full.push(timed.seconds);
+      feeCents = timed.feeCents;
+    }
+    const raw = await rawInsertSelect(database, fullId);
+    const best = (runs: number[]) => Math.min(...runs);
+    const ratio = best(full) / best(baseline);
+    console.info(
+      [
+        `${kind}: ${LINES.toLocaleString('en-US')} staged lines per report (seeded in ${seedSeconds.toFixed(1)} s)`,
+        `  baseline posting (all matched, fee 0)              ${best(baseline).toFixed(2)} s (runs ${baseline.map((s) => s.toFixed(2)).join(', ')})`,
+        `  full posting (15% fee, 5% to suspense, identity)   ${best(full).toFixed(2)} s (runs ${full.map((s) => s.toFixed(2)).join(', ')}); fee booked ${(feeCents / 100).toFixed(2)} USD`,
+        `  raw INSERT … SELECT of the same rows, bare table   ${raw.toFixed(2)} s`,
+        `  full / baseline = ${ratio.toFixed(2)}x (target <= 1.2x: ${ratio <= 1.2 ? 'met' : 'NOT met'}); full / raw = ${(best(full) / raw).toFixed(1)}x`,
+      ].join('\n'),
+    );
+  } finally {
+    await database.close();
+    await scratch?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.info(`${os.cpus().length} CPUs`);
+try {
+  if (values.db === 'postgres' || values.db === 'both') await run('postgres');
+  if (values.db === 'pglite' || values.db === 'both') await run('pglite');
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
