@@ -102,7 +102,12 @@ export function ReportWarnings({
               </p>
             ) : null}
             {item.lines.length > 0 ? (
-              <div className="mt-3 overflow-x-auto">
+              <section
+                className="mt-3 overflow-x-auto"
+                aria-label="Lines of this warning"
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling region must be reachable by keyboard
+                tabIndex={0}
+              >
                 <table className="w-full min-w-[32rem] text-left text-sm">
                   <caption className="sr-only">Lines of this warning</caption>
                   <thead className="text-xs text-zinc-400">
@@ -147,7 +152,7 @@ export function ReportWarnings({
                     The first {item.lines.length} of {item.lineCount} lines.
                   </p>
                 ) : null}
-              </div>
+              </section>
             ) : null}
             {isOpen && !isPosted ? (
               <div className="mt-3 flex flex-wrap gap-2">
