@@ -268,7 +268,7 @@ export default function AdminRoyaltyImportPage() {
           data.overlap && data.overlap.lines > 0
             ? `${data.overlap.lines} lines already posted by another report are left out. `
             : ''
-        }${data.unmatched.lines > 0 ? `${data.unmatched.lines} unmatched lines will not be paid. ` : ''}${
+        }${data.unmatched.lines > 0 ? `${data.unmatched.lines} unmatched lines are held in suspense. ` : ''}${
           figures.data && !figures.data.posted
             ? `${postingFiguresText(figures.data)} `
             : 'Computing the figures… '
