@@ -2,7 +2,7 @@
 import { copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
-import { ROYALTY_FORMATS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
+import { ROYALTY_FORMATS, ROYALTY_TEXTS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
 import { ROYALTY_CHECK_TEXTS } from '@tunedrop/shared/schemas/royalty-checks';
 import { CliError, type Command } from '../../lib/cli-error';
 import { AppError } from '../../lib/errors';
@@ -86,6 +86,11 @@ export const royaltiesCliCommands: Record<string, Command> = {
         const lines = [
           `Import ${summary.id}: ${summary.format}, ${summary.status}, ${summary.lineCount} line(s), ${summary.totalAmount} ${summary.currency} (rate to USD ${summary.exchangeRate || '?'})`,
           `Matched ${summary.matched.lines} line(s), unmatched ${summary.unmatched.lines}, refused ${summary.refusedCount}.`,
+          // Lines another report posted are left out (decision 186); including them is the admin page's confirmation.
+          ...(summary.overlap?.reports ?? []).map(
+            (report) =>
+              `Left out: ${report.lines} line(s), ${report.amount} ${summary.currency}, ${ROYALTY_TEXTS.alreadyPostedIn(report.fileName, report.postedAt?.slice(0, 10) ?? '?')}.`,
+          ),
           ...summary.errors.map((error) => `Error: ${error}`),
           ...summary.warnings.map((warning) => `Warning: ${warning}`),
           ...summary.refused.slice(0, 20).map((line) => `Refused line ${line.line}: ${line.reason}`),

@@ -5,6 +5,7 @@
  * that is audited, and the database refuses a line posted twice.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
+import { royaltiesCliCommands } from './cli';
 import { postImport } from './posting';
 
 const UNLIMITED = path.resolve(
@@ -86,6 +88,7 @@ async function balance(): Promise<number> {
 
 describe('a cumulative re-export of a posted statement', () => {
   const october = [sale('Spotify', 'US', '1000', '3.20'), sale('Apple Music', 'DE', '10', '0.10')];
+  let postedOn = '';
 
   it('marks the lines already posted, says how many and how much, and credits only the new line', async () => {
     const first = await upload(statement(...october), { filename: 'october.tsv' });
@@ -105,6 +108,7 @@ describe('a cumulative re-export of a posted statement', () => {
       included: null,
     });
     expect(again.overlap.reports[0].postedAt).toBe(posted.postedAt);
+    postedOn = String(posted.postedAt).slice(0, 10);
     // Ready to post: only the new line, for one artist.
     expect(again.matched).toEqual({ lines: 1, amount: '0.07' });
     expect(again.matchedArtists).toBe(1);
@@ -118,6 +122,14 @@ describe('a cumulative re-export of a posted statement', () => {
       )
       .then((r) => (r as unknown as { rows: { n: string | number }[] }).rows);
     expect(Number(earned?.n)).toBe(1);
+  });
+
+  it('is named by royalties:import at the command line too', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'royalty-overlap-')), 'october-cli.tsv');
+    fs.writeFileSync(file, statement(...october, sale('Tidal', 'NO', '2', '0.02')));
+    const output = await royaltiesCliCommands['royalties:import']?.run(system, [file], {});
+    expect(output).toContain('Matched 1 line(s), unmatched 0, refused 0.');
+    expect(output).toContain(`Left out: 2 line(s), 3.3 USD, already posted in october.tsv on ${postedOn}.`);
   });
 });
 
