@@ -257,6 +257,10 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('GET', '/api/admin/deliveries/:id/attempts/:attemptId/package', 'admin'),
   route('POST', '/api/admin/deliveries/:id/retry', 'admin'),
   route('POST', '/api/admin/releases/:id/takedown', 'admin', { params: release }),
+  route('POST', '/api/admin/releases/:id/store-takedowns/approve', 'moderator', {
+    params: release,
+    call: { json: { platformId: 'spotify' } },
+  }),
   route('GET', '/api/releases/:id/detail', 'user', { params: release, owned: true }),
   route('POST', '/api/releases/:id/store-takedowns', 'user', {
     params: release,

@@ -152,6 +152,8 @@ export type AdminReleaseCard = {
   rejectionReason: string | null;
   isTakedownRequested: boolean;
   takedownRequestedAt: string | null;
+  /** Stores the artist asked to leave (per-store takedown requests waiting for a decision, issue 26). */
+  storeTakedownRequests: { platformId: PlatformId; requestedAt: string }[];
   createdAt: string;
   coverUrl: string | null;
   coverArtKey: string | null;

@@ -2,7 +2,7 @@
  * The review list (spec 02 §4): the five tabs with their counts, a page of a tab in its order, and the
  * search. Counts come from the delta rows of migration 0008, pages from prepared statements per tab.
  */
-import type { ReleaseStatus, Role } from '@tunedrop/shared';
+import type { PlatformId, ReleaseStatus, Role } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_TABS,
   ADMIN_TAB_STATUSES,
@@ -19,6 +19,7 @@ import {
   producers,
   profiles,
   releaseCountDeltas,
+  releaseStoreTakedowns,
   releases,
   songwriters,
   tracks,
@@ -38,8 +39,18 @@ const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
  */
 function tabCondition(tab: AdminReleaseTab): SQL {
   return tab === 'takedown'
-    ? sql`${releases.takedownRequested}`
+    ? sql`(${releases.takedownRequested} or ${sql.raw(storeRequestCondition('"releases"'))})`
     : sql`${releases.status} in (${sql.raw(ADMIN_TAB_STATUSES[tab].map(quoted).join(', '))})`;
+}
+
+/**
+ * A per-store takedown request the artist made (release_store_takedowns, state 'requested') on a
+ * release still in the stores: it waits in the "Takedown Requests" tab beside whole-release requests
+ * (issue 26 finding 3). `alias` is the releases row's alias (raw SQL, a constant of this module).
+ */
+function storeRequestCondition(alias: string): string {
+  return `(${alias}.status in ('approved', 'live') and exists (select 1 from release_store_takedowns s
+    where s.release_id = ${alias}.id and s.state = 'requested'))`;
 }
 
 /** Every tab's count, each read by `count` (one object literal, so no tab can be left out). */
@@ -56,7 +67,7 @@ function countsOf(count: (tab: AdminReleaseTab) => number): AdminReleaseCounts {
 /** A tab's condition on the rows of tunedrop_search_releases (migration 0008), as raw SQL text. */
 function searchTabCondition(tab: AdminReleaseTab): string {
   return tab === 'takedown'
-    ? 'm.takedown_requested'
+    ? `(m.takedown_requested or ${storeRequestCondition('m')})`
     : `m.status in (${ADMIN_TAB_STATUSES[tab].map(quoted).join(', ')})`;
 }
 
@@ -104,7 +115,14 @@ async function searchSummary(
 /** Review queues first come, first served; the decided tabs show the newest first. */
 function tabOrder(tab: AdminReleaseTab) {
   if (tab === 'pending') return [asc(releases.createdAt), asc(releases.id)];
-  if (tab === 'takedown') return [asc(releases.takedownRequestedAt), asc(releases.id)];
+  if (tab === 'takedown') {
+    // A per-store request has no takedown_requested_at: it is ordered by its first store request.
+    return [
+      asc(sql`coalesce(${releases.takedownRequestedAt}, (select min(s.requested_at)
+        from ${releaseStoreTakedowns} s where s.release_id = ${releases.id} and s.state = 'requested'))`),
+      asc(releases.id),
+    ];
+  }
   return [desc(releases.createdAt), desc(releases.id)];
 }
 
@@ -128,6 +146,25 @@ const tracksJson = sql<TrackJson[]>`coalesce((
         from ${producers} p where p.track_id = t.id), '[]'::json)
   ) order by t.position)
   from ${tracks} t where t.release_id = ${releases.id}), '[]'::json)`;
+
+/** The stores the artist asked to leave, waiting for a decision (oldest first). */
+const storeRequestsJson = sql<{ platformId: PlatformId; requestedAt: string }[]>`coalesce((
+  select json_agg(json_build_object('platformId', s.platform_id, 'requestedAt', s.requested_at)
+                  order by s.requested_at, s.platform_id)
+    from ${releaseStoreTakedowns} s where s.release_id = ${releases.id} and s.state = 'requested'), '[]'::json)`;
+
+/**
+ * Releases in the stores with per-store requests only (a whole-release request is already counted by
+ * the delta rows): added to the "Takedown Requests" count. The table holds few 'requested' rows.
+ */
+async function storeRequestOnlyCount(db: DbOrTx): Promise<number> {
+  const row = await firstRow<{ count: number | string }>(
+    db,
+    sql`select count(*)::int as count from ${releases} r
+      where not r.takedown_requested and ${sql.raw(storeRequestCondition('r'))}`,
+  );
+  return Number(row?.count ?? 0);
+}
 
 type DeltaRow = { status: ReleaseStatus; takedownRequested: boolean; count: number; rows: number };
 
@@ -183,6 +220,7 @@ function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefin
           where r.user_id = ${profiles.id} and r.role in ('admin', 'free_access'))`,
       },
       tracks: tracksJson,
+      storeRequests: storeRequestsJson,
     })
     .from(releases)
     .innerJoin(profiles, eq(profiles.id, releases.userId))
@@ -284,9 +322,10 @@ export async function listReviewReleases(
     rows = await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset });
     // The page query carries the counts; past the last page (no row) they are read on their own.
     counts = await tabCounts(db, rows[0] ? (rows[0].deltas ?? []) : await queries.deltas.execute());
+    counts.takedown += await storeRequestOnlyCount(db);
   }
 
-  const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows }) => ({
+  const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows, storeRequests }) => ({
     id: release.id,
     title: release.title,
     status: release.status,
@@ -311,6 +350,10 @@ export async function listReviewReleases(
     rejectionReason: release.rejectionReason,
     isTakedownRequested: release.takedownRequested,
     takedownRequestedAt: release.takedownRequestedAt?.toISOString() ?? null,
+    storeTakedownRequests: (storeRequests ?? []).map((request) => ({
+      platformId: request.platformId,
+      requestedAt: new Date(request.requestedAt).toISOString(),
+    })),
     createdAt: release.createdAt.toISOString(),
     coverUrl: release.coverThumbMediumKey
       ? coverUrl(release.id, 'medium', release.coverThumbMediumKey)

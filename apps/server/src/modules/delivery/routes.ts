@@ -148,6 +148,17 @@ export const deliveryRoutes = new Hono<AppEnv>()
     const items = await adminTakedown(c.var.deps.db, releaseIdParam(c.req.param('id')), c.req.valid('json'));
     return c.json({ deliveries: items }, 200);
   })
+  // The "Takedown Requests" tab approves an artist's per-store request (staff who review, issue 26).
+  .post(
+    '/admin/releases/:id/store-takedowns/approve',
+    access('moderator'),
+    validate('json', storeTakedownSchema),
+    async (c) => {
+      const { platformId } = c.req.valid('json');
+      const items = await adminTakedown(c.var.deps.db, releaseIdParam(c.req.param('id')), { platformId });
+      return c.json({ deliveries: items }, 200);
+    },
+  )
   .get('/releases/:id/detail', access('user'), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await releaseDetail(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id'))), 200);

@@ -1,4 +1,4 @@
-import { platformName } from '@tunedrop/shared';
+import { type PlatformId, platformName } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
@@ -28,6 +28,7 @@ import { notify } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
+import { useApproveStoreTakedown } from '../api/store-takedown';
 import { MetadataPanel } from './metadata-panel';
 import { TrackAudio } from './track-audio';
 
@@ -56,6 +57,8 @@ export function ReviewCard({
   const [isMetadataOpen, setIsMetadataOpen] = useState(false);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const [isExporting, setIsExporting] = useState(false);
+  const [storeToApprove, setStoreToApprove] = useState<PlatformId | null>(null);
+  const approveStore = useApproveStoreTakedown();
   const headingId = `review-${release.id}-title`;
   const metadataId = `review-${release.id}-metadata`;
 
@@ -129,6 +132,16 @@ export function ReviewCard({
             {release.uploader.isBanned && release.uploader.banReason ? (
               <p className="text-xs text-red-300">Ban reason: {release.uploader.banReason}</p>
             ) : null}
+            {release.storeTakedownRequests.length > 0 ? (
+              <p className="text-sm text-amber-200" data-testid="store-takedown-requests">
+                Takedown requested from:{' '}
+                {release.storeTakedownRequests
+                  .map(
+                    (request) => `${platformName(request.platformId)} (${formatDate(request.requestedAt)})`,
+                  )
+                  .join(', ')}
+              </p>
+            ) : null}
             {release.status === 'rejected' && release.rejectionReason ? (
               <p className="rounded-md border border-red-500/30 bg-red-500/10 px-3 py-2 text-sm text-red-200">
                 <span className="font-medium">Rejection reason:</span> {release.rejectionReason}
@@ -177,7 +190,7 @@ export function ReviewCard({
               <RotateCcw aria-hidden className="size-4" /> Unapprove
             </Button>
           ) : null}
-          {tab === 'takedown' ? (
+          {tab === 'takedown' && release.isTakedownRequested ? (
             <>
               <Button size="sm" onClick={() => setDialog('takedown-approve')} disabled={isPending}>
                 <Check aria-hidden className="size-4" /> Approve Takedown
@@ -187,6 +200,19 @@ export function ReviewCard({
               </Button>
             </>
           ) : null}
+          {tab === 'takedown'
+            ? release.storeTakedownRequests.map((request) => (
+                <Button
+                  key={request.platformId}
+                  size="sm"
+                  onClick={() => setStoreToApprove(request.platformId)}
+                  disabled={approveStore.isPending}
+                >
+                  <Check aria-hidden className="size-4" /> Approve Takedown from{' '}
+                  {platformName(request.platformId)}
+                </Button>
+              ))
+            : null}
           {tab === 'rejected' ? (
             <Button size="sm" variant="outline" onClick={() => setDialog('unreject')} disabled={isPending}>
               <RotateCcw aria-hidden className="size-4" /> Unreject
@@ -232,6 +258,32 @@ export function ReviewCard({
         isDestructive
         isPending={isPending}
         onConfirm={() => run('takedown_approve')}
+      />
+      <ConfirmDialog
+        open={storeToApprove !== null}
+        onOpenChange={(open) => {
+          if (!open && !approveStore.isPending) setStoreToApprove(null);
+        }}
+        title="Approve Takedown"
+        description={`"${release.title}" by ${artists} will be taken down from ${
+          storeToApprove ? platformName(storeToApprove) : ''
+        } only: a takedown message goes to the target that serves it, and the release stays in its other stores.`}
+        confirmLabel={approveStore.isPending ? 'Approving...' : 'Approve Takedown'}
+        isDestructive
+        isPending={approveStore.isPending}
+        onConfirm={() => {
+          if (!storeToApprove) return;
+          approveStore.mutate(
+            { releaseId: release.id, platformId: storeToApprove },
+            {
+              onSuccess: () => {
+                notify.success(ADMIN_RELEASE_MESSAGES.takedownApproved);
+                setStoreToApprove(null);
+              },
+              onError: () => notify.error(ADMIN_RELEASE_MESSAGES.takedownApproveFailed),
+            },
+          );
+        }}
       />
       <ReasonDialog
         open={dialog === 'reject'}
