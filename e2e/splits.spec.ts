@@ -159,6 +159,24 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
   for await (const chunk of csv) chunks.push(chunk as Buffer);
   expect(Buffer.concat(chunks).toString('utf8')).toContain(`(30.00%),,,,,,${title},`);
   expect(await seriousA11yViolations(collab)).toEqual([]);
+  // On a phone the share stacks: its Share and Amount stay inside the screen (issue 25, finding 6), and the
+  // statement opens in place with the share received from its release and track.
+  await collab.setViewportSize({ width: 390, height: 844 });
+  const phoneShare = collab.getByTestId('payee-share').first();
+  await expect(phoneShare).toContainText('Share 30.00%');
+  for (const cell of await phoneShare.locator('td').all()) {
+    const box = await cell.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await collab
+    .getByTestId('statement')
+    .first()
+    .getByRole('button', { name: /^View the .* statement$/ })
+    .click();
+  await expect(collab.getByTestId('statement-shares')).toContainText(
+    new RegExp(`From .+ · ${title}( / [^·]+)? · 30\\.00%`),
+  );
+  expect(await seriousA11yViolations(collab)).toEqual([]);
   await context.close();
 
   // The owner: $7.00 and the statement showing the share paid out.

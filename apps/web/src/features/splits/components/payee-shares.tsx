@@ -56,15 +56,15 @@ export function PayeeShares() {
                     {item.reportName} · {formatDate(item.postedAt)}
                   </td>
                   <td className="col-span-2 text-zinc-300 sm:px-4 sm:py-2">
-                    <span className="text-zinc-500 sm:hidden">Period </span>
+                    <span className="text-zinc-400 sm:hidden">Period </span>
                     {item.period}
                   </td>
                   <td className="tabular-nums text-zinc-100 sm:px-4 sm:py-2 sm:text-right">
-                    <span className="text-zinc-500 sm:hidden">Share </span>
+                    <span className="text-zinc-400 sm:hidden">Share </span>
                     {item.percent}%
                   </td>
                   <td className="text-right tabular-nums text-zinc-100 sm:px-4 sm:py-2">
-                    <span className="text-zinc-500 sm:hidden">Amount (USD) </span>
+                    <span className="text-zinc-400 sm:hidden">Amount (USD) </span>
                     {item.amountUsd}
                   </td>
                 </tr>
