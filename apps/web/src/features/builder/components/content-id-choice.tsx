@@ -64,7 +64,7 @@ export function ContentIdChoice({
           </Button>
         </div>
       )}
-      {isPro ? <p className="text-xs text-zinc-500">{BUILDER_CONTENT_ID_NOTE}</p> : null}
+      {isPro ? <p className="text-xs text-zinc-400">{BUILDER_CONTENT_ID_NOTE}</p> : null}
       <FieldError id={`${headingId}-error`}>{error}</FieldError>
       {isPro ? (
         <EligibilityQuestionsDialog

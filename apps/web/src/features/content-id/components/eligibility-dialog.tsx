@@ -11,7 +11,7 @@ import {
   type ContentIdQuestionId,
   contentIdAnswersSchema,
 } from '@tunedrop/shared/schemas/content-id';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { FieldError } from '../../../components/ui/input';
@@ -60,7 +60,13 @@ export function EligibilityQuestionsDialog({
         form.setError(name as ContentIdQuestionId, { message });
   }, [fieldErrors, form]);
 
-  const onSubmit = form.handleSubmit((answers) => onAnswers(answers, close));
+  const submitAnswers = form.handleSubmit((answers) => onAnswers(answers, close));
+  // React bubbles events through the dialog's portal to the page: in the builder, the step's own form
+  // would take this submit as "Continue". The questions are their own form.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.stopPropagation();
+    return submitAnswers(event);
+  };
 
   return (
     <Dialog
