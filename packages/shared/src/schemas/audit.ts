@@ -14,6 +14,7 @@ export const AUDIT_KINDS = {
   'royalties.rate_set': 'Set a report’s exchange rate',
   'royalties.overlap_override': 'Included lines already posted',
   'royalties.warning_accept': 'Accepted a sanity warning',
+  'royalties.warning_resolve': 'Resolved a sanity warning (lines unmatched)',
   'royalties.code_assign': 'Assigned a sales code',
   'royalties.code_unassign': 'Removed a sales code assignment',
   'royalties.suspense_assign': 'Assigned suspense money',

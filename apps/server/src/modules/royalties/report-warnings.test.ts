@@ -164,6 +164,11 @@ describe('sanity warnings of a staged report', () => {
       resolvedBy: people.admin.email,
       lines: [],
     });
+    const [audit] = await system.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'royalties.warning_resolve'), eq(auditLog.subjectId, id)));
+    expect(audit).toMatchObject({ actorEmail: people.admin.email, after: { resolution: 'lines unmatched' } });
     const summary = await readJson(await asAdmin(`/api/admin/royalties/imports/${id}`));
     expect(summary.matched.lines).toBe(0);
     expect(summary.unmatched.lines).toBe(15);

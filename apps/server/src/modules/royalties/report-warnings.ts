@@ -329,9 +329,9 @@ export async function resolveWarning(
     await refreshTotals(tx, importId);
     await refreshWarnings(tx, importId);
     await recordAudit(tx, actor, {
-      kind: 'royalties.warning_accept',
+      kind: 'royalties.warning_resolve',
       subject: { type: 'royalty_report', id: importId, label: report.fileName },
-      after: { warning: warning.message, lines: warning.lineCount, resolved: 'lines unmatched' },
+      after: { warning: warning.message, lines: warning.lineCount, resolution: 'lines unmatched' },
     });
   });
 }
