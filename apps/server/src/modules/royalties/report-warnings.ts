@@ -98,47 +98,54 @@ export async function refreshWarnings(db: DbOrTx, importId: string): Promise<voi
     .where(eq(royaltyImports.id, importId));
   if (!report) return;
   const registrant = await operatorRegistrant(db);
-  const allocate = await needsAllocation(db, importId);
-  const found = await rows<Found>(
+  // Which warnings there are, from the staged lines alone (no allocation of summary revenue: the money
+  // of the few warnings found is summed afterwards), so a million-line report is scanned once.
+  const foreignIsrc = registrant
+    ? sql`
+      union all
+      select 'foreign_isrc'::text as kind, t.isrc as subject, t.title as name, null::text as first_date,
+             null::text as first_period, null::text as last_period,
+             string_agg(distinct pairs.artist, ', ') as artists, sum(pairs.lines) as lines
+        from (
+          select track_id, artist, count(*) as lines
+            from royalty_import_lines
+           where import_id = ${importId} and user_id is not null and track_id is not null
+             and isrc is not null and nullif(btrim(artist), '') is not null
+           group by track_id, artist
+        ) pairs
+        join tracks t on t.id = pairs.track_id
+        left join assigned_codes a on a.kind = 'isrc' and a.code = t.isrc
+       where t.isrc is not null
+         and coalesce(a.source, 'artist') = 'artist'
+         and substr(t.isrc, 1, 5) <> ${registrant}::text
+         and ${isOtherArtist(sql`pairs.artist`, sql`pairs.track_id`)}
+       group by t.isrc, t.title`
+    : sql``;
+  const candidates = await rows<Omit<Found, 'amount'>>(
     db,
     sql`
-      with l as materialized (
-        select line_no, isrc, artist, period, release_id, track_id, line_amount
-          from (${lineAmountsSql(importId, allocate)}) x
-         where x.user_id is not null
-      ),
-      early as (
-        select 'period_before_release'::text as kind, r.id::text as subject, r.title as name,
-               least(r.release_date, coalesce(r.original_release_date, r.release_date))::text as first_date,
-               min(l.period) as first_period, max(l.period) as last_period, null::text as artists,
-               count(*) as lines, trim_scale(sum(l.line_amount))::text as amount
-          from l join releases r on r.id = l.release_id
-         where l.period is not null
-           and l.period < to_char(least(r.release_date, coalesce(r.original_release_date, r.release_date)), 'YYYY-MM')
-         group by r.id, r.title, r.release_date, r.original_release_date
-      ),
-      pairs as (
-        select track_id, artist, count(*) as lines, sum(line_amount) as amount
-          from l
-         where track_id is not null and isrc is not null and nullif(btrim(artist), '') is not null
-         group by track_id, artist
-      ),
-      foreign_isrc as (
-        select 'foreign_isrc'::text as kind, t.isrc as subject, t.title as name, null::text as first_date,
-               null::text as first_period, null::text as last_period,
-               string_agg(distinct pairs.artist, ', ') as artists,
-               sum(pairs.lines) as lines, trim_scale(sum(pairs.amount))::text as amount
-          from pairs
-          join tracks t on t.id = pairs.track_id
-          left join assigned_codes a on a.kind = 'isrc' and a.code = t.isrc
-         where t.isrc is not null
-           and coalesce(a.source, 'artist') = 'artist'
-           and ${registrant}::text is not null and substr(t.isrc, 1, 5) <> ${registrant}::text
-           and ${isOtherArtist(sql`pairs.artist`, sql`pairs.track_id`)}
-         group by t.isrc, t.title
-      )
-      select * from early union all select * from foreign_isrc`,
+      select 'period_before_release'::text as kind, r.id::text as subject, r.title as name,
+             least(r.release_date, coalesce(r.original_release_date, r.release_date))::text as first_date,
+             min(l.period) as first_period, max(l.period) as last_period, null::text as artists,
+             count(*) as lines
+        from royalty_import_lines l join releases r on r.id = l.release_id
+       where l.import_id = ${importId} and l.user_id is not null and l.period is not null
+         and l.period < to_char(least(r.release_date, coalesce(r.original_release_date, r.release_date)), 'YYYY-MM')
+       group by r.id, r.title, r.release_date, r.original_release_date
+      ${foreignIsrc}`,
   );
+  const allocate = candidates.length > 0 && (await needsAllocation(db, importId));
+  const found: Found[] = [];
+  for (const candidate of candidates) {
+    const [sum] = await rows<{ amount: string | null }>(
+      db,
+      sql`
+        select trim_scale(sum(l.line_amount))::text as amount
+          from (${lineAmountsSql(importId, allocate)}) l
+         where ${linesOf(candidate.kind, candidate.subject)}`,
+    );
+    found.push({ ...candidate, amount: sum?.amount ?? '0' });
+  }
   const currency = report.currency ?? '';
   const current = found.map((row) => ({
     kind: row.kind,
