@@ -93,6 +93,30 @@ describe('the file says its currency first', () => {
     expect(await readJson(unknown)).toEqual({ format: null, currency: null });
   });
 
+  it("reads a generic CSV's currency column with its preset, else the preset's currency", async () => {
+    const created = await system.request('/api/admin/royalties/presets', {
+      method: 'POST',
+      json: {
+        name: 'Label EUR',
+        currency: 'SEK',
+        mapping: { isrc: 'ISRC', amount: 'Net', currency: 'Cur', period: 'Month' },
+      },
+      cookie: people.admin.cookie,
+    });
+    expect(created.status).toBe(201);
+    const preset = (await readJson(created)).id as string;
+    const inspect = (body: string) =>
+      system.request(`/api/admin/royalties/imports/inspect?format=csv&preset=${preset}`, {
+        method: 'POST',
+        body,
+        cookie: people.admin.cookie,
+      });
+    const withColumn = await inspect('ISRC,Net,Cur,Month\nQZRAT2500001,1.50,eur,2025-03\n');
+    expect(await readJson(withColumn)).toEqual({ format: 'csv', currency: 'EUR' });
+    const withoutColumn = await inspect('ISRC,Net,Month\nQZRAT2500001,1.50,2025-03\n');
+    expect((await readJson(withoutColumn)).currency).toBe('SEK');
+  });
+
   it('is for admins only', async () => {
     const response = await system.request('/api/admin/royalties/imports/inspect', {
       method: 'POST',
