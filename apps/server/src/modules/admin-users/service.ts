@@ -14,11 +14,12 @@ import {
 } from '@tunedrop/shared/schemas/admin-users';
 import { and, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, profileCountDeltas, profiles, releases, userRoles } from '../../db/schema';
+import { profileCountDeltas, profiles, releases, userRoles } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { camelCaseName, firstRow, run } from '../../lib/sql';
+import { recordAudit } from '../audit';
 import { isPayeeSql } from '../wallet/payees';
 
 export type Admin = { id: string; email: string };
@@ -241,19 +242,13 @@ export async function listUsers(db: Db, query: AdminUsersQuery): Promise<AdminUs
 async function audit(
   tx: DbOrTx,
   admin: Admin,
-  action: string,
+  action: 'user.ban' | 'user.unban' | 'role.grant' | 'role.revoke',
   userId: string,
   before: unknown,
   after: unknown,
 ) {
-  await tx.insert(auditLog).values({
-    actorId: admin.id,
-    actorEmail: admin.email,
-    action,
-    subjectUserId: userId,
-    before,
-    after,
-  });
+  // The user's email is stored with the entry (record 191).
+  await recordAudit(tx, admin, { kind: action, subjectUserId: userId, before, after });
 }
 
 const isKnownRole = (role: string): role is GrantableRole => role === 'free_access' || role === 'moderator';

@@ -14,11 +14,12 @@ import {
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client';
-import { auditLog, profiles, withdrawalRequests } from '../../db/schema';
+import { profiles, withdrawalRequests } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import { AppError } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
+import { recordAudit } from '../audit';
 import { applyBalanceChange, releasePending } from '../wallet/balance';
 import { decryptPaymentDetails } from '../wallet/payment-crypto';
 import { type Actor, leavePending, summaryWithoutDetails, type WithdrawalRow } from '../wallet/service';
@@ -103,15 +104,14 @@ export async function listWithdrawalsForAdmin(
 async function audit(
   tx: DbOrTx,
   admin: Actor,
-  action: string,
+  action: 'withdrawal.approve' | 'withdrawal.reject',
   row: WithdrawalRow,
   before: Record<string, unknown>,
   after: Record<string, unknown>,
 ) {
-  await tx.insert(auditLog).values({
-    actorId: admin.id,
-    actorEmail: admin.email,
-    action,
+  // The requester's email is stored with the entry (record 191).
+  await recordAudit(tx, admin, {
+    kind: action,
     subjectUserId: row.userId,
     withdrawalRequestId: row.id,
     before,

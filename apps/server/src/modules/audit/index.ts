@@ -5,9 +5,9 @@
  */
 import { userInfo } from 'node:os';
 import type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, settings } from '../../db/schema';
+import { auditLog, releases, settings, user } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 
 export type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit';
@@ -16,7 +16,7 @@ export type { AuditKind, AuditSubjectType } from '@tunedrop/shared/schemas/audit
 export type AuditActor = Viewer | { id: string | null; email: string };
 
 /** The operator at a shell: `cli:<os user>`, kept in actor_email since a CLI run has no account. */
-export function cliAuditActor(): AuditActor {
+export function cliAuditActor(): { id: null; email: string } {
   let name = 'operator';
   try {
     name = userInfo().username || name;
@@ -28,7 +28,10 @@ export function cliAuditActor(): AuditActor {
 
 export type AuditRecord = {
   kind: AuditKind;
-  /** What it was about; `label` is the human name now (file name, title, target name, setting key). */
+  /**
+   * What it was about; `label` is the human name now (file name, title, target name, setting key). Left
+   * out, it is the release's title or else the subject user's email; null states there is none.
+   */
   subject?: { type: AuditSubjectType; id?: string | null; label: string } | null;
   releaseId?: string | null;
   subjectUserId?: string | null;
@@ -38,8 +41,28 @@ export type AuditRecord = {
   after?: unknown;
 };
 
+/** Without a stated subject: the release's title, else the subject user's email, read now (record 191). */
+async function impliedSubject(tx: DbOrTx, entry: AuditRecord): Promise<AuditRecord['subject']> {
+  if (entry.releaseId) {
+    const [release] = await tx
+      .select({ title: releases.title })
+      .from(releases)
+      .where(eq(releases.id, entry.releaseId));
+    if (release) return { type: 'release', id: entry.releaseId, label: release.title };
+  }
+  if (entry.subjectUserId) {
+    const [subject] = await tx
+      .select({ email: user.email })
+      .from(user)
+      .where(eq(user.id, entry.subjectUserId));
+    if (subject) return { type: 'user', id: entry.subjectUserId, label: subject.email };
+  }
+  return null;
+}
+
 export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditRecord): Promise<void> {
   const who = 'user' in actor ? { id: actor.user.id, email: actor.user.email } : actor;
+  const subject = entry.subject === undefined ? await impliedSubject(tx, entry) : entry.subject;
   await tx.insert(auditLog).values({
     actorId: who.id,
     actorEmail: who.email,
@@ -47,9 +70,9 @@ export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditRec
     releaseId: entry.releaseId ?? null,
     subjectUserId: entry.subjectUserId ?? null,
     withdrawalRequestId: entry.withdrawalRequestId ?? null,
-    subjectType: entry.subject?.type ?? null,
-    subjectId: entry.subject?.id ?? null,
-    subjectLabel: entry.subject?.label ?? null,
+    subjectType: subject?.type ?? null,
+    subjectId: subject?.id ?? null,
+    subjectLabel: subject?.label ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
   });

@@ -18,7 +18,6 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   type ArtistCredit,
-  auditLog,
   producers,
   releaseStatusEvents,
   releases,
@@ -27,6 +26,7 @@ import {
 } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, validationError } from '../../lib/errors';
+import { recordAudit } from '../audit';
 
 import { coverUrl, findOwned, notEditable, releaseNotFound } from './service';
 
@@ -275,10 +275,8 @@ export async function resubmitMyRelease(
         ? `Resubmitted by the artist. Rejection reason was: ${reason}`
         : 'Resubmitted by the artist.',
     });
-    await tx.insert(auditLog).values({
-      actorId: viewer.user.id,
-      actorEmail: viewer.user.email,
-      action: 'release.resubmit',
+    await recordAudit(tx, viewer, {
+      kind: 'release.resubmit',
       releaseId,
       subjectUserId: viewer.user.id,
       before: { title: before.title, status: before.status, rejectionReason: before.rejectionReason },

@@ -8,11 +8,12 @@
 import { isReleaseEditable, OWNER_CHANGEABLE_STATUSES } from '@tunedrop/shared/schemas/releases';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, releases, tracks, uploads } from '../../db/schema';
+import { releases, tracks, uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { recordAudit } from '../audit';
 import {
   copyAudioIntoStorage,
   FileClaimedElsewhere,
@@ -144,10 +145,8 @@ export async function replaceCover(
     });
     await consumeUpload(tx, userId, releaseId, upload);
     await dropReplacedUpload(tx, releaseId, current.coverArtKey, upload.id);
-    await tx.insert(auditLog).values({
-      actorId: userId,
-      actorEmail: viewer.user.email,
-      action: 'release.replace_cover',
+    await recordAudit(tx, viewer, {
+      kind: 'release.replace_cover',
       releaseId,
       subjectUserId: userId,
       before: { title: current.title, coverArtKey: current.coverArtKey },
@@ -217,10 +216,8 @@ export async function replaceTrackAudio(
     await tx.update(tracks).set(fields).where(eq(tracks.id, trackId));
     await consumeUpload(tx, userId, releaseId, upload);
     await dropReplacedUpload(tx, releaseId, current.fileKey, upload.id);
-    await tx.insert(auditLog).values({
-      actorId: userId,
-      actorEmail: viewer.user.email,
-      action: 'release.replace_audio',
+    await recordAudit(tx, viewer, {
+      kind: 'release.replace_audio',
       releaseId,
       subjectUserId: userId,
       before: {

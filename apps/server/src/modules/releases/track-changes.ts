@@ -8,10 +8,11 @@ import { BUILDER_MESSAGES, uniqueArtistsByName } from '@tunedrop/shared/schemas/
 import { type AddTrack, type EditableTrack, RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { auditLog, producers, releases, songwriters, tracks, uploads } from '../../db/schema';
+import { producers, releases, songwriters, tracks, uploads } from '../../db/schema';
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
 import { validationError } from '../../lib/errors';
+import { recordAudit } from '../audit';
 import { removeStagedAudio, trackFileFields, usableUpload } from '../builder/files';
 import {
   changeableRelease,
@@ -146,10 +147,8 @@ export async function addTrack(
     );
     await consumeUpload(tx, userId, releaseId, upload);
     await recomputeReleaseArtists(tx, releaseId);
-    await tx.insert(auditLog).values({
-      actorId: userId,
-      actorEmail: viewer.user.email,
-      action: 'release.add_track',
+    await recordAudit(tx, viewer, {
+      kind: 'release.add_track',
       releaseId,
       subjectUserId: userId,
       before: { trackCount: current.length },
@@ -221,10 +220,8 @@ export async function removeTrack(
       .delete(uploads)
       .where(and(eq(uploads.releaseId, releaseId), eq(uploads.storageKey, target.fileKey)));
     await recomputeReleaseArtists(tx, releaseId);
-    await tx.insert(auditLog).values({
-      actorId: userId,
-      actorEmail: viewer.user.email,
-      action: 'release.remove_track',
+    await recordAudit(tx, viewer, {
+      kind: 'release.remove_track',
       releaseId,
       subjectUserId: userId,
       before: {
