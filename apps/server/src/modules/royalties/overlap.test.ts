@@ -237,6 +237,38 @@ describe('including lines already posted', () => {
   });
 });
 
+describe('a line first held in suspense', () => {
+  it('is known when a re-export matches it after its code was assigned: paid once', async () => {
+    const unknown = 'QZOVL2500099';
+    const { trackIds } = await createTestRelease(system, artist.userId, {
+      status: 'live',
+      isrcs: [null],
+      releaseDate: '2019-01-01',
+    });
+    const held = sale('Spotify', 'FR', '100', '0.50', unknown, '2025-06');
+    const first = await upload(statement(held), { filename: 'june.tsv' });
+    expect(first.unmatched).toEqual({ lines: 1, amount: '0.5' });
+    await post(first.id);
+    const before = await balance();
+    const assigned = await system.request('/api/admin/royalties/suspense/assign', {
+      method: 'POST',
+      json: { code: unknown, kind: 'isrc', trackId: trackIds[0] },
+      cookie: people.admin.cookie,
+    });
+    expect(assigned.status).toBe(200);
+    expect(await balance()).toBe(before + 50);
+
+    // The code is remembered: the re-export matches the held line, which was posted (to suspense) already.
+    const again = await upload(statement(held, sale('Deezer', 'FR', '1', '0.04', unknown, '2025-06')), {
+      filename: 'june-reexport.tsv',
+    });
+    expect(again.overlap).toMatchObject({ lines: 1, amount: '0.5', reports: [{ fileName: 'june.tsv' }] });
+    expect(again.matched).toEqual({ lines: 1, amount: '0.04' });
+    await post(again.id);
+    expect(await balance()).toBe(before + 54);
+  });
+});
+
 describe('the database constraint', () => {
   it('refuses a line posted twice: two reports staged before either was posted', async () => {
     const lines = [sale('Spotify', 'SE', '500', '2.00', OTHER, '2025-07')];
