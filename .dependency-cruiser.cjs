@@ -19,7 +19,7 @@ const PUBLIC_ENTRY_POINTS = {
   auth: ['service', 'auth'],
   builder: ['files'],
   'content-id': ['opt-in-at-submission'],
-  delivery: ['planning', 'worker'],
+  delivery: ['planning', 'worker', 'needs-action'],
   releases: ['service', 'mails'],
   // The operator's fee and a posting's figures, for the finance module (record 189).
   royalties: ['fees', 'posting-figures'],

@@ -7,6 +7,7 @@ import type { PlatformId, ReleaseStatus, SongwriterRole } from '../constants';
 import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
 import type { UploaderSubscription } from './admin-releases/uploader-standing';
+import type { StoreRejection } from './delivery/release-detail';
 
 export * from './admin-releases/uploader-standing';
 
@@ -154,6 +155,8 @@ export type AdminReleaseCard = {
   takedownRequestedAt: string | null;
   /** Stores the artist asked to leave (per-store takedown requests waiting for a decision, issue 26). */
   storeTakedownRequests: { platformId: PlatformId; requestedAt: string }[];
+  /** Standing store rejections of its deliveries: "Needs action" (record 194). */
+  storeRejections: StoreRejection[];
   createdAt: string;
   coverUrl: string | null;
   coverArtKey: string | null;

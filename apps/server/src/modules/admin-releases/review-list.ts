@@ -28,6 +28,7 @@ import {
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { firstRow, run } from '../../lib/sql';
+import { storeRejectionsOf, storeRejectionsSql } from '../delivery/needs-action';
 import { coverUrl } from '../releases/service';
 
 const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -221,6 +222,7 @@ function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefin
       },
       tracks: tracksJson,
       storeRequests: storeRequestsJson,
+      storeRejections: storeRejectionsSql(releases.id),
     })
     .from(releases)
     .innerJoin(profiles, eq(profiles.id, releases.userId))
@@ -325,54 +327,57 @@ export async function listReviewReleases(
     counts.takedown += await storeRequestOnlyCount(db);
   }
 
-  const items: AdminReleaseCard[] = rows.map(({ release, uploader, tracks: trackRows, storeRequests }) => ({
-    id: release.id,
-    title: release.title,
-    status: release.status,
-    primaryArtists:
-      release.primaryArtistsData.length > 0
-        ? release.primaryArtistsData
-        : release.primaryArtists.map((name) => ({ name })),
-    featuredArtists:
-      release.featuredArtistsData.length > 0
-        ? release.featuredArtistsData
-        : release.featuredArtists.map((name) => ({ name })),
-    genre: release.genre,
-    releaseDate: release.releaseDate,
-    originalReleaseDate: release.originalReleaseDate,
-    labelName: release.labelName,
-    upc: release.upc,
-    copyrightHolder: release.copyrightHolder,
-    copyrightYear: release.copyrightYear,
-    publishingHolder: release.publishingHolder,
-    publishingYear: release.publishingYear,
-    distributionStores: release.distributionStores,
-    rejectionReason: release.rejectionReason,
-    isTakedownRequested: release.takedownRequested,
-    takedownRequestedAt: release.takedownRequestedAt?.toISOString() ?? null,
-    storeTakedownRequests: (storeRequests ?? []).map((request) => ({
-      platformId: request.platformId,
-      requestedAt: new Date(request.requestedAt).toISOString(),
-    })),
-    createdAt: release.createdAt.toISOString(),
-    coverUrl: release.coverThumbMediumKey
-      ? coverUrl(release.id, 'medium', release.coverThumbMediumKey)
-      : null,
-    coverArtKey: release.coverArtKey,
-    uploader: {
-      id: uploader.id,
-      email: uploader.email,
-      artistName: uploader.artistName,
-      isBanned: uploader.banned,
-      banReason: uploader.banReason,
-      subscription: uploaderSubscription({ ...uploader, roles: uploader.waivingRoles }),
-    },
-    tracks: trackRows.map((track) => ({
-      ...track,
-      fileSizeBytes: Number(track.fileSizeBytes),
-      audioUrl: `/api/admin/releases/${release.id}/tracks/${track.id}/audio`,
-    })),
-  }));
+  const items: AdminReleaseCard[] = rows.map(
+    ({ release, uploader, tracks: trackRows, storeRequests, storeRejections }) => ({
+      id: release.id,
+      title: release.title,
+      status: release.status,
+      primaryArtists:
+        release.primaryArtistsData.length > 0
+          ? release.primaryArtistsData
+          : release.primaryArtists.map((name) => ({ name })),
+      featuredArtists:
+        release.featuredArtistsData.length > 0
+          ? release.featuredArtistsData
+          : release.featuredArtists.map((name) => ({ name })),
+      genre: release.genre,
+      releaseDate: release.releaseDate,
+      originalReleaseDate: release.originalReleaseDate,
+      labelName: release.labelName,
+      upc: release.upc,
+      copyrightHolder: release.copyrightHolder,
+      copyrightYear: release.copyrightYear,
+      publishingHolder: release.publishingHolder,
+      publishingYear: release.publishingYear,
+      distributionStores: release.distributionStores,
+      rejectionReason: release.rejectionReason,
+      isTakedownRequested: release.takedownRequested,
+      takedownRequestedAt: release.takedownRequestedAt?.toISOString() ?? null,
+      storeTakedownRequests: (storeRequests ?? []).map((request) => ({
+        platformId: request.platformId,
+        requestedAt: new Date(request.requestedAt).toISOString(),
+      })),
+      storeRejections: storeRejectionsOf(storeRejections),
+      createdAt: release.createdAt.toISOString(),
+      coverUrl: release.coverThumbMediumKey
+        ? coverUrl(release.id, 'medium', release.coverThumbMediumKey)
+        : null,
+      coverArtKey: release.coverArtKey,
+      uploader: {
+        id: uploader.id,
+        email: uploader.email,
+        artistName: uploader.artistName,
+        isBanned: uploader.banned,
+        banReason: uploader.banReason,
+        subscription: uploaderSubscription({ ...uploader, roles: uploader.waivingRoles }),
+      },
+      tracks: trackRows.map((track) => ({
+        ...track,
+        fileSizeBytes: Number(track.fileSizeBytes),
+        audioUrl: `/api/admin/releases/${release.id}/tracks/${track.id}/audio`,
+      })),
+    }),
+  );
 
   return {
     items,

@@ -16,6 +16,7 @@ import {
 } from '../../db/schema';
 import { parseAck } from '../ddex';
 import { notifyAcknowledgement } from '../staff-notifications';
+import { mailReleasesLive, mailStoreRejection } from './artist-mails';
 import { openTargetTransport } from './connect';
 import type { WorkerDeps } from './state';
 import { servesPlatform, type TargetRow } from './targets';
@@ -60,7 +61,7 @@ export async function pollAcknowledgements(deps: WorkerDeps): Promise<number> {
       await transport?.close();
     }
   }
-  if (handled > 0) await promoteReleases(deps.db);
+  if (handled > 0) await promoteReleases(deps.db, deps.config.appUrl);
   return handled;
 }
 
@@ -124,7 +125,15 @@ async function recordAck(
           deliveryId: attempt.deliveryId,
           attemptId: attempt.id,
         });
-        await applyAck(tx, attempt, item);
+        const moved = await applyAck(tx, attempt, item);
+        if (moved?.state === 'rejected' && moved.action !== 'takedown') {
+          // The release now "Needs action": the artist hears which store and why (record 194).
+          await mailStoreRejection(tx, deps.config.appUrl, {
+            releaseId: moved.releaseId,
+            store: target.name,
+            reason: moved.reason,
+          });
+        }
       }
     }
     // One row per file: with several items in one file, the first describes it (all are applied).
@@ -142,17 +151,18 @@ async function recordAck(
   return 1;
 }
 
+/** Applies the ack to its delivery; returns the state it moved to, or null when it moved nothing. */
 async function applyAck(
   tx: DbOrTx,
   attempt: typeof deliveryAttempts.$inferSelect,
   item: { isAccepted: boolean; errorText: string | null; status: string },
-) {
+): Promise<{ state: string; action: string; releaseId: string; reason: string } | null> {
   const [delivery] = await tx
     .select()
     .from(deliveries)
     .where(eq(deliveries.id, attempt.deliveryId))
     .for('update');
-  if (!delivery) return;
+  if (!delivery) return null;
   // Only the ack of the latest message moves the state (an old one is recorded and shown).
   const [latest] = await tx
     .select({ id: deliveryAttempts.id })
@@ -160,20 +170,19 @@ async function applyAck(
     .where(eq(deliveryAttempts.deliveryId, delivery.id))
     .orderBy(sql`${deliveryAttempts.number} desc`, sql`${deliveryAttempts.startedAt} desc`)
     .limit(1);
-  if (latest?.id !== attempt.id || !['delivered', 'takedown_sent'].includes(delivery.state)) return;
+  if (latest?.id !== attempt.id || !['delivered', 'takedown_sent'].includes(delivery.state)) return null;
   const now = new Date();
   const state = !item.isAccepted
     ? 'rejected'
     : delivery.action === 'takedown'
       ? 'taken_down'
       : 'acknowledged';
+  const reason = `${item.status}${item.errorText && item.errorText !== item.status ? `: ${item.errorText}` : ''}`;
   await tx
     .update(deliveries)
     .set({
       state,
-      lastError: item.isAccepted
-        ? null
-        : `${item.status}${item.errorText && item.errorText !== item.status ? `: ${item.errorText}` : ''}`,
+      lastError: item.isAccepted ? null : reason,
       acknowledgedAt: item.isAccepted ? now : delivery.acknowledgedAt,
       updatedAt: now,
       stateChangedAt: now,
@@ -211,6 +220,7 @@ async function applyAck(
         );
     }
   }
+  return { state, action: delivery.action, releaseId: delivery.releaseId, reason };
 }
 
 /**
@@ -218,7 +228,7 @@ async function applyAck(
  * delivery taken down. Each change writes a status event, in the same transaction: a release never
  * changes status without its event, nor the other way round.
  */
-export async function promoteReleases(db: DbOrTx): Promise<void> {
+export async function promoteReleases(db: DbOrTx, appUrl?: string): Promise<void> {
   await db.transaction(async (tx) => {
     const live = await tx
       .update(releases)
@@ -255,6 +265,20 @@ export async function promoteReleases(db: DbOrTx): Promise<void> {
         note: 'Every store confirmed the takedown.',
       })),
     ];
+    // The "your release is live" mail, at a release's first go-live only (record 194).
+    const liveIds = live.map((r) => r.id);
+    const wasLive = liveIds.length
+      ? await tx
+          .selectDistinct({ releaseId: releaseStatusEvents.releaseId })
+          .from(releaseStatusEvents)
+          .where(and(inArray(releaseStatusEvents.releaseId, liveIds), eq(releaseStatusEvents.status, 'live')))
+      : [];
+    const before = new Set(wasLive.map((r) => r.releaseId));
+    await mailReleasesLive(
+      tx,
+      appUrl,
+      liveIds.filter((id) => !before.has(id)),
+    );
     if (events.length > 0) await tx.insert(releaseStatusEvents).values(events);
   });
 }

@@ -96,7 +96,7 @@ export const pollAcks = defineJob({
   schedule: { cron: '* * * * *', payload: {} },
   async run(_payload, { deps }: { deps: DeliveryJobDeps }) {
     await pollAcknowledgements(deps);
-    await promoteReleases(deps.db);
+    await promoteReleases(deps.db, deps.config.appUrl);
   },
 });
 
@@ -106,8 +106,8 @@ export const promoteDueReleases = defineJob({
   policy: 'singleton',
   retry: { limit: 2, delaySeconds: 60 },
   schedule: { cron: '*/15 * * * *', payload: {} },
-  async run(_payload, { deps }: { deps: Pick<Deps, 'db'> }) {
-    await promoteReleases(deps.db);
+  async run(_payload, { deps }: { deps: Pick<Deps, 'db' | 'config'> }) {
+    await promoteReleases(deps.db, deps.config.appUrl);
   },
 });
 

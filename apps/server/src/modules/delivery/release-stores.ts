@@ -22,6 +22,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { loadReleaseData } from '../ddex';
 import { coverUrl } from '../releases/service';
 import { notifyTakedownRequested } from '../staff-notifications';
+import { releaseStoreRejections } from './needs-action';
 import { REMOVED_BEFORE_SENT } from './target-lifecycle';
 import { servesPlatform } from './targets';
 
@@ -150,6 +151,7 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
       producers: t.producers,
     })),
     stores,
+    storeRejections: await releaseStoreRejections(db, releaseId),
     statusHistory: [
       { status: 'pending', at: release.createdAt.toISOString(), note: 'Submitted.' },
       ...events.map((e) => ({ status: e.status, at: e.at.toISOString(), note: e.note })),

@@ -213,6 +213,6 @@ export async function runDeliveryOnce(
     jobs += claimed.length;
   }
   const acks = options.pollAcks === false ? 0 : await pollAcknowledgements(deps);
-  await promoteReleases(deps.db);
+  await promoteReleases(deps.db, deps.config.appUrl);
   return { jobs, acks };
 }

@@ -63,6 +63,15 @@ export type ReleaseDetailStore = {
   /** The artist may ask for a takedown from this store. */
   canRequestTakedown: boolean;
 };
+/**
+ * A store's (target's) rejection of the release's latest delivery there: while one stands the release
+ * "Needs action" (issue 26 finding 4, record 194), an overlay on its Approved or Live status.
+ */
+export type StoreRejection = { target: string; reason: string; at: string };
+
+/** The words of the overlay, the same on every screen. */
+export const NEEDS_ACTION_LABEL = 'Needs action';
+
 export type ReleaseStatusEvent = { status: string; at: string; note: string | null };
 export type ReleaseDetail = {
   id: string;
@@ -89,5 +98,7 @@ export type ReleaseDetail = {
   isEditable: boolean;
   tracks: ReleaseDetailTrack[];
   stores: ReleaseDetailStore[];
+  /** Standing store rejections (oldest first); non-empty means "Needs action". */
+  storeRejections: StoreRejection[];
   statusHistory: ReleaseStatusEvent[];
 };
