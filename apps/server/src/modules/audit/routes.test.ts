@@ -6,10 +6,12 @@
  */
 import type { AuditEntry, AuditPage } from '@tunedrop/shared/schemas/audit';
 import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommands } from '../../cli-commands';
-import { auditLog } from '../../db/schema';
+import { auditLog, releases } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
+import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { freePort } from '../../test-support/sftp';
 import { cliAuditActor, recordAudit } from '.';
@@ -146,6 +148,29 @@ describe('delivery targets', () => {
     expect(entries[2]).toMatchObject({ before: { enabled: true }, after: { enabled: false } });
     expect(entries[4]).toMatchObject({ after: { credentials: 'replaced' } });
     expect(entries[5]).toMatchObject({ before: { name: 'Audited Store' }, after: { removed: true } });
+  });
+});
+
+describe('names stored at write time', () => {
+  it('a writer that names no subject stores the release title, which outlives the release', async () => {
+    const artist = await system.signedInUser({ plan: 'pro' });
+    const { releaseId } = await createTestRelease(system, artist.userId, { title: 'Short-lived EP' });
+    await recordAudit(
+      system.db,
+      { id: null, email: 'exporter@example.com' },
+      {
+        kind: 'release.export',
+        releaseId,
+        subjectUserId: artist.userId,
+      },
+    );
+    await system.db.delete(releases).where(eq(releases.id, releaseId));
+    const [entry] = await ofKind('release.export');
+    expect(entry).toMatchObject({
+      subjectType: 'release',
+      subjectId: releaseId,
+      subjectLabel: 'Short-lived EP',
+    });
   });
 });
 
