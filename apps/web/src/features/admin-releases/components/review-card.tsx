@@ -5,6 +5,7 @@ import {
   type AdminReleaseTab,
   uploaderSubscriptionNote,
 } from '@tunedrop/shared/schemas/admin-releases';
+import { NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
 import {
   AlertTriangle,
   Ban,
@@ -97,6 +98,11 @@ export function ReviewCard({
                 {release.title}
               </h2>
               <StatusBadge kind="release" status={release.status} />
+              {release.storeRejections.length > 0 ? (
+                <Badge tone="red" data-testid="needs-action">
+                  {NEEDS_ACTION_LABEL}
+                </Badge>
+              ) : null}
               {release.isTakedownRequested ? (
                 <Badge tone="yellow">
                   Takedown requested
@@ -132,6 +138,14 @@ export function ReviewCard({
             {release.uploader.isBanned && release.uploader.banReason ? (
               <p className="text-xs text-red-300">Ban reason: {release.uploader.banReason}</p>
             ) : null}
+            {release.storeRejections.map((rejection) => (
+              <p
+                key={`${rejection.target}-${rejection.at}`}
+                className="rounded-md border border-red-500/30 bg-red-500/10 px-3 py-2 text-sm text-red-200"
+              >
+                <span className="font-medium">{rejection.target} rejected it:</span> {rejection.reason}
+              </p>
+            ))}
             {release.storeTakedownRequests.length > 0 ? (
               <p className="text-sm text-amber-200" data-testid="store-takedown-requests">
                 Takedown requested from:{' '}

@@ -17,6 +17,7 @@ import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { ReleaseContentIdSection } from '../../content-id';
 import { ReleaseSplitsSection } from '../../splits';
 import { useReleaseDetail } from '../api/get-release-detail';
+import { NeedsActionBadge, StoreRejectionNotice } from '../components/needs-action';
 import { RejectedActions } from '../components/rejected-actions';
 import { ReleaseHistory } from '../components/release-history';
 import { ReleaseStatusBadge } from '../components/release-status-badge';
@@ -101,8 +102,10 @@ function ReleaseHeader({ release }: { release: ReleaseDetail }) {
         </p>
         <div className="flex flex-wrap items-center gap-2">
           <ReleaseStatusBadge status={release.status} />
+          <NeedsActionBadge rejections={release.storeRejections} />
           {release.takedownRequested ? <Badge tone="yellow">{RELEASE_MESSAGES.takedownPending}</Badge> : null}
         </div>
+        <StoreRejectionNotice rejections={release.storeRejections} />
       </div>
       {canChange && (release.status === 'pending' || release.status === 'processing') ? (
         <Link to={paths.editRelease(release.id)} className={buttonClass('outline', 'sm')}>
