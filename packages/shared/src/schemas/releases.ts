@@ -3,12 +3,14 @@
  * messages, the list and detail shapes, and which status allows which action. Used by both sides.
  */
 import { z } from 'zod';
-import { GENRES, LIMITS, type ReleaseStatus } from '../constants';
+import { GENRES, LIMITS, RELEASE_STATUSES, type ReleaseStatus } from '../constants';
 import { safeText } from '../text';
 import { BUILDER_MESSAGES, isValidYear, trackSubmissionSchema, yearMessage } from './builder';
+import type { StoreRejection } from './delivery/release-detail';
 
 export const RELEASE_MESSAGES = {
   noSongs: 'No Songs Yet',
+  noMatches: 'No releases match',
   takedownPending: 'Takedown Pending',
   fetchFailed: 'Failed to fetch releases',
   loadFailed: 'Failed to load release',
@@ -181,10 +183,23 @@ export const replaceFileSchema = z.object({
 });
 export type ReplaceFile = z.infer<typeof replaceFileSchema>;
 
+/**
+ * My Songs' search and state filter (issue 26 finding 9, record 195): `q` finds a release by its title,
+ * an artist, its UPC or one of its tracks' ISRCs (hyphens and case ignored); an empty value is no filter.
+ */
 export const mySongsQuerySchema = z.object({
   cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
+  q: safeText()
+    .max(200)
+    .transform((value) => value.trim() || undefined)
+    .optional(),
+  status: z
+    .enum(RELEASE_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
+export type MySongsQuery = z.input<typeof mySongsQuerySchema>;
 
 /** One row of My Songs: exactly what the list shows, nothing more. */
 export type MySongItem = {
@@ -197,6 +212,8 @@ export type MySongItem = {
   rejectionReason: string | null;
   /** A small thumbnail served by GET /api/releases/:id/cover/small; null shows a placeholder. */
   coverUrl: string | null;
+  /** Standing store rejections: non-empty shows "Needs action" beside the status (record 194). */
+  storeRejections: StoreRejection[];
 };
 
 export type MySongsPage = { items: MySongItem[]; nextCursor: string | null };

@@ -27,6 +27,7 @@ import {
 } from '../../db/schema';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
+import { containsPattern } from '../../lib/search';
 import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 import { readSettings, releasesNeedingCodes, upcRemaining, writeSetting } from './codes';
 import { addEvent, backfillCodes, queueReleaseUpdate, queueTakedowns } from './planning';
@@ -136,14 +137,25 @@ export async function listDeliveries(
     state?: DeliveryListItem['state'] | undefined;
     targetId?: string | undefined;
     releaseId?: string | undefined;
+    q?: string | undefined;
+    platform?: PlatformId | undefined;
     cursor?: string | undefined;
     limit: number;
   },
 ): Promise<DeliveryListResponse> {
+  const digits = query.q?.replace(/[\s-]/g, '') ?? '';
   const conditions: (SQL | undefined)[] = [
     query.state ? eq(deliveries.state, query.state) : undefined,
     query.targetId ? eq(deliveries.targetId, query.targetId) : undefined,
     query.releaseId ? eq(deliveries.releaseId, query.releaseId) : undefined,
+    // Title or artist over the stored lower-case search text (record 183), or the UPC's digits (record 195).
+    query.q
+      ? or(
+          sql`${releases.searchText} like ${containsPattern(query.q)}`,
+          /^\d{3,13}$/.test(digits) ? sql`${releases.upc} like ${`%${digits}%`}` : undefined,
+        )
+      : undefined,
+    query.platform ? sql`${query.platform} = any(${deliveries.platforms})` : undefined,
   ];
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (cursor) {

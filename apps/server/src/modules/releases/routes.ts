@@ -43,8 +43,7 @@ export const imageContentType = (key: string) =>
 export const releasesRoutes = new Hono<AppEnv>()
   .get('/releases', access('user'), validate('query', mySongsQuerySchema), async (c) => {
     const viewer = requireViewer(c);
-    const { cursor, limit } = c.req.valid('query');
-    return c.json(await listMyReleases(c.var.deps.db, viewer.user.id, { cursor, limit }), 200);
+    return c.json(await listMyReleases(c.var.deps.db, viewer.user.id, c.req.valid('query')), 200);
   })
   .get('/releases/:id', access('user'), async (c) => {
     const viewer = requireViewer(c);

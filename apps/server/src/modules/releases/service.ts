@@ -4,6 +4,7 @@
  * Only the owner sees a release (anyone else gets 404); every state rule sits in the UPDATE/DELETE's WHERE.
  */
 import { createHash } from 'node:crypto';
+import type { ReleaseStatus } from '@tunedrop/shared';
 import {
   type MySongItem,
   type MySongsPage,
@@ -11,7 +12,7 @@ import {
   RELEASE_MESSAGES,
   TAKEDOWN_STATUSES,
 } from '@tunedrop/shared/schemas/releases';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   producers,
@@ -29,6 +30,8 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { uuidParam } from '../../lib/params';
+import { containsPattern } from '../../lib/search';
+import { releaseStoreRejections, storeRejectionsOf, storeRejectionsSql } from '../delivery/needs-action';
 import { notifyTakedownRequested } from '../staff-notifications';
 
 export const notEditable = () => new AppError('release_not_editable', RELEASE_MESSAGES.cannotEdit, 409);
@@ -49,20 +52,24 @@ export const coverUrl = (releaseId: string, size: 'small' | 'medium', version?: 
 // ------------------------------------------------------------------ list
 
 /** The owner's releases, newest first, `limit` at a time; the cursor is the last row's (created_at, id). */
+const myReleasesColumns = {
+  id: releases.id,
+  title: releases.title,
+  primaryArtists: releases.primaryArtists,
+  status: releases.status,
+  takedownRequested: releases.takedownRequested,
+  rejectionReason: releases.rejectionReason,
+  coverThumbSmallKey: releases.coverThumbSmallKey,
+  // The database's own text form keeps microseconds, so the cursor compares exactly.
+  createdAtText: sql<string>`${releases.createdAt}::text`,
+  trackCount: sql<number>`(select count(*)::int from ${tracks} where ${tracks}.release_id = ${releases}.id)`,
+  // Qualified: a one-table select renders a bare "id", which the subquery's own tables would capture.
+  storeRejections: storeRejectionsSql(sql`${releases}.id`),
+};
+
 function myReleasesQuery(db: DbOrTx, isAfterCursor: boolean) {
   return db
-    .select({
-      id: releases.id,
-      title: releases.title,
-      primaryArtists: releases.primaryArtists,
-      status: releases.status,
-      takedownRequested: releases.takedownRequested,
-      rejectionReason: releases.rejectionReason,
-      coverThumbSmallKey: releases.coverThumbSmallKey,
-      // The database's own text form keeps microseconds, so the cursor compares exactly.
-      createdAtText: sql<string>`${releases.createdAt}::text`,
-      trackCount: sql<number>`(select count(*)::int from ${tracks} where ${tracks}.release_id = ${releases}.id)`,
-    })
+    .select(myReleasesColumns)
     .from(releases)
     .where(
       and(
@@ -77,6 +84,46 @@ function myReleasesQuery(db: DbOrTx, isAfterCursor: boolean) {
     .prepare(isAfterCursor ? 'tunedrop_my_releases_after' : 'tunedrop_my_releases');
 }
 
+/**
+ * My Songs searched or filtered (issue 26 finding 9, record 195): the same rows and order as the prepared
+ * query, only ever the owner's releases. `q` matches the stored lower-case title+artists text (record 183),
+ * the UPC's digits, or a track's ISRC written with or without hyphens.
+ */
+function filteredReleasesQuery(
+  db: DbOrTx,
+  userId: string,
+  options: { limit: number; q?: string | undefined; status?: ReleaseStatus | undefined },
+  cursor: { createdAt: string; id: string } | null,
+) {
+  const q = options.q;
+  const digits = q?.replace(/[\s-]/g, '') ?? '';
+  const code = digits.toUpperCase();
+  const matches: SQL[] = [];
+  if (q) {
+    matches.push(sql`${releases.searchText} like ${containsPattern(q)}`);
+    if (/^\d{3,13}$/.test(digits)) matches.push(sql`${releases.upc} like ${`%${digits}%`}`);
+    if (/^[A-Z0-9]{5,12}$/.test(code))
+      matches.push(
+        sql`exists (select 1 from ${tracks} where ${tracks.releaseId} = ${releases.id} and ${tracks.isrc} like ${`%${code}%`})`,
+      );
+  }
+  return db
+    .select(myReleasesColumns)
+    .from(releases)
+    .where(
+      and(
+        eq(releases.userId, userId),
+        options.status ? eq(releases.status, options.status) : undefined,
+        matches.length > 0 ? or(...matches) : undefined,
+        cursor
+          ? sql`(${releases.createdAt}, ${releases.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(releases.createdAt), desc(releases.id))
+    .limit(options.limit + 1);
+}
+
 /** Both shapes of the My Songs query, built once per database (issue 19: building cost more than running). */
 const myReleasesQueries = new WeakMap<
   object,
@@ -86,7 +133,12 @@ const myReleasesQueries = new WeakMap<
 export async function listMyReleases(
   db: DbOrTx,
   userId: string,
-  options: { cursor?: string | undefined; limit: number },
+  options: {
+    cursor?: string | undefined;
+    limit: number;
+    q?: string | undefined;
+    status?: ReleaseStatus | undefined;
+  },
 ): Promise<MySongsPage> {
   const cursor = options.cursor ? decodeCursor(options.cursor) : null;
   let queries = myReleasesQueries.get(db);
@@ -94,14 +146,17 @@ export async function listMyReleases(
     queries = { first: myReleasesQuery(db, false), after: myReleasesQuery(db, true) };
     myReleasesQueries.set(db, queries);
   }
-  const rows = cursor
-    ? await queries.after.execute({
-        userId,
-        limit: options.limit + 1,
-        cursorCreatedAt: cursor.createdAt,
-        cursorId: cursor.id,
-      })
-    : await queries.first.execute({ userId, limit: options.limit + 1 });
+  const rows =
+    options.q || options.status
+      ? await filteredReleasesQuery(db, userId, options, cursor)
+      : cursor
+        ? await queries.after.execute({
+            userId,
+            limit: options.limit + 1,
+            cursorCreatedAt: cursor.createdAt,
+            cursorId: cursor.id,
+          })
+        : await queries.first.execute({ userId, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   const items: MySongItem[] = page.map((row) => ({
@@ -113,6 +168,7 @@ export async function listMyReleases(
     isTakedownPending: row.takedownRequested,
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
     coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
+    storeRejections: storeRejectionsOf(row.storeRejections),
   }));
   return {
     items,
@@ -273,6 +329,7 @@ async function listOne(db: DbOrTx, userId: string, releaseId: string): Promise<M
     isTakedownPending: row.takedownRequested,
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
     coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
+    storeRejections: await releaseStoreRejections(db, releaseId),
   };
 }
 

@@ -44,6 +44,16 @@ export const deliveriesQuerySchema = z.object({
     .uuid()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Release title, artist or UPC (issue 26 finding 9, record 195); empty is no filter. */
+  q: safeText()
+    .max(200)
+    .transform((value) => value.trim() || undefined)
+    .optional(),
+  /** One store: the deliveries whose message carries it. */
+  platform: z
+    .enum(PLATFORM_IDS as [PlatformId, ...PlatformId[]])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });

@@ -1,20 +1,29 @@
-/** GET /api/releases: My Songs, newest first, a page at a time (cursor). */
-import { useInfiniteQuery } from '@tanstack/react-query';
+/** GET /api/releases: My Songs, newest first, a page at a time (cursor), searched and filtered by state. */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { ReleaseStatus } from '@tunedrop/shared';
 import { client, unwrap } from '../../../lib/api';
 import { releasesKeys } from './keys';
 
 export const MY_SONGS_PAGE_SIZE = 20;
 
-export function useMyReleases() {
+export type MySongsFilters = { q: string; status: ReleaseStatus | '' };
+
+export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
   return useInfiniteQuery({
-    queryKey: releasesKeys.list(),
+    queryKey: releasesKeys.list(filters),
     queryFn: ({ pageParam }) =>
       unwrap(
         client.releases.$get({
-          query: { limit: String(MY_SONGS_PAGE_SIZE), ...(pageParam ? { cursor: pageParam } : {}) },
+          query: {
+            limit: String(MY_SONGS_PAGE_SIZE),
+            ...(filters.q ? { q: filters.q } : {}),
+            ...(filters.status ? { status: filters.status } : {}),
+            ...(pageParam ? { cursor: pageParam } : {}),
+          },
         }),
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
   });
 }

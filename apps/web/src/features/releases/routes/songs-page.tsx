@@ -1,21 +1,65 @@
-/** My Songs (spec 02 §2): the artist's releases, newest first, with edit and takedown actions. */
-import { type MySongItem, RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
-import { Music2, Upload } from 'lucide-react';
+/**
+ * My Songs (spec 02 §2): the artist's releases, newest first, with edit and takedown actions; searched by
+ * title, artist, UPC or ISRC and filtered by state, both kept in the URL (issue 26 finding 9, record 195).
+ */
+import type { ReleaseStatus } from '@tunedrop/shared';
+import { type MySongItem, RELEASE_MESSAGES, RELEASE_STATUS_LABELS } from '@tunedrop/shared/schemas/releases';
+import { Music2, SearchX, Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
+import { Label, Select } from '../../../components/ui/input';
+import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
+import { useListParams } from '../../../components/ui/use-list-params';
 import { paths } from '../../../config/paths';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useMyReleases } from '../api/list-my-releases';
 import { useRequestTakedown } from '../api/request-takedown';
 import { SongCard } from '../components/song-card';
 
+/** The states an artist can filter by (a deleted release is not listed). */
+const FILTER_STATUSES: readonly ReleaseStatus[] = [
+  'pending',
+  'processing',
+  'approved',
+  'live',
+  'rejected',
+  'taken_down',
+];
+
 export default function SongsPage() {
   usePageTitle('My Songs');
-  const releases = useMyReleases();
+  const list = useListParams({ tabs: ['all'] as const, defaultTab: 'all' });
+  const [params, setParams] = useSearchParams();
+  const statusParam = params.get('state') ?? '';
+  const status = FILTER_STATUSES.find((item) => item === statusParam) ?? '';
+  const releases = useMyReleases({ q: list.q, status });
+  const isFiltered = Boolean(list.q || status);
+  const setStatus = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('state', value);
+        else next.delete('state');
+        return next;
+      },
+      { replace: true },
+    );
+  const clearFilters = () => {
+    list.setSearchText('');
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('q');
+        next.delete('state');
+        return next;
+      },
+      { replace: true },
+    );
+  };
   const takedown = useRequestTakedown();
   const [takedownTarget, setTakedownTarget] = useState<MySongItem | null>(null);
 
@@ -50,6 +94,34 @@ export default function SongsPage() {
         </Link>
       </div>
 
+      {isFiltered || items.length > 0 || releases.hasNextPage ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <SearchInput
+            label="Search releases by title, artist, UPC or ISRC"
+            placeholder="Search by title, artist, UPC or ISRC"
+            value={list.searchText}
+            onChange={list.setSearchText}
+            onSubmit={list.submitSearch}
+            className="flex-1"
+          />
+          <div className="w-full sm:w-48">
+            <Label htmlFor="songs-filter-state">State</Label>
+            <Select
+              id="songs-filter-state"
+              value={status}
+              onChange={(event) => setStatus(event.target.value)}
+            >
+              <option value="">All states</option>
+              {FILTER_STATUSES.map((item) => (
+                <option key={item} value={item}>
+                  {RELEASE_STATUS_LABELS[item]}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+      ) : null}
+
       {releases.isPending ? (
         <PageLoader />
       ) : releases.isError && !releases.data ? (
@@ -57,6 +129,17 @@ export default function SongsPage() {
           <p className="text-zinc-300">{RELEASE_MESSAGES.fetchFailed}</p>
           <Button variant="outline" onClick={() => releases.refetch()}>
             Try again
+          </Button>
+        </Card>
+      ) : items.length === 0 && isFiltered ? (
+        <Card className="flex flex-col items-center gap-3 py-12 text-center">
+          <SearchX aria-hidden className="size-10 text-brand-400" />
+          <h2 className="text-xl font-semibold text-white">{RELEASE_MESSAGES.noMatches}</h2>
+          <p className="text-sm text-zinc-400">
+            No release of yours matches this search and state. Try another title, artist, UPC or ISRC.
+          </p>
+          <Button variant="outline" onClick={clearFilters}>
+            Clear filters
           </Button>
         </Card>
       ) : items.length === 0 ? (
