@@ -6,13 +6,22 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import type { PlatformId } from '@tunedrop/shared';
 import type { AdminTakedownInput, DeliveryState } from '@tunedrop/shared/schemas/delivery';
 import { client, unwrap } from '../../../lib/api';
 import { deliveryKeys } from './keys';
 
 export const DELIVERIES_PAGE_SIZE = 50;
 
-export function useDeliveries(filters: { state: DeliveryState | ''; targetId: string }) {
+export type DeliveryFilters = {
+  state: DeliveryState | '';
+  targetId: string;
+  /** Release title, artist or UPC. */
+  q: string;
+  platform: PlatformId | '';
+};
+
+export function useDeliveries(filters: DeliveryFilters) {
   return useInfiniteQuery({
     queryKey: deliveryKeys.deliveryList(filters),
     queryFn: ({ pageParam }) =>
@@ -22,6 +31,8 @@ export function useDeliveries(filters: { state: DeliveryState | ''; targetId: st
             limit: String(DELIVERIES_PAGE_SIZE),
             ...(filters.state ? { state: filters.state } : {}),
             ...(filters.targetId ? { targetId: filters.targetId } : {}),
+            ...(filters.q ? { q: filters.q } : {}),
+            ...(filters.platform ? { platform: filters.platform } : {}),
             ...(pageParam ? { cursor: pageParam } : {}),
           },
         }),

@@ -5,7 +5,7 @@ export const deliveryKeys = {
   targets: () => [...deliveryKeys.all, 'targets'] as const,
   unmatchedAcks: () => [...deliveryKeys.all, 'unmatched-acks'] as const,
   deliveries: () => [...deliveryKeys.all, 'deliveries'] as const,
-  deliveryList: (filters: { state: string; targetId: string }) =>
+  deliveryList: (filters: { state: string; targetId: string; q: string; platform: string }) =>
     [...deliveryKeys.deliveries(), 'list', filters] as const,
   delivery: (id: string) => [...deliveryKeys.deliveries(), 'detail', id] as const,
 };

@@ -1,9 +1,9 @@
 /**
- * The delivery dashboard: one row per release and target, filtered by state and target (kept in the
- * URL), with retry, the detail of each attempt, and the takedowns artists asked for per store.
+ * The delivery dashboard: one row per release and target, searched by title, artist or UPC and filtered
+ * by state, target and store (all kept in the URL; issue 26 finding 9, record 195), with retry, the detail of each attempt, and the takedowns artists asked for per store.
  */
 
-import type { PlatformId } from '@tunedrop/shared';
+import { PLATFORMS, type PlatformId } from '@tunedrop/shared';
 import {
   DELIVERY_STATE_LABELS,
   DELIVERY_STATES,
@@ -18,7 +18,9 @@ import { Button } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Label, Select } from '../../../components/ui/input';
+import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
+import { useListParams } from '../../../components/ui/use-list-params';
 import { errorMessage } from '../../../lib/api';
 import { useAdminTakedown, useDeliveries, useRetryDelivery } from '../api/deliveries';
 import { formatDateTime, platformName } from '../lib/format';
@@ -43,13 +45,16 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
   const stateParam = params.get('state') ?? '';
   const state = DELIVERY_STATES.find((item) => item === stateParam) ?? '';
   const targetId = params.get('target') ?? '';
-  const deliveries = useDeliveries({ state, targetId });
+  const storeParam = params.get('store') ?? '';
+  const platform = PLATFORMS.find((item) => item.id === storeParam)?.id ?? '';
+  const list = useListParams({ tabs: ['all'] as const, defaultTab: 'all' });
+  const deliveries = useDeliveries({ state, targetId, q: list.q, platform });
   const retry = useRetryDelivery();
   const takedown = useAdminTakedown();
   const [openId, setOpenId] = useState<string | null>(null);
   const [pendingTakedown, setPendingTakedown] = useState<PendingTakedown | null>(null);
 
-  const setFilter = (name: 'state' | 'target', value: string) =>
+  const setFilter = (name: 'state' | 'target' | 'store', value: string) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -61,7 +66,7 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
     );
 
   const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
-  const isFiltered = Boolean(state || targetId);
+  const isFiltered = Boolean(state || targetId || platform || list.q);
 
   const onRetry = (delivery: DeliveryListItem) =>
     retry.mutate(delivery.id, {
@@ -97,7 +102,14 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
           One row per release and target. States move as the worker uploads and stores acknowledge.
         </p>
       </div>
-      <div className="grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
+      <SearchInput
+        label="Search deliveries by release title, artist or UPC"
+        placeholder="Search by title, artist or UPC"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        onSubmit={list.submitSearch}
+      />
+      <div className="grid gap-3 sm:grid-cols-3 lg:max-w-3xl">
         <div>
           <Label htmlFor="delivery-filter-state">State</Label>
           <Select
@@ -128,6 +140,21 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
             ))}
           </Select>
         </div>
+        <div>
+          <Label htmlFor="delivery-filter-store">Store</Label>
+          <Select
+            id="delivery-filter-store"
+            value={platform}
+            onChange={(event) => setFilter('store', event.target.value)}
+          >
+            <option value="">All stores</option>
+            {PLATFORMS.map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name}
+              </option>
+            ))}
+          </Select>
+        </div>
       </div>
 
       {deliveries.isPending ? (
@@ -149,11 +176,18 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
           </h3>
           <p className="max-w-md text-sm text-zinc-400">
             {isFiltered
-              ? 'Choose another state or target, or show all.'
+              ? 'Try another search, state, target or store, or show all.'
               : 'When a release is approved, one delivery per target serving its stores appears here, queued, and moves on as it is sent and acknowledged.'}
           </p>
           {isFiltered ? (
-            <Button variant="outline" size="sm" onClick={() => setParams({}, { replace: true })}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                list.setSearchText('');
+                setParams({}, { replace: true });
+              }}
+            >
               Show all deliveries
             </Button>
           ) : null}
