@@ -68,6 +68,7 @@ describe('GET /api/releases (My Songs)', () => {
       coverUrl: expect.stringMatching(
         new RegExp(`^/api/releases/${newer.releaseId}/cover/small\\?v=[0-9a-f]{12}$`),
       ),
+      storeRejections: [],
     });
     expect(body.items[1]).toMatchObject({ id: older.releaseId, trackCount: 3, coverUrl: null });
   });

@@ -12,6 +12,7 @@ import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { paths } from '../../../config/paths';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { NeedsActionBadge, StoreRejectionNotice } from './needs-action';
 import { ReleaseStatusBadge } from './release-status-badge';
 
 export function SongCard({
@@ -44,10 +45,12 @@ export function SongCard({
           </p>
           <div className="flex flex-wrap gap-2 pt-1">
             <ReleaseStatusBadge status={release.status} />
+            <NeedsActionBadge rejections={release.storeRejections} />
             {release.isTakedownPending ? (
               <Badge tone="yellow">{RELEASE_MESSAGES.takedownPending}</Badge>
             ) : null}
           </div>
+          <StoreRejectionNotice rejections={release.storeRejections} />
           {release.status === 'rejected' && release.rejectionReason ? (
             <p className="rounded-md border border-red-500/30 bg-red-500/10 px-3 py-2 text-sm text-red-200">
               <span className="font-medium">Rejection reason:</span> {release.rejectionReason}
