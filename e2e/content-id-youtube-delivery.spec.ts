@@ -3,7 +3,8 @@
  * a track in to Content ID in the release builder (an ineligible answer refused with its reason first, the
  * choice kept in the draft across a reload) and submits; an admin approves; the package on the YouTube
  * target carries the Content ID deal for that track only, validates against the vendored ERN 4.3 schema,
- * and YouTube's acknowledgement is read; the release page shows the track protected.
+ * and YouTube's acknowledgement is read; the release page shows the track protected. Opting out there sends
+ * YouTube an update whose Content ID deal has an end date, valid against the schema too.
  */
 import { CONTENT_ID_QUESTIONS } from '@tunedrop/shared/schemas/content-id';
 import { validateErn43 } from '../apps/server/src/test-support/ddex';
@@ -71,7 +72,7 @@ test('a Pro artist opts a track in in the builder; after approval YouTube gets i
 
     // Content ID: the eligibility questions; a cover is refused with its reason, then corrected.
     const contentId = page.getByTestId('builder-content-id');
-    await contentId.getByRole('button', { name: 'Opt Night Call in to Content ID' }).click();
+    await contentId.getByRole('button', { name: 'Opt in Night Call to Content ID' }).click();
     const dialog = page.getByRole('dialog', { name: 'Content ID for “Night Call”' });
     const choose = async (isCover: boolean) => {
       for (const question of CONTENT_ID_QUESTIONS) {
@@ -146,6 +147,25 @@ test('a Pro artist opts a track in in the builder; after approval YouTube gets i
     await page.goto(`/dashboard/releases/${releaseId}`);
     const section = page.getByTestId('content-id-section');
     await expect(section.getByTestId('content-id-track').first()).toContainText('Protected');
+
+    // Opting out sends YouTube the update: the same track's Content ID deal, now with an end date.
+    await section.getByRole('button', { name: 'Opt out Night Call' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Opt out' }).click();
+    await expect(section.getByTestId('content-id-track').first()).toContainText('Opted out');
+    await runWorker();
+    const update = await waitForPackage(
+      sftp.root,
+      (item) => item.xml.includes(title) && item.messageId !== delivered.messageId,
+    );
+    expect(update.isTakedown).toBe(false);
+    expect(update.resources).toEqual([]);
+    const contentIdDeal = /<Deal>(?:(?!<\/Deal>)[\s\S])*UserMakeAvailableUserProvided[\s\S]*?<\/Deal>/.exec(
+      update.xml,
+    )?.[0];
+    expect(contentIdDeal).toMatch(/<EndDate>\d{4}-\d{2}-\d{2}<\/EndDate>/);
+    expect(update.xml).toContain('<UseType>OnDemandStream</UseType>');
+    const updateValidation = validateErn43(update.xml);
+    expect(updateValidation.status, updateValidation.report).toBe(0);
   } finally {
     await admin.context.close();
     await artist.context.close();

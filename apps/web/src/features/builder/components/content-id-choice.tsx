@@ -59,7 +59,7 @@ export function ContentIdChoice({
           <p className="text-sm text-zinc-400">
             Content ID finds your recordings in YouTube videos so you earn from them.
           </p>
-          <Button size="sm" aria-label={`Opt ${title} in to Content ID`} onClick={() => setIsAsking(true)}>
+          <Button size="sm" aria-label={`Opt in ${title} to Content ID`} onClick={() => setIsAsking(true)}>
             Opt in
           </Button>
         </div>

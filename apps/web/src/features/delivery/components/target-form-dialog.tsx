@@ -107,6 +107,7 @@ export function TargetFormDialog({
   const { errors } = form.formState;
   const platforms = form.watch('platforms');
   const url = form.watch('url');
+  const profile = form.watch('profile');
   const isAll = platforms === 'all';
   const scheme = targetUrlScheme(url) ?? (url ? null : (target?.scheme ?? null));
 
@@ -300,8 +301,27 @@ export function TargetFormDialog({
               placeholder="PADPIDA2013042401U"
             />
           </Field>
-          <Field id="target-profile" label="Choreography profile" error={errors.profile?.message}>
-            <Select {...fieldProps('profile')} {...form.register('profile')}>
+          <Field
+            id="target-profile"
+            label="Choreography profile"
+            error={errors.profile?.message}
+            hint={
+              profile === 'youtube'
+                ? "YouTube's DPID is PADPIDA2013020802I. It gets YouTube Music's Art Tracks and the tracks opted in to Content ID (YouTube_ContentID is added as a recipient)."
+                : undefined
+            }
+          >
+            <Select
+              {...fieldProps('profile')}
+              aria-describedby={
+                errors.profile
+                  ? 'target-profile-error'
+                  : profile === 'youtube'
+                    ? 'target-profile-hint'
+                    : undefined
+              }
+              {...form.register('profile')}
+            >
               {TARGET_PROFILES.map((profile) => (
                 <option key={profile} value={profile}>
                   {TARGET_PROFILE_LABELS[profile]}
