@@ -1,4 +1,5 @@
 /** The admin Delivery list searched and filtered (issue 26 finding 9, record 195): each filter narrows. */
+import type { PlatformId } from '@tunedrop/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryTargets, releases } from '../../db/schema';
@@ -10,11 +11,20 @@ let admin: Awaited<ReturnType<TestSystem['signedInUser']>>;
 let artist: Awaited<ReturnType<TestSystem['signedInUser']>>;
 let aggregatorId: string;
 let directId: string;
+let midnightId: string;
+let morningId: string;
 
-async function target(name: string): Promise<string> {
+async function target(name: string, platforms: PlatformId[]): Promise<string> {
   const [row] = await system.db
     .insert(deliveryTargets)
-    .values({ name, scheme: 'sftp', urlMasked: 'sftp://x', secret: 'x', dpid: 'PADPIDA2009101501Y' })
+    .values({
+      name,
+      scheme: 'sftp',
+      urlMasked: 'sftp://x',
+      secret: 'x',
+      dpid: 'PADPIDA2009101501Y',
+      platforms,
+    })
     .returning({ id: deliveryTargets.id });
   if (!row) throw new Error('no target');
   return row.id;
@@ -24,15 +34,22 @@ beforeAll(async () => {
   system = await createTestSystem();
   admin = await system.signedInUser({ artistName: 'Ops', roles: ['admin'] });
   artist = await system.signedInUser({ artistName: 'Label Artist' });
-  aggregatorId = await target('Aggregator X');
-  directId = await target('Direct Store');
+  aggregatorId = await target('Aggregator X', ['spotify', 'deezer', 'apple_music']);
+  directId = await target('Direct Store', ['tidal']);
   const release = async (title: string, artists: string[], upc: string) => {
-    const { releaseId } = await createTestRelease(system, artist.userId, { title, status: 'approved', upc });
+    const { releaseId } = await createTestRelease(system, artist.userId, {
+      title,
+      status: 'approved',
+      upc,
+      distributionStores: ['spotify', 'deezer', 'tidal', 'apple_music'],
+    });
     await system.db.update(releases).set({ primaryArtists: artists }).where(eq(releases.id, releaseId));
     return releaseId;
   };
   const midnight = await release('Midnight Drive', ['Nova Lane'], '614141000012');
+  midnightId = midnight;
   const morning = await release('Morning Light', ['Rio Park'], '614141000029');
+  morningId = morning;
   await system.db.insert(deliveries).values([
     { releaseId: midnight, targetId: aggregatorId, state: 'acknowledged', platforms: ['spotify', 'deezer'] },
     { releaseId: midnight, targetId: directId, state: 'rejected', platforms: ['tidal'] },
@@ -81,5 +98,36 @@ describe('GET /api/admin/deliveries search and filters', () => {
     expect(unknown.status).toBe(422);
     const asArtist = await system.request('/api/admin/deliveries?q=midnight', { cookie: artist.cookie });
     expect(asArtist.status).toBe(403);
+  });
+});
+
+describe('GET /api/releases/:id/detail store targets (grouped rows)', () => {
+  const targetsOf = async (releaseId: string) => {
+    const response = await system.request(`/api/releases/${releaseId}/detail`, { cookie: artist.cookie });
+    expect(response.status).toBe(200);
+    const body = await readJson(response);
+    return Object.fromEntries(
+      body.stores.map((store: { platformId: string; target: { name: string } | null }) => [
+        store.platformId,
+        store.target?.name ?? null,
+      ]),
+    );
+  };
+
+  it('names the target that sends each store, null where no target has a delivery', async () => {
+    expect(await targetsOf(midnightId)).toEqual({
+      spotify: 'Aggregator X',
+      deezer: 'Aggregator X',
+      tidal: 'Direct Store',
+      apple_music: 'Aggregator X',
+    });
+    expect(await targetsOf(morningId)).toEqual({
+      spotify: 'Aggregator X',
+      deezer: 'Aggregator X',
+      tidal: null,
+      apple_music: 'Aggregator X',
+    });
+    const stranger = await system.request(`/api/releases/${midnightId}/detail`, { cookie: admin.cookie });
+    expect(stranger.status).toBe(404);
   });
 });

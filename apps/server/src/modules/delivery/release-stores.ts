@@ -102,7 +102,8 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
     .orderBy(asc(releaseStatusEvents.at));
   const isOut = ['approved', 'live'].includes(release.status);
   const stores: ReleaseDetailStore[] = release.distributionStores.map((platformId) => {
-    const delivery = rows.find((r) => servesPlatform(r.target, platformId))?.delivery;
+    const served = rows.find((r) => servesPlatform(r.target, platformId));
+    const delivery = served?.delivery;
     const takedown = takedowns.find((t) => t.platformId === platformId);
     const s = storeState(delivery, takedown, release.status);
     return {
@@ -112,6 +113,7 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
       date: s.date?.toISOString() ?? null,
       message: s.message,
       canRequestTakedown: isOut && !takedown && !['takedown_queued', 'taken_down'].includes(s.state),
+      target: served ? { id: served.target.id, name: served.target.name } : null,
     };
   });
   const isApproved = ['approved', 'live'].includes(release.status);

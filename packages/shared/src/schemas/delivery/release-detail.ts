@@ -62,6 +62,11 @@ export type ReleaseDetailStore = {
   message: string | null;
   /** The artist may ask for a takedown from this store. */
   canRequestTakedown: boolean;
+  /**
+   * The delivery target that sends the release to this store, null while none has a delivery for it;
+   * the page groups a target's stores into one row (issue 26 finding 9, record 195).
+   */
+  target: { id: string; name: string } | null;
 };
 /**
  * A store's (target's) rejection of the release's latest delivery there: while one stands the release
