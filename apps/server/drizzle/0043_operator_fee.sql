@@ -41,3 +41,5 @@ ALTER TABLE "account_fees" ADD CONSTRAINT "account_fees_updated_by_user_id_fk" F
 CREATE UNIQUE INDEX "operator_revenue_fee_unique" ON "operator_revenue" USING btree ("import_id","user_id") WHERE kind = 'fee';
 --> statement-breakpoint
 CREATE INDEX "operator_revenue_import_idx" ON "operator_revenue" USING btree ("import_id");
+--> statement-breakpoint
+CREATE INDEX "royalty_import_lines_import_unmatched_idx" ON "royalty_import_lines" USING btree ("import_id","line_no") WHERE user_id is null;
