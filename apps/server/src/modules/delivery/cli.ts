@@ -62,7 +62,7 @@ export const deliveryCliCommands: Record<string, Command> = {
   },
   'delivery:target:add': {
     usage:
-      '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch] [--key FILE] [--host-key SHA256:…] [--disabled]   (tests the connection first and refuses an unreachable target unless --disabled; sftp: without --host-key the key seen at the first connection is pinned)',
+      '--name N --url URL --dpid DPID --platforms all|id,id [--profile release|batch|youtube] [--key FILE] [--host-key SHA256:…] [--disabled]   (tests the connection first and refuses an unreachable target unless --disabled; sftp: without --host-key the key seen at the first connection is pinned)',
     options: {
       name: { type: 'string' },
       url: { type: 'string' },
