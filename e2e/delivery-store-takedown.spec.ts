@@ -64,17 +64,35 @@ test('an artist requests a takedown from one store and only that store takes the
     await expect(boomplay.getByTestId('store-state')).toHaveText('Acknowledged');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // The admin sees the request on the dashboard row and sends it.
+    // The admin sees the request on the dashboard row...
     const adminPage = admin.page;
     await adminPage.goto(`/admin/delivery?target=${targetId}`);
     const row = adminPage.getByTestId('delivery-row').filter({ hasText: title });
-    await row.getByRole('button', { name: 'Take down from Anghami' }).click();
-    const adminConfirm = adminPage.getByRole('alertdialog');
-    await expect(adminConfirm).toContainText('the other stores keep the release');
-    await adminConfirm.getByRole('button', { name: 'Take down' }).click();
+    await expect(row.getByRole('button', { name: 'Take down from Anghami' })).toBeVisible();
+
+    // ...and in the review's "Takedown Requests" tab, counted and listed with its store (issue 26),
+    // where it is approved with a confirmation.
+    await adminPage.goto(`/admin/releases?q=${tag}`);
+    await adminPage.getByRole('tab', { name: /Takedown Requests/ }).click();
+    await expect(adminPage.getByTestId('count-takedown')).toHaveText('1');
+    const request = adminPage
+      .getByRole('listitem')
+      .filter({ has: adminPage.getByRole('heading', { name: title }) });
+    await expect(request.getByTestId('store-takedown-requests')).toContainText(
+      'Takedown requested from: Anghami',
+    );
+    await expect(request.getByRole('button', { name: 'Approve Takedown', exact: true })).toHaveCount(0);
+    expect(await seriousA11yViolations(adminPage)).toEqual([]);
+    await request.getByRole('button', { name: 'Approve Takedown from Anghami' }).click();
+    const adminConfirm = adminPage.getByRole('alertdialog', { name: 'Approve Takedown' });
+    await expect(adminConfirm).toContainText('taken down from Anghami only');
+    await adminConfirm.getByRole('button', { name: 'Approve Takedown' }).click();
     await expect(
-      adminPage.getByRole('region', { name: /Notifications/ }).getByText('Takedown queued'),
+      adminPage.getByRole('region', { name: /Notifications/ }).getByText('Takedown approved'),
     ).toBeVisible();
+    await expect(request).toHaveCount(0);
+    await expect(adminPage.getByTestId('count-takedown')).toHaveText('0');
+    await adminPage.goto(`/admin/delivery?target=${targetId}`);
     await expect(row.getByRole('button', { name: 'Take down from Anghami' })).toHaveCount(0);
 
     // The store receives a message that no longer offers Anghami and acknowledges it.
