@@ -171,6 +171,9 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('GET', '/api/admin/releases/:id/tracks/:trackId/audio', 'moderator', {
     params: { id: 'release', trackId: 'track' },
   }),
+  route('POST', '/api/admin/releases/bulk-review', 'moderator', {
+    call: { json: { ids: ['00000000-0000-4000-8000-000000000000'], action: 'approve' } },
+  }),
   route('POST', '/api/admin/releases/:id/approve', 'moderator', { params: release }),
   route('POST', '/api/admin/releases/:id/unapprove', 'moderator', { params: release }),
   route('POST', '/api/admin/releases/:id/reject', 'moderator', { params: release }),

@@ -95,6 +95,42 @@ export const rejectReleaseSchema = z.object({
     .max(REASON_MAX_LENGTH),
 });
 
+/** Bulk approve or reject from the Pending tab (issue 26): each id gets the single decision's rules. */
+export const BULK_REVIEW_MAX = 100;
+export const BULK_REVIEW_ACTIONS = ['approve', 'reject'] as const;
+export type BulkReviewAction = (typeof BULK_REVIEW_ACTIONS)[number];
+
+export const bulkReviewSchema = z
+  .object({
+    ids: z
+      .array(safeText().uuid('Release not found.'))
+      .min(1, 'Select at least one release.')
+      .max(BULK_REVIEW_MAX, `Select at most ${BULK_REVIEW_MAX} releases at once.`),
+    action: z.enum(BULK_REVIEW_ACTIONS),
+    reason: multilineText({ message: ADMIN_RELEASE_MESSAGES.rejectionReasonRequired })
+      .trim()
+      .max(REASON_MAX_LENGTH)
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    // The same rule as a single reject: a reason the artist will see, once for the whole batch.
+    if (value.action === 'reject' && !value.reason) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: ADMIN_RELEASE_MESSAGES.rejectionReasonRequired,
+      });
+    }
+  });
+export type BulkReviewInput = z.infer<typeof bulkReviewSchema>;
+
+/** One release of a bulk decision: done, or refused with the single route's message. */
+export type BulkReviewOutcome =
+  | { id: string; title: string | null; ok: true; status: ReleaseStatus }
+  | { id: string; title: string | null; ok: false; code: string; message: string };
+
+export type BulkReviewResult = { done: number; refused: number; results: BulkReviewOutcome[] };
+
 export const banUploaderSchema = z.object({
   reason: multilineText({ message: ADMIN_RELEASE_MESSAGES.banReasonRequired })
     .trim()

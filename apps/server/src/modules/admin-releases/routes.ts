@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import {
   adminReleasesQuerySchema,
   banUploaderSchema,
+  bulkReviewSchema,
   type ExportManifest,
   rejectReleaseSchema,
   signedUrlQuerySchema,
@@ -21,6 +22,7 @@ import { validate } from '../../lib/validate';
 import { exportManifest, loadReleaseData, streamExportZip } from '../ddex';
 import { releaseIdParam } from '../releases/service';
 import { writeAudit } from './audit';
+import { bulkReview } from './bulk-review';
 import { fileResponse, releaseFileByPath, signFileUrl, verifyFileSignature } from './files';
 import { listReviewReleases } from './review-list';
 import { type Decision, decideRelease, deleteReleasePermanently, setUploaderBan, trackFile } from './service';
@@ -43,6 +45,11 @@ const signedFileQuerySchema = z.object({
 export const adminReleasesRoutes = new Hono<AppEnv>()
   .get('/admin/releases', access('moderator'), validate('query', adminReleasesQuerySchema), async (c) => {
     return c.json(await listReviewReleases(c.var.deps.db, c.req.valid('query')), 200);
+  })
+  // Bulk approve / reject (issue 26): the single decision per release, each reported done or refused.
+  .post('/admin/releases/bulk-review', access('moderator'), validate('json', bulkReviewSchema), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(await bulkReview(c.var.deps, viewer, c.req.valid('json')), 200);
   })
   .post('/admin/releases/:id/approve', access('moderator'), decisionRoute('approve'))
   .post(
