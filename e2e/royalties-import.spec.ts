@@ -114,10 +114,13 @@ test('an admin imports a DSR file, assigns an unknown ISRC and posts it; the art
   await artist.page.goto('/dashboard/analytics');
   await expect(artist.page.getByTestId('store-earnings-empty')).toBeVisible();
 
-  // Post, after a confirmation that names the total and the number of artists.
+  // Post, after a confirmation that names the total, the artists and where every cent goes (record 189).
   await page.getByRole('button', { name: 'Post to balances' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Post this report?' });
-  await expect(confirm).toContainText('10.00 USD will be credited to 1 artist from 2 matched lines');
+  await expect(confirm).toContainText('10.00 USD in 2 matched lines.');
+  await expect(confirm).toContainText(
+    'Will credit $10.00 to 1 artist; held for pending invitations $0.00; operator fee $0.00; suspense (unmatched) $0.00.',
+  );
   await confirm.getByRole('button', { name: 'Post report' }).click();
   // Posting runs as a job too; its progress may come and go before a poll sees it.
   await expect(page.getByTestId('import-status')).toHaveText('Posted');

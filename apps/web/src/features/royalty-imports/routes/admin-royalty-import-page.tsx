@@ -190,7 +190,7 @@ export default function AdminRoyaltyImportPage() {
             <span data-testid="matched-lines">{data.matched.lines} lines</span> ·{' '}
             {formatDecimal(data.matched.amount, data.currency)}
           </Fact>
-          <Fact label="Unmatched (not paid)">
+          <Fact label="Unmatched (held in suspense)">
             <span data-testid="unmatched-lines">{data.unmatched.lines} lines</span> ·{' '}
             {formatDecimal(data.unmatched.amount, data.currency)}
           </Fact>
