@@ -301,7 +301,8 @@ describe('CLI next to a running server on embedded PGlite', () => {
     expect(audit.stderr).toBe('');
     expect(audit.database).toBe(`embedded, in ${dataDir}`);
     expect(audit.code).toBe(0);
-    expect(audit.stdout).toMatch(/^Checked \d+ profiles: every balance matches its records\.$/);
+    expect(audit.stdout).toMatch(/^Checked \d+ profiles: every balance matches its records\.$/m);
+    expect(audit.stdout).toMatch(/: reconciles\.$/m);
     expect(lockPid()).toBeNull();
 
     const database = await openDatabase({ dataDir });

@@ -23,6 +23,7 @@ const ADMIN_ONLY = [
   paths.adminDelivery,
   paths.adminSettings,
   paths.adminRoyalties,
+  paths.adminFinance,
 ];
 
 export function AdminLayout() {
@@ -50,6 +51,7 @@ export function AdminLayout() {
           { to: paths.adminWithdrawals, label: 'Withdrawals' },
           { to: paths.adminBulkBalance, label: 'Bulk Balance' },
           { to: paths.adminRoyalties, label: 'Royalties' },
+          { to: paths.adminFinance, label: 'Finance' },
           { to: paths.adminMessages, label: 'Messages' },
           { to: paths.adminAudit, label: 'Audit Log' },
           { to: paths.adminContentId, label: 'Content ID' },

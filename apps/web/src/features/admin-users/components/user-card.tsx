@@ -5,6 +5,7 @@ import { Ban, Crown, Shield, ShieldOff, Undo2, UserX } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { formatCents, formatDate } from '../../../lib/format';
+import { AccountFeeField } from '../../finance';
 import type { UserAction } from '../api/admin-users';
 
 export function UserCard({
@@ -107,6 +108,7 @@ export function UserCard({
           </Button>
         )}
       </div>
+      <AccountFeeField userId={user.id} label={user.email} />
     </Card>
   );
 }
