@@ -49,11 +49,14 @@ export function ReviewCard({
   tab,
   onAction,
   isPending,
+  selection,
 }: {
   release: AdminReleaseCard;
   tab: AdminReleaseTab;
   onAction: (action: ReviewAction, release: AdminReleaseCard, reason?: string) => Promise<boolean>;
   isPending: boolean;
+  /** The Pending tab's bulk selection (issue 26): a checkbox beside the title. */
+  selection?: { isSelected: boolean; onChange: (isSelected: boolean) => void };
 }) {
   const [isMetadataOpen, setIsMetadataOpen] = useState(false);
   const [dialog, setDialog] = useState<DialogName | null>(null);
@@ -94,6 +97,15 @@ export function ReviewCard({
           <CoverThumb src={release.coverUrl} alt={`Cover of ${release.title}`} size={112} />
           <div className="min-w-0 flex-1 space-y-1">
             <div className="flex flex-wrap items-center gap-2">
+              {selection ? (
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-500"
+                  aria-label={`Select "${release.title}"`}
+                  checked={selection.isSelected}
+                  onChange={(event) => selection.onChange(event.target.checked)}
+                />
+              ) : null}
               <h2 id={headingId} className="text-lg font-semibold text-white">
                 {release.title}
               </h2>

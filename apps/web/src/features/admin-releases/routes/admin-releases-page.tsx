@@ -6,7 +6,7 @@ import {
   type AdminReleaseCard,
   type AdminReleaseTab,
 } from '@tunedrop/shared/schemas/admin-releases';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader, Spinner } from '../../../components/ui/card';
 import { CountTabs } from '../../../components/ui/count-tabs';
@@ -18,6 +18,7 @@ import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useReviewReleases } from '../api/list-review-releases';
 import { ACTION_DONE, ACTION_FAILED, type ReviewAction, useReviewAction } from '../api/review-actions';
+import { BulkToolbar } from '../components/bulk-toolbar';
 import { ReviewCard } from '../components/review-card';
 
 const tabs = ADMIN_RELEASE_TABS.map((id) => ({ id, label: ADMIN_RELEASE_TAB_LABELS[id] }));
@@ -29,6 +30,14 @@ export default function AdminReleasesPage() {
   const releases = useReviewReleases(tab, q, page);
   const action = useReviewAction();
   usePageClamp(list, releases.data?.totalPages);
+  // Bulk selection on the Pending tab, kept to the cards on screen (issue 26).
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selectionKey = `${tab}|${q}|${page}`;
+  const [selectionOf, setSelectionOf] = useState(selectionKey);
+  if (selectionOf !== selectionKey) {
+    setSelectionOf(selectionKey);
+    setSelected(new Set());
+  }
 
   useEffect(() => {
     if (releases.isError) notify.error(ADMIN_RELEASE_MESSAGES.fetchFailed);
@@ -64,6 +73,13 @@ export default function AdminReleasesPage() {
   };
 
   const items = releases.data?.items ?? [];
+  const visibleSelected = new Set(items.filter((item) => selected.has(item.id)).map((item) => item.id));
+  const toggle = (id: string, isSelected: boolean) => {
+    const next = new Set(visibleSelected);
+    if (isSelected) next.add(id);
+    else next.delete(id);
+    setSelected(next);
+  };
 
   return (
     <div className="space-y-6">
@@ -108,6 +124,9 @@ export default function AdminReleasesPage() {
                 <Spinner className="size-3" label="Refreshing" /> Refreshing…
               </p>
             ) : null}
+            {tab === 'pending' ? (
+              <BulkToolbar items={items} selected={visibleSelected} onSelectedChange={setSelected} />
+            ) : null}
             <ul className="space-y-4" aria-label={ADMIN_RELEASE_TAB_LABELS[tab]}>
               {items.map((release) => (
                 <ReviewCard
@@ -116,6 +135,14 @@ export default function AdminReleasesPage() {
                   tab={tab}
                   onAction={onAction}
                   isPending={action.isPending && action.variables?.releaseId === release.id}
+                  {...(tab === 'pending'
+                    ? {
+                        selection: {
+                          isSelected: visibleSelected.has(release.id),
+                          onChange: (isSelected: boolean) => toggle(release.id, isSelected),
+                        },
+                      }
+                    : {})}
                 />
               ))}
             </ul>
