@@ -176,6 +176,9 @@ test('owner invites a collaborator, who signs up from the mail and accepts; a po
   await expect(collab.getByTestId('statement-shares')).toContainText(
     new RegExp(`From .+ · ${title}( / [^·]+)? · 30\\.00%`),
   );
+  // The share by the store and country of the sales it came from.
+  await expect(collab.getByTestId('statement-received-stores')).toContainText(/Spotify\s*\$3\.00/);
+  await expect(collab.getByTestId('statement-received-countries')).toContainText(/US\s*\$3\.00/);
   expect(await seriousA11yViolations(collab)).toEqual([]);
   await context.close();
 

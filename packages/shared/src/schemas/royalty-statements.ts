@@ -100,6 +100,12 @@ export type RoyaltyStatement = {
   /** The fee's percentage when every report of the month took the same one; null otherwise or without a fee. */
   feePercent: string | null;
   shares: StatementShareRow[];
+  /** A payee's shares received, by the store, country and track of the earnings they came from; null without. */
+  sharesReceived: {
+    byStore: StatementAmountRow[];
+    byCountry: StatementAmountRow[];
+    byTrack: StatementAmountRow[];
+  } | null;
   /** Held shares returned to this owner, and any other credit of a posting (e.g. suspense assignments). */
   otherEarnings: StatementMovementRow[];
   /** Net earnings credited: gross + fee + shares + other earnings. */

@@ -231,6 +231,22 @@ describe("a payee's statement", () => {
       ['from', owner.email, 'Track 2', '30.00'],
     ]);
     expect(sum(statement.shares)).toBe(630);
+    // The shares by the store, country and track of the owner's sales they came from, adding up to them.
+    const received = statement.sharesReceived;
+    expect(received.byStore).toEqual([
+      { label: 'Spotify', units: '', cents: 355, exact: '3.55368' },
+      { label: 'Apple Music', units: '', cents: 275, exact: '2.75553' },
+    ]);
+    expect(received.byCountry.map((row: { label: string; cents: number }) => [row.label, row.cents])).toEqual(
+      [
+        ['US', 355],
+        ['GB', 275],
+      ],
+    );
+    expect(received.byTrack.map((row: { label: string; cents: number }) => [row.label, row.cents])).toEqual([
+      ['Track 1 (QZSTM2600001)', 355],
+      ['Track 2 (QZSTM2600002)', 275],
+    ]);
     const pdf = await system.request(`/api/royalties/statements/${MONTH}.pdf`, {
       cookie: collaborator.cookie,
     });
@@ -239,6 +255,9 @@ describe("a payee's statement", () => {
       /From owner\.statement@example\.com · Statement Songs \/ Track 1 · 30\.00%\s+\$3\.55/,
     );
     expect(text).toMatch(/Split shares received\s+\$6\.30/);
+    expect(text).toContain('Split shares received by store');
+    expect(text).toMatch(/Apple Music\s+\$2\.75/);
+    expect(text).toContain('Split shares received by country');
     expect(text).toMatch(/Closing balance\s+\$6\.30/);
     expect(text).not.toContain('0 lines');
   });

@@ -93,6 +93,16 @@ export async function statementPdf(db: DbOrTx, userId: string, period: string): 
       ],
     ]);
   }
+  if (statement.sharesReceived) {
+    const received = statement.sharesReceived;
+    for (const [title, rows] of [
+      ['Split shares received by store', received.byStore],
+      ['Split shares received by country', received.byCountry],
+      ['Split shares received by track', received.byTrack],
+    ] as const) {
+      sections.push([title, [...rows.map(amountRow), total('Split shares received', rows)]]);
+    }
+  }
   for (const [title, movements] of [
     ['Other earnings', statement.otherEarnings],
     ['Withdrawals', statement.withdrawals],

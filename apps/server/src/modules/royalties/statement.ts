@@ -7,6 +7,7 @@
  * this one object.
  */
 
+import { formatScaled, parseScaled } from '@tunedrop/shared/money';
 import type {
   RoyaltyStatement,
   StatementAmountRow,
@@ -68,6 +69,9 @@ function movementDescription(row: LogRow): string {
 type ShareSource = {
   importId: string;
   payeeId: string;
+  ownerId: string;
+  releaseId: string | null;
+  trackId: string | null;
   direction: 'to' | 'from';
   party: string;
   releaseTitle: string | null;
@@ -81,49 +85,59 @@ type ShareSource = {
   period: string;
 };
 
-/** Share rows in whole cents: each settlement's cents shared over its allocations, then summed per source. */
-function shareRows(sources: ShareSource[]): StatementShareRow[] {
+/** Each source's whole cents (unsigned): its settlement's cents shared over the settlement's allocations. */
+function sourceCents(sources: ShareSource[]): Map<ShareSource, bigint> {
   const bySettlement = new Map<string, ShareSource[]>();
   for (const source of sources) {
     const key = `${source.importId}/${source.payeeId}/${source.direction}/${source.isReleased}`;
     bySettlement.set(key, [...(bySettlement.get(key) ?? []), source]);
   }
-  const summed = new Map<string, StatementShareRow & { exacts: string[] }>();
+  const centsOf = new Map<ShareSource, bigint>();
   for (const group of bySettlement.values()) {
     const first = group[0];
     if (!first) continue;
-    const sign = first.direction === 'to' ? -1n : 1n;
     const cents = centsAddingUpTo(
       group.map((source) => source.amount),
       BigInt(first.settlementCents),
     );
     group.forEach((source, index) => {
-      const note = source.isReleased ? 'released' : source.direction === 'to' && source.held ? 'held' : null;
-      const key = JSON.stringify([
-        source.direction,
-        source.party,
-        source.releaseTitle,
-        source.trackTitle,
-        source.isrc,
-        source.percent,
-        note,
-      ]);
-      const row = summed.get(key) ?? {
-        direction: source.direction,
-        party: source.party,
-        releaseTitle: source.releaseTitle,
-        trackTitle: source.trackTitle,
-        isrc: source.isrc,
-        percent: source.percent,
-        note,
-        cents: 0,
-        exact: '0',
-        exacts: [],
-      };
-      row.cents += Number(sign * (cents[index] ?? 0n));
-      row.exacts.push(sign < 0n ? negated(source.amount) : source.amount);
-      summed.set(key, row);
+      centsOf.set(source, cents[index] ?? 0n);
     });
+  }
+  return centsOf;
+}
+
+/** Share rows in whole cents: each settlement's cents shared over its allocations, then summed per source. */
+function shareRows(sources: ShareSource[]): StatementShareRow[] {
+  const centsOf = sourceCents(sources);
+  const summed = new Map<string, StatementShareRow & { exacts: string[] }>();
+  for (const source of sources) {
+    const sign = source.direction === 'to' ? -1n : 1n;
+    const note = source.isReleased ? 'released' : source.direction === 'to' && source.held ? 'held' : null;
+    const key = JSON.stringify([
+      source.direction,
+      source.party,
+      source.releaseTitle,
+      source.trackTitle,
+      source.isrc,
+      source.percent,
+      note,
+    ]);
+    const row = summed.get(key) ?? {
+      direction: source.direction,
+      party: source.party,
+      releaseTitle: source.releaseTitle,
+      trackTitle: source.trackTitle,
+      isrc: source.isrc,
+      percent: source.percent,
+      note,
+      cents: 0,
+      exact: '0',
+      exacts: [],
+    };
+    row.cents += Number(sign * (centsOf.get(source) ?? 0n));
+    row.exacts.push(sign < 0n ? negated(source.amount) : source.amount);
+    summed.set(key, row);
   }
   return [...summed.values()]
     .map(({ exacts, ...row }) => ({ ...row, exact: sumDecimals(exacts) }))
@@ -175,6 +189,88 @@ function breakdown(details: StatementDetailRow[], labelOf: (row: StatementDetail
       }),
     )
     .sort((a, b) => b.cents - a.cents || a.label.localeCompare(b.label));
+}
+
+/**
+ * A payee's shares received, by the store, country and track of the owner's earnings they came from: each
+ * share's cents spread over the owner's lines of the same report, release, track and sales month in
+ * proportion to their amounts, so every breakdown adds up to the shares received.
+ */
+async function receivedShareBreakdown(db: DbOrTx, sources: ShareSource[]) {
+  const received = sources.filter((source) => source.direction === 'from');
+  if (received.length === 0) return null;
+  const centsOf = sourceCents(sources);
+  const lines = await rows<{
+    importId: string;
+    userId: string;
+    releaseId: string | null;
+    trackId: string | null;
+    period: string;
+    store: string | null;
+    country: string | null;
+    fraction: string;
+  }>(
+    db,
+    sql`
+      select import_id, user_id, release_id, track_id, period, store, country,
+             round(sum(amount_usd) / nullif(sum(sum(amount_usd)) over (
+               partition by import_id, user_id, release_id, track_id, period), 0), 12)::text as fraction
+        from royalty_earnings
+       where import_id in ${idList([...new Set(received.map((source) => source.importId))])}
+         and user_id in (select jsonb_array_elements_text(${JSON.stringify([
+           ...new Set(received.map((source) => source.ownerId)),
+         ])}::jsonb))
+       group by import_id, user_id, release_id, track_id, period, store, country`,
+  );
+  const byStore = new Map<string, { cents: bigint; exacts: string[] }>();
+  const byCountry = new Map<string, { cents: bigint; exacts: string[] }>();
+  const byTrack = new Map<string, { cents: bigint; exacts: string[] }>();
+  const add = (map: typeof byStore, label: string, cents: bigint, exact: string) => {
+    const entry = map.get(label) ?? { cents: 0n, exacts: [] };
+    entry.cents += cents;
+    entry.exacts.push(exact);
+    map.set(label, entry);
+  };
+  for (const source of received) {
+    const cents = centsOf.get(source) ?? 0n;
+    add(byTrack, trackLabel(source), cents, source.amount);
+    const own = lines.filter(
+      (line) =>
+        line.importId === source.importId &&
+        line.userId === source.ownerId &&
+        line.releaseId === source.releaseId &&
+        line.trackId === source.trackId &&
+        line.period === source.period &&
+        line.fraction !== null,
+    );
+    // Each line's exact part of the source's amount: fraction × amount (trailing zeros trimmed).
+    const amount = parseScaled(source.amount) ?? { units: 0n, scale: 0 };
+    const exacts = own.map((line) => {
+      const fraction = parseScaled(line.fraction) ?? { units: 0n, scale: 0 };
+      return formatScaled({ units: fraction.units * amount.units, scale: fraction.scale + amount.scale });
+    });
+    const spread = own.length > 0 ? centsAddingUpTo(exacts, cents) : [];
+    if (own.length === 0) {
+      add(byStore, 'Unknown store', cents, source.amount);
+      add(byCountry, 'Unknown', cents, source.amount);
+    }
+    own.forEach((line, index) => {
+      add(byStore, line.store ?? 'Unknown store', spread[index] ?? 0n, exacts[index] ?? '0');
+      add(byCountry, line.country ?? 'Unknown', spread[index] ?? 0n, exacts[index] ?? '0');
+    });
+  }
+  const amountRows = (map: typeof byStore): StatementAmountRow[] =>
+    [...map.entries()]
+      .map(([label, entry]) => ({
+        label,
+        units: '',
+        cents: Number(entry.cents),
+        exact: sumDecimals(entry.exacts)
+          .replace(/(\.\d*?)0+$/, '$1')
+          .replace(/\.$/, ''),
+      }))
+      .sort((a, b) => b.cents - a.cents || a.label.localeCompare(b.label));
+  return { byStore: amountRows(byStore), byCountry: amountRows(byCountry), byTrack: amountRows(byTrack) };
 }
 
 export const trackLabel = (row: {
@@ -293,7 +389,7 @@ export async function buildStatement(
   const shareSources = await rows<ShareSource>(
     db,
     sql`
-      select a.import_id, a.payee_id, 'to' as direction, p.email as party, r.title as release_title,
+      select a.import_id, a.payee_id, a.owner_id, a.release_id, a.track_id, 'to' as direction, p.email as party, r.title as release_title,
              t.title as track_title, t.isrc, a.percent::text as percent, trim_scale(a.amount_usd)::text as amount,
              s.held, s.cents as settlement_cents, false as is_released, a.period
         from split_allocations a
@@ -304,7 +400,7 @@ export async function buildStatement(
        where a.owner_id = ${userId} and a.kind = 'share'
          and a.import_id in ${idList(postedIds)}
       union all
-      select a.import_id, a.payee_id, 'from', u.email, r.title, t.title, t.isrc,
+      select a.import_id, a.payee_id, a.owner_id, a.release_id, a.track_id, 'from', u.email, r.title, t.title, t.isrc,
              a.percent::text, trim_scale(a.amount_usd)::text, s.held, s.cents,
              s.released_to = 'payee' and s.released_at >= ${start} and s.released_at < ${end}, a.period
         from split_payees p
@@ -318,6 +414,7 @@ export async function buildStatement(
               or (s.released_to = 'payee' and s.released_at >= ${start} and s.released_at < ${end}))`,
   );
   const shares = shareRows(shareSources);
+  const sharesReceived = await receivedShareBreakdown(db, shareSources);
 
   const otherEarnings: StatementMovementRow[] = [];
   const withdrawals: StatementMovementRow[] = [];
@@ -377,6 +474,7 @@ export async function buildStatement(
     feeCents,
     feePercent: feePercents.length === 1 ? (feePercents[0] ?? null) || null : null,
     shares,
+    sharesReceived,
     otherEarnings,
     netEarningsCents,
     withdrawals,

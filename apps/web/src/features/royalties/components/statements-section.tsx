@@ -211,6 +211,30 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
           ]}
         />
       ) : null}
+      {statement.sharesReceived ? (
+        <>
+          <AmountRows
+            title="Split shares received by store"
+            testId="statement-received-stores"
+            rows={[
+              ...statement.sharesReceived.byStore.map((row) => ({ label: row.label, cents: row.cents })),
+              { label: 'Split shares received', cents: sum(statement.sharesReceived.byStore), isTotal: true },
+            ]}
+          />
+          <AmountRows
+            title="Split shares received by country"
+            testId="statement-received-countries"
+            rows={[
+              ...statement.sharesReceived.byCountry.map((row) => ({ label: row.label, cents: row.cents })),
+              {
+                label: 'Split shares received',
+                cents: sum(statement.sharesReceived.byCountry),
+                isTotal: true,
+              },
+            ]}
+          />
+        </>
+      ) : null}
       {statement.withdrawals.length > 0 || statement.adjustments.length > 0 ? (
         <AmountRows
           title="Withdrawals and adjustments"
