@@ -5,6 +5,7 @@
  */
 import type { FinanceOverview } from '@tunedrop/shared/schemas/finance';
 import { CheckCircle2, Download, XCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api';
@@ -101,179 +102,164 @@ function Overview({ data }: { data: FinanceOverview }) {
         </Card>
       </section>
 
-      <section aria-labelledby="reports-title" className="space-y-2">
-        <h2 id="reports-title" className="text-xl font-semibold text-white">
-          By report
-        </h2>
-        {data.reports.length === 0 ? (
-          <p className="text-sm text-zinc-400">No report has been posted yet.</p>
-        ) : (
-          <Card className="p-0">
-            <section
-              className="overflow-x-auto"
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
-              tabIndex={0}
-              aria-label="Reports (scrolls sideways)"
+      <FinanceTable
+        id="reports"
+        title="By report"
+        empty="No report has been posted yet."
+        scrollLabel="Reports (scrolls sideways)"
+        testId="finance-reports"
+        columns={[
+          'Report',
+          'Period',
+          '>Gross (report)',
+          '>Gross USD',
+          '>Fee',
+          '>Credited',
+          '>Held',
+          '>Suspense',
+          '>Residue',
+          'Reconciles',
+        ]}
+      >
+        {data.reports.map((r) => (
+          <tr key={r.importId} data-testid={`finance-report-${r.fileName}`}>
+            <th
+              scope="row"
+              className="max-w-56 truncate px-3 py-1.5 font-normal text-zinc-100"
+              title={r.fileName}
             >
-              <table
-                aria-labelledby="reports-title"
-                className="w-full text-left text-sm"
-                data-testid="finance-reports"
-              >
-                <thead className="text-zinc-400">
-                  <tr>
-                    <th scope="col" className={th}>
-                      Report
-                    </th>
-                    <th scope="col" className={th}>
-                      Period
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Gross (report)
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Gross USD
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Fee
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Credited
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Held
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Suspense
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Residue
-                    </th>
-                    <th scope="col" className={th}>
-                      Reconciles
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-ink-800">
-                  {data.reports.map((r) => (
-                    <tr key={r.importId} data-testid={`finance-report-${r.fileName}`}>
-                      <th
-                        scope="row"
-                        className="max-w-56 truncate px-3 py-1.5 font-normal text-zinc-100"
-                        title={r.fileName}
-                      >
-                        {r.fileName}
-                      </th>
-                      <td className="px-3 py-1.5">{r.period}</td>
-                      <td className={num} title={r.grossReport}>
-                        {r.grossReport} {r.currency}
-                      </td>
-                      <td className={num} title={r.grossUsd}>
-                        {formatUsd(r.grossUsd)}
-                      </td>
-                      <td className={num} data-testid="report-fee">
-                        {formatCents(r.feeCents)}
-                      </td>
-                      <td className={num} data-testid="report-credited">
-                        {formatCents(r.creditedCents)}
-                      </td>
-                      <td className={num} data-testid="report-held">
-                        {formatCents(r.heldCents)}
-                      </td>
-                      <td className={num} title={r.suspenseUsd} data-testid="report-suspense">
-                        {formatUsd(r.suspenseUsd)}
-                      </td>
-                      <td className={num} title={r.residueUsd}>
-                        {r.residueUsd}
-                      </td>
-                      <td className="px-3 py-1.5">
-                        {Number(r.differenceUsd) === 0 ? 'Yes' : `Off by ${r.differenceUsd}`}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          </Card>
-        )}
-      </section>
+              {r.fileName}
+            </th>
+            <td className="px-3 py-1.5">{r.period}</td>
+            <td className={num} title={r.grossReport}>
+              {r.grossReport} {r.currency}
+            </td>
+            <td className={num} title={r.grossUsd}>
+              {formatUsd(r.grossUsd)}
+            </td>
+            <td className={num} data-testid="report-fee">
+              {formatCents(r.feeCents)}
+            </td>
+            <td className={num} data-testid="report-credited">
+              {formatCents(r.creditedCents)}
+            </td>
+            <td className={num} data-testid="report-held">
+              {formatCents(r.heldCents)}
+            </td>
+            <td className={num} title={r.suspenseUsd} data-testid="report-suspense">
+              {formatUsd(r.suspenseUsd)}
+            </td>
+            <td className={num} title={r.residueUsd}>
+              {r.residueUsd}
+            </td>
+            <td className="px-3 py-1.5">
+              {Number(r.differenceUsd) === 0 ? 'Yes' : `Off by ${r.differenceUsd}`}
+            </td>
+          </tr>
+        ))}
+      </FinanceTable>
 
-      <section aria-labelledby="periods-title" className="space-y-2">
-        <h2 id="periods-title" className="text-xl font-semibold text-white">
-          By period
-        </h2>
-        {data.periods.length === 0 ? (
-          <p className="text-sm text-zinc-400">Nothing yet.</p>
-        ) : (
-          <Card className="p-0">
-            <section
-              className="overflow-x-auto"
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
-              tabIndex={0}
-              aria-label="Periods (scrolls sideways)"
-            >
-              <table aria-labelledby="periods-title" className="w-full text-left text-sm">
-                <thead className="text-zinc-400">
-                  <tr>
-                    <th scope="col" className={th}>
-                      Period
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Reports
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Gross USD
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Fee
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Credited
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Held
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Suspense
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Residue
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Withdrawals paid
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      Withdrawals pending
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-ink-800">
-                  {data.periods.map((p) => (
-                    <tr key={p.period}>
-                      <th scope="row" className="px-3 py-1.5 font-normal text-zinc-100">
-                        {p.period}
-                      </th>
-                      <td className={num}>{p.reports}</td>
-                      <td className={num} title={p.grossUsd}>
-                        {formatUsd(p.grossUsd)}
-                      </td>
-                      <td className={num}>{formatCents(p.feeCents)}</td>
-                      <td className={num}>{formatCents(p.creditedCents)}</td>
-                      <td className={num}>{formatCents(p.heldCents)}</td>
-                      <td className={num} title={p.suspenseUsd}>
-                        {formatUsd(p.suspenseUsd)}
-                      </td>
-                      <td className={num}>{p.residueUsd}</td>
-                      <td className={num}>{formatCents(p.withdrawalsPaidCents)}</td>
-                      <td className={num}>{formatCents(p.withdrawalsPendingCents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          </Card>
-        )}
-      </section>
+      <FinanceTable
+        id="periods"
+        title="By period"
+        empty="Nothing yet."
+        scrollLabel="Periods (scrolls sideways)"
+        columns={[
+          'Period',
+          '>Reports',
+          '>Gross USD',
+          '>Fee',
+          '>Credited',
+          '>Held',
+          '>Suspense',
+          '>Residue',
+          '>Withdrawals paid',
+          '>Withdrawals pending',
+        ]}
+      >
+        {data.periods.map((p) => (
+          <tr key={p.period}>
+            <th scope="row" className="px-3 py-1.5 font-normal text-zinc-100">
+              {p.period}
+            </th>
+            <td className={num}>{p.reports}</td>
+            <td className={num} title={p.grossUsd}>
+              {formatUsd(p.grossUsd)}
+            </td>
+            <td className={num}>{formatCents(p.feeCents)}</td>
+            <td className={num}>{formatCents(p.creditedCents)}</td>
+            <td className={num}>{formatCents(p.heldCents)}</td>
+            <td className={num} title={p.suspenseUsd}>
+              {formatUsd(p.suspenseUsd)}
+            </td>
+            <td className={num}>{p.residueUsd}</td>
+            <td className={num}>{formatCents(p.withdrawalsPaidCents)}</td>
+            <td className={num}>{formatCents(p.withdrawalsPendingCents)}</td>
+          </tr>
+        ))}
+      </FinanceTable>
     </>
+  );
+}
+
+/**
+ * A titled section holding one scrolling table (or `empty` when it has no rows). A column label starting
+ * with '>' is right-aligned (a figure).
+ */
+function FinanceTable({
+  id,
+  title,
+  empty,
+  scrollLabel,
+  testId,
+  columns,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  scrollLabel: string;
+  testId?: string;
+  columns: string[];
+  children: ReactNode[];
+}) {
+  const titleId = `${id}-title`;
+  return (
+    <section aria-labelledby={titleId} className="space-y-2">
+      <h2 id={titleId} className="text-xl font-semibold text-white">
+        {title}
+      </h2>
+      {children.length === 0 ? (
+        <p className="text-sm text-zinc-400">{empty}</p>
+      ) : (
+        <Card className="p-0">
+          <section
+            className="overflow-x-auto"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
+            tabIndex={0}
+            aria-label={scrollLabel}
+          >
+            <table aria-labelledby={titleId} className="w-full text-left text-sm" data-testid={testId}>
+              <thead className="text-zinc-400">
+                <tr>
+                  {columns.map((column) =>
+                    column.startsWith('>') ? (
+                      <th key={column} scope="col" className={`${th} text-right`}>
+                        {column.slice(1)}
+                      </th>
+                    ) : (
+                      <th key={column} scope="col" className={th}>
+                        {column}
+                      </th>
+                    ),
+                  )}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-ink-800">{children}</tbody>
+            </table>
+          </section>
+        </Card>
+      )}
+    </section>
   );
 }
