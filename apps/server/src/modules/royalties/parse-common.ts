@@ -2,6 +2,7 @@
  * What every report parser produces: staged sales lines (exact decimal text, never floats) and a report
  * of the file (identity, currency, summary records, fatal errors, warnings, refused lines).
  */
+import { canonicalDecimal } from '@tunedrop/shared/money';
 import { ROYALTY_LIMITS, type RoyaltySourceFormat } from '@tunedrop/shared/schemas/royalties';
 
 export type ParsedLine = {
@@ -109,6 +110,81 @@ export function rangeProblem(decimal: string, kind: 'amount' | 'quantity'): stri
 
 export function isNegative(decimal: string): boolean {
   return decimal.startsWith('-');
+}
+
+/**
+ * Whether a statement's data record can be read: its quotes close and it has as many cells as the header.
+ * If not, the line is refused (the caller skips it).
+ */
+export function readableRecord(
+  report: ParseReport,
+  no: number,
+  cells: string[] | null,
+  headerCells: number,
+): cells is string[] {
+  if (!cells) {
+    refuse(report, no, 'a quoted field is never closed');
+    return false;
+  }
+  if (cells.length !== headerCells) {
+    refuse(report, no, `has ${cells.length} cells; the header has ${headerCells}`);
+    return false;
+  }
+  return true;
+}
+
+/** The trimmed cell at column `i` (none when `i` is undefined or negative); an empty cell is null. */
+export function cellAt(cells: string[], i: number | undefined): string | null {
+  if (i === undefined || i < 0) return null;
+  const value = (cells[i] ?? '').trim();
+  return value === '' ? null : value;
+}
+
+/**
+ * A statement line's amount cell (a leading "$" allowed) as canonical decimal text, or null after refusing
+ * the line; `label` names the cell in the reason ("amount", "partner revenue").
+ */
+export function lineAmount(
+  report: ParseReport,
+  no: number,
+  text: string | null,
+  label: string,
+): string | null {
+  const amount = text === null ? null : canonicalDecimal(text.replace(/^\$/, ''));
+  if (amount === null) {
+    refuse(report, no, `the ${label} "${clip(text ?? '')}" is not a decimal number`);
+    return null;
+  }
+  const problem = rangeProblem(amount, 'amount');
+  if (problem) {
+    refuse(report, no, `the ${label} "${clip(text ?? '')}" ${problem}`);
+    return null;
+  }
+  return amount;
+}
+
+/**
+ * One currency per report: the returned check refuses a line whose currency is not an ISO 4217 code (and
+ * says so in the errors), sets the report's currency from the first line, and adds one error the first
+ * time a line is in another currency. It returns whether the line may be staged.
+ */
+export function reportCurrency(report: ParseReport): (no: number, currency: string) => boolean {
+  const currencies = new Set<string>();
+  return (no, currency) => {
+    if (!isKnownCurrency(currency)) {
+      report.errors.push(`Line ${no}: unknown currency "${currency}" (an ISO 4217 code is needed).`);
+      refuse(report, no, `unknown currency "${currency}"`);
+      return false;
+    }
+    currencies.add(currency);
+    if (report.currency === null) report.currency = currency;
+    else if (currency !== report.currency && currencies.size === 2) {
+      report.errors.push(
+        `Line ${no}: the amount is in ${currency} but earlier lines are in ${report.currency}; one currency per report.`,
+      );
+    }
+    return true;
+  };
 }
 
 let currencyCodes: Set<string> | null = null;

@@ -12,14 +12,17 @@ import {
 } from '@tunedrop/shared/schemas/royalties';
 import { CsvError, parse } from 'csv-parse/sync';
 import {
+  cellAt,
   clip,
-  isKnownCurrency,
   isNegative,
+  lineAmount,
   type ParsedLine,
   type ParseReport,
   periodOf,
   rangeProblem,
+  readableRecord,
   refuse,
+  reportCurrency,
 } from './parse-common';
 import type { SourceLine } from './source';
 
@@ -212,7 +215,7 @@ export async function* parseCsv(
     return index.get(normaliseHeader(name)) ?? -1;
   };
   let at: Record<string, number> = {};
-  const currencies = new Set<string>();
+  const currencyOk = reportCurrency(report);
 
   for await (const { no, cells, text } of csvRecords(lines, layout.delimiter, maxRecordLength)) {
     if (index === null) {
@@ -234,31 +237,10 @@ export async function* parseCsv(
       continue;
     }
     if (text.trim() === '') continue;
-    if (!cells) {
-      refuse(report, no, 'a quoted field is never closed');
-      continue;
-    }
-    if (cells.length !== headerCells) {
-      refuse(report, no, `has ${cells.length} cells; the header has ${headerCells}`);
-      continue;
-    }
-    const get = (field: string): string | null => {
-      const i = at[field] ?? -1;
-      if (i < 0) return null;
-      const value = (cells[i] ?? '').trim();
-      return value === '' ? null : value;
-    };
-    const amountText = get('amount');
-    const amount = amountText === null ? null : canonicalDecimal(amountText.replace(/^\$/, ''));
-    if (amount === null) {
-      refuse(report, no, `the amount "${clip(amountText ?? '')}" is not a decimal number`);
-      continue;
-    }
-    const amountProblem = rangeProblem(amount, 'amount');
-    if (amountProblem) {
-      refuse(report, no, `the amount "${clip(amountText ?? '')}" ${amountProblem}`);
-      continue;
-    }
+    if (!readableRecord(report, no, cells, headerCells)) continue;
+    const get = (field: string): string | null => cellAt(cells, at[field]);
+    const amount = lineAmount(report, no, get('amount'), 'amount');
+    if (amount === null) continue;
     const unitsText = get('units') ?? get('unitsFallback') ?? '0';
     const units = canonicalDecimal(unitsText.replace(/,/g, ''));
     if (units === null) {
@@ -270,19 +252,7 @@ export async function* parseCsv(
       refuse(report, no, `the quantity "${clip(unitsText)}" ${unitsProblem}`);
       continue;
     }
-    const currency = (get('currency') ?? layout.currency ?? '').toUpperCase();
-    if (!isKnownCurrency(currency)) {
-      report.errors.push(`Line ${no}: unknown currency "${currency}" (an ISO 4217 code is needed).`);
-      refuse(report, no, `unknown currency "${currency}"`);
-      continue;
-    }
-    currencies.add(currency);
-    if (report.currency === null) report.currency = currency;
-    else if (currency !== report.currency && currencies.size === 2) {
-      report.errors.push(
-        `Line ${no}: the amount is in ${currency} but earlier lines are in ${report.currency}; one currency per report.`,
-      );
-    }
+    if (!currencyOk(no, (get('currency') ?? layout.currency ?? '').toUpperCase())) continue;
     let isrc = get('isrc');
     const fallback = get('isrcFallback');
     if (!isrc && fallback && /^[A-Za-z]{2}[A-Za-z0-9]{3}\d{7}$/.test(fallback.replace(/-/g, '')))

@@ -11,14 +11,17 @@
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import {
+  cellAt,
   clip,
-  isKnownCurrency,
   isNegative,
+  lineAmount,
   type ParsedLine,
   type ParseReport,
   periodOf,
   rangeProblem,
+  readableRecord,
   refuse,
+  reportCurrency,
 } from './parse-common';
 import { csvRecords, splitCsv } from './parse-csv';
 import type { SourceLine } from './source';
@@ -81,7 +84,7 @@ export async function* parseYoutube(
 ): AsyncGenerator<ParsedLine> {
   let at: Partial<Record<Field, number>> | null = null;
   let headerCells = 0;
-  const currencies = new Set<string>();
+  const currencyOk = reportCurrency(report);
   const records = csvRecords(lines, delimiter, maxRecordLength);
 
   for await (const { no, cells, text } of records) {
@@ -112,32 +115,11 @@ export async function* parseYoutube(
       continue;
     }
     if (text.trim() === '') continue;
-    if (!cells) {
-      refuse(report, no, 'a quoted field is never closed');
-      continue;
-    }
-    if (cells.length !== headerCells) {
-      refuse(report, no, `has ${cells.length} cells; the header has ${headerCells}`);
-      continue;
-    }
+    if (!readableRecord(report, no, cells, headerCells)) continue;
     const columns = at;
-    const get = (field: Field): string | null => {
-      const i = columns[field];
-      if (i === undefined) return null;
-      const value = (cells[i] ?? '').trim();
-      return value === '' ? null : value;
-    };
-    const amountText = get('amount');
-    const amount = amountText === null ? null : canonicalDecimal(amountText.replace(/^\$/, ''));
-    if (amount === null) {
-      refuse(report, no, `the partner revenue "${clip(amountText ?? '')}" is not a decimal number`);
-      continue;
-    }
-    const amountProblem = rangeProblem(amount, 'amount');
-    if (amountProblem) {
-      refuse(report, no, `the partner revenue "${clip(amountText ?? '')}" ${amountProblem}`);
-      continue;
-    }
+    const get = (field: Field): string | null => cellAt(cells, columns[field]);
+    const amount = lineAmount(report, no, get('amount'), 'partner revenue');
+    if (amount === null) continue;
     const viewsText = get('views') ?? '0';
     const views = canonicalDecimal(viewsText.replace(/,/g, ''));
     if (views === null || views.includes('.') || isNegative(views)) {
@@ -149,19 +131,7 @@ export async function* parseYoutube(
       refuse(report, no, `the views "${clip(viewsText)}" ${viewsProblem}`);
       continue;
     }
-    const currency = (get('currency') ?? 'USD').toUpperCase();
-    if (!isKnownCurrency(currency)) {
-      report.errors.push(`Line ${no}: unknown currency "${currency}" (an ISO 4217 code is needed).`);
-      refuse(report, no, `unknown currency "${currency}"`);
-      continue;
-    }
-    currencies.add(currency);
-    if (report.currency === null) report.currency = currency;
-    else if (currency !== report.currency && currencies.size === 2) {
-      report.errors.push(
-        `Line ${no}: the amount is in ${currency} but earlier lines are in ${report.currency}; one currency per report.`,
-      );
-    }
+    if (!currencyOk(no, (get('currency') ?? 'USD').toUpperCase())) continue;
     const assetId = get('assetId');
     const isrc = get('isrc');
     if (!assetId && !isrc) {
