@@ -16,11 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { type Database, openDatabase } from '../apps/server/src/db/client';
-import { runMigrations } from '../apps/server/src/db/migrate';
+import type { Database } from '../apps/server/src/db/client';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+import { openBenchDatabase } from './lib/bench-database';
 
 const { values } = parseArgs({
   options: { lines: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'both' } },
@@ -100,39 +99,12 @@ function probe(database: Database) {
   };
 }
 
-async function scratchPostgres(baseUrl: string) {
-  const name = `tunedrop_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function run(kind: 'pglite' | 'postgres') {
-  const scratch =
-    kind === 'postgres'
-      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-      : null;
-  const database = await openDatabase({
-    databaseUrl: scratch?.url,
-    dataDir: path.join(work, `pglite-${randomUUID()}`),
-    lockRole: 'cli',
-  });
+  const bench = await openBenchDatabase(kind, work);
+  const { database } = bench;
   try {
-    await runMigrations(database);
     await seedCatalogue(database);
     // Two reports: one posted in chunks (the job), one posted as one transaction (before, on PGlite).
     const runs: [string, number | undefined][] =
@@ -185,8 +157,7 @@ async function run(kind: 'pglite' | 'postgres') {
       );
     }
   } finally {
-    await database.close();
-    await scratch?.drop();
+    await bench.close();
   }
 }
 

@@ -21,11 +21,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { type Database, openDatabase } from '../apps/server/src/db/client';
-import { runMigrations } from '../apps/server/src/db/migrate';
+import type { Database } from '../apps/server/src/db/client';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+import { openBenchDatabase } from './lib/bench-database';
 
 const { values } = parseArgs({
   options: {
@@ -253,34 +252,10 @@ function rssSampler() {
   };
 }
 
-async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `tunedrop_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function run(kind: 'pglite' | 'postgres', file: string) {
-  const scratch =
-    kind === 'postgres'
-      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-      : null;
-  const dataDir = path.join(work, `pglite-${randomUUID()}`);
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir, lockRole: 'cli' });
+  const bench = await openBenchDatabase(kind, work);
+  const { database } = bench;
   try {
-    await runMigrations(database);
     await seedCatalogue(database);
     // A small warm-up import, so code loading and JIT are not counted.
     const warm = path.join(work, 'warm.tsv');
@@ -345,7 +320,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     const postSeconds = Math.min(split1.seconds, split2.seconds);
     const posted = split2.result;
     if (!posted) throw new Error('the last posting did not commit');
-    const copySeconds = await rawCopy(database, summary.id, scratch?.url ?? null);
+    const copySeconds = await rawCopy(database, summary.id, bench.url);
     const importRate = summary.lineCount / importSeconds;
     const copyRate = summary.lineCount / copySeconds;
     console.info(
@@ -358,9 +333,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       ].join('\n'),
     );
   } finally {
-    await database.close();
-    await scratch?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

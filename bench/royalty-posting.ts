@@ -18,11 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { type Database, openDatabase } from '../apps/server/src/db/client';
-import { runMigrations } from '../apps/server/src/db/migrate';
+import type { Database } from '../apps/server/src/db/client';
 import { firstRow } from '../apps/server/src/lib/sql';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
+import { openBenchDatabase } from './lib/bench-database';
 
 const { values } = parseArgs({
   options: {
@@ -164,34 +163,10 @@ async function rawInsertSelect(database: Database, importId: string): Promise<nu
   return (performance.now() - started) / 1000;
 }
 
-async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `h4_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function run(kind: 'pglite' | 'postgres') {
-  const scratch =
-    kind === 'postgres'
-      ? await scratchPostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-      : null;
-  const dataDir = path.join(work, `pglite-${randomUUID()}`);
-  const database = await openDatabase({ databaseUrl: scratch?.url, dataDir, lockRole: 'cli' });
+  const bench = await openBenchDatabase(kind, work, 'h4_bench');
+  const { database } = bench;
   try {
-    await runMigrations(database);
     const seeded = performance.now();
     await seedCatalogue(database);
     const baselineId = await stageReport(database, 'baseline.csv', false);
@@ -222,9 +197,7 @@ async function run(kind: 'pglite' | 'postgres') {
       ].join('\n'),
     );
   } finally {
-    await database.close();
-    await scratch?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
