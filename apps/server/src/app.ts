@@ -28,6 +28,7 @@ import { contentIdRoutes } from './modules/content-id/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
+import { lapsePolicyRoutes } from './modules/lapse-policy/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { royaltyChecksRoutes } from './modules/royalties/report-checks-routes';
@@ -68,7 +69,8 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', financeRoutes)
   .route('/', splitsRoutes)
   .route('/', deliveryRoutes)
-  .route('/', staffNotificationsRoutes);
+  .route('/', staffNotificationsRoutes)
+  .route('/', lapsePolicyRoutes);
 
 /** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */
 export type AppType = typeof apiRoutes;

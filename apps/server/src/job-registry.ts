@@ -7,6 +7,7 @@ import { sendMail } from './infra/mail/mail';
 import type { AnyJob } from './lib/jobs';
 import { builderJobs } from './modules/builder/jobs';
 import { deliveryJobs } from './modules/delivery/jobs';
+import { lapsePolicyJobs } from './modules/lapse-policy/jobs';
 import { royaltiesJobs } from './modules/royalties/jobs';
 import { staffNotificationsJobs } from './modules/staff-notifications/jobs';
 
@@ -16,4 +17,5 @@ export const allJobs: readonly AnyJob[] = [
   ...builderJobs,
   ...royaltiesJobs,
   ...staffNotificationsJobs,
+  ...lapsePolicyJobs,
 ];

@@ -11,6 +11,7 @@ export * from './schema/billing';
 export * from './schema/content-id';
 export * from './schema/content-id-claims';
 export * from './schema/delivery';
+export * from './schema/lapse-policy';
 export * from './schema/platform';
 export * from './schema/releases';
 export * from './schema/royalties';

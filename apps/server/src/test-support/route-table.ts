@@ -320,6 +320,9 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PUT', '/api/admin/royalties/statement-issuer', 'admin', {
     call: { json: { legalName: 'Tunedrop Music Ltd', address: '1 Sound Street\nLondon' } },
   }),
+  // lapsed accounts (record 196)
+  route('GET', '/api/admin/lapse-policy', 'admin'),
+  route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
   route('GET', '/api/releases/:id/splits', 'user', { params: release, owned: true }),
