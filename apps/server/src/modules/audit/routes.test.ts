@@ -111,6 +111,8 @@ describe('delivery targets', () => {
         dpid: 'PADPIDA2009101501Y',
         platforms: 'all',
         profile: 'release',
+        // Nothing listens there: an enabled target would be tested and refused.
+        enabled: false,
       },
     });
     expect(added.status).toBe(201);
@@ -118,8 +120,8 @@ describe('delivery targets', () => {
     const patch = (json: unknown) =>
       asAdmin(`/api/admin/delivery/targets/${targetId}`, { method: 'PATCH', json });
     expect((await patch({ platforms: ['spotify'] })).status).toBe(200);
-    expect((await patch({ enabled: false })).status).toBe(200);
     expect((await patch({ enabled: true })).status).toBe(200);
+    expect((await patch({ enabled: false })).status).toBe(200);
     expect((await patch({ url: 'sftp://label:other-pass@127.0.0.1:41501/in' })).status).toBe(200);
     expect((await asAdmin(`/api/admin/delivery/targets/${targetId}`, { method: 'DELETE' })).status).toBe(200);
 
@@ -127,8 +129,8 @@ describe('delivery targets', () => {
     expect(entries.map((entry) => entry.action)).toEqual([
       'delivery.target.add',
       'delivery.target.edit',
-      'delivery.target.disable',
       'delivery.target.enable',
+      'delivery.target.disable',
       'delivery.target.edit',
       'delivery.target.remove',
     ]);
@@ -143,9 +145,9 @@ describe('delivery targets', () => {
       expect(JSON.stringify(entry)).not.toContain('s3cret');
       expect(JSON.stringify(entry)).not.toContain('other-pass');
     }
-    expect(entries[0]?.after).toMatchObject({ name: 'Audited Store', platforms: 'all', enabled: true });
+    expect(entries[0]?.after).toMatchObject({ name: 'Audited Store', platforms: 'all', enabled: false });
     expect(entries[1]).toMatchObject({ before: { platforms: 'all' }, after: { platforms: ['spotify'] } });
-    expect(entries[2]).toMatchObject({ before: { enabled: true }, after: { enabled: false } });
+    expect(entries[2]).toMatchObject({ before: { enabled: false }, after: { enabled: true } });
     expect(entries[4]).toMatchObject({ after: { credentials: 'replaced' } });
     expect(entries[5]).toMatchObject({ before: { name: 'Audited Store' }, after: { removed: true } });
   });

@@ -618,13 +618,18 @@ describe('bad input', () => {
     await disableAllTargets();
     const good = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-good-'));
     fs.writeFileSync(path.join(sftp.root, 'a-file'), 'x');
-    await addTarget({ name: `Down ${Date.now()}`, url: 'sftp://u:p@127.0.0.1:1/in', platforms: ['spotify'] });
-    await addTarget({
+    // Enabled, each would be refused by the add's own test (issue 26): added disabled, then switched on.
+    const addBroken = async (body: Record<string, unknown>) => {
+      const { id } = await addTarget({ ...body, enabled: false });
+      await admin(`/api/admin/delivery/targets/${id}`, { method: 'PATCH', json: { enabled: true } });
+    };
+    await addBroken({ name: `Down ${Date.now()}`, url: 'sftp://u:p@127.0.0.1:1/in', platforms: ['spotify'] });
+    await addBroken({
       name: `Wrong ${Date.now()}`,
       url: `sftp://${sftp.user}:wrong@127.0.0.1:${sftp.port}${sftp.root}`,
       platforms: ['spotify'],
     });
-    await addTarget({
+    await addBroken({
       name: `Unwritable ${Date.now()}`,
       url: sftp.url('a-file/sub'),
       privateKey: sftp.privateKey,

@@ -87,9 +87,10 @@ describe('SFTP host keys', () => {
       url: sftp.url(),
       privateKey: sftp.privateKey,
     });
-    expect(target.hostKeyFingerprint).toBeNull();
-    expect(await testConnection(target.id)).toMatchObject({ ok: true });
+    // Added enabled, it was tested first (issue 26): that first connection pinned the key it saw.
     const first = sftp.hostKeyFingerprint();
+    expect(target.hostKeyFingerprint).toBe(first);
+    expect(await testConnection(target.id)).toMatchObject({ ok: true });
     expect(await targetView(target.id)).toMatchObject({ hostKeyFingerprint: first });
     expect(authRequests(sftp.log()).length).toBeGreaterThan(0); // the log does show authentication
 
@@ -148,7 +149,12 @@ describe('SFTP host keys', () => {
     try {
       const url = `sftp://store:hunter2-secret@127.0.0.1:${port}/in`;
       // Pinned to the real store's key: the impostor's is refused in the key exchange.
-      const pinned = await addTarget({ name: 'Pinned elsewhere', url, hostKey: sftp.hostKeyFingerprint() });
+      const pinned = await addTarget({
+        name: 'Pinned elsewhere',
+        url,
+        hostKey: sftp.hostKeyFingerprint(),
+        enabled: false, // enabled, the add's own test would refuse it
+      });
       const refused = await testConnection(pinned.id);
       expect(refused.message).toMatch(
         /^The host key of 127\.0\.0\.1:\d+ changed \(target "Pinned elsewhere"\)/,
@@ -160,6 +166,7 @@ describe('SFTP host keys', () => {
         name: 'Pinned to impostor',
         url,
         hostKey: fingerprintOf(`${keyFile}.pub`),
+        enabled: false,
       });
       const login = await testConnection(trusting.id);
       expect(login.message).toMatch(/Login refused/);
@@ -247,6 +254,7 @@ describe('SFTP host keys', () => {
       name: 'Moving store',
       url: sftp.url(),
       hostKey: sftp.hostKeyFingerprint(),
+      enabled: false, // no key: the store would refuse the login
     });
     const moved = await admin(`/api/admin/delivery/targets/${target.id}`, {
       method: 'PATCH',

@@ -52,9 +52,17 @@ describe('delivery.send on the engine', () => {
         dpid: 'PADPIDA2009101501Y',
         platforms: ['spotify'],
         profile: 'release',
+        // Added disabled (an enabled one is tested and refused), then switched on: it never answers.
+        enabled: false,
       },
     });
-    expect(target.status, JSON.stringify(await readJson(target))).toBe(201);
+    const added = await readJson(target);
+    expect(target.status, JSON.stringify(added)).toBe(201);
+    const enabled = await admin(`/api/admin/delivery/targets/${added.id}`, {
+      method: 'PATCH',
+      json: { enabled: true },
+    });
+    expect(enabled.status).toBe(200);
     const { releaseId } = await createTestRelease(system, people.artist.userId, {
       status: 'pending',
       distributionStores: ['spotify'],

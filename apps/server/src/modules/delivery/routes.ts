@@ -35,8 +35,8 @@ import {
   saveSettings,
   settingsView,
 } from './service';
-import { removeTarget, testTargetConnection } from './target-lifecycle';
-import { createTarget, getTargetRow, listTargets, updateTarget } from './targets';
+import { addTestedTarget, removeTarget, testTargetConnection } from './target-lifecycle';
+import { getTargetRow, listTargets, updateTarget } from './targets';
 
 const idParam = uuidParam;
 
@@ -54,7 +54,8 @@ export const deliveryRoutes = new Hono<AppEnv>()
   })
   .post('/admin/delivery/targets', access('admin'), validate('json', targetInputSchema), async (c) => {
     const { db, config } = c.var.deps;
-    return c.json(await createTarget(db, config, c.req.valid('json'), requireViewer(c)), 201);
+    // Tested first, like delivery:target:add: an unreachable enabled target is refused, nothing saved.
+    return c.json(await addTestedTarget(db, config, c.req.valid('json'), requireViewer(c)), 201);
   })
   .patch('/admin/delivery/targets/:id', access('admin'), validate('json', targetPatchSchema), async (c) => {
     const { db, config } = c.var.deps;

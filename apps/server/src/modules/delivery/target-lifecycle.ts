@@ -5,8 +5,12 @@
  */
 import {
   DELIVERY_MESSAGES,
+  type DeliveryTargetView,
+  type TargetInput,
   type TargetTestResult,
   targetHoldsMessage,
+  targetInputSchema,
+  targetUrlScheme,
 } from '@tunedrop/shared/schemas/delivery';
 import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -14,10 +18,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import { deliveries, deliveryTargets, releases } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import type { AuditActor } from '../audit';
-import { openTargetTransport } from './connect';
+import { openTargetTransport, openTransport } from './connect';
 import { addEvent, queueTakedowns } from './planning';
 import { auditTarget, targetAuditFields } from './target-audit';
-import { isHeld, type TargetRow } from './targets';
+import { createTarget, isHeld, type TargetRow } from './targets';
 import { describeTransportError, probeTransport } from './transport';
 
 /** Why a job never sent to a removed target will not go out (the admin's and the artist's line). */
@@ -191,4 +195,50 @@ export async function discardNewTarget(db: DbOrTx, id: string, actor?: AuditActo
       });
     }
   });
+}
+
+/** The admin's refusal of an unreachable enabled target (the CLI says the same, with its --disabled hint). */
+export const targetUnreachableMessage = (detail: string) =>
+  `${DELIVERY_MESSAGES.targetUnreachable}: ${detail.replace(/[.!]?$/, '.')} Add it disabled to keep it switched off until it answers.`;
+
+/**
+ * The admin's Add (issue 26 finding 2, like `delivery:target:add`): an enabled target is tested before it is
+ * saved, and refused (422 target_unreachable, nothing saved) when it does not answer; a disabled one is
+ * saved untested. An SFTP key seen by the test is pinned at once, unless the admin gave one.
+ */
+export async function addTestedTarget(
+  db: DbOrTx,
+  config: Config,
+  input: TargetInput,
+  actor?: AuditActor,
+): Promise<DeliveryTargetView> {
+  const value = targetInputSchema.parse(input);
+  if (!value.enabled) return createTarget(db, config, input, actor);
+  let seen = null as string | null;
+  try {
+    const transport = await openTransport(
+      {
+        url: value.url,
+        ...(value.privateKey ? { privateKey: value.privateKey } : {}),
+        ...(value.s3 ? { s3: value.s3 } : {}),
+      },
+      config,
+      {
+        hostKey: {
+          targetName: value.name,
+          expected: value.hostKey ?? null,
+          recordFirst: async (fingerprint) => {
+            seen = fingerprint;
+            return fingerprint;
+          },
+        },
+      },
+    );
+    await probeTransport(transport);
+  } catch (error) {
+    const message = targetUnreachableMessage(describeTransportError(error));
+    throw new AppError('target_unreachable', message, 422);
+  }
+  const pin = !value.hostKey && seen && targetUrlScheme(value.url) === 'sftp' ? { hostKey: seen } : {};
+  return createTarget(db, config, { ...input, ...pin }, actor);
 }

@@ -12,7 +12,7 @@ import {
   targetPlatformsSchema,
   targetUrlScheme,
 } from '@tunedrop/shared/schemas/delivery';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -104,6 +104,8 @@ export function TargetFormDialog({
   const save = useSaveDeliveryTarget();
   const schema = useMemo(() => targetFormSchema(isEdit), [isEdit]);
   const form = useZodForm(schema, { defaultValues: emptyValues });
+  /** The server's refusal (an unreachable enabled target, issue 26), shown in the dialog; the form keeps its values. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const { errors } = form.formState;
   const platforms = form.watch('platforms');
   const url = form.watch('url');
@@ -113,6 +115,7 @@ export function TargetFormDialog({
 
   useEffect(() => {
     if (!open) return;
+    setRefusal(null);
     form.reset(
       target
         ? {
@@ -133,6 +136,7 @@ export function TargetFormDialog({
     const variables = target
       ? { id: target.id, body: toBody(values, true, isHostKeyEdited) as TargetPatch }
       : { id: null, body: toBody(values, false, false) as TargetInput };
+    setRefusal(null);
     save.mutate(variables, {
       onSuccess: (saved) => {
         notify.success(isEdit ? 'Target updated' : 'Target added', saved.name);
@@ -142,6 +146,10 @@ export function TargetFormDialog({
         if (error instanceof ApiError && error.fields) {
           for (const [name, message] of Object.entries(error.fields))
             if (name in form.getValues()) form.setError(name as FieldName, { message });
+        }
+        if (error instanceof ApiError && error.code === 'target_unreachable') {
+          setRefusal(error.message);
+          return;
         }
         notify.error(errorMessage(error, 'Failed to save the target'));
       },
@@ -372,12 +380,31 @@ export function TargetFormDialog({
           <input type="checkbox" {...form.register('enabled')} />
           Enabled: new approvals are delivered to this target
         </label>
+        {isEdit ? null : (
+          <p className="-mt-2 text-xs text-zinc-400">
+            An enabled target is tested first and not added if it cannot be reached.
+          </p>
+        )}
+        {refusal ? (
+          <p
+            role="alert"
+            className="rounded-lg border border-red-500/40 bg-red-500/10 p-3 text-sm text-red-300"
+          >
+            {refusal}
+          </p>
+        ) : null}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
             Cancel
           </Button>
           <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : target ? 'Save target' : 'Add target'}
+            {save.isPending
+              ? target
+                ? 'Saving...'
+                : 'Testing and saving...'
+              : target
+                ? 'Save target'
+                : 'Add target'}
           </Button>
         </div>
       </form>
