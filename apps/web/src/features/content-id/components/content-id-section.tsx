@@ -4,19 +4,19 @@
  * is a Pro feature: a Basic artist sees what it does and the way to upgrade, as with analytics.
  */
 import { CONTENT_ID_MESSAGES, type ContentIdTrackView } from '@tunedrop/shared/schemas/content-id';
-import { Lock, ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, buttonClass } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { Badge, Card, Spinner } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useOptTrackOut, useReleaseContentId } from '../api/content-id';
 import { ChannelAllowList } from './channel-allow-list';
+import { ContentIdProGate, useContentIdAccess } from './content-id-pro-gate';
 import { EligibilityDialog } from './eligibility-dialog';
 
 const STATE_BADGE = {
@@ -26,10 +26,7 @@ const STATE_BADGE = {
 } as const;
 
 export function ReleaseContentIdSection({ releaseId }: { releaseId: string }) {
-  const { data: viewer } = useViewer();
-  const facts = viewer ? viewerFacts(viewer) : null;
-  // The server's rule: Pro features with a subscription in force.
-  const isAllowed = facts ? facts.isPro && facts.passesGate : false;
+  const access = useContentIdAccess();
   return (
     <section aria-labelledby="content-id-title" className="space-y-4" data-testid="content-id-section">
       <div>
@@ -41,20 +38,10 @@ export function ReleaseContentIdSection({ releaseId }: { releaseId: string }) {
           {CONTENT_ID_MESSAGES.startsOnDelivery}
         </p>
       </div>
-      {!facts ? null : isAllowed ? (
+      {!access ? null : access.isAllowed ? (
         <ContentIdTracks releaseId={releaseId} />
       ) : (
-        <Card className="space-y-3" data-testid="content-id-pro-gate">
-          <p className="flex items-center gap-2 font-semibold text-amber-300">
-            <Lock aria-hidden className="size-4" /> Pro feature
-          </p>
-          <p className="text-sm text-zinc-300">
-            {facts.isPro ? CONTENT_ID_MESSAGES.needsSubscription : CONTENT_ID_MESSAGES.proOnly}
-          </p>
-          <Link to={paths.account} className={buttonClass('primary', 'sm')}>
-            {facts.isPro ? 'Resubscribe' : 'Upgrade to Pro'}
-          </Link>
-        </Card>
+        <ContentIdProGate isPro={access.isPro} />
       )}
     </section>
   );

@@ -4,33 +4,27 @@
  * A Basic artist sees the Pro gate; the server refuses the list and the release to them as well.
  */
 import { formatUsdDecimal } from '@tunedrop/shared/money';
-import { CONTENT_ID_MESSAGES } from '@tunedrop/shared/schemas/content-id';
 import {
   CLAIM_MESSAGES,
   CLAIM_STATUS_LABELS,
   type ContentIdClaimView,
 } from '@tunedrop/shared/schemas/content-id-claims';
-import { Lock } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
-import { Button, buttonClass } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { notify } from '../../../components/ui/toast';
-import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useContentIdClaims, useReleaseClaim } from '../api/claims';
+import { ContentIdProGate, useContentIdAccess } from '../components/content-id-pro-gate';
 
 const STATUS_TONE = { active: 'green', release_requested: 'yellow', released: 'neutral' } as const;
 
 export default function ContentIdClaimsPage() {
   usePageTitle('Content ID claims');
-  const { data: viewer } = useViewer();
-  const facts = viewer ? viewerFacts(viewer) : null;
-  const isAllowed = facts ? facts.isPro && facts.passesGate : false;
+  const access = useContentIdAccess();
   return (
     <div className="space-y-6">
       <div>
@@ -40,21 +34,7 @@ export default function ContentIdClaimsPage() {
           report; release a claim to leave a video's earnings to its owner.
         </p>
       </div>
-      {!facts ? null : isAllowed ? (
-        <ClaimsList />
-      ) : (
-        <Card className="space-y-3" data-testid="content-id-pro-gate">
-          <p className="flex items-center gap-2 font-semibold text-amber-300">
-            <Lock aria-hidden className="size-4" /> Pro feature
-          </p>
-          <p className="text-sm text-zinc-300">
-            {facts.isPro ? CONTENT_ID_MESSAGES.needsSubscription : CONTENT_ID_MESSAGES.proOnly}
-          </p>
-          <Link to={paths.account} className={buttonClass('primary', 'sm')}>
-            {facts.isPro ? 'Resubscribe' : 'Upgrade to Pro'}
-          </Link>
-        </Card>
-      )}
+      {!access ? null : access.isAllowed ? <ClaimsList /> : <ContentIdProGate isPro={access.isPro} />}
     </div>
   );
 }
