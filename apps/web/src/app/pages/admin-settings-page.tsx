@@ -1,6 +1,7 @@
-/** /admin/settings (admin only): the delivery settings (codes, DDEX sender), the support time zone, the payee minimum and the statement issuer. */
+/** /admin/settings (admin only): the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the statement issuer, the fees and the lapsed-account policy. */
 import DeliverySettingsPage from '../../features/delivery/routes/admin-settings-page';
 import { FeeSettingsCard } from '../../features/finance';
+import { LapsePolicyCard } from '../../features/lapse-policy';
 import { StatementIssuerCard } from '../../features/royalty-imports';
 import { SupportSettingsCard } from '../../features/support';
 import { PayeeSettingsCard } from '../../features/wallet';
@@ -13,6 +14,7 @@ export default function AdminSettingsPage() {
       <PayeeSettingsCard />
       <StatementIssuerCard />
       <FeeSettingsCard />
+      <LapsePolicyCard />
     </div>
   );
 }
