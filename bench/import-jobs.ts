@@ -20,6 +20,7 @@ import type { Database } from '../apps/server/src/db/client';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
 import { openBenchDatabase } from './lib/bench-database';
+import { seedArtists } from './lib/bench-seed';
 
 const { values } = parseArgs({
   options: { lines: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'both' } },
@@ -51,13 +52,7 @@ function writeStatement(file: string, tag: string): void {
 
 async function seedCatalogue(database: Database): Promise<void> {
   const { db } = database;
-  await db.execute(sql`
-    insert into "user" (id, name, email, email_verified)
-    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
-  await db.execute(sql`
-    insert into profiles (id, email, full_name, artist_name)
-    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
-      from generate_series(1, ${ARTISTS}) g`);
+  await seedArtists(database, ARTISTS);
   await db.execute(sql`
     insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
                           copyright_year, publishing_year, status)

@@ -25,6 +25,7 @@ import type { Database } from '../apps/server/src/db/client';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
 import { openBenchDatabase } from './lib/bench-database';
+import { seedArtists, seedSplits } from './lib/bench-seed';
 
 const { values } = parseArgs({
   options: {
@@ -164,13 +165,7 @@ async function writeDsr(file: string): Promise<void> {
 
 async function seedCatalogue(database: Database): Promise<void> {
   const { db } = database;
-  await db.execute(sql`
-    insert into "user" (id, name, email, email_verified)
-    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
-  await db.execute(sql`
-    insert into profiles (id, email, full_name, artist_name)
-    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
-      from generate_series(1, ${ARTISTS}) g`);
+  await seedArtists(database, ARTISTS);
   await db.execute(sql`
     insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
                           copyright_year, publishing_year, status)
@@ -185,28 +180,6 @@ async function seedCatalogue(database: Database): Promise<void> {
            case when k % 20 <> 0 then 'ZZBEN' || lpad(k::text, 7, '0') end,
            'bench/' || k, k || '.wav', 1
       from generate_series(1, ${TRACKS}) k`);
-}
-
-/**
- * Splits for 30% of the tracks (positions 1-3 of every release): a track version of 34% owner and 33% to
- * each of two accepted payees (the next two artists), created before the posting.
- */
-async function seedSplits(database: Database): Promise<void> {
-  const { db } = database;
-  await db.execute(sql`
-    insert into split_payees (release_id, email, user_id, status, token_hash, accepted_at)
-    select r.id, 'artist' || a.n || '@bench.test', 'bench-' || a.n, 'accepted', md5(r.id::text || a.n), now()
-      from releases r
-      cross join lateral (
-        select ((substring(r.user_id from 7)::int + k - 1) % ${ARTISTS}) + 1 as n from generate_series(1, 2) k
-      ) a`);
-  await db.execute(sql`
-    insert into split_versions (release_id, track_id, version, owner_percent, created_at)
-    select t.release_id, t.id, 1, 34, clock_timestamp() - interval '1 minute'
-      from tracks t where t.position <= 3`);
-  await db.execute(sql`
-    insert into split_shares (version_id, payee_id, percent)
-    select v.id, p.id, 33 from split_versions v join split_payees p on p.release_id = v.release_id`);
 }
 
 const COLUMNS =
@@ -306,7 +279,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       return { seconds, result };
     };
     const plain1 = await timedPost(false);
-    await seedSplits(database);
+    await seedSplits(database, ARTISTS);
     const noSplits = async () => {
       await database.db.execute(sql`update split_versions set created_at = now() + interval '1 day'`);
       const timed = await timedPost(false);

@@ -22,6 +22,7 @@ import type { Database } from '../apps/server/src/db/client';
 import { firstRow } from '../apps/server/src/lib/sql';
 import { postImport } from '../apps/server/src/modules/royalties/posting';
 import { openBenchDatabase } from './lib/bench-database';
+import { seedArtists, seedSplits } from './lib/bench-seed';
 
 const { values } = parseArgs({
   options: {
@@ -40,13 +41,7 @@ const releaseUuid = (expression: string) =>
 
 async function seedCatalogue(database: Database): Promise<void> {
   const { db } = database;
-  await db.execute(sql`
-    insert into "user" (id, name, email, email_verified)
-    select 'bench-' || g, 'Artist ' || g, 'artist' || g || '@bench.test', true from generate_series(1, ${ARTISTS}) g`);
-  await db.execute(sql`
-    insert into profiles (id, email, full_name, artist_name)
-    select 'bench-' || g, 'artist' || g || '@bench.test', 'Artist ' || g, 'Artist ' || g
-      from generate_series(1, ${ARTISTS}) g`);
+  await seedArtists(database, ARTISTS);
   await db.execute(
     sql.raw(`
     insert into releases (id, user_id, title, genre, release_date, copyright_holder, publishing_holder,
@@ -62,21 +57,7 @@ async function seedCatalogue(database: Database): Promise<void> {
            'ZZBEN' || lpad(k::text, 7, '0'), 'bench/' || k, k || '.wav', 1
       from generate_series(1, ${TRACKS}) k`),
   );
-  // Splits on 30% of the tracks (positions 1-3): 34% owner, 33% to each of two accepted payees.
-  await db.execute(sql`
-    insert into split_payees (release_id, email, user_id, status, token_hash, accepted_at)
-    select r.id, 'artist' || a.n || '@bench.test', 'bench-' || a.n, 'accepted', md5(r.id::text || a.n), now()
-      from releases r
-      cross join lateral (
-        select ((substring(r.user_id from 7)::int + k - 1) % ${ARTISTS}) + 1 as n from generate_series(1, 2) k
-      ) a`);
-  await db.execute(sql`
-    insert into split_versions (release_id, track_id, version, owner_percent, created_at)
-    select t.release_id, t.id, 1, 34, clock_timestamp() - interval '1 minute'
-      from tracks t where t.position <= 3`);
-  await db.execute(sql`
-    insert into split_shares (version_id, payee_id, percent)
-    select v.id, p.id, 33 from split_versions v join split_payees p on p.release_id = v.release_id`);
+  await seedSplits(database, ARTISTS);
 }
 
 /** A staged report of LINES lines; every 20th line's code is unknown when `unmatched`. */
