@@ -264,6 +264,10 @@ export const ROUTE_TABLE: RouteRow[] = [
     params: release,
     call: { json: { platformId: 'spotify' } },
   }),
+  route('POST', '/api/admin/releases/:id/store-takedowns/reject', 'moderator', {
+    params: release,
+    call: { json: { platformId: 'spotify', reason: 'The store is contracted until the end of the year.' } },
+  }),
   route('GET', '/api/releases/:id/detail', 'user', { params: release, owned: true }),
   route('POST', '/api/releases/:id/store-takedowns', 'user', {
     params: release,

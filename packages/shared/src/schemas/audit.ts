@@ -38,6 +38,7 @@ export const AUDIT_KINDS = {
   'release.remove_track': 'Removed a track (artist)',
   'release.takedown_approve': 'Approved takedown',
   'release.takedown_reject': 'Rejected takedown',
+  'release.store_takedown_reject': 'Rejected a store takedown',
   'release.delete': 'Deleted release permanently',
   'release.export': 'Exported release files',
   'user.ban': 'Banned user',

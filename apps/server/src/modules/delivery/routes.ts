@@ -8,6 +8,7 @@ import {
   adminTakedownSchema,
   DELIVERY_MESSAGES,
   deliveriesQuerySchema,
+  rejectStoreTakedownSchema,
   settingsInputSchema,
   storeTakedownSchema,
   targetInputSchema,
@@ -35,6 +36,7 @@ import {
   saveSettings,
   settingsView,
 } from './service';
+import { rejectStoreTakedown } from './store-takedown-reject';
 import { addTestedTarget, removeTarget, testTargetConnection } from './target-lifecycle';
 import { getTargetRow, listTargets, updateTarget } from './targets';
 
@@ -158,6 +160,19 @@ export const deliveryRoutes = new Hono<AppEnv>()
       const { platformId } = c.req.valid('json');
       const items = await adminTakedown(c.var.deps.db, releaseIdParam(c.req.param('id')), { platformId });
       return c.json({ deliveries: items }, 200);
+    },
+  )
+  // ...or rejects it with a reason for the artist: the store stays live (issue 26).
+  .post(
+    '/admin/releases/:id/store-takedowns/reject',
+    access('moderator'),
+    validate('json', rejectStoreTakedownSchema),
+    async (c) => {
+      const releaseId = releaseIdParam(c.req.param('id'));
+      return c.json(
+        await rejectStoreTakedown(c.var.deps, requireViewer(c), releaseId, c.req.valid('json')),
+        200,
+      );
     },
   )
   .get('/releases/:id/detail', access('user'), async (c) => {

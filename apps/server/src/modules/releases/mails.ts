@@ -5,15 +5,17 @@
 import type { DbOrTx } from '../../db/client';
 import { enqueueMail, type OutgoingMail } from '../../infra/mail/mail';
 
-export type ReleaseMailKind = 'approved' | 'rejected' | 'taken_down';
+export type ReleaseMailKind = 'approved' | 'rejected' | 'taken_down' | 'store_takedown_rejected';
 
 export type ReleaseMailInput = {
   to: string;
   artistName: string;
   releaseTitle: string;
   appUrl: string;
-  /** Required for 'rejected'. */
+  /** Required for 'rejected' and 'store_takedown_rejected'. */
   reason?: string | null;
+  /** The store's name, for 'store_takedown_rejected'. */
+  storeName?: string;
 };
 
 // Titles go into a subject line: no line breaks or other control characters.
@@ -64,6 +66,22 @@ export function releaseMail(kind: ReleaseMailKind, input: ReleaseMailInput): Out
           greeting,
           '',
           `Your takedown request was approved: "${title}" has been taken down and will be removed from the platforms it was delivered to.`,
+          '',
+          `You can see its status in My Songs: ${songsUrl}`,
+          '',
+          signOff,
+        ].join('\n'),
+      };
+    case 'store_takedown_rejected':
+      return {
+        to: input.to,
+        subject: `Your takedown request for "${title}" from ${oneLine(input.storeName ?? 'a store')} was not approved`,
+        text: [
+          greeting,
+          '',
+          `Your request to take "${title}" down from ${oneLine(input.storeName ?? 'a store')} was reviewed and not approved: the release stays live there.`,
+          '',
+          `Reason: ${input.reason?.trim() || 'No reason was given.'}`,
           '',
           `You can see its status in My Songs: ${songsUrl}`,
           '',

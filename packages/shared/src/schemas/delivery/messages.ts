@@ -37,6 +37,10 @@ export const DELIVERY_MESSAGES = {
   retryQueued: 'Delivery queued again',
   takedownQueued: 'Takedown queued',
   storeTakedownRequested: 'Takedown requested for this store',
+  storeTakedownReasonRequired: 'Give the artist a reason for keeping the release in this store.',
+  storeTakedownNotRequested:
+    'This takedown request has already been decided (or withdrawn). The list has been refreshed.',
+  storeTakedownRejected: 'Takedown request rejected: the release stays in this store',
   hostKeyInvalid:
     'Enter the host key fingerprint as OpenSSH prints it (ssh-keygen -lf key.pub): SHA256: followed by 43 characters.',
   hostKeyOnlySftp: 'A host key fingerprint applies to sftp:// targets only.',

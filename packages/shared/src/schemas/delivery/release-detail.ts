@@ -1,6 +1,7 @@
 /** The artist's release page: where the release stands per store, and the per-store takedown request. */
 import { z } from 'zod';
 import { PLATFORM_IDS, type PlatformId, type ReleaseStatus } from '../../constants';
+import { multilineText } from '../../text';
 import { DELIVERY_MESSAGES } from './messages';
 
 export const storeTakedownSchema = z.object({
@@ -9,6 +10,15 @@ export const storeTakedownSchema = z.object({
   }),
 });
 export type StoreTakedownInput = z.input<typeof storeTakedownSchema>;
+
+/** A moderator rejects an artist's per-store takedown request (issue 26): the store stays live; the reason goes to the artist. */
+export const rejectStoreTakedownSchema = storeTakedownSchema.extend({
+  reason: multilineText({ message: DELIVERY_MESSAGES.storeTakedownReasonRequired })
+    .trim()
+    .min(1, DELIVERY_MESSAGES.storeTakedownReasonRequired)
+    .max(1000),
+});
+export type RejectStoreTakedownInput = z.input<typeof rejectStoreTakedownSchema>;
 
 /** What the artist sees per store (derived from the delivery of the target serving it). */
 export const STORE_STATES = [
