@@ -6,6 +6,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deliveries, deliveryTargets, mailOutbox, profiles, releases } from '../../db/schema';
+import { allJobs } from '../../job-registry';
 import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { applyLapsePolicy, saveLapsePolicy } from './service';
@@ -127,5 +128,10 @@ describe('lapse policy', () => {
     expect((await deliveryOf(artist.releaseId))?.state).toBe('delivered');
     const [release] = await system.db.select().from(releases).where(eq(releases.id, artist.releaseId));
     expect(release?.status).toBe('live');
+  });
+
+  it('runs as a daily scheduled job', () => {
+    const job = allJobs.find((entry) => entry.name === 'lapse-policy.daily');
+    expect(job?.schedule?.cron).toBe('0 6 * * *');
   });
 });
