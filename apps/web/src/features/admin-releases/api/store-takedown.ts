@@ -17,3 +17,26 @@ export function useApproveStoreTakedown() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminReleasesKeys.all }),
   });
 }
+
+/** POST /api/admin/releases/:id/store-takedowns/reject: the store stays live; the artist is mailed the reason. */
+export function useRejectStoreTakedown() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      releaseId,
+      platformId,
+      reason,
+    }: {
+      releaseId: string;
+      platformId: PlatformId;
+      reason: string;
+    }) =>
+      unwrap(
+        client.admin.releases[':id']['store-takedowns'].reject.$post({
+          param: { id: releaseId },
+          json: { platformId, reason },
+        }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminReleasesKeys.all }),
+  });
+}

@@ -5,7 +5,7 @@ import {
   type AdminReleaseTab,
   uploaderSubscriptionNote,
 } from '@tunedrop/shared/schemas/admin-releases';
-import { NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
+import { DELIVERY_MESSAGES, NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
 import {
   AlertTriangle,
   Ban,
@@ -26,10 +26,11 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
-import { useApproveStoreTakedown } from '../api/store-takedown';
+import { useApproveStoreTakedown, useRejectStoreTakedown } from '../api/store-takedown';
 import { MetadataPanel } from './metadata-panel';
 import { TrackAudio } from './track-audio';
 
@@ -63,6 +64,8 @@ export function ReviewCard({
   const [isExporting, setIsExporting] = useState(false);
   const [storeToApprove, setStoreToApprove] = useState<PlatformId | null>(null);
   const approveStore = useApproveStoreTakedown();
+  const [storeToReject, setStoreToReject] = useState<PlatformId | null>(null);
+  const rejectStore = useRejectStoreTakedown();
   const headingId = `review-${release.id}-title`;
   const metadataId = `review-${release.id}-metadata`;
 
@@ -239,6 +242,19 @@ export function ReviewCard({
                 </Button>
               ))
             : null}
+          {tab === 'takedown'
+            ? release.storeTakedownRequests.map((request) => (
+                <Button
+                  key={`reject-${request.platformId}`}
+                  size="sm"
+                  variant="danger"
+                  onClick={() => setStoreToReject(request.platformId)}
+                  disabled={rejectStore.isPending}
+                >
+                  <X aria-hidden className="size-4" /> Reject takedown from {platformName(request.platformId)}
+                </Button>
+              ))
+            : null}
           {tab === 'rejected' ? (
             <Button size="sm" variant="outline" onClick={() => setDialog('unreject')} disabled={isPending}>
               <RotateCcw aria-hidden className="size-4" /> Unreject
@@ -307,6 +323,35 @@ export function ReviewCard({
                 setStoreToApprove(null);
               },
               onError: () => notify.error(ADMIN_RELEASE_MESSAGES.takedownApproveFailed),
+            },
+          );
+        }}
+      />
+      <ReasonDialog
+        open={storeToReject !== null}
+        onOpenChange={(open) => {
+          if (!open && !rejectStore.isPending) setStoreToReject(null);
+        }}
+        title={`Reject takedown from ${storeToReject ? platformName(storeToReject) : ''}`}
+        description={`"${release.title}" by ${artists} stays live in ${
+          storeToReject ? platformName(storeToReject) : ''
+        }. The artist is mailed this reason and may ask again.`}
+        label="Reason"
+        confirmLabel="Reject Takedown"
+        pendingLabel="Rejecting..."
+        requiredTitle="Reason required"
+        requiredMessage={DELIVERY_MESSAGES.storeTakedownReasonRequired}
+        isPending={rejectStore.isPending}
+        onConfirm={(reason) => {
+          if (!storeToReject) return;
+          rejectStore.mutate(
+            { releaseId: release.id, platformId: storeToReject, reason },
+            {
+              onSuccess: () => {
+                notify.success(DELIVERY_MESSAGES.storeTakedownRejected);
+                setStoreToReject(null);
+              },
+              onError: (error) => notify.error(errorMessage(error, 'Failed to reject the takedown request')),
             },
           );
         }}
