@@ -112,7 +112,7 @@ export function lapseMail(
   input: { to: string; artistName: string; takedownDate: string; appUrl: string },
 ): OutgoingMail {
   const greeting = `Hi ${input.artistName.replace(/\p{Cc}+/gu, ' ').trim() || 'there'},`;
-  const billing = `${input.appUrl}/dashboard/billing`;
+  const billing = `${input.appUrl}/dashboard/account`;
   const lines: Record<LapseNoticeKind, { subject: string; body: string }> = {
     lapse: {
       subject: 'Your subscription has lapsed: your releases will be taken down',
