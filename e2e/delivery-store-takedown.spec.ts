@@ -63,6 +63,10 @@ test('an artist requests a takedown from one store and only that store takes the
     await expect(anghami.getByRole('button', { name: 'Request takedown from Anghami' })).toHaveCount(0);
     await expect(boomplay.getByTestId('store-state')).toHaveText('Acknowledged');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // And for Boomplay, which the moderator will refuse.
+    await boomplay.getByRole('button', { name: 'Request takedown from Boomplay' }).click();
+    await confirm.getByRole('button', { name: 'Request Takedown' }).click();
+    await expect(boomplay.getByTestId('store-state')).toHaveText('Takedown requested');
 
     // The admin sees the request on the dashboard row...
     const adminPage = admin.page;
@@ -83,6 +87,20 @@ test('an artist requests a takedown from one store and only that store takes the
     );
     await expect(request.getByRole('button', { name: 'Approve Takedown', exact: true })).toHaveCount(0);
     expect(await seriousA11yViolations(adminPage)).toEqual([]);
+    // Boomplay's request is rejected with a reason: the store stays live, the request leaves the card.
+    await request.getByRole('button', { name: 'Reject takedown from Boomplay' }).click();
+    const reasonDialog = adminPage.getByRole('dialog', { name: 'Reject takedown from Boomplay' });
+    await expect(reasonDialog).toContainText('stays live in Boomplay');
+    await reasonDialog.getByLabel('Reason').fill('Boomplay is contracted until December.');
+    await reasonDialog.getByRole('button', { name: 'Reject Takedown' }).click();
+    await expect(
+      adminPage
+        .getByRole('region', { name: /Notifications/ })
+        .getByText('Takedown request rejected: the release stays in this store'),
+    ).toBeVisible();
+    await expect(request.getByRole('button', { name: 'Reject takedown from Boomplay' })).toHaveCount(0);
+    await expect(request.getByTestId('store-takedown-requests')).not.toContainText('Boomplay');
+    await expect(adminPage.getByTestId('count-takedown')).toHaveText('1');
     await request.getByRole('button', { name: 'Approve Takedown from Anghami' }).click();
     const adminConfirm = adminPage.getByRole('alertdialog', { name: 'Approve Takedown' });
     await expect(adminConfirm).toContainText('taken down from Anghami only');
