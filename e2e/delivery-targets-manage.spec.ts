@@ -33,6 +33,13 @@ test('an admin adds, tests, edits and removes an SFTP target; a moderator is kep
   await dialog.getByLabel('Selected platforms').check();
   await dialog.getByLabel('Kuack Media').check();
   expect(await seriousA11yViolations(page)).toEqual([]);
+  // Enabled, it is tested first and refused in the dialog, which keeps what was typed (issue 26).
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(dialog.getByRole('alert').filter({ hasText: 'so it was not added' })).toContainText(
+    'Add it disabled to keep it switched off until it answers.',
+  );
+  await expect(dialog.getByLabel('Name')).toHaveValue(name);
+  await dialog.getByLabel('Enabled: new approvals are delivered to this target').uncheck();
   await dialog.getByRole('button', { name: 'Add target' }).click();
   await expect(dialog).toBeHidden();
 
@@ -101,13 +108,12 @@ test('an admin sees the host key recorded at the first connection; a changed key
     await dialog.getByRole('button', { name: 'Add target' }).click();
     await expect(dialog).toBeHidden();
 
+    // Added enabled, it was tested first (issue 26): that first connection recorded the key.
     const card = page.getByRole('listitem', { name });
-    await expect(card.getByTestId('target-host-key')).toHaveText(
-      'Not known yet: recorded at the first connection.',
-    );
+    const first = sshd.fingerprint();
+    await expect(card.getByTestId('target-host-key')).toHaveText(first);
     await card.getByRole('button', { name: 'Test connection' }).click();
     await expect(card.getByTestId('connection-result')).toContainText('Connected.');
-    const first = sshd.fingerprint();
     await expect(card.getByTestId('target-host-key')).toHaveText(first);
 
     // The store's server now answers with another key: refused, both fingerprints named, pin kept.
