@@ -50,9 +50,14 @@ test('an admin changes a setting and a target, imports a report, and reads all t
   await dialog.getByLabel('Recipient party id (DPID)').fill(STORE_DPID);
   await dialog.getByLabel('Selected platforms').check();
   await dialog.getByLabel('Kuack Media').check();
+  // Nothing listens there: enabled, it is refused; it is added disabled, then enabled and disabled.
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(dialog.getByRole('alert').filter({ hasText: 'so it was not added' })).toBeVisible();
+  await dialog.getByLabel('Enabled: new approvals are delivered to this target').uncheck();
   await dialog.getByRole('button', { name: 'Add target' }).click();
   await expect(dialog).toBeHidden();
   const card = page.getByRole('listitem', { name: targetName });
+  await card.getByRole('button', { name: `Enable ${targetName}` }).click();
   await card.getByRole('button', { name: `Disable ${targetName}` }).click();
   await expect(card.getByRole('button', { name: `Enable ${targetName}` })).toBeVisible();
   await card.getByRole('button', { name: `Delete ${targetName}` }).click();
@@ -82,7 +87,7 @@ test('an admin changes a setting and a target, imports a report, and reads all t
   await page.getByLabel('User (email or id)').press('Enter');
   await expect(page).toHaveURL(/kind=delivery\.target/);
   const rows = page.getByTestId('audit-row').filter({ hasText: targetName });
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   const added = rows.filter({ hasText: 'Added a delivery target' });
   await expect(added).toContainText(admin.user.email);
   await expect(added).toContainText('platforms');
@@ -122,7 +127,7 @@ test('an admin changes a setting and a target, imports a report, and reads all t
   // The CSV carries the filtered entries with the same names.
   await kind.selectOption({ label: 'Delivery targets (all)' });
   await page.getByRole('button', { name: 'Filter' }).click();
-  await expect(page.getByTestId('audit-row').filter({ hasText: targetName })).toHaveCount(3);
+  await expect(page.getByTestId('audit-row').filter({ hasText: targetName })).toHaveCount(4);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download CSV' }).click(),
@@ -130,7 +135,7 @@ test('an admin changes a setting and a target, imports a report, and reads all t
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await fs.readFile((await download.path()) as string, 'utf8');
   const lines = csv.split('\r\n').filter((line) => line.includes(targetName));
-  expect(lines).toHaveLength(3);
+  expect(lines).toHaveLength(4);
   expect(csv).toContain('When (UTC),Kind,Action,Actor,Actor name,Subject type,Subject,Changes');
   expect(
     lines.some((line) => line.includes('delivery.target.disable') && line.includes('enabled: true → false')),
