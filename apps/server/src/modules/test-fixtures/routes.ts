@@ -7,7 +7,7 @@ import { PLATFORM_IDS, type PlatformId, RELEASE_STATUSES } from '@tunedrop/share
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { releases } from '../../db/schema';
+import { balanceUpdatesLog, releases } from '../../db/schema';
 import { access, globalMiddleware } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { forbidden, notFound } from '../../lib/errors';
@@ -70,6 +70,20 @@ export const testFixturesRoutes = new Hono<AppEnv>()
         ? { subscriptionEnd: subscriptionEnd ? new Date(subscriptionEnd) : null }
         : {}),
     });
+    // A seeded balance has its line in the ledger, dated long before any statement month, as if carried over:
+    // the finance overview and audit:balances reconcile the journeys' shared database (record 189).
+    if (options.balanceCents) {
+      await deps.db.insert(balanceUpdatesLog).values({
+        userId: user.userId,
+        userEmail: user.email,
+        oldBalanceCents: 0,
+        newBalanceCents: options.balanceCents,
+        earningsDeltaCents: options.totalEarningsCents ?? options.balanceCents,
+        updateType: 'cli',
+        notes: 'Opening balance (journey fixture)',
+        createdAt: new Date('2000-01-01T00:00:00Z'),
+      });
+    }
     const cookie = isSignedIn === false ? null : await signInCookie(deps, user.email, user.password);
     return c.json({ ...user, cookie }, 201);
   })
