@@ -77,14 +77,18 @@ test('a GBP report gets its rate on the staged report, a sanity warning is accep
   await expect(page.getByText('1 GBP = 1.2731 USD')).toBeVisible();
 
   // Sales of June 2020 matched to a release first out this January: a warning, with its lines.
-  const warning = page.getByTestId('sanity-warning');
+  // Another journey may have set the operator's ISRC registrant, which raises "Another label's ISRC" on this
+  // sample's GBAHT code too: this journey checks the release-date warning and accepts any other one.
+  const warning = page.getByTestId('sanity-warning').filter({ hasText: 'Sales before the release date' });
   await expect(warning).toContainText('Sales before the release date');
   await expect(warning).toContainText(
     `Sales for 2020-06 are matched to “${releaseTitle}”, first released ${year}-01-15 (3 lines, 694.62 GBP).`,
   );
   await expect(warning.getByRole('row')).toHaveCount(4);
+  const others = page.getByTestId('sanity-warning').filter({ hasNotText: 'Sales before the release date' });
+  const count = 1 + (await others.count());
   await expect(page.getByTestId('open-warnings')).toHaveText(
-    'This report has 1 sanity warning to accept or resolve before posting.',
+    `This report has ${count} sanity warning${count === 1 ? '' : 's'} to accept or resolve before posting.`,
   );
   await expect(page.getByRole('button', { name: 'Post to balances' })).toBeDisabled();
   expect(await seriousA11yViolations(page)).toEqual([]);
@@ -97,6 +101,12 @@ test('a GBP report gets its rate on the staged report, a sanity warning is accep
   await expect(warning.getByTestId('warning-decision')).toContainText(
     'Catalogue re-release; the 2020 sales are this recording',
   );
+  for (let left = await others.count(); left > 0; left -= 1) {
+    await others.getByRole('button', { name: 'Accept…' }).first().click();
+    await dialog.getByRole('button', { name: 'Accept warning' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(others.getByRole('button', { name: 'Accept…' })).toHaveCount(left - 1);
+  }
   await expect(page.getByTestId('open-warnings')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Post to balances' }).click();
