@@ -219,8 +219,9 @@ test('the admin Settings refuse a time zone that is not an IANA name', async ({ 
   await expect(page.getByText('Please enter an IANA time zone such as UTC or Europe/Berlin.')).toBeVisible();
   await expect(zone).toHaveAttribute('aria-invalid', 'true');
   expect(await seriousA11yViolations(page)).toEqual([]);
-  // Nothing was saved: the zone every journey counts in is still UTC.
+  // Nothing was saved: the zone every journey counts in is still UTC (the audit journey saves a zone and
+  // then UTC again, so it may come from the settings rather than the default).
   const saved = await page.request.get('/api/admin/support/settings');
-  expect(await saved.json()).toEqual({ timeZone: 'UTC', source: 'default' });
+  expect((await saved.json()).timeZone).toBe('UTC');
   await context.close();
 });
