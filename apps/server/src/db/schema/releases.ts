@@ -7,12 +7,19 @@ import {
   type SongwriterRole,
 } from '@tunedrop/shared';
 import { UPLOAD_KINDS, type UploadInfo, type UploadKind } from '@tunedrop/shared/schemas/builder';
+import {
+  RELEASE_TIME_MODES,
+  type ReleaseTimeMode,
+  TERRITORY_MODES,
+  type TerritoryMode,
+} from '@tunedrop/shared/schemas/release-availability';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
   check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -22,6 +29,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { artistProfiles } from './artist-profiles';
 import { user } from './auth';
 import { createdAt, inList, updatedAt } from './columns';
 
@@ -36,6 +44,13 @@ export const releases = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'restrict' }),
+    /**
+     * The owner's artist profile it is released under (migration 0055). Left out of an insert, the database
+     * (trigger releases_default_artist_profile) fills in the owner's first profile.
+     */
+    artistProfileId: uuid('artist_profile_id')
+      .notNull()
+      .$defaultFn(() => sql`default`),
     title: text('title').notNull(),
     primaryArtists: text('primary_artists').array().notNull().default(sql`'{}'::text[]`),
     featuredArtists: text('featured_artists').array().notNull().default(sql`'{}'::text[]`),
@@ -44,6 +59,16 @@ export const releases = pgTable(
     genre: text('genre').notNull(),
     releaseDate: date('release_date').notNull(),
     originalReleaseDate: date('original_release_date'),
+    /** Release time and territories (migration 0053, record 199; rules in @tunedrop/shared/schemas/release-availability). */
+    releaseTimeMode: text('release_time_mode').$type<ReleaseTimeMode>().notNull().default('local_midnight'),
+    /** 'HH:MM' in releaseTimeZone on the release date; null for local midnight. */
+    releaseTime: text('release_time'),
+    releaseTimeZone: text('release_time_zone'),
+    /** The one worldwide instant; null for local midnight. */
+    releaseAt: timestamp('release_at', { withTimezone: true }),
+    territoryMode: text('territory_mode').$type<TerritoryMode>().notNull().default('worldwide'),
+    /** ISO 3166-1 alpha-2, upper case, sorted; empty for worldwide. */
+    territories: text('territories').array().notNull().default(sql`'{}'::text[]`),
     labelName: text('label_name'),
     upc: text('upc'),
     copyrightHolder: text('copyright_holder').notNull(),
@@ -76,7 +101,20 @@ export const releases = pgTable(
     check('releases_copyright_year_check', sql`copyright_year >= 1900`),
     check('releases_publishing_year_check', sql`publishing_year >= 1900`),
     check('releases_upc_check', sql`upc is null or upc ~ '^[0-9]{12,13}$'`),
+    check('releases_release_time_mode_check', inList('release_time_mode', RELEASE_TIME_MODES)),
+    check(
+      'releases_release_moment_check',
+      sql`(release_time_mode = 'worldwide_moment') = (release_at is not null and release_time ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and release_time_zone is not null)`,
+    ),
+    check('releases_territory_mode_check', inList('territory_mode', TERRITORY_MODES)),
+    check('releases_territories_check', sql`(territory_mode = 'worldwide') = (cardinality(territories) = 0)`),
     index('releases_user_created_id_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    foreignKey({
+      name: 'releases_artist_profile_owner_fk',
+      columns: [t.artistProfileId, t.userId],
+      foreignColumns: [artistProfiles.id, artistProfiles.userId],
+    }).onDelete('restrict'),
+    index('releases_artist_profile_created_id_idx').on(t.artistProfileId, t.createdAt.desc(), t.id.desc()),
     index('releases_status_created_idx').on(t.status, t.createdAt.desc()),
     index('releases_takedown_idx').on(t.createdAt.desc()).where(sql`takedown_requested`),
     uniqueIndex('releases_user_idempotency_key').on(t.userId, t.idempotencyKey),
