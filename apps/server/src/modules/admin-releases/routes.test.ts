@@ -274,11 +274,18 @@ describe('transitions', () => {
       status: 'live',
       takedownRequested: true,
     });
+    const d = await createTestRelease(system, uploader.userId, {
+      title: 'Dusk',
+      status: 'live',
+      takedownRequested: true,
+    });
     await post(`/api/admin/releases/${a.releaseId}/approve`, moderator);
     await post(`/api/admin/releases/${b.releaseId}/reject`, moderator, {
       reason: 'Silence at the end is 40 s long',
     });
     await post(`/api/admin/releases/${c.releaseId}/takedown/approve`, moderator);
+    // A rejected whole-release takedown is told to the artist too (issue 26), as a per-store one is.
+    await post(`/api/admin/releases/${d.releaseId}/takedown/reject`, moderator);
 
     const [approveAudit] = await auditRows(a.releaseId);
     expect(approveAudit).toMatchObject({
@@ -301,9 +308,13 @@ describe('transitions', () => {
       'Your release "Noon" has been taken down',
       'Your release "Sunrise" has been approved',
       'Your release "Sunset" was not approved',
+      'Your takedown request for "Dusk" was not approved',
     ]);
     expect(mails.find((mail) => mail.subject.includes('Sunset'))?.textBody).toContain(
       'Reason: Silence at the end is 40 s long',
+    );
+    expect(mails.find((mail) => mail.subject.includes('Dusk'))?.textBody).toContain(
+      'the release stays live at the stores',
     );
   });
 });

@@ -75,6 +75,7 @@ function planDecision(decision: Decision, reason?: string): DecisionPlan {
         action: 'release.takedown_reject',
         where: eq(releases.takedownRequested, true),
         set: { takedownRequested: false, takedownRequestedAt: null },
+        mail: 'takedown_rejected',
       };
   }
 }

@@ -5,7 +5,14 @@
 import type { DbOrTx } from '../../db/client';
 import { enqueueMail, type OutgoingMail } from '../../infra/mail/mail';
 
-export type ReleaseMailKind = 'approved' | 'rejected' | 'taken_down' | 'store_takedown_rejected';
+export type ReleaseMailKind =
+  | 'approved'
+  | 'rejected'
+  | 'taken_down'
+  | 'takedown_rejected'
+  | 'store_takedown_rejected'
+  | 'update_approved'
+  | 'update_rejected';
 
 export type ReleaseMailInput = {
   to: string;
@@ -68,6 +75,52 @@ export function releaseMail(kind: ReleaseMailKind, input: ReleaseMailInput): Out
           `Your takedown request was approved: "${title}" has been taken down and will be removed from the platforms it was delivered to.`,
           '',
           `You can see its status in My Songs: ${songsUrl}`,
+          '',
+          signOff,
+        ].join('\n'),
+      };
+    case 'takedown_rejected':
+      // A whole-release takedown request turned down (issue 26): the artist hears of it as of a per-store one.
+      return {
+        to: input.to,
+        subject: `Your takedown request for "${title}" was not approved`,
+        text: [
+          greeting,
+          '',
+          `Your request to take "${title}" down was reviewed and not approved: the release stays live at the stores.`,
+          ...(input.reason?.trim() ? ['', `Reason: ${input.reason.trim()}`] : []),
+          '',
+          `You can see its status in My Songs: ${songsUrl}, and ask again from there.`,
+          '',
+          signOff,
+        ].join('\n'),
+      };
+    case 'update_approved':
+      return {
+        to: input.to,
+        subject: `Your update to "${title}" has been approved`,
+        text: [
+          greeting,
+          '',
+          `The changes you made to "${title}" have been approved and are being sent to the stores that carry it.`,
+          '',
+          `You can follow its status in My Songs: ${songsUrl}`,
+          '',
+          signOff,
+        ].join('\n'),
+      };
+    case 'update_rejected':
+      return {
+        to: input.to,
+        subject: `Your update to "${title}" was not approved`,
+        text: [
+          greeting,
+          '',
+          `The changes you made to "${title}" were reviewed and not approved. The release stays at the stores as it was.`,
+          '',
+          `Reason: ${input.reason?.trim() || 'No reason was given.'}`,
+          '',
+          `You can edit the release again from My Songs: ${songsUrl}`,
           '',
           signOff,
         ].join('\n'),
