@@ -19,6 +19,8 @@ export type EarningsWindow = (typeof EARNINGS_WINDOWS)[number]['id'];
 export const earningsBreakdownQuerySchema = z.object({
   /** Sales periods (statement months) counted back from the current month, or all of them. */
   months: z.enum(['3', '12', 'all']).default('12'),
+  /** One artist profile's releases (record 201); all the account's earnings when left out. */
+  artistProfileId: z.uuid().optional(),
 });
 
 /** One group of earnings lines. `units` is exact decimal text; `amountCents` the USD sum rounded to cents. */

@@ -81,6 +81,11 @@ export type RoyaltyStatement = {
   period: string;
   issuer: { legalName: string; address: string };
   account: { name: string; email: string };
+  /**
+   * Set on one artist profile's view (record 201): `earnings` are that profile's releases only; the
+   * balance, fee, shares, withdrawals and adjustments stay the whole account's (one balance per account).
+   */
+  artistProfile?: { id: string; name: string };
   /** Sales months of the earnings lines posted in the period. */
   salesPeriods: string[];
   openingCents: number;

@@ -27,10 +27,17 @@ export function windowStart(months: EarningsWindow, now = new Date()): string | 
   return start.toISOString().slice(0, 7);
 }
 
-function scope(userId: string, from: string | null): SQL | undefined {
+/**
+ * The artist's posted lines in the window; with a profile (record 201) only those of that profile's
+ * releases (shares received on someone else's release belong to no profile of this account).
+ */
+function scope(userId: string, from: string | null, artistProfileId?: string | null): SQL | undefined {
   return and(
     eq(e.userId, userId),
     from ? gte(e.period, from) : undefined,
+    artistProfileId
+      ? sql`${e.releaseId} in (select id from releases where artist_profile_id = ${artistProfileId} and user_id = ${userId})`
+      : undefined,
     // A posting in progress has written lines of a report not posted yet (royalties, decision 162).
     sql`${e.importId} in (select id from royalty_imports where status = 'posted')`,
   );
@@ -49,9 +56,10 @@ export async function getEarningsBreakdown(
   db: DbOrTx,
   userId: string,
   months: EarningsWindow,
+  artistProfileId?: string | null,
 ): Promise<EarningsBreakdown> {
   const from = windowStart(months);
-  const where = scope(userId, from);
+  const where = scope(userId, from, artistProfileId);
   const measures = { units: unitsSum, cents: centsSum, lines: count() };
 
   const [totals] = await db
@@ -122,7 +130,12 @@ export async function getEarningsBreakdown(
 }
 
 /** The window's earnings per period, store, country, release and track, as CSV with exact USD amounts. */
-export async function earningsCsv(db: DbOrTx, userId: string, months: EarningsWindow): Promise<string> {
+export async function earningsCsv(
+  db: DbOrTx,
+  userId: string,
+  months: EarningsWindow,
+  artistProfileId?: string | null,
+): Promise<string> {
   const rows = await db
     .select({
       period: e.period,
@@ -138,7 +151,7 @@ export async function earningsCsv(db: DbOrTx, userId: string, months: EarningsWi
     .from(e)
     .leftJoin(tracks, eq(tracks.id, e.trackId))
     .leftJoin(releases, eq(releases.id, e.releaseId))
-    .where(scope(userId, windowStart(months)))
+    .where(scope(userId, windowStart(months), artistProfileId))
     .groupBy(e.period, e.store, e.country, releases.title, releases.upc, tracks.title, tracks.isrc)
     .orderBy(desc(e.period), desc(amountSum), asc(e.store), asc(e.country));
   // Gross: what the stores reported, before the distribution fee and split shares (record 190).

@@ -9,6 +9,7 @@ import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { accountIdOf, resolveProfileFilter } from '../artist-profiles';
 import { earningsCsv, getEarningsBreakdown } from './earnings';
 import { getAnalytics, withdrawalsCsv } from './service';
 
@@ -39,10 +40,10 @@ export const analyticsRoutes = new Hono<AppEnv>()
     validate('query', earningsBreakdownQuerySchema),
     async (c) => {
       const viewer = requirePro(c);
-      return c.json(
-        await getEarningsBreakdown(c.var.deps.db, viewer.user.id, c.req.valid('query').months),
-        200,
-      );
+      const { months, artistProfileId } = c.req.valid('query');
+      const accountId = accountIdOf(viewer);
+      const profileId = await resolveProfileFilter(c.var.deps.db, accountId, artistProfileId);
+      return c.json(await getEarningsBreakdown(c.var.deps.db, accountId, months, profileId), 200);
     },
   )
   .get(
@@ -51,8 +52,10 @@ export const analyticsRoutes = new Hono<AppEnv>()
     validate('query', earningsBreakdownQuerySchema),
     async (c) => {
       const viewer = requirePro(c);
-      const { months } = c.req.valid('query');
-      const csv = await earningsCsv(c.var.deps.db, viewer.user.id, months);
+      const { months, artistProfileId } = c.req.valid('query');
+      const accountId = accountIdOf(viewer);
+      const profileId = await resolveProfileFilter(c.var.deps.db, accountId, artistProfileId);
+      const csv = await earningsCsv(c.var.deps.db, accountId, months, profileId);
       c.header('Content-Type', 'text/csv; charset=utf-8');
       c.header(
         'Content-Disposition',

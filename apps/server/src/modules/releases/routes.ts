@@ -17,6 +17,7 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
+import { accountIdOf, resolveProfileFilter } from '../artist-profiles';
 import { getReleaseForEdit, resubmitMyRelease, updateMyRelease, updateMyTracks } from './edit';
 import { replaceCover, replaceTrackAudio } from './files';
 import {
@@ -43,7 +44,11 @@ export const imageContentType = (key: string) =>
 export const releasesRoutes = new Hono<AppEnv>()
   .get('/releases', access('user'), validate('query', mySongsQuerySchema), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await listMyReleases(c.var.deps.db, viewer.user.id, c.req.valid('query')), 200);
+    const query = c.req.valid('query');
+    const accountId = accountIdOf(viewer);
+    // One artist profile's releases (record 201): the profile must be the account's (404 otherwise).
+    const artistProfileId = await resolveProfileFilter(c.var.deps.db, accountId, query.artistProfileId);
+    return c.json(await listMyReleases(c.var.deps.db, accountId, { ...query, artistProfileId }), 200);
   })
   .get('/releases/:id', access('user'), async (c) => {
     const viewer = requireViewer(c);

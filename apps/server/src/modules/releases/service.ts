@@ -92,7 +92,12 @@ function myReleasesQuery(db: DbOrTx, isAfterCursor: boolean) {
 function filteredReleasesQuery(
   db: DbOrTx,
   userId: string,
-  options: { limit: number; q?: string | undefined; status?: ReleaseStatus | undefined },
+  options: {
+    limit: number;
+    q?: string | undefined;
+    status?: ReleaseStatus | undefined;
+    artistProfileId?: string | null | undefined;
+  },
   cursor: { createdAt: string; id: string } | null,
 ) {
   const q = options.q;
@@ -113,6 +118,7 @@ function filteredReleasesQuery(
     .where(
       and(
         eq(releases.userId, userId),
+        options.artistProfileId ? eq(releases.artistProfileId, options.artistProfileId) : undefined,
         options.status ? eq(releases.status, options.status) : undefined,
         matches.length > 0 ? or(...matches) : undefined,
         cursor
@@ -138,6 +144,8 @@ export async function listMyReleases(
     limit: number;
     q?: string | undefined;
     status?: ReleaseStatus | undefined;
+    /** Checked by the caller to be the account's (artist-profiles' resolveProfileFilter). */
+    artistProfileId?: string | null | undefined;
   },
 ): Promise<MySongsPage> {
   const cursor = options.cursor ? decodeCursor(options.cursor) : null;
@@ -147,7 +155,7 @@ export async function listMyReleases(
     myReleasesQueries.set(db, queries);
   }
   const rows =
-    options.q || options.status
+    options.q || options.status || options.artistProfileId
       ? await filteredReleasesQuery(db, userId, options, cursor)
       : cursor
         ? await queries.after.execute({

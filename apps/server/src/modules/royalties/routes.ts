@@ -22,6 +22,7 @@ import {
   royaltyImportQuerySchema,
   statementPeriodSchema,
 } from '@tunedrop/shared/schemas/royalties';
+import { ARTIST_PROFILE_MESSAGES, artistProfileFilterSchema } from '@tunedrop/shared/schemas/artist-profiles';
 import { statementIssuerSchema } from '@tunedrop/shared/schemas/royalty-statements';
 import {
   suspenseAssignSchema,
@@ -29,7 +30,7 @@ import {
   suspenseReleaseSchema,
 } from '@tunedrop/shared/schemas/royalty-suspense';
 import { safeText } from '@tunedrop/shared/text';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { access, requireViewer } from '../../lib/access';
@@ -37,6 +38,7 @@ import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
+import { accountIdOf, findOwnArtistProfile } from '../artist-profiles';
 import { getImportSummary, listImports } from './import-views';
 import { getLedger, getStatementPeriods } from './ledger';
 import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
@@ -97,6 +99,18 @@ const adminOf = (viewer: { user: { id: string; email: string } }) => ({
   id: viewer.user.id,
   email: viewer.user.email,
 });
+
+/** `?artistProfileId=` on a statement (record 201): one of the account's profiles (404 otherwise), or none. */
+async function statementProfile(c: Context<AppEnv>, accountId: string) {
+  const parsed = artistProfileFilterSchema.safeParse({
+    artistProfileId: c.req.query('artistProfileId') || undefined,
+  });
+  if (!parsed.success) throw notFound(ARTIST_PROFILE_MESSAGES.notFound);
+  const id = parsed.data.artistProfileId;
+  if (!id) return null;
+  const profile = await findOwnArtistProfile(c.var.deps.db, accountId, id);
+  return { id: profile.id, name: profile.name };
+}
 
 export const royaltiesRoutes = new Hono<AppEnv>()
   .post(
@@ -223,7 +237,9 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     const period = statementPeriodSchema.safeParse(c.req.param('period'));
     if (!period.success) throw notFound('Statement not found');
-    const statement = await buildStatement(c.var.deps.db, viewer.user.id, period.data);
+    const accountId = accountIdOf(viewer);
+    const artistProfile = await statementProfile(c, accountId);
+    const statement = await buildStatement(c.var.deps.db, accountId, period.data, artistProfile);
     if (statement === null) throw notFound('There is no statement for this month.');
     return c.json(statementSummary(statement), 200);
   })
@@ -249,14 +265,16 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     const match = /^(.+)\.(csv|pdf)$/.exec(c.req.param('file'));
     const period = match ? statementPeriodSchema.safeParse(match[1]) : null;
     if (!match || !period?.success) throw notFound('Statement not found');
+    const accountId = accountIdOf(viewer);
+    const artistProfile = await statementProfile(c, accountId);
     if (match[2] === 'pdf') {
-      const pdf = await statementPdf(c.var.deps.db, viewer.user.id, period.data);
+      const pdf = await statementPdf(c.var.deps.db, accountId, period.data, artistProfile);
       if (pdf === null) throw notFound('There is no statement for this month.');
       c.header('Content-Type', 'application/pdf');
       c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.pdf`));
       return c.body(new Uint8Array(pdf), 200);
     }
-    const csv = await statementCsv(c.var.deps.db, viewer.user.id, period.data);
+    const csv = await statementCsv(c.var.deps.db, accountId, period.data, artistProfile);
     if (csv === null) throw notFound('There is no statement for this month.');
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.csv`));

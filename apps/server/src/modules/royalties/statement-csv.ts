@@ -61,8 +61,13 @@ const record = (cells: Cells): CsvCell[] => [
   cells.exact,
 ];
 
-export async function statementCsv(db: DbOrTx, userId: string, period: string): Promise<string | null> {
-  const statement = await buildStatement(db, userId, period);
+export async function statementCsv(
+  db: DbOrTx,
+  userId: string,
+  period: string,
+  artistProfile?: { id: string; name: string } | null,
+): Promise<string | null> {
+  const statement = await buildStatement(db, userId, period, artistProfile);
   if (!statement) return null;
   const issuer = [statement.issuer.legalName, ...statement.issuer.address.split('\n')]
     .filter(Boolean)

@@ -22,8 +22,13 @@ const amountRow = (row: StatementAmountRow): Row => ({
 const sum = (rows: { cents: number }[]) => rows.reduce((total, row) => total + row.cents, 0);
 
 /** The PDF bytes, or null when the account's balance did not change that month. */
-export async function statementPdf(db: DbOrTx, userId: string, period: string): Promise<Buffer | null> {
-  const statement = await buildStatement(db, userId, period);
+export async function statementPdf(
+  db: DbOrTx,
+  userId: string,
+  period: string,
+  artistProfile?: { id: string; name: string } | null,
+): Promise<Buffer | null> {
+  const statement = await buildStatement(db, userId, period, artistProfile);
   if (!statement) return null;
   const { earnings } = statement;
   const shareLabel = (share: (typeof statement.shares)[number]) =>

@@ -164,6 +164,8 @@ type DetailRow = {
   units: string;
   amount: string;
   lines: string | number;
+  /** The release's artist profile (record 201). */
+  artistProfileId: string | null;
 };
 
 /** The statement's earnings lines grouped to one row per sales month, store, country, usage and track. */
@@ -287,6 +289,8 @@ export async function buildStatement(
   db: DbOrTx,
   userId: string,
   period: string,
+  /** One artist profile's view (record 201): its earnings only; the balance stays the account's. */
+  artistProfile?: { id: string; name: string } | null,
 ): Promise<StatementWithDetails | null> {
   const { start, end } = monthBounds(period);
   const account = await firstRow<{
@@ -364,12 +368,13 @@ export async function buildStatement(
         sql`
           select e.period as sales_period, e.store, e.country, e.usage_type, r.title as release_title, r.upc,
                  t.title as track_title, t.isrc, trim_scale(sum(e.units))::text as units,
-                 trim_scale(sum(e.amount_usd))::text as amount, count(*) as lines
+                 trim_scale(sum(e.amount_usd))::text as amount, count(*) as lines,
+                 r.artist_profile_id::text as artist_profile_id
             from royalty_earnings e
             left join tracks t on t.id = e.track_id
             left join releases r on r.id = e.release_id
            where e.user_id = ${userId} and e.import_id in ${idList(postedIds)}
-           group by e.period, e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc
+           group by e.period, e.store, e.country, e.usage_type, r.title, r.upc, t.title, t.isrc, r.artist_profile_id
            order by sum(e.amount_usd) desc, e.period, e.store, e.country, t.title`,
       )
     : [];
@@ -380,10 +385,15 @@ export async function buildStatement(
     found.map((row) => row.amount),
     BigInt(shownGrossCents),
   );
-  const details: StatementDetailRow[] = found.map(({ lines: _lines, ...row }, index) => ({
+  const allDetails: StatementDetailRow[] = found.map(({ lines: _lines, ...row }, index) => ({
     ...row,
     cents: Number(detailCents[index] ?? 0n),
   }));
+  // A profile's view keeps the lines of its releases, each with the cents the account's statement gives it.
+  const isOfProfile = (row: { artistProfileId: string | null }) =>
+    !artistProfile || row.artistProfileId === artistProfile.id;
+  const details = allDetails.filter(isOfProfile);
+  const profileFound = found.filter(isOfProfile);
 
   // Split shares: those this month's postings moved, and held shares released to this payee this month.
   const shareSources = await rows<ShareSource>(
@@ -462,11 +472,12 @@ export async function buildStatement(
       ...new Set([...details.map((row) => row.salesPeriod), ...shareSources.map((row) => row.period)]),
     ].sort(),
     openingCents,
+    ...(artistProfile ? { artistProfile } : {}),
     earnings: {
-      grossCents: shownGrossCents,
-      grossExact: sumDecimals(found.map((row) => row.amount)),
-      lines: found.reduce((sum, row) => sum + Number(row.lines), 0),
-      units: sumDecimals(found.map((row) => row.units)),
+      grossCents: artistProfile ? details.reduce((sum, row) => sum + row.cents, 0) : shownGrossCents,
+      grossExact: sumDecimals(profileFound.map((row) => row.amount)),
+      lines: profileFound.reduce((sum, row) => sum + Number(row.lines), 0),
+      units: sumDecimals(profileFound.map((row) => row.units)),
       byStore: breakdown(details, (row) => row.store ?? 'Unknown store'),
       byCountry: breakdown(details, (row) => row.country ?? 'Unknown'),
       byTrack: breakdown(details, trackLabel),

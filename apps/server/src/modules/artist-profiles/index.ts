@@ -1,0 +1,9 @@
+/** What other modules use of artist profiles (record 201): the account's profiles and the list filter. */
+export {
+  accountIdOf,
+  findOwnArtistProfile,
+  hasUnlimitedProfiles,
+  listArtistProfileRows,
+  profileForNewRelease,
+  resolveProfileFilter,
+} from './service';

@@ -1,0 +1,203 @@
+/**
+ * Artist profiles through the API (issue 27, record 201): one on Basic, any number on a running Pro plan,
+ * read-only beyond the first after a downgrade or a lapse, each account's own, and the per-profile lists.
+ */
+import { ARTIST_PROFILE_MESSAGES } from '@tunedrop/shared/schemas/artist-profiles';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artistProfiles, profiles, releases } from '../../db/schema';
+import { basicSubmission, uploadReleaseFiles } from '../../test-support/builder-fixtures';
+import { createTestRelease } from '../../test-support/fixtures';
+import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+
+let system: TestSystem;
+
+beforeAll(async () => {
+  system = await createTestSystem();
+});
+afterAll(async () => system?.close());
+
+const list = async (cookie: string) => readJson(await system.request('/api/artist-profiles', { cookie }));
+const add = (cookie: string, json: unknown) =>
+  system.request('/api/artist-profiles', { method: 'POST', cookie, json });
+const submit = (cookie: string, json: unknown) =>
+  system.request('/api/builder/releases', { method: 'POST', cookie, json });
+
+/** A submission under `artistProfileId` credited to `name` (Pro: any credit is allowed). */
+async function submissionFor(cookie: string, name: string, artistProfileId?: string) {
+  const files = await uploadReleaseFiles(system, cookie, 1);
+  const body = basicSubmission(files, { artistName: name });
+  return artistProfileId ? { ...body, artistProfileId } : body;
+}
+
+describe('artist profiles', () => {
+  it('gives every account its first profile from the artist name, and it follows the account page', async () => {
+    const user = await system.signedInUser({ plan: 'basic', artistName: 'Luna Park' });
+    const first = await list(user.cookie);
+    expect(first).toMatchObject({ canAdd: false, limit: 1 });
+    expect(first.profiles).toEqual([
+      expect.objectContaining({ name: 'Luna Park', isFirst: true, canRelease: true, releaseCount: 0 }),
+    ]);
+    await system.db.update(profiles).set({ artistName: 'Luna Parks' }).where(eq(profiles.id, user.userId));
+    expect((await list(user.cookie)).profiles[0].name).toBe('Luna Parks');
+
+    // Renaming the first profile renames the account's artist name (the Basic builder's locked holder).
+    const id = first.profiles[0].id;
+    const renamed = await system.request(`/api/artist-profiles/${id}`, {
+      method: 'PATCH',
+      cookie: user.cookie,
+      json: { name: 'Luna', spotifyArtistId: 'https://open.spotify.com/artist/0OdUWJ0sBjDrqHygGUXeCF?si=x' },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await readJson(renamed)).profile).toMatchObject({
+      name: 'Luna',
+      spotifyArtistId: '0OdUWJ0sBjDrqHygGUXeCF',
+    });
+    const [account] = await system.db.select().from(profiles).where(eq(profiles.id, user.userId));
+    expect(account?.artistName).toBe('Luna');
+  });
+
+  it('refuses a second profile on Basic with the Pro-feature text, and a bad Spotify or Apple id', async () => {
+    const user = await system.signedInUser({ plan: 'basic' });
+    const refused = await add(user.cookie, { name: 'Side Project' });
+    expect(refused.status).toBe(403);
+    expect((await readJson(refused)).error).toMatchObject({
+      code: 'pro_feature',
+      message: ARTIST_PROFILE_MESSAGES.limitBasic,
+    });
+    expect(ARTIST_PROFILE_MESSAGES.limitBasic).toContain('Pro feature — upgrade to unlock');
+    const rows = await system.db.select().from(artistProfiles).where(eq(artistProfiles.userId, user.userId));
+    expect(rows).toHaveLength(1);
+
+    const pro = await system.signedInUser({ plan: 'pro' });
+    const bad = await add(pro.cookie, { name: 'X', spotifyArtistId: 'not-an-id', appleArtistId: 'abc' });
+    expect(bad.status).toBe(422);
+    expect((await readJson(bad)).error.fields).toMatchObject({
+      spotifyArtistId: ARTIST_PROFILE_MESSAGES.spotifyInvalid,
+      appleArtistId: ARTIST_PROFILE_MESSAGES.appleInvalid,
+    });
+  });
+
+  it('lets a Pro account add any number, release under each, and list My Songs per profile', async () => {
+    const pro = await system.signedInUser({ plan: 'pro', artistName: 'Main Act' });
+    const created = [];
+    for (const name of ['Second Act', 'Third Act', 'Fourth Act']) {
+      const response = await add(pro.cookie, { name, appleArtistId: '1234567' });
+      expect(response.status).toBe(201);
+      created.push((await readJson(response)).profile);
+    }
+    const all = await list(pro.cookie);
+    expect(all).toMatchObject({ canAdd: true, limit: null });
+    expect(all.profiles.map((p: { name: string; position: number }) => [p.position, p.name])).toEqual([
+      [1, 'Main Act'],
+      [2, 'Second Act'],
+      [3, 'Third Act'],
+      [4, 'Fourth Act'],
+    ]);
+
+    const second = created[0];
+    const underSecond = await submit(pro.cookie, await submissionFor(pro.cookie, 'Second Act', second.id));
+    expect(underSecond.status).toBe(201);
+    const secondRelease = (await readJson(underSecond)).release.id;
+    const underFirst = await submit(pro.cookie, await submissionFor(pro.cookie, 'Main Act'));
+    expect(underFirst.status).toBe(201);
+    const firstRelease = (await readJson(underFirst)).release.id;
+    const [row] = await system.db.select().from(releases).where(eq(releases.id, secondRelease));
+    expect(row?.artistProfileId).toBe(second.id);
+
+    const ids = async (query: string) =>
+      (await readJson(await system.request(`/api/releases${query}`, { cookie: pro.cookie }))).items.map(
+        (item: { id: string }) => item.id,
+      );
+    expect(await ids(`?artistProfileId=${second.id}`)).toEqual([secondRelease]);
+    expect(await ids(`?artistProfileId=${all.profiles[0].id}`)).toEqual([firstRelease]);
+    expect((await ids('')).sort()).toEqual([firstRelease, secondRelease].sort());
+    expect((await list(pro.cookie)).profiles[1].releaseCount).toBe(1);
+  });
+
+  it('keeps profiles beyond the first read-only for new releases after a downgrade or a lapse', async () => {
+    const pro = await system.signedInUser({ plan: 'pro', artistName: 'Main Act' });
+    const second = (await readJson(await add(pro.cookie, { name: 'Side Act' }))).profile;
+    const old = await createTestRelease(system, pro.userId, { title: 'Kept' });
+    await system.db
+      .update(releases)
+      .set({ artistProfileId: second.id })
+      .where(eq(releases.id, old.releaseId));
+
+    for (const change of [
+      { plan: 'basic' as const },
+      {
+        plan: 'pro' as const,
+        subscriptionStatus: 'canceled' as const,
+        subscriptionEnd: new Date(Date.now() - 1000),
+      },
+    ]) {
+      await system.db.update(profiles).set(change).where(eq(profiles.id, pro.userId));
+      const state = await list(pro.cookie);
+      expect(state.canAdd).toBe(false);
+      expect(
+        state.profiles.map((p: { name: string; canRelease: boolean }) => [p.name, p.canRelease]),
+      ).toEqual([
+        ['Main Act', true],
+        ['Side Act', false],
+      ]);
+      expect((await add(pro.cookie, { name: 'Third' })).status).toBe(
+        change.plan === 'basic' ? 403 : 402, // a lapsed account meets the subscription gate first
+      );
+      if (change.plan === 'basic') {
+        const refused = await submit(pro.cookie, await submissionFor(pro.cookie, 'Main Act', second.id));
+        expect(refused.status).toBe(403);
+        expect((await readJson(refused)).error).toMatchObject({
+          code: 'profile_read_only',
+          message: ARTIST_PROFILE_MESSAGES.readOnly('Main Act'),
+        });
+        const allowed = await submit(pro.cookie, await submissionFor(pro.cookie, 'Main Act'));
+        expect(allowed.status).toBe(201);
+      }
+    }
+    // The old release stays under its profile and in its list.
+    const items = (
+      await readJson(
+        await system.request(`/api/releases?artistProfileId=${second.id}`, { cookie: pro.cookie }),
+      )
+    ).items;
+    expect(items.map((item: { title: string }) => item.title)).toEqual(['Kept']);
+  });
+
+  it("never reaches another account's profile: 404 on edit, filter, statement and release", async () => {
+    const owner = await system.signedInUser({ plan: 'pro' });
+    const other = await system.signedInUser({ plan: 'pro', artistName: 'Other' });
+    const ownersSecond = (await readJson(await add(owner.cookie, { name: 'Owner Side' }))).profile;
+
+    const edit = await system.request(`/api/artist-profiles/${ownersSecond.id}`, {
+      method: 'PATCH',
+      cookie: other.cookie,
+      json: { name: 'Stolen' },
+    });
+    expect(edit.status).toBe(404);
+    expect(
+      (await system.request(`/api/releases?artistProfileId=${ownersSecond.id}`, { cookie: other.cookie }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await system.request(`/api/royalties/statements/2026-01/summary?artistProfileId=${ownersSecond.id}`, {
+          cookie: other.cookie,
+        })
+      ).status,
+    ).toBe(404);
+    const release = await submit(other.cookie, await submissionFor(other.cookie, 'Other', ownersSecond.id));
+    expect(release.status).toBe(404);
+    const [row] = await system.db.select().from(artistProfiles).where(eq(artistProfiles.id, ownersSecond.id));
+    expect(row?.name).toBe('Owner Side');
+
+    // The database holds the same rule: a release's profile is its owner's.
+    const mine = await createTestRelease(system, other.userId);
+    await expect(
+      system.db
+        .update(releases)
+        .set({ artistProfileId: ownersSecond.id })
+        .where(eq(releases.id, mine.releaseId)),
+    ).rejects.toThrow();
+  });
+});

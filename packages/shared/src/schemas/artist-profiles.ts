@@ -1,0 +1,104 @@
+/**
+ * Artist profiles (issue 27, record 201): the artists an account releases as. The plan table's
+ * "Artist profiles: 1 (Basic), unlimited (Pro)"; the form's rules and the texts both sides show.
+ */
+import { z } from 'zod';
+import { safeText } from '../text';
+
+/** A Spotify artist id (22 base-62 characters), typed as is or inside an open.spotify.com artist link. */
+const SPOTIFY_ID = /^[A-Za-z0-9]{22}$/;
+const SPOTIFY_LINK =
+  /^https:\/\/open\.spotify\.com\/(?:intl-[a-z-]+\/)?artist\/([A-Za-z0-9]{22})(?:[/?#].*)?$/;
+/** An Apple Music artist id (digits), typed as is or at the end of a music.apple.com artist link. */
+const APPLE_ID = /^[0-9]{1,15}$/;
+const APPLE_LINK =
+  /^https:\/\/music\.apple\.com\/(?:[a-z]{2}\/)?artist\/(?:[^/?#]+\/)?([0-9]{1,15})(?:[/?#].*)?$/;
+
+export const ARTIST_PROFILE_MESSAGES = {
+  nameRequired: 'Artist name is required',
+  nameTooLong: 'Artist name must be at most 100 characters',
+  spotifyInvalid: 'Enter a Spotify artist id (22 letters and digits) or an open.spotify.com artist link',
+  appleInvalid: 'Enter an Apple Music artist id (digits) or a music.apple.com artist link',
+  /** The spec's own words for a Pro-only thing (02 §1), after what the plan table promises. */
+  proFeature: 'Pro feature — upgrade to unlock',
+  limitBasic: 'Basic includes 1 artist profile. More artist profiles are a Pro feature — upgrade to unlock.',
+  /** A profile beyond the first after a downgrade or a lapse: its releases stay, new ones are refused. */
+  readOnly: (first: string) =>
+    `New releases can only be created under your first profile (${first}) on your current plan. This profile's releases stay as they are; more artist profiles are a Pro feature — upgrade to unlock.`,
+  notFound: 'Artist profile not found',
+  created: 'Artist profile created',
+  saved: 'Artist profile saved',
+  allProfiles: 'All profiles',
+} as const;
+
+/** The Spotify artist id in an id or a link; undefined when empty, null when it is neither. */
+export function spotifyArtistIdOf(value: string): string | null | undefined {
+  const text = value.trim();
+  if (!text) return undefined;
+  if (SPOTIFY_ID.test(text)) return text;
+  return SPOTIFY_LINK.exec(text)?.[1] ?? null;
+}
+
+/** The Apple Music artist id in an id or a link; undefined when empty, null when it is neither. */
+export function appleArtistIdOf(value: string): string | null | undefined {
+  const text = value.trim();
+  if (!text) return undefined;
+  if (APPLE_ID.test(text)) return text;
+  return APPLE_LINK.exec(text)?.[1] ?? null;
+}
+
+export const spotifyArtistLink = (id: string) => `https://open.spotify.com/artist/${id}`;
+export const appleArtistLink = (id: string) => `https://music.apple.com/artist/${id}`;
+
+const optionalId = (parse: (value: string) => string | null | undefined, message: string) =>
+  safeText()
+    .max(300)
+    .optional()
+    .nullable()
+    .transform((value, context) => {
+      const id = value ? parse(value) : undefined;
+      if (id === null) {
+        context.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return id ?? null;
+    });
+
+/** The create and edit form (the image is uploaded on its own). */
+export const artistProfileInputSchema = z.object({
+  name: safeText()
+    .trim()
+    .min(1, ARTIST_PROFILE_MESSAGES.nameRequired)
+    .max(100, ARTIST_PROFILE_MESSAGES.nameTooLong),
+  spotifyArtistId: optionalId(spotifyArtistIdOf, ARTIST_PROFILE_MESSAGES.spotifyInvalid),
+  appleArtistId: optionalId(appleArtistIdOf, ARTIST_PROFILE_MESSAGES.appleInvalid),
+});
+export type ArtistProfileInput = z.input<typeof artistProfileInputSchema>;
+export type ArtistProfileValues = z.output<typeof artistProfileInputSchema>;
+
+export type ArtistProfile = {
+  id: string;
+  name: string;
+  position: number;
+  isFirst: boolean;
+  spotifyArtistId: string | null;
+  appleArtistId: string | null;
+  /** Where the image is served (with a version so a new image is fetched), or null without one. */
+  imageUrl: string | null;
+  /** New releases may be created under it: the first profile always, the others on a running Pro plan. */
+  canRelease: boolean;
+  releaseCount: number;
+};
+
+export type ArtistProfileList = {
+  profiles: ArtistProfile[];
+  /** Another profile may be added now (Pro with a running subscription, or free access). */
+  canAdd: boolean;
+  /** The plan's limit: 1, or null for unlimited. */
+  limit: number | null;
+};
+
+/** `?artistProfileId=` on My Songs, analytics and statements: one profile, or all when left out. */
+export const artistProfileFilterSchema = z.object({
+  artistProfileId: z.uuid().optional(),
+});
