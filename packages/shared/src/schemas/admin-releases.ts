@@ -8,6 +8,7 @@ import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
 import type { UploaderSubscription } from './admin-releases/uploader-standing';
 import type { StoreRejection } from './delivery/release-detail';
+import type { ReleaseAvailabilityView } from './release-availability';
 
 export * from './admin-releases/uploader-standing';
 
@@ -178,6 +179,8 @@ export type AdminReleaseCard = {
   featuredArtists: ArtistCreditView[];
   genre: string;
   releaseDate: string;
+  /** Release time and territories (record 199). */
+  availability: ReleaseAvailabilityView;
   originalReleaseDate: string | null;
   labelName: string | null;
   upc: string | null;

@@ -461,6 +461,52 @@ export const releaseAvailabilitySchema = releaseAvailabilityInputSchema.transfor
   },
 );
 
+/** The builder draft's copy (saved as typed; checked at "Continue" and on submission). */
+export const availabilityDraftSchema = z
+  .object({
+    releaseTimeMode: z.enum(RELEASE_TIME_MODES).catch('local_midnight'),
+    releaseTime: z.string().max(5).catch(''),
+    releaseTimeZone: z.string().max(64).catch(''),
+    territoryMode: z.enum(TERRITORY_MODES).catch('worldwide'),
+    territories: z.array(z.string().max(2)).max(300).catch([]),
+  })
+  .catch({
+    releaseTimeMode: 'local_midnight',
+    releaseTime: '',
+    releaseTimeZone: '',
+    territoryMode: 'worldwide',
+    territories: [],
+  });
+export type AvailabilityDraft = z.infer<typeof availabilityDraftSchema>;
+
+export const EMPTY_AVAILABILITY_DRAFT: AvailabilityDraft = {
+  releaseTimeMode: 'local_midnight',
+  releaseTime: '',
+  releaseTimeZone: '',
+  territoryMode: 'worldwide',
+  territories: [],
+};
+
+/** What a draft sends: time and zone only with a worldwide moment, codes only with a list. */
+export function availabilityDraftToInput(
+  draft: AvailabilityDraft = EMPTY_AVAILABILITY_DRAFT,
+): z.input<typeof releaseAvailabilityInputSchema> {
+  const moment = draft.releaseTimeMode === 'worldwide_moment';
+  return {
+    releaseTimeMode: draft.releaseTimeMode,
+    releaseTime: moment ? draft.releaseTime : null,
+    releaseTimeZone: moment ? draft.releaseTimeZone : null,
+    territoryMode: draft.territoryMode,
+    territories: draft.territoryMode === 'worldwide' ? [] : draft.territories,
+  };
+}
+
+/** What the pages show (release page, Edit Release, review card): the stored values and the instant. */
+export type ReleaseAvailabilityView = ReleaseAvailability & {
+  /** ISO instant of a worldwide moment; null for local midnight. */
+  releaseAt: string | null;
+};
+
 export const DEFAULT_AVAILABILITY: ReleaseAvailability = {
   releaseTimeMode: 'local_midnight',
   releaseTime: null,

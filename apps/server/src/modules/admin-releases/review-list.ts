@@ -29,6 +29,7 @@ import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { firstRow, run } from '../../lib/sql';
 import { storeRejectionsOf, storeRejectionsSql } from '../delivery/needs-action';
+import { availabilityView } from '../releases/availability';
 import { coverUrl } from '../releases/service';
 
 const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -193,6 +194,12 @@ function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefin
         featuredArtistsData: releases.featuredArtistsData,
         genre: releases.genre,
         releaseDate: releases.releaseDate,
+        releaseTimeMode: releases.releaseTimeMode,
+        releaseTime: releases.releaseTime,
+        releaseTimeZone: releases.releaseTimeZone,
+        releaseAt: releases.releaseAt,
+        territoryMode: releases.territoryMode,
+        territories: releases.territories,
         originalReleaseDate: releases.originalReleaseDate,
         labelName: releases.labelName,
         upc: releases.upc,
@@ -342,6 +349,7 @@ export async function listReviewReleases(
           : release.featuredArtists.map((name) => ({ name })),
       genre: release.genre,
       releaseDate: release.releaseDate,
+      availability: availabilityView(release),
       originalReleaseDate: release.originalReleaseDate,
       labelName: release.labelName,
       upc: release.upc,

@@ -3,7 +3,7 @@
  * waiting for one are read, each recorded once (again when a half-written one grew) and applied to the
  * latest attempt it answers; then releases whose stores all answered go live or are taken down.
  */
-import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   deliveries,
@@ -224,11 +224,15 @@ async function applyAck(
 }
 
 /**
- * `live`: approved, release date reached (UTC), every delivery acknowledged. `taken_down`: every
- * delivery taken down. Each change writes a status event, in the same transaction: a release never
- * changes status without its event, nor the other way round.
+ * `live`: approved, its go-live instant reached, every delivery acknowledged. The instant (record 199,
+ * `goLiveAt` in the shared release-availability schema) is release_at for "one moment worldwide", else
+ * the first local midnight of the release date anywhere (00:00 at UTC+14, 10:00 UTC the day before).
+ * `taken_down`: every delivery taken down. Each change writes a status event, in the same transaction: a
+ * release never changes status without its event, nor the other way round. `at` replaces the database's
+ * clock (tests).
  */
-export async function promoteReleases(db: DbOrTx, appUrl?: string): Promise<void> {
+export async function promoteReleases(db: DbOrTx, appUrl?: string, at?: Date): Promise<void> {
+  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
   await db.transaction(async (tx) => {
     const live = await tx
       .update(releases)
@@ -236,7 +240,8 @@ export async function promoteReleases(db: DbOrTx, appUrl?: string): Promise<void
       .where(
         and(
           eq(releases.status, 'approved'),
-          lte(releases.releaseDate, sql`(now() at time zone 'utc')::date`),
+          sql`(case when ${releases.releaseTimeMode} = 'worldwide_moment' then ${releases.releaseAt}
+                else (${releases.releaseDate}::timestamp - interval '14 hours') at time zone 'utc' end) <= ${now}`,
           sql`exists (select 1 from deliveries d where d.release_id = ${releases.id})`,
           sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'acknowledged')`,
         ),
@@ -257,7 +262,7 @@ export async function promoteReleases(db: DbOrTx, appUrl?: string): Promise<void
       ...live.map((r) => ({
         releaseId: r.id,
         status: 'live',
-        note: 'Every store acknowledged and the release date has come.',
+        note: 'Every store acknowledged and the release time has come.',
       })),
       ...down.map((r) => ({
         releaseId: r.id,

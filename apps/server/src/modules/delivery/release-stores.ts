@@ -20,6 +20,7 @@ import {
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { loadReleaseData } from '../ddex';
+import { availabilityView } from '../releases/availability';
 import { coverUrl } from '../releases/service';
 import { notifyTakedownRequested } from '../staff-notifications';
 import { releaseStoreRejections } from './needs-action';
@@ -129,6 +130,7 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
     featuredArtists: release.featuredArtists,
     genre: release.genre,
     releaseDate: release.releaseDate,
+    availability: availabilityView(release),
     originalReleaseDate: release.originalReleaseDate,
     labelName: release.labelName,
     copyrightHolder: release.copyrightHolder,

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { LIMITS } from '../../constants';
 import { safeText } from '../../text';
 import {
+  availabilityDraftSchema,
+  availabilityDraftToInput,
+  releaseAvailabilitySchema,
+} from '../release-availability';
+import {
   draftText,
   type FileState,
   fileRefSchema,
@@ -54,6 +59,8 @@ export const releaseDetailsSubmissionSchema = z.object({
       }
       return text;
     }),
+  /** Release time and territories (record 199); left out: local midnight, worldwide. */
+  availability: releaseAvailabilitySchema.prefault({}),
 });
 export type ReleaseDetailsSubmission = z.output<typeof releaseDetailsSubmissionSchema>;
 
@@ -69,6 +76,8 @@ export const releaseDraftSchema = z.object({
   upc: draftText(13),
   labelName: draftText(),
   originalReleaseDate: draftText(10),
+  /** Release time and territories (record 199); absent in drafts saved before them: the defaults. */
+  availability: availabilityDraftSchema.optional(),
 });
 export type ReleaseDraft = z.infer<typeof releaseDraftSchema>;
 
@@ -105,6 +114,7 @@ export function releaseStepErrors(
 ): Record<string, string> {
   const input = {
     ...release,
+    availability: availabilityDraftToInput(release.availability),
     coverUploadId: context.coverState === 'checked' ? (release.coverArt?.uploadId ?? '') : '',
     upc: context.isPro ? release.upc : undefined,
     labelName: context.isPro ? release.labelName : undefined,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PLATFORM_IDS, type PlatformId, type ReleaseStatus } from '../../constants';
 import { multilineText } from '../../text';
+import type { ReleaseAvailabilityView } from '../release-availability';
 import { DELIVERY_MESSAGES } from './messages';
 
 export const storeTakedownSchema = z.object({
@@ -97,6 +98,8 @@ export type ReleaseDetail = {
   featuredArtists: string[];
   genre: string;
   releaseDate: string;
+  /** Release time and territories (record 199). */
+  availability: ReleaseAvailabilityView;
   originalReleaseDate: string | null;
   labelName: string | null;
   copyrightHolder: string;
