@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
+import { readProductName, withProductName } from '../../lib/brand-name';
 import { defineJob, enqueue, type JobQueue } from '../../lib/jobs';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
@@ -21,11 +22,13 @@ export type OutgoingMail = { to: string; subject: string; text: string; html?: s
 const MAIL_SEND: JobQueue<Record<string, never>> = { name: 'mail.send', payload: z.object({}).strict() };
 
 export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
+  // The templates name the product 'Tunedrop'; the operator's brand renames it (record 203).
+  const name = await readProductName(db);
   await db.insert(mailOutbox).values({
     recipient: mail.to,
-    subject: mail.subject,
-    textBody: mail.text,
-    htmlBody: mail.html ?? null,
+    subject: withProductName(mail.subject, name),
+    textBody: withProductName(mail.text, name),
+    htmlBody: mail.html ? withProductName(mail.html, name) : null,
   });
   // One waiting job drains the whole outbox (a `short` queue refuses a second waiting one); a message
   // committed while a run is finishing gets a new job.

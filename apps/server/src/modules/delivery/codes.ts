@@ -19,6 +19,7 @@ import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { assignedCodes, codeCounters, releases, settings, tracks } from '../../db/schema';
+import { readProductName, withProductName } from '../../lib/brand-name';
 import { AppError } from '../../lib/errors';
 
 export type EffectiveSettings = {
@@ -39,7 +40,8 @@ export async function readSettings(db: DbOrTx, config: Config): Promise<Effectiv
     isrcRegistrant: saved.get('ISRC_REGISTRANT') ?? null,
     upcPrefix: saved.get('UPC_PREFIX') ?? null,
     ddexSenderPartyId: senderId ?? config.DDEX_SENDER_PARTY_ID,
-    ddexSenderName: senderName ?? config.DDEX_SENDER_NAME,
+    // The built-in sender name follows the operator's product name (record 203).
+    ddexSenderName: senderName ?? withProductName(config.DDEX_SENDER_NAME, await readProductName(db)),
     sources: {
       ddexSenderPartyId: senderId ? 'settings' : 'default',
       ddexSenderName: senderName ? 'settings' : 'default',

@@ -1,15 +1,13 @@
 /**
  * Who issues royalty statements (record 190): the operator's legal name and postal address, two keys of the
- * settings table set on /admin/settings. Without them statements carry the product's name and no address.
+ * settings table set on /admin/settings. Without them statements carry the product's name (the brand's, record
+ * 203) and no address.
  */
-import {
-  STATEMENT_ISSUER_DEFAULT_NAME,
-  type StatementIssuerInput,
-  type StatementIssuerView,
-} from '@tunedrop/shared/schemas/royalty-statements';
+import type { StatementIssuerInput, StatementIssuerView } from '@tunedrop/shared/schemas/royalty-statements';
 import { inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { settings } from '../../db/schema';
+import { readProductName } from '../../lib/brand-name';
 import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 
 export const STATEMENT_ISSUER_NAME_SETTING = 'STATEMENT_ISSUER_NAME';
@@ -24,7 +22,7 @@ export async function readStatementIssuer(db: DbOrTx): Promise<StatementIssuerVi
   const legalName = value(STATEMENT_ISSUER_NAME_SETTING);
   return legalName
     ? { legalName, address: value(STATEMENT_ISSUER_ADDRESS_SETTING), source: 'settings' }
-    : { legalName: STATEMENT_ISSUER_DEFAULT_NAME, address: '', source: 'default' };
+    : { legalName: await readProductName(db), address: '', source: 'default' };
 }
 
 export async function saveStatementIssuer(
