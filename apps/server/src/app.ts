@@ -37,6 +37,7 @@ import { siteRoutes } from './modules/site/routes';
 import { splitsRoutes } from './modules/splits/routes';
 import { staffNotificationsRoutes } from './modules/staff-notifications/routes';
 import { supportRoutes } from './modules/support/routes';
+import { accountsRoutes, teamInvitationRoutes, teamRoutes } from './modules/team/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
 /**
@@ -49,6 +50,9 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/auth', authRoutes)
   .route('/me', meRoutes)
   .route('/config', appConfigRoutes)
+  .route('/accounts', accountsRoutes)
+  .route('/team', teamRoutes)
+  .route('/team-invitations', teamInvitationRoutes)
   .route('/', siteRoutes)
   .route('/', supportRoutes)
   .route('/', contentIdRoutes)

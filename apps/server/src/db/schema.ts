@@ -18,4 +18,5 @@ export * from './schema/royalties';
 export * from './schema/splits';
 export * from './schema/staff-notifications';
 export * from './schema/support';
+export * from './schema/team';
 export * from './schema/wallet';

@@ -5,11 +5,18 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GATE_MESSAGE, hasRole, passesSubscriptionGate, type Role } from '@tunedrop/shared';
-import { eq, sql } from 'drizzle-orm';
+import {
+  type AccountNeed,
+  type AccountRole,
+  ROLE_LABELS,
+  roleAllows,
+  TEAM_TEXTS,
+} from '@tunedrop/shared/schemas/team';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Db } from '../db/client';
-import { profiles, session, user, userRoles } from '../db/schema';
+import { accountMembers, profiles, session, user, userRoles } from '../db/schema';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
 import { guardBody } from './request-body';
@@ -19,12 +26,19 @@ export const ACCESS_RULES = ['public', 'user', 'subscriber', 'moderator', 'admin
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export const ACCESS_RULE = Symbol.for('tunedrop.accessRule');
+/** What the route needs of the caller's role on the acting account (record 202), beside ACCESS_RULE. */
+export const ACCOUNT_NEED = Symbol.for('tunedrop.accountNeed');
+/** The browser's chosen account (an account id), checked against the membership on every request. */
+export const ACCOUNT_COOKIE = 'tunedrop.account';
 
 /** Marks middleware that runs before every route of a router, so the access-listing test can tell it apart. */
 export const GLOBAL_MIDDLEWARE = Symbol.for('tunedrop.globalMiddleware');
 export const globalMiddleware = (handler: MiddlewareHandler<AppEnv>) =>
   Object.assign(handler, { [GLOBAL_MIDDLEWARE]: true as const });
-export type AccessMiddleware = MiddlewareHandler<AppEnv> & { [ACCESS_RULE]: AccessRule };
+export type AccessMiddleware = MiddlewareHandler<AppEnv> & {
+  [ACCESS_RULE]: AccessRule;
+  [ACCOUNT_NEED]: AccountNeed;
+};
 
 /**
  * better-auth's cookie names, read once: the session cookie ("tunedrop.session_token") and the one it
@@ -150,6 +164,8 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
     row = await viewerRow(db, token);
     if (!row) return null;
   }
+  const chosen = getCookie(c, ACCOUNT_COOKIE);
+  const membership = chosen && chosen !== row.userId ? await membershipOf(db, chosen, row.userId) : null;
   return {
     user: {
       id: row.userId,
@@ -159,7 +175,7 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
       twoFactorEnabled: row.twoFactorEnabled === true,
     },
     sessionId: row.sessionId,
-    profile: {
+    profile: membership?.profile ?? {
       plan: row.plan,
       fullName: row.fullName,
       artistName: row.artistName,
@@ -169,7 +185,36 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
       subscriptionEnd: row.subscriptionEnd,
     },
     roles: row.roles,
+    account: membership
+      ? { id: membership.accountId, role: membership.role }
+      : { id: row.userId, role: 'owner' as AccountRole },
   };
+}
+
+/**
+ * The member's role on the chosen account and that account's profile, read on every request that carries
+ * the account cookie (record 202): a removed member is back on their own account at the next request.
+ */
+async function membershipOf(db: Db, accountId: string, userId: string) {
+  const [found] = await db
+    .select({
+      accountId: accountMembers.accountId,
+      role: accountMembers.role,
+      plan: profiles.plan,
+      fullName: profiles.fullName,
+      artistName: profiles.artistName,
+      banned: profiles.banned,
+      banReason: profiles.banReason,
+      subscriptionStatus: profiles.subscriptionStatus,
+      subscriptionEnd: profiles.subscriptionEnd,
+    })
+    .from(accountMembers)
+    .innerJoin(profiles, eq(profiles.id, accountMembers.accountId))
+    .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId)))
+    .limit(1);
+  if (!found) return null;
+  const { accountId: id, role, ...profile } = found;
+  return { accountId: id, role: role as AccountRole, profile };
 }
 
 function check(rule: AccessRule, viewer: Viewer | null): void {
@@ -194,18 +239,35 @@ function check(rule: AccessRule, viewer: Viewer | null): void {
   if (!isGatePassed) throw new AppError('subscription_required', GATE_MESSAGE, 402);
 }
 
+/** The role check of account-scoped routes (record 202): a member's role must allow what the route needs. */
+function checkAccount(need: AccountNeed, viewer: Viewer | null): void {
+  if (!viewer || roleAllows(viewer.account.role, need)) return;
+  throw new AppError('account_role', TEAM_TEXTS.roleRefused(ROLE_LABELS[viewer.account.role]), 403);
+}
+
 /**
- * The route's rule, then its body: the body's limit and the control-character check run only once the
- * caller is let in, so nobody's body is read before access is checked (lib/request-body.ts, record 145).
+ * What a route needs of the acting account when it does not say: user and subscriber routes are the
+ * account's and need its owner (a member is refused until the route states a role); staff and public
+ * routes are the person's own.
  */
-export function access(rule: AccessRule): AccessMiddleware {
+export function defaultAccountNeed(rule: AccessRule): AccountNeed {
+  return rule === 'user' || rule === 'subscriber' ? 'owner' : 'personal';
+}
+
+/**
+ * The route's rule, then the caller's role on the acting account (record 202), then its body: the body's
+ * limit and the control-character check run only once the caller is let in, so nobody's body is read
+ * before access is checked (lib/request-body.ts, record 145).
+ */
+export function access(rule: AccessRule, need: AccountNeed = defaultAccountNeed(rule)): AccessMiddleware {
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const viewer = c.get('viewer') === undefined ? await loadViewer(c) : c.get('viewer');
     c.set('viewer', viewer);
     check(rule, viewer);
+    checkAccount(need, viewer);
     return guardBody(c, next);
   };
-  return Object.assign(middleware, { [ACCESS_RULE]: rule });
+  return Object.assign(middleware, { [ACCESS_RULE]: rule, [ACCOUNT_NEED]: need });
 }
 
 /** The signed-in viewer on a route whose access rule guarantees one. */

@@ -1,5 +1,6 @@
 /** Hono context variables shared by every router. */
 import type { MeProfile, MeUser, Role } from '@tunedrop/shared';
+import type { AccountRole } from '@tunedrop/shared/schemas/team';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 
@@ -34,6 +35,13 @@ export type Viewer = {
   sessionId: string;
   profile: Omit<MeProfile, 'subscriptionEnd'> & { subscriptionEnd: Date | null };
   roles: Role[];
+  /**
+   * The acting account (record 202): whose releases, balance and statements this request works on. `id` is
+   * the account owner's user id, the viewer's own unless they switched to an account they are a member of;
+   * then `profile` is that account's profile too. Account-scoped services take `account.id`; `user` stays
+   * the person who acts (audit, created_by).
+   */
+  account: { id: string; role: AccountRole };
 };
 
 export type AppEnv = {

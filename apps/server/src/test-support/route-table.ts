@@ -12,7 +12,8 @@
  *   params filled, `{}` for POST/PUT/PATCH) is not a useful request.
  */
 import { CONTENT_ID_ELIGIBLE_ANSWERS } from '@tunedrop/shared/schemas/content-id';
-import type { AccessRule } from '../lib/access';
+import type { AccountNeed } from '@tunedrop/shared/schemas/team';
+import { type AccessRule, defaultAccountNeed } from '../lib/access';
 
 export type MatrixFixture =
   | 'release'
@@ -27,6 +28,8 @@ export type RouteRow = {
   method: string;
   path: string;
   rule: AccessRule;
+  /** What a team member's role must allow on the acting account (record 202); the rule's default when left out. */
+  account: AccountNeed;
   params?: Record<string, MatrixFixture>;
   owned?: boolean;
   call?: { path?: string; method?: string; json?: unknown; headers?: Record<string, string> };
@@ -36,9 +39,9 @@ function route(
   method: string,
   path: string,
   rule: AccessRule,
-  options: Omit<RouteRow, 'method' | 'path' | 'rule'> = {},
+  options: Omit<RouteRow, 'method' | 'path' | 'rule' | 'account'> & { account?: AccountNeed } = {},
 ): RouteRow {
-  return { method, path, rule, ...options };
+  return { method, path, rule, ...options, account: options.account ?? defaultAccountNeed(rule) };
 }
 
 const release = { id: 'release' } as const;
@@ -61,10 +64,29 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/auth/reset-password', 'public'),
   route('GET', '/api/auth/*', 'public', { call: { path: '/api/auth/get-session' } }),
   route('POST', '/api/auth/*', 'public', { call: { path: '/api/auth/request-password-reset' } }),
-  route('GET', '/api/me', 'user'),
+  route('GET', '/api/me', 'user', { account: 'personal' }),
   route('PATCH', '/api/me/profile', 'user'),
-  route('GET', '/api/me/stats', 'user'),
-  route('GET', '/api/events', 'user'),
+  route('GET', '/api/me/stats', 'user', { account: 'read' }),
+  route('GET', '/api/events', 'user', { account: 'read' }),
+
+  // team (issue 27, record 202): the accounts a person acts for, the owner's members and invitations
+  route('GET', '/api/accounts', 'user', { account: 'personal' }),
+  route('PUT', '/api/accounts/current', 'user', { account: 'personal', call: { json: { accountId: 'nobody' } } }),
+  route('GET', '/api/team', 'user', { account: 'read' }),
+  route('POST', '/api/team/invitations', 'subscriber', {
+    account: 'owner',
+    call: { json: { email: 'matrix-invitee@example.com', role: 'viewer' } },
+  }),
+  route('DELETE', '/api/team/invitations/:id', 'user', { account: 'owner' }),
+  route('PUT', '/api/team/members/:userId', 'user', { account: 'owner', call: { json: { role: 'viewer' } } }),
+  route('DELETE', '/api/team/members/:userId', 'user', { account: 'owner', call: { path: '/api/team/members/nobody' } }),
+  route('GET', '/api/team-invitations/:token', 'public', {
+    call: { path: '/api/team-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+  }),
+  route('POST', '/api/team-invitations/:token/accept', 'user', {
+    account: 'personal',
+    call: { path: '/api/team-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/accept' },
+  }),
 
   // billing
   route('POST', '/api/billing/check-subscription', 'user'),

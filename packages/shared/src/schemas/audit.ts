@@ -47,6 +47,11 @@ export const AUDIT_KINDS = {
   'role.revoke': 'Revoked a role',
   'withdrawal.approve': 'Approved a withdrawal',
   'withdrawal.reject': 'Rejected a withdrawal',
+  'team.invite': 'Invited a team member',
+  'team.invitation_withdraw': 'Withdrew a team invitation',
+  'team.join': 'Joined a team',
+  'team.role_change': 'Changed a team member’s role',
+  'team.remove': 'Removed a team member',
   'content_id.opt_in': 'Opted a track into Content ID',
   'content_id.opt_out': 'Opted a track out of Content ID',
   'content_id.add_channel': 'Allowed a YouTube channel',
@@ -74,6 +79,7 @@ export const AUDIT_KIND_GROUPS = {
   role: 'Roles (all)',
   withdrawal: 'Withdrawals (all)',
   content_id: 'Content ID (all)',
+  team: 'Team (all)',
 } as const;
 
 /** What an audit row is about; its name is stored with the row so deletions leave it readable. */

@@ -57,6 +57,8 @@ export const auditLog = pgTable(
     releaseId: uuid('release_id'),
     subjectUserId: text('subject_user_id'),
     withdrawalRequestId: uuid('withdrawal_request_id'),
+    /** The account a team member acted for (record 202); null when the actor acted for their own. */
+    accountId: text('account_id'),
     /** What the action was about (record 191): a type, its id, and its name at write time. */
     subjectType: text('subject_type'),
     subjectId: text('subject_id'),

@@ -62,6 +62,8 @@ async function impliedSubject(tx: DbOrTx, entry: AuditRecord): Promise<AuditReco
 
 export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditRecord): Promise<void> {
   const who = 'user' in actor ? { id: actor.user.id, email: actor.user.email } : actor;
+  // A team member acting for another account (record 202): the member is the actor, the account is kept.
+  const actingFor = 'user' in actor && actor.account.id !== actor.user.id ? actor.account.id : null;
   const subject = entry.subject === undefined ? await impliedSubject(tx, entry) : entry.subject;
   await tx.insert(auditLog).values({
     actorId: who.id,
@@ -70,6 +72,7 @@ export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditRec
     releaseId: entry.releaseId ?? null,
     subjectUserId: entry.subjectUserId ?? null,
     withdrawalRequestId: entry.withdrawalRequestId ?? null,
+    accountId: actingFor,
     subjectType: subject?.type ?? null,
     subjectId: subject?.id ?? null,
     subjectLabel: subject?.label ?? null,

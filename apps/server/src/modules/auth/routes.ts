@@ -74,7 +74,7 @@ function forwardToAuth(c: Context<AppEnv>): Promise<Response> {
 }
 
 export const meRoutes = new Hono<AppEnv>()
-  .get('/', access('user'), async (c) => {
+  .get('/', access('user', 'personal'), async (c) => {
     const viewer = requireViewer(c);
     return c.json(
       {
@@ -84,7 +84,8 @@ export const meRoutes = new Hono<AppEnv>()
           subscriptionEnd: viewer.profile.subscriptionEnd?.toISOString() ?? null,
         },
         roles: viewer.roles,
-        isPayee: await isPayee(c.var.deps.db, viewer.user.id),
+        isPayee: await isPayee(c.var.deps.db, viewer.account.id),
+        account: viewer.account,
       } satisfies MeResponse,
       200,
     );
@@ -94,8 +95,8 @@ export const meRoutes = new Hono<AppEnv>()
     const profile = await updateProfile(c.var.deps.db, viewer.user.id, c.req.valid('json'));
     return c.json({ profile }, 200);
   })
-  .get('/stats', access('user'), async (c) => {
+  .get('/stats', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    const totalReleases = await countReleases(c.var.deps.db, viewer.user.id);
+    const totalReleases = await countReleases(c.var.deps.db, viewer.account.id);
     return c.json({ totalReleases }, 200);
   });

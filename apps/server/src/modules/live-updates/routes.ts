@@ -4,7 +4,8 @@ import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { streamProfileEvents } from './profile-stream';
 
-export const liveUpdatesRoutes = new Hono<AppEnv>().get('/events', access('user'), (c) => {
+export const liveUpdatesRoutes = new Hono<AppEnv>().get('/events', access('user', 'read'), (c) => {
   const viewer = requireViewer(c);
-  return streamProfileEvents(c, viewer.user.id, viewer.sessionId);
+  // The acting account's balance and plan changes (record 202).
+  return streamProfileEvents(c, viewer.account.id, viewer.sessionId);
 });
