@@ -104,7 +104,7 @@ export const releases = pgTable(
     check('releases_release_time_mode_check', inList('release_time_mode', RELEASE_TIME_MODES)),
     check(
       'releases_release_moment_check',
-      sql`(release_time_mode = 'worldwide_moment') = (release_at is not null and release_time ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and release_time_zone is not null)`,
+      sql`(release_time_mode = 'local_midnight' and release_at is null and release_time is null and release_time_zone is null) or (release_time_mode = 'worldwide_moment' and release_at is not null and release_time is not null and release_time ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and release_time_zone is not null)`,
     ),
     check('releases_territory_mode_check', inList('territory_mode', TERRITORY_MODES)),
     check('releases_territories_check', sql`(territory_mode = 'worldwide') = (cardinality(territories) = 0)`),
