@@ -12,6 +12,8 @@
  */
 import { BULK_BALANCE_LIMITS, parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
 import { sql } from 'drizzle-orm';
+import { rows } from '../apps/server/src/lib/sql';
+import { applyBalanceRows } from '../apps/server/src/modules/admin-balances/service';
 import { createTestSystem, type TestSystem } from '../apps/server/src/test-support/harness';
 
 const ROWS = Number(process.argv[2] ?? 10_000);
@@ -79,8 +81,8 @@ function files<T>(rows: T[]): T[][] {
   return out;
 }
 
-const toApply = (rows: Verified[]) =>
-  rows
+const toApply = (verified: Verified[]) =>
+  verified
     .filter((row) => row.status === 'verified')
     .map((row) => ({
       line: row.line,
@@ -88,6 +90,66 @@ const toApply = (rows: Verified[]) =>
       expectedOldBalanceCents: row.oldBalanceCents as number,
       newBalanceCents: row.newBalanceCents,
     }));
+
+/**
+ * Record 172's statement, as it was before record 204, for the before/after figure of the same run: a
+ * separate FOR UPDATE of every profile in id order, the UPDATE joined to it, the log from both.
+ */
+async function applyAsBefore(
+  system: TestSystem,
+  admin: { id: string; email: string },
+  input: { line: number; userId: string; expectedOldBalanceCents: number; newBalanceCents: number }[],
+): Promise<number> {
+  const values = input.map((row, index) => ({
+    n: index,
+    id: row.userId,
+    balance: row.newBalanceCents,
+    expected: row.expectedOldBalanceCents,
+    notes: `Bulk CSV update (line ${row.line})`,
+  }));
+  const found = await system.db.transaction((tx) =>
+    rows<{ isApplied: boolean }>(
+      tx,
+      sql`
+      with flag as materialized (select set_config('tunedrop.changed_balances', 'balance_cents,total_earnings_cents', true)),
+      v as materialized (
+        select v.* from flag, jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+          as v(n integer, id text, balance bigint, expected bigint, notes text)
+      ),
+      locked as materialized (
+        select p.id, p.email, p.balance_cents, p.total_earnings_cents
+          from profiles p
+         where p.id in (select id from v)
+         order by p.id
+           for update
+      ),
+      applied as (
+        update profiles as p
+           set balance_cents = v.balance,
+               total_earnings_cents = l.total_earnings_cents + greatest(v.balance - l.balance_cents, 0),
+               updated_at = now()
+          from v join locked l on l.id = v.id
+         where p.id = v.id and l.balance_cents = v.expected
+        returning p.id, p.total_earnings_cents as new_total
+      ),
+      logged as (
+        insert into balance_updates_log
+          (user_id, user_email, old_balance_cents, new_balance_cents, earnings_delta_cents,
+           admin_id, admin_email, update_type, notes, created_at)
+        select l.id, l.email, l.balance_cents, v.balance, a.new_total - l.total_earnings_cents,
+               ${admin.id}, ${admin.email}, 'bulk_csv', v.notes, clock_timestamp()
+          from applied a join v on v.id = a.id join locked l on l.id = a.id
+      )
+      select v.n, v.id, l.email, l.balance_cents as current_balance, a.id is not null as is_applied,
+             a.new_total
+        from v
+        left join locked l on l.id = v.id
+        left join applied a on a.id = v.id
+       order by v.n`,
+    ),
+  );
+  return found.filter((row) => row.isApplied).length;
+}
 
 async function run(label: string) {
   const system = await createTestSystem();
@@ -156,12 +218,49 @@ async function run(label: string) {
       });
       return { ms: performance.now() - started, cpuMs: cpuMs(cpuBefore) };
     };
+    // The statement alone, called in process without the request around it: record 204's (the service's
+    // applyBalanceRows) and record 172's (kept below as `applyAsBefore`), each on the balances as they are.
+    const statementInput = async (round: number) => {
+      const current = await rows<{ id: string; balanceCents: string | number }>(
+        system.db,
+        sql`select id, balance_cents from profiles where email like 'bench-%'`,
+      );
+      return current.map((row, index) => ({
+        line: index + 2,
+        userId: row.id,
+        expectedOldBalanceCents: Number(row.balanceCents),
+        newBalanceCents: (index * 31 + round * 7) % 500_000,
+      }));
+    };
+    const adminRef = { id: admin.userId, email: admin.email };
+    const statementNow = async (round: number) => {
+      const input = await statementInput(round);
+      const started = performance.now();
+      for (let start = 0; start < input.length; start += BULK_BALANCE_LIMITS.maxRows) {
+        await applyBalanceRows(system.db, adminRef, {
+          rows: input.slice(start, start + BULK_BALANCE_LIMITS.maxRows),
+        });
+      }
+      return performance.now() - started;
+    };
+    const statementBefore = async (round: number) => {
+      const input = await statementInput(round);
+      const started = performance.now();
+      for (let start = 0; start < input.length; start += BULK_BALANCE_LIMITS.maxRows) {
+        await applyAsBefore(system, adminRef, input.slice(start, start + BULK_BALANCE_LIMITS.maxRows));
+      }
+      return performance.now() - started;
+    };
     // Rounds alternate apply and baseline, so both see the same moments of a busy machine; medians printed.
     const runs: Awaited<ReturnType<typeof batched>>[] = [];
     const bares: Awaited<ReturnType<typeof baseline>>[] = [];
+    const nows: number[] = [];
+    const befores: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       runs.push(await batched(round));
       bares.push(await baseline(round));
+      befores.push(await statementBefore(round + 100));
+      nows.push(await statementNow(round + 200));
     }
     const median = (values: number[]) =>
       [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
@@ -202,6 +301,11 @@ async function run(label: string) {
     );
     console.info(
       `  baseline bare UPDATE of the same ${ROWS.toLocaleString('en-US')} balances: ${Math.round(bareMs)} ms (${Math.round(bareCpuMs)} ms CPU); apply = ${(applyMs / bareMs).toFixed(1)}x the baseline`,
+    );
+    const nowMs = median(nows);
+    const beforeMs = median(befores);
+    console.info(
+      `  statement alone (in process, no request): record 172's ${Math.round(beforeMs)} ms (${(beforeMs / bareMs).toFixed(1)}x the baseline), record 204's ${Math.round(nowMs)} ms (${(nowMs / bareMs).toFixed(1)}x the baseline); after / before = ${(nowMs / beforeMs).toFixed(2)}`,
     );
     console.info(
       `  batched  total ${Math.round(batchedMs)} ms wall, ${Math.round(batchedCpuMs)} ms CPU in this process${

@@ -19,7 +19,7 @@ import type { Db } from '../../db/client';
 import { profiles } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
-import { rows } from '../../lib/sql';
+import { firstRow, rows, run } from '../../lib/sql';
 import { applyBalanceChange, lockProfile } from '../wallet/balance';
 
 export type Admin = { id: string; email: string };
@@ -151,23 +151,21 @@ export async function verifyBalanceRows(db: Db, input: VerifyRowsInput): Promise
 /** Total earnings past this would be rounded by JavaScript (the single edit refuses them as well). */
 const MAX_CENTS = Number.MAX_SAFE_INTEGER;
 
-type ApplyOutcome = {
-  n: number;
-  id: string;
-  email: string | null;
-  currentBalance: string | number | null;
-  isApplied: boolean;
-  newTotal: string | number | null;
-};
+/** One applied row as the statement answers it: input index, email, new total earnings. */
+type AppliedTuple = [n: number, email: string, newTotal: number];
 
 /**
- * Applies verified rows with ONE statement in one transaction (issue 29, record 172): the profiles locked
- * in id order (two batches never deadlock), each row applied only if its balance is still the one
- * verified (otherwise reported, not overwritten), a rise counted as earnings as in the single edit, a
- * log row per change with update_type 'bulk_csv', and each row's outcome read back in input order.
- * Nothing is computed row by row in JavaScript. The statement tells the profile triggers it changes
- * balances only (`tunedrop.changed_balances`, migration 0024): live updates get one notification for the
- * batch instead of one per hundred users, without comparing old and new rows.
+ * Applies verified rows with ONE statement in one transaction (issue 29, records 172 and 204). The UPDATE
+ * locks and computes at once: a row is applied only if its balance is still the one verified (the
+ * condition is checked again on the newest version when a concurrent writer got there first, so a stale
+ * row is reported, never overwritten), a rise counts as earnings as in the single edit, and the log rows
+ * are inserted from what the UPDATE returned (their old balance is the verified one, which the UPDATE
+ * has just confirmed). The statement walks the rows in id order (a nested loop over the sorted input and
+ * the primary key, the only join it has; the transaction-local planner settings below keep that plan),
+ * so two batches lock in the same order and never deadlock. It answers one JSON array of the applied rows;
+ * the few rows not applied are read afterwards for their current balance. Nothing is computed row by row
+ * in JavaScript. `tunedrop.changed_balances` (migrations 0024 and 0058) tells the profile triggers the
+ * statement changes balances only: one notification for the batch, no plan/ban count deltas to compute.
  */
 export async function applyBalanceRows(db: Db, admin: Admin, input: ApplyRowsInput): Promise<AppliedRow[]> {
   const userIds = input.rows.map((row) => row.userId);
@@ -180,77 +178,95 @@ export async function applyBalanceRows(db: Db, admin: Admin, input: ApplyRowsInp
     id: row.userId,
     balance: row.newBalanceCents,
     expected: row.expectedOldBalanceCents,
-    notes: `Bulk CSV update (line ${row.line})`,
+    line: row.line,
   }));
-  const outcomes = await db.transaction(async (tx) => {
-    const found = await rows<ApplyOutcome>(
+  const { applied, others } = await db.transaction(async (tx) => {
+    // Transaction-local: the UPDATE's only join becomes a nested loop in the input's id order.
+    await run(
+      tx,
+      sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`,
+    );
+    const answer = await firstRow<{ applied: AppliedTuple[]; tooLarge: boolean | null }>(
       tx,
       sql`
       with flag as materialized (select set_config('tunedrop.changed_balances', 'balance_cents,total_earnings_cents', true)),
       v as materialized (
         select v.* from flag, jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-          as v(n integer, id text, balance bigint, expected bigint, notes text)
-      ),
-      locked as materialized (
-        select p.id, p.email, p.balance_cents, p.total_earnings_cents
-          from profiles p
-         where p.id in (select id from v)
-         order by p.id
-           for update
+          as v(n integer, id text, balance bigint, expected bigint, line integer)
+         order by v.id
       ),
       applied as (
         update profiles as p
            set balance_cents = v.balance,
-               total_earnings_cents = l.total_earnings_cents + greatest(v.balance - l.balance_cents, 0),
+               total_earnings_cents = p.total_earnings_cents + greatest(v.balance - p.balance_cents, 0),
                updated_at = now()
-          from v join locked l on l.id = v.id
-         where p.id = v.id and l.balance_cents = v.expected
-        returning p.id, p.total_earnings_cents as new_total
+          from v
+         where p.id = v.id and p.balance_cents = v.expected
+        returning v.n, v.id, p.email, v.expected, v.balance, v.line,
+                  greatest(v.balance - v.expected, 0) as earned, p.total_earnings_cents as new_total
       ),
       logged as (
         insert into balance_updates_log
           (user_id, user_email, old_balance_cents, new_balance_cents, earnings_delta_cents,
            admin_id, admin_email, update_type, notes, created_at)
-        select l.id, l.email, l.balance_cents, v.balance, a.new_total - l.total_earnings_cents,
-               ${admin.id}, ${admin.email}, 'bulk_csv', v.notes, clock_timestamp()
-          from applied a join v on v.id = a.id join locked l on l.id = a.id
+        select id, email, expected, balance, earned, ${admin.id}, ${admin.email}, 'bulk_csv',
+               'Bulk CSV update (line ' || line || ')', clock_timestamp()
+          from applied
       )
-      select v.n, v.id, l.email, l.balance_cents as current_balance, a.id is not null as is_applied,
-             a.new_total
-        from v
-        left join locked l on l.id = v.id
-        left join applied a on a.id = v.id
-       order by v.n`,
+      select coalesce(json_agg(json_build_array(n, email, new_total)), '[]'::json) as applied,
+             bool_or(new_total > ${MAX_CENTS}) as too_large
+        from applied`,
     );
     // Rolled back with the transaction: JavaScript could not show such a total exactly.
-    if (found.some((row) => row.isApplied && Number(row.newTotal) > MAX_CENTS)) {
-      throw new AppError('invalid_values', 'That amount is too large', 422);
-    }
-    return found;
+    if (answer?.tooLarge) throw new AppError('invalid_values', 'That amount is too large', 422);
+    await run(
+      tx,
+      sql`select set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true)`,
+    );
+    const appliedRows = answer?.applied ?? [];
+    const missed =
+      appliedRows.length === input.rows.length
+        ? []
+        : (() => {
+            const done = new Set(appliedRows.map(([n]) => n));
+            return input.rows.filter((_, index) => !done.has(index)).map((row) => row.userId);
+          })();
+    const current =
+      missed.length === 0
+        ? []
+        : await rows<{ id: string; email: string; balanceCents: string | number }>(
+            tx,
+            sql`select p.id, p.email, p.balance_cents
+                  from jsonb_array_elements_text(${JSON.stringify(missed)}::jsonb) as wanted(id)
+                  join profiles p on p.id = wanted.id`,
+          );
+    return { applied: appliedRows, others: new Map(current.map((row) => [row.id, row])) };
   });
-  return outcomes.map((outcome): AppliedRow => {
-    const row = input.rows[outcome.n];
-    const line = row?.line ?? 0;
-    if (outcome.email === null)
-      return { line, status: 'not_found', userId: outcome.id, error: BALANCE_TEXTS.userNotFound };
-    const currentBalanceCents = Number(outcome.currentBalance);
-    if (!outcome.isApplied) {
+  const byIndex = new Map<number, AppliedTuple>(applied.map((tuple) => [tuple[0], tuple]));
+  return input.rows.map((row, index): AppliedRow => {
+    const done = byIndex.get(index);
+    if (done) {
       return {
-        line,
-        status: 'stale',
-        userId: outcome.id,
-        userEmail: outcome.email,
-        currentBalanceCents,
-        error: BALANCE_TEXTS.staleRow(currentBalanceCents),
+        line: row.line,
+        status: 'applied',
+        userId: row.userId,
+        userEmail: done[1],
+        oldBalanceCents: row.expectedOldBalanceCents,
+        newBalanceCents: row.newBalanceCents,
       };
     }
+    const other = others.get(row.userId);
+    if (!other) {
+      return { line: row.line, status: 'not_found', userId: row.userId, error: BALANCE_TEXTS.userNotFound };
+    }
+    const currentBalanceCents = Number(other.balanceCents);
     return {
-      line,
-      status: 'applied',
-      userId: outcome.id,
-      userEmail: outcome.email,
-      oldBalanceCents: currentBalanceCents,
-      newBalanceCents: row?.newBalanceCents ?? 0,
+      line: row.line,
+      status: 'stale',
+      userId: row.userId,
+      userEmail: other.email,
+      currentBalanceCents,
+      error: BALANCE_TEXTS.staleRow(currentBalanceCents),
     };
   });
 }
