@@ -7,6 +7,7 @@ import { GENRES, LIMITS, RELEASE_STATUSES, type ReleaseStatus } from '../constan
 import { safeText } from '../text';
 import { BUILDER_MESSAGES, isValidYear, trackSubmissionSchema, yearMessage } from './builder';
 import type { StoreRejection } from './delivery/release-detail';
+import { type ReleaseAvailabilityView, releaseAvailabilitySchema } from './release-availability';
 
 export const RELEASE_MESSAGES = {
   noSongs: 'No Songs Yet',
@@ -151,6 +152,8 @@ export const editReleaseSchema = z.object({
     .transform((names) => splitArtistNames(names.join(',')))
     .pipe(featuredArtistsSchema),
   copyrightYear: copyrightYearSchema,
+  /** Release time and territories (record 199); left out: unchanged. */
+  availability: releaseAvailabilitySchema.optional(),
 });
 export type EditReleaseInput = z.input<typeof editReleaseSchema>;
 export type EditRelease = z.output<typeof editReleaseSchema>;
@@ -198,6 +201,8 @@ export const mySongsQuerySchema = z.object({
     .enum(RELEASE_STATUSES)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** One artist profile's releases (record 201); all the account's when left out. */
+  artistProfileId: z.uuid().optional(),
 });
 export type MySongsQuery = z.input<typeof mySongsQuerySchema>;
 
@@ -231,6 +236,8 @@ export type ReleaseForEdit = {
   publishingHolder: string;
   /** YYYY-MM-DD, not edited here; the page warns when it is less than 14 days away (issue 26). */
   releaseDate: string;
+  /** Release time and territories (record 199), edited here. */
+  availability: ReleaseAvailabilityView;
   status: ReleaseStatus;
   isEditable: boolean;
   /** The current cover's medium thumbnail (a new URL after a replacement), or null. */

@@ -28,6 +28,7 @@ import type { Viewer } from '../../lib/context';
 import { AppError, validationError } from '../../lib/errors';
 import { recordAudit } from '../audit';
 
+import { availabilityColumns, availabilityView } from './availability';
 import { coverUrl, findOwned, notEditable, releaseNotFound } from './service';
 
 // ------------------------------------------------------------------ load and edit
@@ -92,6 +93,7 @@ function toReleaseForEdit(row: typeof releases.$inferSelect): ReleaseForEdit {
     copyrightYear: row.copyrightYear,
     publishingHolder: row.publishingHolder,
     releaseDate: row.releaseDate,
+    availability: availabilityView(row),
     status: row.status,
     isEditable: isReleaseEditable(row.status),
     coverUrl: row.coverThumbMediumKey ? coverUrl(row.id, 'medium', row.coverThumbMediumKey) : null,
@@ -107,19 +109,15 @@ function mergeCredits(names: string[], existing: ArtistCredit[]): ArtistCredit[]
 }
 
 /**
- * Edits the release while it is pending or processing. Plan rules (spec 02 §1): without Pro features
- * there is one primary artist, the label cannot be set and both holders are the artist name, the
- * copyright year stays as submitted.
+ * The release columns an Edit Release form writes, with the plan rules applied (spec 02 §1): without Pro
+ * features there is one primary artist, the label cannot be set and both holders are the artist name, the
+ * copyright year stays as submitted. Shared by Edit Release and post-release updates (record 197).
  */
-export async function updateMyRelease(
-  db: DbOrTx,
+export function editedReleaseColumns(
   viewer: Viewer,
-  releaseId: string,
+  current: typeof releases.$inferSelect,
   input: EditRelease,
-): Promise<ReleaseForEdit> {
-  const current = await findOwned(db, viewer.user.id, releaseId);
-  if (!current) throw releaseNotFound();
-  if (!isReleaseEditable(current.status)) throw notEditable();
+) {
   const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
   if (!isPro && input.primaryArtists.length > 1) {
     throw validationError(RELEASE_MESSAGES.basicOnePrimaryArtist, {
@@ -139,25 +137,40 @@ export async function updateMyRelease(
         publishingHolder: viewer.profile.artistName,
         copyrightYear: current.copyrightYear,
       };
-  const primaryData = mergeCredits(input.primaryArtists, current.primaryArtistsData);
-  const featuredData = mergeCredits(input.featuredArtists, current.featuredArtistsData);
+  return {
+    title: input.title,
+    genre: input.genre,
+    primaryArtists: input.primaryArtists,
+    featuredArtists: input.featuredArtists,
+    primaryArtistsData: mergeCredits(input.primaryArtists, current.primaryArtistsData),
+    featuredArtistsData: mergeCredits(input.featuredArtists, current.featuredArtistsData),
+    ...locked,
+    // Release time and territories (record 199): left out of the input, they stay as they are.
+    ...(input.availability ? availabilityColumns(current.releaseDate, input.availability) : {}),
+  };
+}
+
+/** Edits the release while it is pending or processing (plan rules: editedReleaseColumns). */
+export async function updateMyRelease(
+  db: DbOrTx,
+  viewer: Viewer,
+  releaseId: string,
+  input: EditRelease,
+): Promise<ReleaseForEdit> {
+  const current = await findOwned(db, viewer.account.id, releaseId);
+  if (!current) throw releaseNotFound();
+  if (!isReleaseEditable(current.status)) throw notEditable();
+  const columns = editedReleaseColumns(viewer, current, input);
+  const primaryData = columns.primaryArtistsData;
+  const featuredData = columns.featuredArtistsData;
   const updated = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(releases)
-      .set({
-        title: input.title,
-        genre: input.genre,
-        primaryArtists: input.primaryArtists,
-        featuredArtists: input.featuredArtists,
-        primaryArtistsData: primaryData,
-        featuredArtistsData: featuredData,
-        ...locked,
-        updatedAt: new Date(),
-      })
+      .set({ ...columns, updatedAt: new Date() })
       .where(
         and(
           eq(releases.id, releaseId),
-          eq(releases.userId, viewer.user.id),
+          eq(releases.userId, viewer.account.id),
           inArray(releases.status, [...OWNER_CHANGEABLE_STATUSES]),
         ),
       )
@@ -185,7 +198,7 @@ function applyArtistChange(credits: ArtistCredit[], removed: Set<string>, added:
  * track, an added name joins each track; a track left with no primary artist gets the release's first. The
  * exported ERN (release and track artists) then never disagrees with what the artist sees.
  */
-async function syncTrackArtists(
+export async function syncTrackArtists(
   tx: DbOrTx,
   releaseId: string,
   before: { primaryArtistsData: ArtistCredit[]; featuredArtistsData: ArtistCredit[] },
@@ -256,14 +269,14 @@ export async function resubmitMyRelease(
     const [before] = await tx
       .select()
       .from(releases)
-      .where(and(eq(releases.id, releaseId), eq(releases.userId, viewer.user.id)))
+      .where(and(eq(releases.id, releaseId), eq(releases.userId, viewer.account.id)))
       .for('update');
     if (!before) throw releaseNotFound();
     const [after] = await tx
       .update(releases)
       .set({ status: 'pending', rejectionReason: null, updatedAt: new Date() })
       .where(
-        and(eq(releases.id, releaseId), eq(releases.userId, viewer.user.id), eq(releases.status, 'rejected')),
+        and(eq(releases.id, releaseId), eq(releases.userId, viewer.account.id), eq(releases.status, 'rejected')),
       )
       .returning();
     if (!after) throw new AppError('release_not_resubmittable', RELEASE_MESSAGES.cannotResubmit, 409);
@@ -278,7 +291,7 @@ export async function resubmitMyRelease(
     await recordAudit(tx, viewer, {
       kind: 'release.resubmit',
       releaseId,
-      subjectUserId: viewer.user.id,
+      subjectUserId: viewer.account.id,
       before: { title: before.title, status: before.status, rejectionReason: before.rejectionReason },
       after: { title: after.title, status: after.status, rejectionReason: after.rejectionReason },
     });
@@ -320,13 +333,13 @@ export async function updateMyTracks(
       .where(
         and(
           eq(releases.id, releaseId),
-          eq(releases.userId, viewer.user.id),
+          eq(releases.userId, viewer.account.id),
           inArray(releases.status, [...OWNER_CHANGEABLE_STATUSES]),
         ),
       )
       .returning({ id: releases.id });
     if (!row) {
-      if (!(await findOwned(tx, viewer.user.id, releaseId))) throw releaseNotFound();
+      if (!(await findOwned(tx, viewer.account.id, releaseId))) throw releaseNotFound();
       throw notEditable();
     }
     const existing = await tx.select({ id: tracks.id }).from(tracks).where(eq(tracks.releaseId, releaseId));

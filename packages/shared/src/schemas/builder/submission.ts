@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMITS, PLATFORM_IDS, type PlatformId } from '../../constants';
 import { safeText } from '../../text';
 import { CONTENT_ID_MESSAGES } from '../content-id';
+import { availabilityDraftToInput } from '../release-availability';
 import { currentYears, titleKey } from './fields';
 import { BUILDER_MESSAGES } from './messages';
 import { releaseDetailsSubmissionSchema, releaseDraftSchema } from './release-details';
@@ -17,6 +18,8 @@ export const releaseSubmissionSchema = z
       /^[A-Za-z0-9-]{16,100}$/,
       'A submission key of 16 to 100 letters, digits or hyphens is required',
     ),
+    /** The account's artist profile it is released under (record 201); the first profile when left out. */
+    artistProfileId: z.uuid().optional(),
     release: releaseDetailsSubmissionSchema,
     tracks: z
       .array(trackSubmissionSchema)
@@ -125,6 +128,8 @@ export const builderDraftSchema = z.object({
   version: z.literal(1),
   step: z.number().int().min(1).max(4).catch(1),
   idempotencyKey: safeText().regex(/^[A-Za-z0-9-]{16,100}$/),
+  /** The artist profile chosen when the draft began (record 201); null for the account's first. */
+  artistProfileId: z.uuid().nullish().catch(null),
   release: releaseDraftSchema,
   tracks: z.array(trackDraftSchema).min(LIMITS.tracksMin).max(LIMITS.tracksMax),
   activeTrackId: safeText().max(64).nullable().catch(null),
@@ -149,6 +154,7 @@ export function draftToSubmission(draft: BuilderDraft, context: { isPro: boolean
     }));
   return {
     idempotencyKey: draft.idempotencyKey,
+    ...(draft.artistProfileId ? { artistProfileId: draft.artistProfileId } : {}),
     release: {
       title: release.title,
       genre: release.genre as ReleaseSubmissionInput['release']['genre'],
@@ -158,6 +164,7 @@ export function draftToSubmission(draft: BuilderDraft, context: { isPro: boolean
       publishingHolder: release.publishingHolder,
       copyrightYear: release.copyrightYear,
       publishingYear: release.publishingYear,
+      availability: availabilityDraftToInput(release.availability),
       ...(context.isPro
         ? { upc: release.upc, labelName: release.labelName, originalReleaseDate: release.originalReleaseDate }
         : {}),

@@ -7,6 +7,7 @@ import {
 } from '@tunedrop/shared/schemas/admin-releases';
 import { Badge } from '../../../components/ui/card';
 import { formatDate } from '../../../lib/format';
+import { AvailabilityRows } from '../../releases/components/availability-fields';
 import { personName } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
@@ -57,6 +58,7 @@ export function MetadataPanel({ release, id }: { release: AdminReleaseCard; id: 
       <dl className="space-y-2">
         <Row label="Genre">{release.genre}</Row>
         <Row label="Release Date">{formatDate(release.releaseDate)}</Row>
+        <AvailabilityRows releaseDate={release.releaseDate} availability={release.availability} Row={Row} />
         {release.originalReleaseDate ? (
           <Row label="Original Release Date">{formatDate(release.originalReleaseDate)}</Row>
         ) : null}

@@ -6,6 +6,7 @@ import {
   uploaderSubscriptionNote,
 } from '@tunedrop/shared/schemas/admin-releases';
 import { DELIVERY_MESSAGES, NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
+import { describeReleaseTime, describeTerritories } from '@tunedrop/shared/schemas/release-availability';
 import {
   AlertTriangle,
   Ban,
@@ -131,6 +132,13 @@ export function ReviewCard({
             <p className="text-xs text-zinc-400">
               Submitted {formatDate(release.createdAt)} · {release.tracks.length}{' '}
               {release.tracks.length === 1 ? 'track' : 'tracks'}
+            </p>
+            {/* Release time and territories (record 199): what the deals will say, before approving. */}
+            <p className="text-xs text-zinc-300" data-testid="release-availability">
+              <span className="text-zinc-400">Release time:</span>{' '}
+              {describeReleaseTime({ releaseDate: release.releaseDate, ...release.availability })}
+              <span className="text-zinc-400"> · Territories:</span>{' '}
+              {describeTerritories(release.availability)}
             </p>
             <p className="text-sm text-zinc-300">
               Uploaded by <span className="font-medium text-white">{release.uploader.artistName}</span> (

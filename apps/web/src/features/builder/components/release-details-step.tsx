@@ -9,10 +9,12 @@ import {
   RIGHTS_HELP,
   releaseDateLeadWarning,
 } from '@tunedrop/shared/schemas/builder';
+import { EMPTY_AVAILABILITY_DRAFT } from '@tunedrop/shared/schemas/release-availability';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { imageSize } from '../../../lib/image-size';
+import { AvailabilityFields, availabilityErrorsOf } from '../../releases/components/availability-fields';
 import type { SlotState } from '../model/slots';
 import { FileBox } from './file-box';
 import { LockedNote, ProFeatureNote } from './pro-lock';
@@ -197,6 +199,14 @@ export function ReleaseDetailsStep({
             <FieldWarning id="release-releaseDate-warning">{dateWarning}</FieldWarning>
           </div>
         </div>
+
+        <AvailabilityFields
+          idPrefix="release-availability"
+          value={release.availability ?? EMPTY_AVAILABILITY_DRAFT}
+          releaseDate={release.releaseDate}
+          errors={availabilityErrorsOf(errors)}
+          onChange={(availability) => onChange({ availability })}
+        />
 
         <FileBox
           label="Cover Art"

@@ -1,11 +1,13 @@
 /** Step 3, the read-only Summary (spec 02 §2). */
 import type { BuilderDraft } from '@tunedrop/shared/schemas/builder';
+import { EMPTY_AVAILABILITY_DRAFT } from '@tunedrop/shared/schemas/release-availability';
 import { Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
+import { AvailabilityRows, draftAvailabilityView } from '../../releases/components/availability-fields';
 import { releaseArtists } from '../model/draft';
 import type { Slots } from '../model/slots';
 
@@ -43,6 +45,14 @@ export function SummaryStep({
         <Row label="Release Title">{release.title}</Row>
         <Row label="Genre">{release.genre}</Row>
         <Row label="Release Date">{release.releaseDate}</Row>
+        <AvailabilityRows
+          releaseDate={release.releaseDate}
+          availability={draftAvailabilityView(
+            release.releaseDate,
+            release.availability ?? EMPTY_AVAILABILITY_DRAFT,
+          )}
+          Row={Row}
+        />
         <Row label="Tracks">{tracks.length}</Row>
         <Row label="UPC">{proOnly(isPro, release.upc)}</Row>
         <Row label="Label">{proOnly(isPro, release.labelName)}</Row>

@@ -10,6 +10,11 @@ import {
   releaseDateLeadWarning,
 } from '@tunedrop/shared/schemas/builder';
 import {
+  type AvailabilityDraft,
+  availabilityDraftToInput,
+  releaseAvailabilitySchema,
+} from '@tunedrop/shared/schemas/release-availability';
+import {
   type EditReleaseFormValues,
   editReleaseFormSchema,
   RELEASE_MESSAGES,
@@ -33,6 +38,11 @@ import { useDeleteRelease } from '../api/delete-release';
 import { useReleaseForEdit } from '../api/get-release';
 import { useReplaceCover } from '../api/replace-files';
 import { useUpdateRelease } from '../api/update-release';
+import {
+  type AvailabilityErrors,
+  AvailabilityFields,
+  availabilityErrorsOf,
+} from '../components/availability-fields';
 import { ReplaceFile } from '../components/replace-file';
 import { TracksEditor } from '../components/tracks-editor';
 
@@ -84,15 +94,43 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
     },
   });
   const { errors } = form.formState;
+  // Release time and territories (record 199): kept beside the form, checked by the shared schema.
+  const [availability, setAvailability] = useState<AvailabilityDraft>(() => ({
+    releaseTimeMode: release.availability.releaseTimeMode,
+    releaseTime: release.availability.releaseTime ?? '',
+    releaseTimeZone: release.availability.releaseTimeZone ?? '',
+    territoryMode: release.availability.territoryMode,
+    territories: release.availability.territories,
+  }));
+  const [availabilityErrors, setAvailabilityErrors] = useState<AvailabilityErrors>({});
 
   const onCannotEdit = () => {
     notify.error(RELEASE_MESSAGES.cannotEdit, RELEASE_MESSAGES.cannotEditTitle);
     navigate(paths.songs, { replace: true });
   };
 
+  const checkAvailability = () => {
+    const checked = releaseAvailabilitySchema.safeParse(availabilityDraftToInput(availability));
+    const found: Record<string, string> = {};
+    if (!checked.success) {
+      for (const issue of checked.error.issues)
+        found[`availability.${issue.path.join('.')}`] ??= issue.message;
+    }
+    setAvailabilityErrors(availabilityErrorsOf(found));
+    return checked.success;
+  };
+
   const onSubmit = form.handleSubmit((values) => {
+    if (!checkAvailability()) {
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
     update.mutate(
-      { ...values, labelName: values.labelName || null },
+      {
+        ...values,
+        labelName: values.labelName || null,
+        availability: availabilityDraftToInput(availability),
+      },
       {
         onSuccess: () => {
           notify.success(RELEASE_MESSAGES.updated);
@@ -105,6 +143,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
             for (const [name, message] of Object.entries(error.fields)) {
               if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });
             }
+            setAvailabilityErrors(availabilityErrorsOf(error.fields));
           }
           notify.error(RELEASE_MESSAGES.updateFailed);
         },
@@ -246,6 +285,18 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
               />
             </Field>
             <FieldWarning id="edit-publishingHolder-warning">{holderWarning}</FieldWarning>
+          </div>
+          <div className="sm:col-span-2">
+            <AvailabilityFields
+              idPrefix="edit-availability"
+              value={availability}
+              releaseDate={release.releaseDate}
+              errors={availabilityErrors}
+              onChange={(next) => {
+                setAvailability(next);
+                setAvailabilityErrors({});
+              }}
+            />
           </div>
           <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-between">
             <Button

@@ -4,6 +4,7 @@
  * date, the status history, and for a rejected release the fix / resubmit / delete panel (issue 18).
  */
 import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
+import { describeReleaseTime, describeTerritories } from '@tunedrop/shared/schemas/release-availability';
 import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { ArrowLeft, Clock, Pencil } from 'lucide-react';
 import { Link, useParams } from 'react-router';
@@ -125,6 +126,9 @@ function ReleaseMetadata({ release }: { release: ReleaseDetail }) {
       </span>,
     ],
     ['Release date', formatDate(release.releaseDate)],
+    // Release time and territories (record 199).
+    ['Release time', describeReleaseTime({ releaseDate: release.releaseDate, ...release.availability })],
+    ['Territories', describeTerritories(release.availability)],
     ...(release.originalReleaseDate
       ? ([['Original release date', formatDate(release.originalReleaseDate)]] as [string, string][])
       : []),
