@@ -71,7 +71,10 @@ export const ROUTE_TABLE: RouteRow[] = [
 
   // team (issue 27, record 202): the accounts a person acts for, the owner's members and invitations
   route('GET', '/api/accounts', 'user', { account: 'personal' }),
-  route('PUT', '/api/accounts/current', 'user', { account: 'personal', call: { json: { accountId: 'nobody' } } }),
+  route('PUT', '/api/accounts/current', 'user', {
+    account: 'personal',
+    call: { json: { accountId: 'nobody' } },
+  }),
   route('GET', '/api/team', 'user', { account: 'read' }),
   route('POST', '/api/team/invitations', 'subscriber', {
     account: 'owner',
@@ -79,7 +82,10 @@ export const ROUTE_TABLE: RouteRow[] = [
   }),
   route('DELETE', '/api/team/invitations/:id', 'user', { account: 'owner' }),
   route('PUT', '/api/team/members/:userId', 'user', { account: 'owner', call: { json: { role: 'viewer' } } }),
-  route('DELETE', '/api/team/members/:userId', 'user', { account: 'owner', call: { path: '/api/team/members/nobody' } }),
+  route('DELETE', '/api/team/members/:userId', 'user', {
+    account: 'owner',
+    call: { path: '/api/team/members/nobody' },
+  }),
   route('GET', '/api/team-invitations/:token', 'public', {
     call: { path: '/api/team-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
   }),
@@ -100,20 +106,24 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/payments/webhook', 'public'),
 
   // builder and uploads
-  route('GET', '/api/builder/draft', 'subscriber'),
-  route('PUT', '/api/builder/draft', 'subscriber'),
-  route('DELETE', '/api/builder/draft', 'subscriber'),
-  route('POST', '/api/builder/fetch-spotify-artist', 'subscriber'),
-  route('POST', '/api/builder/search-spotify-artists', 'subscriber'),
-  route('POST', '/api/builder/releases', 'subscriber'),
-  route('GET', '/api/builder/uploads/:id', 'subscriber'),
-  route('GET', '/api/builder/uploads/:id/thumbnail', 'subscriber'),
-  route('ALL', '/api/uploads/:id?', 'subscriber', { call: { method: 'POST', path: '/api/uploads' } }),
+  route('GET', '/api/builder/draft', 'subscriber', { account: 'catalog' }),
+  route('PUT', '/api/builder/draft', 'subscriber', { account: 'catalog' }),
+  route('DELETE', '/api/builder/draft', 'subscriber', { account: 'catalog' }),
+  route('POST', '/api/builder/fetch-spotify-artist', 'subscriber', { account: 'catalog' }),
+  route('POST', '/api/builder/search-spotify-artists', 'subscriber', { account: 'catalog' }),
+  route('POST', '/api/builder/releases', 'subscriber', { account: 'catalog' }),
+  route('GET', '/api/builder/uploads/:id', 'subscriber', { account: 'catalog' }),
+  route('GET', '/api/builder/uploads/:id/thumbnail', 'subscriber', { account: 'catalog' }),
+  route('ALL', '/api/uploads/:id?', 'subscriber', {
+    account: 'catalog',
+    call: { method: 'POST', path: '/api/uploads' },
+  }),
 
   // the artist's releases
-  route('GET', '/api/releases', 'user'),
-  route('GET', '/api/releases/:id', 'user', { params: release, owned: true }),
+  route('GET', '/api/releases', 'user', { account: 'read' }),
+  route('GET', '/api/releases/:id', 'user', { account: 'read', params: release, owned: true }),
   route('PATCH', '/api/releases/:id', 'subscriber', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: {
@@ -128,24 +138,32 @@ export const ROUTE_TABLE: RouteRow[] = [
       },
     },
   }),
-  route('POST', '/api/releases/:id/takedown', 'user', { params: release, owned: true }),
+  route('POST', '/api/releases/:id/takedown', 'user', { account: 'catalog', params: release, owned: true }),
   route('GET', '/api/releases/:id/cover/:size', 'user', {
+    account: 'read',
     params: { id: 'release', size: 'coverSize' },
     owned: true,
   }),
-  route('DELETE', '/api/releases/:id', 'subscriber', { params: release, owned: true }),
-  route('POST', '/api/releases/:id/resubmit', 'subscriber', { params: release, owned: true }),
-  route('PUT', '/api/releases/:id/tracks', 'subscriber', { params: release }),
+  route('DELETE', '/api/releases/:id', 'subscriber', { account: 'catalog', params: release, owned: true }),
+  route('POST', '/api/releases/:id/resubmit', 'subscriber', {
+    account: 'catalog',
+    params: release,
+    owned: true,
+  }),
+  route('PUT', '/api/releases/:id/tracks', 'subscriber', { account: 'catalog', params: release }),
   route('GET', '/api/releases/:id/tracks/:trackId/audio', 'user', {
+    account: 'read',
     params: { id: 'release', trackId: 'track' },
     owned: true,
   }),
   route('PUT', '/api/releases/:id/cover', 'subscriber', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: { json: { uploadId: 'a'.repeat(32) } },
   }),
   route('POST', '/api/releases/:id/tracks', 'subscriber', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: {
@@ -162,29 +180,32 @@ export const ROUTE_TABLE: RouteRow[] = [
   }),
   // The matrix's release has one track: the owner's delete is refused (1 to 20 tracks), nothing changes.
   route('DELETE', '/api/releases/:id/tracks/:trackId', 'subscriber', {
+    account: 'catalog',
     params: { id: 'release', trackId: 'track' },
     owned: true,
   }),
   route('PUT', '/api/releases/:id/tracks/:trackId/audio', 'subscriber', {
+    account: 'catalog',
     params: { id: 'release', trackId: 'track' },
     owned: true,
     call: { json: { uploadId: 'a'.repeat(32) } },
   }),
 
   // wallet and analytics
-  route('GET', '/api/wallet', 'user'),
-  route('PUT', '/api/wallet/payment-settings', 'user'),
-  route('POST', '/api/wallet/withdrawals', 'user'),
+  route('GET', '/api/wallet', 'user', { account: 'read' }),
+  route('PUT', '/api/wallet/payment-settings', 'user', { account: 'finance' }),
+  route('POST', '/api/wallet/withdrawals', 'user', { account: 'finance' }),
   route('POST', '/api/wallet/withdrawals/:id/cancel', 'user', {
+    account: 'finance',
     params: { id: 'withdrawal' },
     owned: true,
   }),
   route('GET', '/api/admin/wallet/payee-settings', 'admin'),
   route('PUT', '/api/admin/wallet/payee-settings', 'admin', { call: { json: { minimumWithdrawal: '25' } } }),
-  route('GET', '/api/analytics', 'subscriber'),
-  route('GET', '/api/analytics/withdrawals.csv', 'subscriber'),
-  route('GET', '/api/analytics/earnings', 'subscriber'),
-  route('GET', '/api/analytics/earnings.csv', 'subscriber'),
+  route('GET', '/api/analytics', 'subscriber', { account: 'read' }),
+  route('GET', '/api/analytics/withdrawals.csv', 'subscriber', { account: 'read' }),
+  route('GET', '/api/analytics/earnings', 'subscriber', { account: 'read' }),
+  route('GET', '/api/analytics/earnings.csv', 'subscriber', { account: 'read' }),
 
   // release review (moderators and admins)
   route('GET', '/api/admin/releases', 'moderator'),
@@ -231,9 +252,13 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PATCH', '/api/admin/messages/:id', 'admin'),
 
   // support (issue 28): the signed-in user's Help messages, the admin's list, replies and time zone
-  route('GET', '/api/support/messages', 'user'),
-  route('POST', '/api/support/messages', 'user'),
-  route('GET', '/api/support/messages/:id', 'user', { params: { id: 'supportMessage' }, owned: true }),
+  route('GET', '/api/support/messages', 'user', { account: 'personal' }),
+  route('POST', '/api/support/messages', 'user', { account: 'personal' }),
+  route('GET', '/api/support/messages/:id', 'user', {
+    account: 'personal',
+    params: { id: 'supportMessage' },
+    owned: true,
+  }),
   route('GET', '/api/admin/support/messages', 'admin'),
   route('POST', '/api/admin/support/messages/:id/replies', 'admin', {
     params: { id: 'supportMessage' },
@@ -243,24 +268,31 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PUT', '/api/admin/support/settings', 'admin', { call: { json: { timeZone: 'UTC' } } }),
 
   // content id (issue 28): the Pro artist's per-track opt-in and channel allow-list, the admin's list
-  route('GET', '/api/content-id/releases/:id', 'subscriber', { params: { id: 'release' }, owned: true }),
+  route('GET', '/api/content-id/releases/:id', 'subscriber', {
+    account: 'read',
+    params: { id: 'release' },
+    owned: true,
+  }),
   route('PUT', '/api/content-id/tracks/:trackId', 'subscriber', {
+    account: 'catalog',
     params: { trackId: 'track' },
     owned: true,
     call: { json: CONTENT_ID_ELIGIBLE_ANSWERS },
   }),
   route('DELETE', '/api/content-id/tracks/:trackId', 'subscriber', {
+    account: 'catalog',
     params: { trackId: 'track' },
     owned: true,
   }),
-  route('GET', '/api/content-id/channels', 'subscriber'),
+  route('GET', '/api/content-id/channels', 'subscriber', { account: 'read' }),
   route('POST', '/api/content-id/channels', 'subscriber', {
+    account: 'catalog',
     call: { json: { channelId: 'UCabcdefghijklmnopqrstuv' } },
   }),
-  route('DELETE', '/api/content-id/channels/:id', 'subscriber'),
+  route('DELETE', '/api/content-id/channels/:id', 'subscriber', { account: 'catalog' }),
   route('GET', '/api/admin/content-id', 'admin'),
-  route('GET', '/api/content-id/claims', 'subscriber'),
-  route('POST', '/api/content-id/claims/:id/release', 'subscriber'),
+  route('GET', '/api/content-id/claims', 'subscriber', { account: 'read' }),
+  route('POST', '/api/content-id/claims/:id/release', 'subscriber', { account: 'catalog' }),
   route('GET', '/api/admin/content-id/claims', 'admin'),
   route('POST', '/api/admin/content-id/claims/:id/done', 'admin'),
   route('PUT', '/api/admin/content-id/tracks/:trackId/asset', 'admin', {
@@ -290,8 +322,9 @@ export const ROUTE_TABLE: RouteRow[] = [
     params: release,
     call: { json: { platformId: 'spotify', reason: 'The store is contracted until the end of the year.' } },
   }),
-  route('GET', '/api/releases/:id/detail', 'user', { params: release, owned: true }),
+  route('GET', '/api/releases/:id/detail', 'user', { account: 'read', params: release, owned: true }),
   route('POST', '/api/releases/:id/store-takedowns', 'user', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: { json: { platformId: 'spotify' } },
@@ -334,12 +367,14 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/admin/royalties/presets', 'admin'),
   route('PUT', '/api/admin/royalties/presets/:id', 'admin'),
   route('DELETE', '/api/admin/royalties/presets/:id', 'admin'),
-  route('GET', '/api/royalties/ledger', 'user'),
-  route('GET', '/api/royalties/statements', 'user'),
+  route('GET', '/api/royalties/ledger', 'user', { account: 'read' }),
+  route('GET', '/api/royalties/statements', 'user', { account: 'read' }),
   route('GET', '/api/royalties/statements/:file', 'user', {
+    account: 'read',
     call: { path: '/api/royalties/statements/2026-01.csv' },
   }),
   route('GET', '/api/royalties/statements/:period/summary', 'user', {
+    account: 'read',
     call: { path: '/api/royalties/statements/2026-01/summary' },
   }),
   route('GET', '/api/admin/royalties/statement-issuer', 'admin'),
@@ -351,14 +386,19 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
-  route('GET', '/api/releases/:id/splits', 'user', { params: release, owned: true }),
+  route('GET', '/api/releases/:id/splits', 'user', { account: 'read', params: release, owned: true }),
   route('PUT', '/api/releases/:id/splits', 'subscriber', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: { json: { trackId: null, ownerPercent: '100', payees: [] } },
   }),
-  route('POST', '/api/releases/:id/splits/payees/:payeeId/withdraw', 'user', { params: release }),
+  route('POST', '/api/releases/:id/splits/payees/:payeeId/withdraw', 'user', {
+    account: 'catalog',
+    params: release,
+  }),
   route('POST', '/api/releases/:id/expenses', 'subscriber', {
+    account: 'catalog',
     params: release,
     owned: true,
     call: { json: { amount: '10.00', description: 'Mastering', spentOn: '2026-01-15' } },
@@ -367,9 +407,10 @@ export const ROUTE_TABLE: RouteRow[] = [
     call: { path: '/api/split-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
   }),
   route('POST', '/api/split-invitations/:token/accept', 'user', {
+    account: 'personal',
     call: { path: '/api/split-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/accept' },
   }),
-  route('GET', '/api/splits/shares', 'user'),
+  route('GET', '/api/splits/shares', 'user', { account: 'personal' }),
 
   // staff notifications (issue 26, record 179): a moderator's or admin's own choices per kind
   route('GET', '/api/staff-notifications/preferences', 'moderator'),

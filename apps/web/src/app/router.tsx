@@ -36,6 +36,10 @@ export const routes: RouteObject[] = [
       },
       { path: 'sandbox/portal', ...page(() => import('../features/billing/routes/sandbox-portal-page')) },
       {
+        path: 'team/invitations/:token',
+        ...page(() => import('../features/team/routes/team-invitation-page')),
+      },
+      {
         path: 'splits/invitations/:token',
         ...page(() => import('../features/splits/routes/invitation-page')),
       },
@@ -66,6 +70,7 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/content-id/routes/claims-page')),
           },
           { path: 'help', ...page(() => import('../features/support/routes/help-page')) },
+          { path: 'team', ...page(() => import('../features/team/routes/team-page')) },
           { path: 'help/:id', ...page(() => import('../features/support/routes/help-thread-page')) },
         ],
       },

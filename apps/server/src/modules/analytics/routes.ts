@@ -21,13 +21,13 @@ function requirePro(c: Context<AppEnv>) {
 }
 
 export const analyticsRoutes = new Hono<AppEnv>()
-  .get('/analytics', access('subscriber'), validate('query', analyticsQuerySchema), async (c) => {
+  .get('/analytics', access('subscriber', 'read'), validate('query', analyticsQuerySchema), async (c) => {
     const viewer = requirePro(c);
-    return c.json(await getAnalytics(c.var.deps.db, viewer.user.id, c.req.valid('query').range), 200);
+    return c.json(await getAnalytics(c.var.deps.db, viewer.account.id, c.req.valid('query').range), 200);
   })
-  .get('/analytics/withdrawals.csv', access('subscriber'), async (c) => {
+  .get('/analytics/withdrawals.csv', access('subscriber', 'read'), async (c) => {
     const viewer = requirePro(c);
-    const csv = await withdrawalsCsv(c.var.deps.db, viewer.user.id);
+    const csv = await withdrawalsCsv(c.var.deps.db, viewer.account.id);
     const day = new Date().toISOString().slice(0, 10);
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', attachmentDisposition(`withdrawals-${day}.csv`));
@@ -36,7 +36,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   })
   .get(
     '/analytics/earnings',
-    access('subscriber'),
+    access('subscriber', 'read'),
     validate('query', earningsBreakdownQuerySchema),
     async (c) => {
       const viewer = requirePro(c);
@@ -48,7 +48,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   )
   .get(
     '/analytics/earnings.csv',
-    access('subscriber'),
+    access('subscriber', 'read'),
     validate('query', earningsBreakdownQuerySchema),
     async (c) => {
       const viewer = requirePro(c);

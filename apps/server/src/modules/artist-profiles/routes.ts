@@ -8,16 +8,16 @@ import { validate } from '../../lib/validate';
 import { createArtistProfile, listArtistProfiles, updateArtistProfile } from './service';
 
 export const artistProfilesRoutes = new Hono<AppEnv>()
-  .get('/artist-profiles', access('user'), async (c) => {
+  .get('/artist-profiles', access('user', 'read'), async (c) => {
     return c.json(await listArtistProfiles(c.var.deps.db, requireViewer(c)), 200);
   })
-  .post('/artist-profiles', access('subscriber'), validate('json', artistProfileInputSchema), async (c) => {
+  .post('/artist-profiles', access('subscriber', 'catalog'), validate('json', artistProfileInputSchema), async (c) => {
     const profile = await createArtistProfile(c.var.deps.db, requireViewer(c), c.req.valid('json'));
     return c.json({ profile }, 201);
   })
   .patch(
     '/artist-profiles/:id',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('json', artistProfileInputSchema),
     async (c) => {
       const id = uuidParam(c.req.param('id'), ARTIST_PROFILE_MESSAGES.notFound);

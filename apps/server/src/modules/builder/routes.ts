@@ -51,7 +51,7 @@ const uploadIdParam = z.object({ id: z.string().regex(UPLOAD_ID_PATTERN, 'Not an
 
 export const builderRoutes = new Hono<AppEnv>()
   // tus: creation (POST /api/uploads) and each upload's HEAD, PATCH and DELETE.
-  .all('/uploads/:id?', access('subscriber'), async (c) => {
+  .all('/uploads/:id?', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     assertNotBanned(viewer);
     const deps = c.var.deps;
@@ -64,7 +64,7 @@ export const builderRoutes = new Hono<AppEnv>()
       if (method !== 'POST' && method !== 'OPTIONS') return tusError(404, 'not_found', 'Upload not found');
     } else {
       if (!UPLOAD_ID_PATTERN.test(id)) return tusError(404, 'not_found', 'Upload not found');
-      const row = await touchOwnUpload(deps.db, id, viewer.user.id);
+      const row = await touchOwnUpload(deps.db, id, viewer.account.id);
       // Someone else's upload looks exactly like one that does not exist.
       if (!row) return tusError(404, 'not_found', 'Upload not found');
       if (row.status === 'consumed') return tusError(410, 'gone', 'This file already belongs to a release.');
@@ -93,27 +93,27 @@ export const builderRoutes = new Hono<AppEnv>()
     requestIds.set(c.req.raw, c.get('requestId'));
     const response = await tusServerFor(deps).handleWeb(c.req.raw);
     if (method === 'DELETE' && id && response.status === 204) {
-      const row = await touchOwnUpload(deps.db, id, viewer.user.id);
+      const row = await touchOwnUpload(deps.db, id, viewer.account.id);
       if (row) await discardUpload(deps, row);
     }
     return response;
   })
-  .get('/builder/uploads/:id', access('subscriber'), validate('param', uploadIdParam), async (c) => {
+  .get('/builder/uploads/:id', access('subscriber', 'catalog'), validate('param', uploadIdParam), async (c) => {
     const viewer = requireViewer(c);
     const { id } = c.req.valid('param');
-    const info = (await uploadInfos(c.var.deps, viewer.user.id, [id]))[id];
+    const info = (await uploadInfos(c.var.deps, viewer.account.id, [id]))[id];
     if (!info || info.status === 'missing') throw notFound('Upload not found');
     return c.json(info, 200);
   })
   // The draft's cover preview after a reload: the owner's checked cover, as its list thumbnail.
   .get(
     '/builder/uploads/:id/thumbnail',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('param', uploadIdParam),
     async (c) => {
       const viewer = requireViewer(c);
       const { id } = c.req.valid('param');
-      const [row] = await findUploads(c.var.deps.db, viewer.user.id, [id]);
+      const [row] = await findUploads(c.var.deps.db, viewer.account.id, [id]);
       const key = row?.kind === 'cover' ? (row.thumbMediumKey ?? row.thumbSmallKey) : null;
       if (!key) throw notFound('Upload not found');
       const file = await c.var.deps.storage.get(key);
@@ -127,23 +127,23 @@ export const builderRoutes = new Hono<AppEnv>()
       });
     },
   )
-  .get('/builder/draft', access('subscriber'), async (c) => {
+  .get('/builder/draft', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await loadDraft(c.var.deps, viewer.user.id), 200);
+    return c.json(await loadDraft(c.var.deps, viewer.account.id), 200);
   })
-  .put('/builder/draft', access('subscriber'), validate('json', builderDraftSchema), async (c) => {
+  .put('/builder/draft', access('subscriber', 'catalog'), validate('json', builderDraftSchema), async (c) => {
     const viewer = requireViewer(c);
     assertNotBanned(viewer);
-    const isSaved = await saveDraft(c.var.deps.db, viewer.user.id, c.req.valid('json'));
+    const isSaved = await saveDraft(c.var.deps.db, viewer.account.id, c.req.valid('json'));
     if (!isSaved) throw new AppError('draft_submitted', 'This release was already submitted.', 409);
     return c.json({ ok: true }, 200);
   })
-  .delete('/builder/draft', access('subscriber'), async (c) => {
+  .delete('/builder/draft', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
-    await deleteDraft(c.var.deps.db, viewer.user.id);
+    await deleteDraft(c.var.deps.db, viewer.account.id);
     return c.json({ ok: true }, 200);
   })
-  .post('/builder/releases', access('subscriber'), validate('json', releaseSubmissionSchema), async (c) => {
+  .post('/builder/releases', access('subscriber', 'catalog'), validate('json', releaseSubmissionSchema), async (c) => {
     const viewer = requireViewer(c);
     assertNotBanned(viewer);
     const result = await submitRelease(c.var.deps, viewer, c.req.valid('json'));
@@ -151,7 +151,7 @@ export const builderRoutes = new Hono<AppEnv>()
   })
   .post(
     '/builder/search-spotify-artists',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('json', spotifySearchSchema),
     async (c) => {
       const { query } = c.req.valid('json');
@@ -160,7 +160,7 @@ export const builderRoutes = new Hono<AppEnv>()
   )
   .post(
     '/builder/fetch-spotify-artist',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('json', spotifyArtistSchema),
     async (c) => {
       const { artistUrl } = c.req.valid('json');

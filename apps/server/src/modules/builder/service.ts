@@ -229,7 +229,7 @@ export async function submitRelease(
   submission: ReleaseSubmission,
 ): Promise<SubmitResult> {
   const { db } = deps;
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   assertNotBanned(viewer);
 
   const earlier = await findByIdempotencyKey(db, userId, submission.idempotencyKey);

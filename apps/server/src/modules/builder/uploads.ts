@@ -286,7 +286,7 @@ export function tusServerFor(deps: Deps): TusServer {
       }
       const isCreated = await createUploadRow(db, {
         id: upload.id,
-        userId: viewer.user.id,
+        userId: viewer.account.id,
         kind,
         originalName,
         sanitizedName: sanitizeFileName(originalName),

@@ -24,14 +24,14 @@ const claimParamSchema = z.object({ id: z.uuid(CLAIM_MESSAGES.claimNotFound) });
 const trackParamSchema = z.object({ trackId: z.uuid(CONTENT_ID_MESSAGES.trackNotFound) });
 
 export const contentIdClaimsRoutes = new Hono<AppEnv>()
-  .get('/content-id/claims', access('subscriber'), async (c) => {
+  .get('/content-id/claims', access('subscriber', 'read'), async (c) => {
     const viewer = requireViewer(c);
     requireContentIdPlan(viewer);
-    return c.json({ items: await listClaims(c.var.deps.db, viewer.user.id) }, 200);
+    return c.json({ items: await listClaims(c.var.deps.db, viewer.account.id) }, 200);
   })
   .post(
     '/content-id/claims/:id/release',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('param', claimParamSchema),
     async (c) => {
       const viewer = requireViewer(c);

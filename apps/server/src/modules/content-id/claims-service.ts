@@ -101,7 +101,7 @@ async function claimById(db: DbOrTx, claimId: string, userId: string | null): Pr
 
 /** The artist asks for their claim on a video to be released: it joins the admin queue. */
 export async function releaseClaim(db: Db, viewer: Viewer, claimId: string): Promise<ContentIdClaimView> {
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await db.transaction(async (tx) => {
     const [changed] = await tx
       .update(contentIdClaims)

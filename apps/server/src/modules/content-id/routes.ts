@@ -29,14 +29,14 @@ const trackParamSchema = z.object({ trackId: z.uuid(CONTENT_ID_MESSAGES.trackNot
 const channelParamSchema = z.object({ id: z.uuid(CONTENT_ID_MESSAGES.channelNotFound) });
 
 export const contentIdRoutes = new Hono<AppEnv>()
-  .get('/content-id/releases/:id', access('subscriber'), validate('param', releaseParamSchema), async (c) => {
+  .get('/content-id/releases/:id', access('subscriber', 'read'), validate('param', releaseParamSchema), async (c) => {
     const viewer = requireViewer(c);
     requireContentIdPlan(viewer);
-    return c.json(await getReleaseContentId(c.var.deps.db, viewer.user.id, c.req.valid('param').id), 200);
+    return c.json(await getReleaseContentId(c.var.deps.db, viewer.account.id, c.req.valid('param').id), 200);
   })
   .put(
     '/content-id/tracks/:trackId',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('param', trackParamSchema),
     validate('json', contentIdAnswersSchema),
     async (c) => {
@@ -48,7 +48,7 @@ export const contentIdRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/content-id/tracks/:trackId',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('param', trackParamSchema),
     async (c) => {
       const viewer = requireViewer(c);
@@ -56,19 +56,19 @@ export const contentIdRoutes = new Hono<AppEnv>()
       return c.json(await optTrackOut(c.var.deps.db, viewer, c.req.valid('param').trackId), 200);
     },
   )
-  .get('/content-id/channels', access('subscriber'), async (c) => {
+  .get('/content-id/channels', access('subscriber', 'read'), async (c) => {
     const viewer = requireViewer(c);
     requireContentIdPlan(viewer);
-    return c.json({ items: await listChannels(c.var.deps.db, viewer.user.id) }, 200);
+    return c.json({ items: await listChannels(c.var.deps.db, viewer.account.id) }, 200);
   })
-  .post('/content-id/channels', access('subscriber'), validate('json', contentIdChannelSchema), async (c) => {
+  .post('/content-id/channels', access('subscriber', 'catalog'), validate('json', contentIdChannelSchema), async (c) => {
     const viewer = requireViewer(c);
     requireContentIdPlan(viewer);
     return c.json({ items: await addChannel(c.var.deps.db, viewer, c.req.valid('json').channelId) }, 201);
   })
   .delete(
     '/content-id/channels/:id',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('param', channelParamSchema),
     async (c) => {
       const viewer = requireViewer(c);

@@ -94,7 +94,7 @@ export async function optTrackIn(
   answers: ContentIdAnswers,
   now: Date = new Date(),
 ): Promise<ContentIdReleaseView> {
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   const releaseId = await db.transaction(async (tx) => {
     const track = await ownTrack(tx, userId, trackId);
     await tx
@@ -105,7 +105,7 @@ export async function optTrackIn(
         set: { isOptedIn: true, answers, optedInAt: now, optedOutAt: null, needsYoutubeUpdate: true },
       });
     await tx.insert(auditLog).values({
-      actorId: userId,
+      actorId: viewer.user.id,
       actorEmail: viewer.user.email,
       action: 'content_id.opt_in',
       releaseId: track.releaseId,
@@ -129,7 +129,7 @@ export async function optTrackOut(
   trackId: string,
   now: Date = new Date(),
 ): Promise<ContentIdReleaseView> {
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   const releaseId = await db.transaction(async (tx) => {
     const track = await ownTrack(tx, userId, trackId);
     const changed = await tx
@@ -139,7 +139,7 @@ export async function optTrackOut(
       .returning({ trackId: contentIdTracks.trackId });
     if (changed.length > 0) {
       await tx.insert(auditLog).values({
-        actorId: userId,
+        actorId: viewer.user.id,
         actorEmail: viewer.user.email,
         action: 'content_id.opt_out',
         releaseId: track.releaseId,
@@ -170,7 +170,7 @@ export async function listChannels(db: DbOrTx, userId: string): Promise<ContentI
 }
 
 export async function addChannel(db: Db, viewer: Viewer, channelId: string): Promise<ContentIdChannelView[]> {
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await db.transaction(async (tx) => {
     // The user row is locked so two adds at once cannot pass the limit together.
     await tx.select({ id: user.id }).from(user).where(eq(user.id, userId)).for('update');
@@ -191,7 +191,7 @@ export async function addChannel(db: Db, viewer: Viewer, channelId: string): Pro
       .returning({ id: contentIdChannels.id });
     if (inserted.length === 0) throw conflict(CONTENT_ID_MESSAGES.channelDuplicate);
     await tx.insert(auditLog).values({
-      actorId: userId,
+      actorId: viewer.user.id,
       actorEmail: viewer.user.email,
       action: 'content_id.add_channel',
       subjectUserId: userId,
@@ -202,7 +202,7 @@ export async function addChannel(db: Db, viewer: Viewer, channelId: string): Pro
 }
 
 export async function removeChannel(db: Db, viewer: Viewer, id: string): Promise<ContentIdChannelView[]> {
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await db.transaction(async (tx) => {
     const removed = await tx
       .delete(contentIdChannels)
@@ -210,7 +210,7 @@ export async function removeChannel(db: Db, viewer: Viewer, id: string): Promise
       .returning({ channelId: contentIdChannels.channelId });
     if (removed.length === 0) throw notFound(CONTENT_ID_MESSAGES.channelNotFound);
     await tx.insert(auditLog).values({
-      actorId: userId,
+      actorId: viewer.user.id,
       actorEmail: viewer.user.email,
       action: 'content_id.remove_channel',
       subjectUserId: userId,

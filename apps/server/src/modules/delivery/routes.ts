@@ -175,17 +175,17 @@ export const deliveryRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get('/releases/:id/detail', access('user'), async (c) => {
+  .get('/releases/:id/detail', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await releaseDetail(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id'))), 200);
+    return c.json(await releaseDetail(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id'))), 200);
   })
-  .post('/releases/:id/store-takedowns', access('user'), validate('json', storeTakedownSchema), async (c) => {
+  .post('/releases/:id/store-takedowns', access('user', 'catalog'), validate('json', storeTakedownSchema), async (c) => {
     const viewer = requireViewer(c);
     const { platformId } = c.req.valid('json');
     return c.json(
       await requestStoreTakedown(
         c.var.deps.db,
-        viewer.user.id,
+        viewer.account.id,
         releaseIdParam(c.req.param('id')),
         platformId,
       ),

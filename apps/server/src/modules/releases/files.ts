@@ -36,7 +36,7 @@ export async function changeableRelease(deps: FileDeps, viewer: Viewer, releaseI
   const [row] = await deps.db
     .select()
     .from(releases)
-    .where(and(eq(releases.id, releaseId), eq(releases.userId, viewer.user.id)))
+    .where(and(eq(releases.id, releaseId), eq(releases.userId, viewer.account.id)))
     .limit(1);
   if (!row) throw releaseNotFound();
   if (!isReleaseEditable(row.status)) throw notEditable();
@@ -73,7 +73,7 @@ export async function lockChangeable(tx: DbOrTx, viewer: Viewer, releaseId: stri
     .where(
       and(
         eq(releases.id, releaseId),
-        eq(releases.userId, viewer.user.id),
+        eq(releases.userId, viewer.account.id),
         inArray(releases.status, [...OWNER_CHANGEABLE_STATUSES]),
       ),
     )
@@ -123,7 +123,7 @@ export async function replaceCover(
   uploadId: string,
 ): Promise<ReplacedCover> {
   assertNotBanned(viewer);
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await changeableRelease(deps, viewer, releaseId);
   const upload = await usableUpload(deps, userId, uploadId, 'cover');
   const before = await deps.db.transaction(async (tx) => {
@@ -187,7 +187,7 @@ export async function replaceTrackAudio(
   uploadId: string,
 ): Promise<ReplacedAudio> {
   assertNotBanned(viewer);
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await changeableRelease(deps, viewer, releaseId);
   const trackRows = await deps.db
     .select({ id: tracks.id, fileKey: tracks.fileKey })

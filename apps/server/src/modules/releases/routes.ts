@@ -42,7 +42,7 @@ export const imageContentType = (key: string) =>
   IMAGE_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
 export const releasesRoutes = new Hono<AppEnv>()
-  .get('/releases', access('user'), validate('query', mySongsQuerySchema), async (c) => {
+  .get('/releases', access('user', 'read'), validate('query', mySongsQuerySchema), async (c) => {
     const viewer = requireViewer(c);
     const query = c.req.valid('query');
     const accountId = accountIdOf(viewer);
@@ -50,12 +50,12 @@ export const releasesRoutes = new Hono<AppEnv>()
     const artistProfileId = await resolveProfileFilter(c.var.deps.db, accountId, query.artistProfileId);
     return c.json(await listMyReleases(c.var.deps.db, accountId, { ...query, artistProfileId }), 200);
   })
-  .get('/releases/:id', access('user'), async (c) => {
+  .get('/releases/:id', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    const release = await getReleaseForEdit(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id')));
+    const release = await getReleaseForEdit(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id')));
     return c.json({ release }, 200);
   })
-  .patch('/releases/:id', access('subscriber'), validate('json', editReleaseSchema), async (c) => {
+  .patch('/releases/:id', access('subscriber', 'catalog'), validate('json', editReleaseSchema), async (c) => {
     const viewer = requireViewer(c);
     const release = await updateMyRelease(
       c.var.deps.db,
@@ -65,20 +65,20 @@ export const releasesRoutes = new Hono<AppEnv>()
     );
     return c.json({ release }, 200);
   })
-  .delete('/releases/:id', access('subscriber'), async (c) => {
+  .delete('/releases/:id', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
-    await deleteMyRelease(c.var.deps, viewer.user.id, releaseIdParam(c.req.param('id')));
+    await deleteMyRelease(c.var.deps, viewer.account.id, releaseIdParam(c.req.param('id')));
     return c.json({ ok: true }, 200);
   })
   // Tracks' titles, explicit flags, credits and order (issue 18); same rule as the release edit.
-  .put('/releases/:id/tracks', access('subscriber'), validate('json', editTracksSchema), async (c) => {
+  .put('/releases/:id/tracks', access('subscriber', 'catalog'), validate('json', editTracksSchema), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = releaseIdParam(c.req.param('id'));
     await updateMyTracks(c.var.deps.db, viewer, releaseId, c.req.valid('json'));
     return c.json({ ok: true }, 200);
   })
   // Replacing files (issue 18, record 121): a checked tus upload becomes the cover or a track's WAV.
-  .put('/releases/:id/cover', access('subscriber'), validate('json', replaceFileSchema), async (c) => {
+  .put('/releases/:id/cover', access('subscriber', 'catalog'), validate('json', replaceFileSchema), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = releaseIdParam(c.req.param('id'));
     const cover = await replaceCover(c.var.deps, viewer, releaseId, c.req.valid('json').uploadId);
@@ -86,7 +86,7 @@ export const releasesRoutes = new Hono<AppEnv>()
   })
   .put(
     '/releases/:id/tracks/:trackId/audio',
-    access('subscriber'),
+    access('subscriber', 'catalog'),
     validate('json', replaceFileSchema),
     async (c) => {
       const viewer = requireViewer(c);
@@ -101,13 +101,13 @@ export const releasesRoutes = new Hono<AppEnv>()
     },
   )
   // Adding and removing tracks (issue 18, record 121): 1 to 20 tracks, the builder's rules and checks.
-  .post('/releases/:id/tracks', access('subscriber'), validate('json', addTrackSchema), async (c) => {
+  .post('/releases/:id/tracks', access('subscriber', 'catalog'), validate('json', addTrackSchema), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = releaseIdParam(c.req.param('id'));
     const track = await addTrack(c.var.deps, viewer, releaseId, c.req.valid('json'));
     return c.json({ track }, 201);
   })
-  .delete('/releases/:id/tracks/:trackId', access('subscriber'), async (c) => {
+  .delete('/releases/:id/tracks/:trackId', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     await removeTrack(
       c.var.deps,
@@ -118,18 +118,18 @@ export const releasesRoutes = new Hono<AppEnv>()
     return c.json({ ok: true }, 200);
   })
   // Fix and resubmit (issue 18): rejected → pending; needs the subscription like any new submission.
-  .post('/releases/:id/resubmit', access('subscriber'), async (c) => {
+  .post('/releases/:id/resubmit', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     assertNotBanned(viewer);
     const release = await resubmitMyRelease(c.var.deps.db, viewer, releaseIdParam(c.req.param('id')));
     return c.json({ release }, 200);
   })
   // The owner's player on the release page: their own WAV with Range support (decision 063, 121).
-  .get('/releases/:id/tracks/:trackId/audio', access('user'), async (c) => {
+  .get('/releases/:id/tracks/:trackId/audio', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
     const key = await ownTrackFileKey(
       c.var.deps.db,
-      viewer.user.id,
+      viewer.account.id,
       releaseIdParam(c.req.param('id')),
       uuidParam(c.req.param('trackId'), 'Track not found.'),
     );
@@ -138,15 +138,15 @@ export const releasesRoutes = new Hono<AppEnv>()
       rangeHeader: c.req.header('range'),
     });
   })
-  .post('/releases/:id/takedown', access('user'), async (c) => {
+  .post('/releases/:id/takedown', access('user', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
-    const release = await requestTakedown(c.var.deps.db, viewer.user.id, releaseIdParam(c.req.param('id')));
+    const release = await requestTakedown(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id')));
     return c.json({ release }, 200);
   })
   // Thumbnails only (never the 3000 px original): the owner's lists and the staff's review cards.
   .get(
     '/releases/:id/cover/:size',
-    access('user'),
+    access('user', 'read'),
     validate('param', z.object({ id: safeText(), size: z.enum(COVER_SIZES) })),
     async (c) => {
       const viewer = requireViewer(c);

@@ -358,7 +358,7 @@ export async function coverThumbKey(
     .from(releases)
     .where(eq(releases.id, releaseId))
     .limit(1);
-  if (!row || (row.userId !== viewer.user.id && !isStaff)) throw releaseNotFound();
+  if (!row || (row.userId !== viewer.account.id && !isStaff)) throw releaseNotFound();
   const key = size === 'small' ? row.small : row.medium;
   if (!key) throw notFound('This release has no cover thumbnail.');
   return key;

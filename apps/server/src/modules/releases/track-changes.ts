@@ -85,7 +85,7 @@ export async function addTrack(
   input: AddTrack,
 ): Promise<EditableTrack> {
   assertNotBanned(viewer);
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await changeableRelease(deps, viewer, releaseId);
   const existing = await deps.db
     .select({ title: tracks.title, fileKey: tracks.fileKey, primary: tracks.primaryArtistsData })
@@ -199,7 +199,7 @@ export async function removeTrack(
   trackId: string,
 ): Promise<void> {
   assertNotBanned(viewer);
-  const userId = viewer.user.id;
+  const userId = viewer.account.id;
   await changeableRelease(deps, viewer, releaseId);
   const removed = await deps.db.transaction(async (tx) => {
     await lockChangeable(tx, viewer, releaseId);

@@ -224,16 +224,16 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     await deletePreset(c.var.deps.db, c.req.valid('param').id);
     return c.json({ deleted: true }, 200);
   })
-  .get('/royalties/ledger', access('user'), validate('query', cursorQuery), async (c) => {
+  .get('/royalties/ledger', access('user', 'read'), validate('query', cursorQuery), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await getLedger(c.var.deps.db, viewer.user.id, c.req.valid('query').cursor), 200);
+    return c.json(await getLedger(c.var.deps.db, viewer.account.id, c.req.valid('query').cursor), 200);
   })
-  .get('/royalties/statements', access('user'), async (c) => {
+  .get('/royalties/statements', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await getStatementPeriods(c.var.deps.db, viewer.user.id), 200);
+    return c.json(await getStatementPeriods(c.var.deps.db, viewer.account.id), 200);
   })
   // A statement on screen (record 190): the same figures as its CSV and PDF.
-  .get('/royalties/statements/:period/summary', access('user'), async (c) => {
+  .get('/royalties/statements/:period/summary', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
     const period = statementPeriodSchema.safeParse(c.req.param('period'));
     if (!period.success) throw notFound('Statement not found');
@@ -260,7 +260,7 @@ export const royaltiesRoutes = new Hono<AppEnv>()
       );
     },
   )
-  .get('/royalties/statements/:file', access('user'), async (c) => {
+  .get('/royalties/statements/:file', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
     const match = /^(.+)\.(csv|pdf)$/.exec(c.req.param('file'));
     const period = match ? statementPeriodSchema.safeParse(match[1]) : null;

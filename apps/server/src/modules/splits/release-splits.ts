@@ -25,7 +25,7 @@ export async function ownedRelease(db: DbOrTx, releaseId: string, viewer: Viewer
     .where(eq(releases.id, releaseId));
   const [release] = lock ? await query.for('update') : await query;
   if (!release || release.status === 'deleted') throw notFound('Release not found');
-  if (release.userId !== viewer.user.id && !hasRole(viewer.roles, 'admin'))
+  if (release.userId !== viewer.account.id && !hasRole(viewer.roles, 'admin'))
     throw notFound('Release not found');
   return release as OwnedRelease;
 }

@@ -26,12 +26,12 @@ const tokenOf = (token: string) => {
 };
 
 export const splitsRoutes = new Hono<AppEnv>()
-  .get('/releases/:id/splits', access('user'), async (c) => {
+  .get('/releases/:id/splits', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     return c.json(await getReleaseSplits(c.var.deps.db, releaseId, viewer), 200);
   })
-  .put('/releases/:id/splits', access('subscriber'), validate('json', splitSetSchema), async (c) => {
+  .put('/releases/:id/splits', access('subscriber', 'catalog'), validate('json', splitSetSchema), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     const { db, config } = c.var.deps;
@@ -44,13 +44,13 @@ export const splitsRoutes = new Hono<AppEnv>()
       throw error;
     }
   })
-  .post('/releases/:id/splits/payees/:payeeId/withdraw', access('user'), async (c) => {
+  .post('/releases/:id/splits/payees/:payeeId/withdraw', access('user', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     const payeeId = uuidParam(c.req.param('payeeId'), 'Invitation not found');
     return c.json(await withdrawPayee(c.var.deps.db, releaseId, payeeId, viewer), 200);
   })
-  .post('/releases/:id/expenses', access('subscriber'), validate('json', expenseSchema), async (c) => {
+  .post('/releases/:id/expenses', access('subscriber', 'catalog'), validate('json', expenseSchema), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     const { db, config } = c.var.deps;
@@ -62,11 +62,11 @@ export const splitsRoutes = new Hono<AppEnv>()
     const viewer = c.get('viewer') ?? null;
     return c.json(await getInvitation(c.var.deps.db, tokenOf(c.req.param('token')), viewer), 200);
   })
-  .post('/split-invitations/:token/accept', access('user'), async (c) => {
+  .post('/split-invitations/:token/accept', access('user', 'personal'), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await acceptInvitation(c.var.deps.db, tokenOf(c.req.param('token')), viewer), 200);
   })
-  .get('/splits/shares', access('user'), async (c) => {
+  .get('/splits/shares', access('user', 'personal'), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await listPayeeShares(c.var.deps.db, viewer.user.id), 200);
   });

@@ -119,7 +119,7 @@ export async function saveSplit(
     // Counted (and refused with 429 past the limits) in this transaction: a refused save sends nothing.
     await recordInvitationSends(
       tx,
-      viewer.user.id,
+      viewer.account.id,
       release.id,
       created.map((invite) => invite.email),
     );

@@ -29,11 +29,11 @@ import {
 const idParamSchema = z.object({ id: z.uuid(SUPPORT_MESSAGES.notFound) });
 
 export const supportRoutes = new Hono<AppEnv>()
-  .get('/support/messages', access('user'), async (c) => {
+  .get('/support/messages', access('user', 'personal'), async (c) => {
     const viewer = requireViewer(c);
     return c.json({ items: await listOwnThreads(c.var.deps.db, viewer.user.id) }, 200);
   })
-  .post('/support/messages', access('user'), validate('json', supportMessageSchema), async (c) => {
+  .post('/support/messages', access('user', 'personal'), validate('json', supportMessageSchema), async (c) => {
     const viewer = requireViewer(c);
     const { config, db, wakeMail } = c.var.deps;
     try {
@@ -49,7 +49,7 @@ export const supportRoutes = new Hono<AppEnv>()
       throw error;
     }
   })
-  .get('/support/messages/:id', access('user'), validate('param', idParamSchema), async (c) => {
+  .get('/support/messages/:id', access('user', 'personal'), validate('param', idParamSchema), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await getOwnThread(c.var.deps.db, viewer.user.id, c.req.valid('param').id), 200);
   })

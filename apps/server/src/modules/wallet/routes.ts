@@ -18,14 +18,14 @@ import { readPayeeSettings, savePayeeSettings } from './payees';
 import { cancelWithdrawal, getWalletSummary, requestWithdrawal, savePaymentSettings } from './service';
 
 export const walletRoutes = new Hono<AppEnv>()
-  .get('/wallet', access('user'), async (c) => {
+  .get('/wallet', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
     const { db, config } = c.var.deps;
-    return c.json(await getWalletSummary(db, config.appSecret, viewer.user.id), 200);
+    return c.json(await getWalletSummary(db, config.appSecret, viewer.account.id), 200);
   })
   .put(
     '/wallet/payment-settings',
-    access('user'),
+    access('user', 'finance'),
     validate('json', paymentSettingsInputSchema),
     async (c) => {
       const viewer = requireViewer(c);
@@ -33,22 +33,22 @@ export const walletRoutes = new Hono<AppEnv>()
       const paymentDetails = await savePaymentSettings(
         db,
         config.appSecret,
-        viewer.user.id,
+        viewer.account.id,
         c.req.valid('json'),
       );
       return c.json({ paymentDetails }, 200);
     },
   )
-  .post('/wallet/withdrawals', access('user'), validate('json', withdrawalRequestInputSchema), async (c) => {
+  .post('/wallet/withdrawals', access('user', 'finance'), validate('json', withdrawalRequestInputSchema), async (c) => {
     const viewer = requireViewer(c);
-    const request = await requestWithdrawal(c.var.deps.db, viewer.user.id, c.req.valid('json').amount);
+    const request = await requestWithdrawal(c.var.deps.db, viewer.account.id, c.req.valid('json').amount);
     return c.json(request, 201);
   })
-  .post('/wallet/withdrawals/:id/cancel', access('user'), async (c) => {
+  .post('/wallet/withdrawals/:id/cancel', access('user', 'finance'), async (c) => {
     const viewer = requireViewer(c);
     const request = await cancelWithdrawal(
       c.var.deps.db,
-      viewer.user.id,
+      viewer.account.id,
       uuidParam(c.req.param('id'), WALLET_TEXTS.withdrawalNotFound),
     );
     return c.json(request, 200);

@@ -10,6 +10,7 @@ import {
   Shield,
   Upload,
   User,
+  Users,
   Wallet,
   X,
 } from 'lucide-react';
@@ -20,6 +21,7 @@ import { PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
 import { useLiveUpdates } from '../../features/live-updates';
+import { AccountSwitcher } from '../../features/team';
 import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
 import { isReachableWithoutSubscription, LapsedBanner } from './lapsed-banner';
@@ -63,6 +65,7 @@ export function DashboardLayout() {
     { to: paths.songs, label: 'My Songs', icon: Music2 },
     { to: paths.royalties, label: 'Royalties', icon: Wallet },
     ...(showsAnalyticsLink(viewer) ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
+    { to: paths.team, label: 'Team', icon: Users },
     { to: paths.account, label: 'Account', icon: User },
     { to: paths.help, label: 'Help', icon: LifeBuoy },
     ...(facts.isStaff
@@ -75,6 +78,7 @@ export function DashboardLayout() {
       <Link to={paths.dashboard} className="flex items-center gap-2 px-2 text-lg font-bold text-white">
         <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
       </Link>
+      <AccountSwitcher idSuffix={where} />
       <nav aria-label="Dashboard" className="flex flex-col gap-1">
         {items.map((item) => (
           <NavLink
