@@ -26,6 +26,8 @@ COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/web/package.json ./apps/web/
 COPY --from=build /app/apps/web/dist ./apps/web/dist
+# The prerender bundle renders the public pages again when the operator's brand is saved (record 203).
+COPY --from=build /app/apps/web/node_modules/.prerender ./apps/web/node_modules/.prerender
 COPY --from=build /app/vendor ./vendor
 RUN mkdir -p /data && chown node:node /data
 USER node

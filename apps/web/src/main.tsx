@@ -8,7 +8,11 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers';
 import { routes } from './app/router';
+import { readSiteBrandFromDocument, setSiteBrand } from './lib/site-brand';
 import './index.css';
+
+// The operator's brand (record 203) from the page's meta tag, before any render reads it.
+setSiteBrand(readSiteBrandFromDocument());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -2,8 +2,9 @@
  * The router's error element (spec 01 §8). An unknown route gets a designed "Page not found" page with a
  * way home (decision 130); any other error keeps the spec's 'Unexpected Application Error!' with the message.
  */
-import { Compass, Music2 } from 'lucide-react';
+import { Compass } from 'lucide-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { BrandMark } from '../components/brand-mark';
 import { buttonClass } from '../components/ui/button';
 import { usePageTitle } from '../lib/use-page-title';
 
@@ -34,7 +35,7 @@ function NotFoundPage() {
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-ink-800 px-6 py-4">
         <Link to="/" className="inline-flex items-center gap-2 text-lg font-bold text-white">
-          <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
+          <BrandMark />
         </Link>
       </header>
       <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center px-6 py-16 text-center">

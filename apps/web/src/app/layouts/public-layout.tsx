@@ -1,11 +1,13 @@
 /** Public chrome (spec 01 §2): top navigation that turns solid after 20 px, mobile menu, footer. */
-import { Menu, Music2, X } from 'lucide-react';
+import { Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { BrandMark } from '../../components/brand-mark';
 import { buttonClass } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
 import { useAppConfig } from '../../lib/app-config';
+import { useSiteBrand } from '../../lib/site-brand';
 
 const navItems = [
   { to: paths.home, label: 'Home' },
@@ -63,7 +65,7 @@ export function PublicLayout() {
           className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6"
         >
           <Link to={paths.home} className="flex items-center gap-2 text-lg font-bold text-white">
-            <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
+            <BrandMark />
           </Link>
           <div className="hidden items-center gap-1 md:flex">
             {navItems.map((item) => (
@@ -111,6 +113,7 @@ export function PublicLayout() {
 
 function Footer() {
   const { data: config } = useAppConfig();
+  const { productName } = useSiteBrand();
   const candidates: [string, string | null][] = config
     ? [
         ['Instagram', config.social.instagram],
@@ -125,7 +128,7 @@ function Footer() {
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-3">
         <div>
           <p className="flex items-center gap-2 text-lg font-bold text-white">
-            <Music2 aria-hidden className="size-5 text-brand-400" /> Tunedrop
+            <BrandMark iconClassName="size-5" />
           </p>
           <p className="mt-2 text-sm text-zinc-400">
             Music distribution for independent artists, labels and companies.
@@ -139,7 +142,7 @@ function Footer() {
                     className="text-zinc-300 hover:text-white"
                     rel="noopener noreferrer"
                     target="_blank"
-                    aria-label={`Tunedrop on ${label} (opens in a new tab)`}
+                    aria-label={`${productName} on ${label} (opens in a new tab)`}
                   >
                     {label}
                   </a>
@@ -184,7 +187,7 @@ function Footer() {
       </div>
       {/* Prerendered at build time (record 128): a page built last year shows that year until hydrated. */}
       <p className="border-t border-ink-800 py-6 text-center text-xs text-zinc-400" suppressHydrationWarning>
-        © {new Date().getFullYear()} Tunedrop. All rights reserved.
+        © {new Date().getFullYear()} {productName}. All rights reserved.
       </p>
     </footer>
   );

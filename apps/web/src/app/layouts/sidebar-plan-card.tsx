@@ -3,12 +3,12 @@
  * an account without an active subscription says so and points to the account page instead of showing
  * a price it does not pay; a banned account is never offered an upgrade.
  */
-import { PLAN_DETAILS } from '@tunedrop/shared';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { Badge } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
+import { usePlanDetails } from '../../lib/site-brand';
 import { type Viewer, viewerFacts } from '../../lib/viewer';
 
 /** Analytics is a Pro feature behind the subscription gate: only then does the sidebar link to it. */
@@ -19,7 +19,8 @@ export function showsAnalyticsLink(viewer: Viewer): boolean {
 
 export function SidebarPlanCard({ viewer }: { viewer: Viewer }) {
   const facts = viewerFacts(viewer);
-  const plan = PLAN_DETAILS[viewer.profile.plan] ?? PLAN_DETAILS.basic;
+  const planDetails = usePlanDetails();
+  const plan = planDetails[viewer.profile.plan] ?? planDetails.basic;
   const isPaying = facts.passesGate && !facts.hasFreeAccess;
   const canUpgrade = isPaying && viewer.profile.plan === 'basic' && !viewer.profile.banned;
   return (

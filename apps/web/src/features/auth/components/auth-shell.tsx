@@ -1,7 +1,7 @@
 /** The frame of the sign-up and sign-in pages: a centred card over the animated 20-dot background. */
-import { Music2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { BrandMark } from '../../../components/brand-mark';
 import { paths } from '../../../config/paths';
 
 // Fixed positions so the background is the same on every visit (and in screenshots).
@@ -58,7 +58,7 @@ export function AuthShell({
           to={paths.home}
           className="mb-6 flex items-center justify-center gap-2 text-xl font-bold text-white"
         >
-          <Music2 aria-hidden className="size-7 text-brand-400" /> Tunedrop
+          <BrandMark iconClassName="size-7" />
         </Link>
         <div className="rounded-2xl border border-ink-700 bg-ink-900/90 p-6 shadow-2xl backdrop-blur sm:p-8">
           <h1 className="text-2xl font-bold text-white">{title}</h1>

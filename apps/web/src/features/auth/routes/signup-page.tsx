@@ -22,6 +22,7 @@ import { cn } from '../../../components/ui/cn';
 import { Field, Input } from '../../../components/ui/input';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
+import { usePlanDetails } from '../../../lib/site-brand';
 import { useIsHydrated } from '../../../lib/use-is-hydrated';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
@@ -34,6 +35,7 @@ type FieldName = keyof SignupInput;
 const FIELD_NAMES: FieldName[] = ['email', 'fullName', 'artistName', 'password', 'confirmPassword', 'plan'];
 
 export default function SignupPage() {
+  const planDetails = usePlanDetails();
   const isHydrated = useIsHydrated();
   usePageTitle('Create your account');
   const [searchParams] = useSearchParams();
@@ -185,7 +187,7 @@ export default function SignupPage() {
                 >
                   <input type="radio" value={option} className="sr-only" {...register('plan')} />
                   <span className="block font-semibold">{PLAN_DETAILS[option].name}</span>
-                  <span className="text-zinc-400">{PLAN_DETAILS[option].priceLabel}/month</span>
+                  <span className="text-zinc-400">{planDetails[option].priceLabel}/month</span>
                 </label>
               ))}
             </div>

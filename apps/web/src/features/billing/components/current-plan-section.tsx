@@ -21,6 +21,7 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { formatLongDate } from '../../../lib/format';
+import { usePlanDetails } from '../../../lib/site-brand';
 import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
 import { createCheckout, openCustomerPortal, useSubscriptionInfo } from '../api/billing';
 
@@ -61,6 +62,7 @@ function useReturnFlags() {
 }
 
 export function CurrentPlanSection() {
+  const planDetails = usePlanDetails();
   const queryClient = useQueryClient();
   const { data: viewer } = useViewer();
   const subscription = useSubscriptionInfo(Boolean(viewer));
@@ -71,7 +73,7 @@ export function CurrentPlanSection() {
   if (!viewer) return null;
   const facts = viewerFacts(viewer);
   const info = subscription.data ?? infoFromViewer(viewer);
-  const plan = PLAN_DETAILS[info.plan];
+  const plan = planDetails[info.plan];
   const status = info.subscription_status;
   const end = info.subscription_end;
   const isEnded = status === 'canceled' && end !== null && new Date(end).getTime() <= Date.now();
@@ -217,7 +219,7 @@ export function CurrentPlanSection() {
                   {PLAN_DETAILS[option].name}
                   {option === 'pro' ? <Badge tone="brand">Most Popular</Badge> : null}
                 </p>
-                <p className="text-sm text-zinc-400">{PLAN_DETAILS[option].priceLabel} per month</p>
+                <p className="text-sm text-zinc-400">{planDetails[option].priceLabel} per month</p>
                 <Button
                   className="w-full"
                   variant={option === 'pro' ? 'primary' : 'secondary'}
@@ -258,7 +260,7 @@ export function CurrentPlanSection() {
         description={`Your plan changes to Pro ${
           end ? `on ${formatLongDate(end)}, ` : ''
         }at the start of your next billing cycle. Nothing is charged now; from then on you pay ${
-          PLAN_DETAILS.pro.priceLabel
+          planDetails.pro.priceLabel
         }/month and get Pro features such as analytics.`}
         confirmLabel="Upgrade at next billing cycle"
         onConfirm={() => {

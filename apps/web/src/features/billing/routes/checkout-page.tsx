@@ -12,6 +12,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { usePlanDetails } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { createCheckout } from '../api/billing';
@@ -25,6 +26,7 @@ function CheckoutFrame({ children }: { children: ReactNode }) {
 }
 
 export default function CheckoutPage() {
+  const planDetails = usePlanDetails();
   usePageTitle('Checkout');
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -111,7 +113,7 @@ export default function CheckoutPage() {
       <CreditCard aria-hidden className="mx-auto size-12 text-brand-400" />
       <h1 className="text-2xl font-bold text-white">{BILLING_MESSAGES.redirecting}</h1>
       <p className="text-zinc-300">
-        {PLAN_DETAILS[plan].name} plan · {PLAN_DETAILS[plan].priceLabel}/month
+        {PLAN_DETAILS[plan].name} plan · {planDetails[plan].priceLabel}/month
       </p>
       <Spinner className="size-8 text-brand-400" label={BILLING_MESSAGES.redirecting} />
     </CheckoutFrame>

@@ -1,11 +1,12 @@
 /** Dashboard home (spec 01 §2): 'Welcome Back!', Total Releases, Plan Type, the Your Plan card and the support line. */
-import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
+import type { Plan } from '@tunedrop/shared';
 import { Disc3, LifeBuoy, Sparkles, Upload } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader, Spinner } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { useAppConfig } from '../../../lib/app-config';
+import { usePlanDetails } from '../../../lib/site-brand';
 import { SubscriptionActivation } from '../../../lib/subscription-activation';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
@@ -33,6 +34,7 @@ const PLAN_FEATURES: Record<Plan, string[]> = {
 };
 
 export default function DashboardHomePage() {
+  const planDetails = usePlanDetails();
   usePageTitle('Dashboard');
   const { data: viewer } = useViewer();
   const stats = useDashboardStats();
@@ -41,7 +43,7 @@ export default function DashboardHomePage() {
 
   // A plan we cannot read counts as basic (spec 01 §4).
   const plan: Plan = viewer.profile.plan === 'pro' ? 'pro' : 'basic';
-  const details = PLAN_DETAILS[plan];
+  const details = planDetails[plan];
   const facts = viewerFacts(viewer);
 
   return (

@@ -1,5 +1,9 @@
-/** The plan comparison of spec 01 §9, row by row, for the pricing page. */
+/**
+ * The plan comparison of spec 01 §9, row by row, for the pricing page; the operator's prices, platform
+ * figure and, once set, feature lists replace the spec's (record 203).
+ */
 import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
+import { formatPlanPrice, type SiteBrand } from '@tunedrop/shared/schemas/brand';
 
 export type PlanRow = { label: string; value: string; isIncluded: boolean };
 
@@ -13,7 +17,7 @@ export type PlanCard = {
   extras: string[];
 };
 
-export const planCards: PlanCard[] = [
+const specPlanCards: PlanCard[] = [
   {
     plan: 'basic',
     name: PLAN_DETAILS.basic.name,
@@ -61,3 +65,23 @@ export const planCards: PlanCard[] = [
     ],
   },
 ];
+
+/** The cards as this operator sells them: the spec's rows until a feature list is set, at its prices. */
+export function planCardsFor(brand: SiteBrand): PlanCard[] {
+  return specPlanCards.map((card) => {
+    const settings = brand.plans[card.plan];
+    const withClaim = (text: string) => text.replace('150+', brand.platformsClaim);
+    return {
+      ...card,
+      priceLabel: formatPlanPrice(settings.priceCents),
+      rows: settings.features
+        ? settings.features.map((feature) => ({
+            label: '',
+            value: feature.text,
+            isIncluded: feature.isIncluded,
+          }))
+        : card.rows.map((row) => ({ ...row, value: withClaim(row.value) })),
+      extras: settings.features ? [] : card.extras,
+    };
+  });
+}

@@ -15,17 +15,12 @@ import {
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ScrollToTopButton } from '../components/scroll-to-top-button';
 import { SectionHeading, type Step, Steps } from '../components/steps';
 import { useContactModal } from '../components/use-contact-modal';
 import { useScrollToTopOnLoad } from '../components/use-scroll-to-top-on-load';
-
-const heroStats = [
-  { value: '150+', label: 'Platforms and stores' },
-  { value: '100%', label: 'Revenue share' },
-  { value: '24h', label: 'Support' },
-];
 
 const steps: Step[] = [
   {
@@ -50,11 +45,12 @@ const steps: Step[] = [
   },
 ];
 
-const reasons: { title: string; text: string; icon: LucideIcon }[] = [
+/** The reasons, with the operator's platform figure (record 203; the spec's 150+ by default). */
+const reasonsFor = (claim: string): { title: string; text: string; icon: LucideIcon }[] => [
   {
     title: 'Global Reach',
     icon: Globe,
-    text: 'Get heard on 150+ streaming platforms and stores worldwide, from Spotify and Apple Music to TikTok, Deezer and TIDAL.',
+    text: `Get heard on ${claim} streaming platforms and stores worldwide, from Spotify and Apple Music to TikTok, Deezer and TIDAL.`,
   },
   {
     title: 'Fast Release',
@@ -74,9 +70,16 @@ const reasons: { title: string; text: string; icon: LucideIcon }[] = [
 ];
 
 export default function HomePage() {
+  const { productName, platformsClaim: claim } = useSiteBrand();
+  const heroStats = [
+    { value: claim, label: 'Platforms and stores' },
+    { value: '100%', label: 'Revenue share' },
+    { value: '24h', label: 'Support' },
+  ];
+  const reasons = reasonsFor(claim);
   usePageTitle(
-    'Tunedrop: music distribution for independent artists',
-    'Release your music on 150+ streaming platforms and stores, keep 100% of your rights, and go live on major platforms in 24-48 hours.',
+    `${productName}: music distribution for independent artists`,
+    `Release your music on ${claim} streaming platforms and stores, keep 100% of your rights, and go live on major platforms in 24-48 hours.`,
   );
   useScrollToTopOnLoad();
   const contact = useContactModal();
@@ -96,12 +99,10 @@ export default function HomePage() {
             For independent artists, labels and companies
           </p>
           <h1 id="hero-title" className="mt-4 text-4xl font-extrabold tracking-tight text-white sm:text-6xl">
-            Your music on 150+ platforms. <span className="text-brand-300">Your rights stay yours.</span>
+            Your music on {claim} platforms. <span className="text-brand-300">Your rights stay yours.</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-base leading-relaxed text-zinc-300 sm:text-lg">
-            Upload your tracks once and Tunedrop delivers them to Spotify, Apple Music, TikTok and 150+
-            streaming platforms and stores. Express delivery reaches the major platforms in 24-48 hours,
-            real-time analytics show you what is working, and you keep 100% of your rights and ownership.
+            {`Upload your tracks once and ${productName} delivers them to Spotify, Apple Music, TikTok and ${claim} streaming platforms and stores. Express delivery reaches the major platforms in 24-48 hours, real-time analytics show you what is working, and you keep 100% of your rights and ownership.`}
           </p>
           <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
             <Link to={paths.pricing} className={buttonClass('primary', 'lg')}>
@@ -139,7 +140,7 @@ export default function HomePage() {
         <div className="mx-auto max-w-6xl">
           <SectionHeading
             id="why-artists"
-            title="Why Artists Choose Tunedrop"
+            title={`Why Artists Choose ${productName}`}
             intro="Distribution that stays out of your way: wide reach, quick delivery, clear numbers and no strings on your music."
           />
           <ul className="mt-12 grid gap-6 sm:grid-cols-2">
@@ -186,8 +187,7 @@ export default function HomePage() {
             Ready to share your music with the world?
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-base text-zinc-100">
-            Pick a plan, upload your first release today and reach listeners on 150+ platforms, with your
-            rights kept entirely in your hands.
+            {`Pick a plan, upload your first release today and reach listeners on ${claim} platforms, with your rights kept entirely in your hands.`}
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <Link to={paths.pricing} className={buttonClass('secondary', 'lg')}>

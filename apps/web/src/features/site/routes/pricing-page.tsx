@@ -5,11 +5,12 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { cn } from '../../../components/ui/cn';
 import { paths } from '../../../config/paths';
+import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { SectionHeading, type Step, Steps } from '../components/steps';
 import { useContactModal } from '../components/use-contact-modal';
 import { useScrollToTopOnLoad } from '../components/use-scroll-to-top-on-load';
-import { type PlanCard, planCards } from '../content/plans';
+import { type PlanCard, planCardsFor } from '../content/plans';
 
 const steps: Step[] = [
   {
@@ -65,9 +66,12 @@ function formatMinimum(plan: 'basic' | 'pro') {
 }
 
 export default function PricingPage() {
+  const brand = useSiteBrand();
+  const planCards = planCardsFor(brand);
+  const [basic, pro] = planCards;
   usePageTitle(
     'Pricing',
-    'Tunedrop plans: Basic at $9.99 per month or Pro at $19.99 per month. Unlimited uploads to 150+ platforms and stores, and you keep 100% of your rights.',
+    `${brand.productName} plans: Basic at ${basic?.priceLabel} per month or Pro at ${pro?.priceLabel} per month. Unlimited uploads to ${brand.platformsClaim} platforms and stores, and you keep 100% of your rights.`,
   );
   useScrollToTopOnLoad();
   const contact = useContactModal();
@@ -80,8 +84,7 @@ export default function PricingPage() {
             Simple pricing for every release plan
           </h1>
           <p className="mt-5 text-base text-zinc-300 sm:text-lg">
-            One monthly subscription, unlimited releases to 150+ platforms and stores, and 100% of your rights
-            kept. Pick the plan that fits the way you release.
+            {`One monthly subscription, unlimited releases to ${brand.platformsClaim} platforms and stores, and 100% of your rights kept. Pick the plan that fits the way you release.`}
           </p>
         </div>
         <div className="mx-auto mt-14 grid max-w-5xl gap-8 md:grid-cols-2">
@@ -168,14 +171,14 @@ function PlanCardView({ card }: { card: PlanCard }) {
       </p>
       <ul className="mt-8 flex-1 space-y-3 text-sm" aria-label={`${card.name} plan features`}>
         {card.rows.map((row) => (
-          <li key={row.label} className="flex gap-3">
+          <li key={`${row.label}${row.value}`} className="flex gap-3">
             {row.isIncluded ? (
               <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-400" />
             ) : (
               <X aria-hidden className="mt-0.5 size-4 shrink-0 text-zinc-500" />
             )}
             <span className={row.isIncluded ? 'text-zinc-100' : 'text-zinc-400'}>
-              <span className="sr-only">{row.label}: </span>
+              {row.label ? <span className="sr-only">{row.label}: </span> : null}
               {row.value}
             </span>
           </li>

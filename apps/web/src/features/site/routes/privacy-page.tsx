@@ -1,5 +1,7 @@
 /** `/privacy`: Privacy Policy in 6 sections with a privacy contact line (spec 01 §2). */
+import { ProductName } from '../../../components/brand-mark';
 import { useAppConfig } from '../../../lib/app-config';
+import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ContactAddress, LegalPage, type LegalSection } from '../components/legal-page';
 import { useScrollToTopOnLoad } from '../components/use-scroll-to-top-on-load';
@@ -88,8 +90,8 @@ const sections: LegalSection[] = [
             protect rights, safety or the Service, for example to answer a valid infringement claim.
           </li>
           <li>
-            <strong>A successor</strong> if Tunedrop is merged or sold, who must keep protecting your data as
-            this policy describes.
+            <strong>A successor</strong> if <ProductName /> is merged or sold, who must keep protecting your
+            data as this policy describes.
           </li>
         </ul>
       </>
@@ -148,9 +150,10 @@ const sections: LegalSection[] = [
 ];
 
 export default function PrivacyPage() {
+  const { productName } = useSiteBrand();
   usePageTitle(
     'Privacy Policy',
-    'How Tunedrop collects, uses, shares and protects your personal information, and the rights you have over it.',
+    `How ${productName} collects, uses, shares and protects your personal information, and the rights you have over it.`,
   );
   useScrollToTopOnLoad();
   const { data: config } = useAppConfig();
@@ -160,8 +163,8 @@ export default function PrivacyPage() {
       updated={LEGAL_UPDATED}
       intro={
         <p>
-          Your privacy matters to us. This policy explains what information Tunedrop collects when you use the
-          Service, why we need it, who we share it with and how you stay in control of it.
+          Your privacy matters to us. This policy explains what information <ProductName /> collects when you
+          use the Service, why we need it, who we share it with and how you stay in control of it.
         </p>
       }
       sections={sections}

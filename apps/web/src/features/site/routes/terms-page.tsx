@@ -1,6 +1,8 @@
 /** `/terms`: Terms of Service in 7 sections with a support contact line (spec 01 §2). */
 import { PLAN_DETAILS } from '@tunedrop/shared';
+import { ProductName } from '../../../components/brand-mark';
 import { useAppConfig } from '../../../lib/app-config';
+import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ContactAddress, LegalPage, type LegalSection } from '../components/legal-page';
 import { useScrollToTopOnLoad } from '../components/use-scroll-to-top-on-load';
@@ -14,10 +16,10 @@ const sections: LegalSection[] = [
     body: (
       <>
         <p>
-          These Terms of Service (the “Terms”) are an agreement between you and Tunedrop about your use of the
-          Tunedrop website, dashboard and distribution service (together, the “Service”). By creating an
-          account or using the Service, you accept these Terms. If you do not agree with them, please do not
-          use the Service.
+          These Terms of Service (the “Terms”) are an agreement between you and <ProductName /> about your use
+          of the <ProductName /> website, dashboard and distribution service (together, the “Service”). By
+          creating an account or using the Service, you accept these Terms. If you do not agree with them,
+          please do not use the Service.
         </p>
         <p>
           You must be at least 18 years old, or the age of majority where you live, to open an account. If you
@@ -32,8 +34,8 @@ const sections: LegalSection[] = [
     body: (
       <>
         <p>
-          Tunedrop helps independent artists, labels and companies deliver music to streaming platforms and
-          stores. With an active subscription you can upload releases (WAV audio, cover art and metadata),
+          <ProductName /> helps independent artists, labels and companies deliver music to streaming platforms
+          and stores. With an active subscription you can upload releases (WAV audio, cover art and metadata),
           choose where they should appear, follow their status, request takedowns, see your royalty balance
           and request withdrawals. The Pro plan adds analytics and the other features listed on our pricing
           page.
@@ -56,12 +58,12 @@ const sections: LegalSection[] = [
     body: (
       <>
         <p>
-          <strong>You keep 100% of your rights and ownership.</strong> Tunedrop does not claim ownership of
-          your recordings, compositions, artwork or any other material you upload.
+          <strong>You keep 100% of your rights and ownership.</strong> <ProductName /> does not claim
+          ownership of your recordings, compositions, artwork or any other material you upload.
         </p>
         <p>
-          To distribute a release, you grant Tunedrop a non-exclusive, worldwide, royalty-free licence to
-          store, copy, convert and deliver the release and its metadata to the platforms you choose, and to
+          To distribute a release, you grant <ProductName /> a non-exclusive, worldwide, royalty-free licence
+          to store, copy, convert and deliver the release and its metadata to the platforms you choose, and to
           allow those platforms to make it available to their users. The licence lasts while the release is
           distributed and ends once a takedown has been processed, except for copies that platforms must keep
           by law or for their accounting.
@@ -167,9 +169,10 @@ const sections: LegalSection[] = [
 ];
 
 export default function TermsPage() {
+  const { productName } = useSiteBrand();
   usePageTitle(
     'Terms of Service',
-    'The Terms of Service of Tunedrop: what the service does, your rights and ownership, content guidelines, payment and termination.',
+    `The Terms of Service of ${productName}: what the service does, your rights and ownership, content guidelines, payment and termination.`,
   );
   useScrollToTopOnLoad();
   const { data: config } = useAppConfig();
@@ -179,8 +182,8 @@ export default function TermsPage() {
       updated={LEGAL_UPDATED}
       intro={
         <p>
-          Please read these terms carefully. They explain what you can expect from Tunedrop and what we expect
-          from you when you distribute music with us.
+          Please read these terms carefully. They explain what you can expect from <ProductName /> and what we
+          expect from you when you distribute music with us.
         </p>
       }
       sections={sections}
