@@ -14,11 +14,15 @@ const page = (body: string) =>
   `<html><head><title>Tunedrop: music distribution</title><meta name="description" content="Tunedrop delivers"></head><body><div id="root">${body}</div>\n</body></html>`;
 const shell = page('');
 fs.writeFileSync(path.join(distDir, 'index.html'), shell);
-fs.writeFileSync(path.join(distDir, 'prerendered/index.html'), page('<main>Why Artists Choose Tunedrop</main>'));
+fs.writeFileSync(
+  path.join(distDir, 'prerendered/index.html'),
+  page('<main>Why Artists Choose Tunedrop</main>'),
+);
 // A stand-in for the build's prerender bundle: names the brand it was given.
 const bundle = path.join(distDir, 'entry-server.mjs');
 fs.writeFileSync(
   bundle,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholders belong to the written module
   'export async function render(pathname, brand) { return { html: `<main>Why Artists Choose ${brand.productName} at ${pathname}</main>`, title: `${brand.productName}: home` }; }',
 );
 afterAll(() => fs.rmSync(distDir, { recursive: true, force: true }));
