@@ -5,6 +5,7 @@ import { profiles } from './db/schema';
 import { CliError, type Command, type FlagValue } from './lib/cli-error';
 import { AppError } from './lib/errors';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
+import { catalogueCliCommands } from './modules/catalogue-import/cli';
 import { deliveryCliCommands } from './modules/delivery/cli';
 import { describeFinance, financeIdentities } from './modules/finance/overview';
 import { royaltiesCliCommands } from './modules/royalties/cli';
@@ -148,6 +149,7 @@ export const cliCommands: Record<string, Command> = {
       );
     },
   },
+  ...catalogueCliCommands,
   ...deliveryCliCommands,
   ...royaltiesCliCommands,
 };

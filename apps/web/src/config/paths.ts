@@ -17,6 +17,7 @@ export const paths = {
   upload: '/dashboard/upload',
   releaseBuilder: '/dashboard/release-builder',
   songs: '/dashboard/songs',
+  artistProfiles: '/dashboard/artists',
   editRelease: (id: string) => `/dashboard/edit-release/${id}`,
   releaseDetail: (id: string) => `/dashboard/releases/${id}`,
   royalties: '/dashboard/royalties',
@@ -35,6 +36,7 @@ export const paths = {
   adminDelivery: '/admin/delivery',
   adminSettings: '/admin/settings',
   adminFinance: '/admin/finance',
+  adminCatalogueImport: '/admin/catalogue-import',
   adminRoyalties: '/admin/royalties',
   adminRoyaltyImport: (id: string) => `/admin/royalties/${id}`,
 } as const;

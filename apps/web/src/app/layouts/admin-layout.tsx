@@ -24,6 +24,7 @@ const ADMIN_ONLY = [
   paths.adminSettings,
   paths.adminRoyalties,
   paths.adminFinance,
+  paths.adminCatalogueImport,
 ];
 
 export function AdminLayout() {
@@ -56,6 +57,7 @@ export function AdminLayout() {
           { to: paths.adminAudit, label: 'Audit Log' },
           { to: paths.adminContentId, label: 'Content ID' },
           { to: paths.adminDelivery, label: 'Delivery' },
+          { to: paths.adminCatalogueImport, label: 'Catalogue import' },
           { to: paths.adminSettings, label: 'Settings' },
         ]
       : []),

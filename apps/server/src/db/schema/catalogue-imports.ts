@@ -1,0 +1,34 @@
+import type { CatalogueImportFormat, CatalogueImportReport } from '@tunedrop/shared/schemas/catalogue-import';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { user } from './auth';
+import { createdAt } from './columns';
+
+// ------------------------------------------------ catalogue import (issue 26, migration 0054)
+
+/**
+ * One run of `catalogue:import` or of the admin page's import (record 200): who ran it (an admin, or
+ * `cli:<os user>`), the folder, the chosen owner and the per-release report, kept so the page lists and
+ * downloads it later. The releases themselves are ordinary rows; nothing here is needed to deliver them.
+ */
+export const catalogueImports = pgTable(
+  'catalogue_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorUserId: text('actor_user_id').references(() => user.id, { onDelete: 'set null' }),
+    actorLabel: text('actor_label').notNull(),
+    source: text('source').notNull(),
+    format: text('format').$type<CatalogueImportFormat>().notNull(),
+    ownerUserId: text('owner_user_id').references(() => user.id, { onDelete: 'set null' }),
+    ownerEmail: text('owner_email').notNull(),
+    skipReview: boolean('skip_review').notNull(),
+    importedCount: integer('imported_count').notNull(),
+    refusedCount: integer('refused_count').notNull(),
+    report: jsonb('report').$type<CatalogueImportReport>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('catalogue_imports_format_check', sql`format in ('ern', 'csv', 'none')`),
+    index('catalogue_imports_created_idx').on(t.createdAt.desc()),
+  ],
+);
