@@ -10,6 +10,7 @@ import {
   type TargetProfile,
   type TargetScheme,
 } from '@tunedrop/shared/schemas/delivery';
+import type { UpdateScope } from '@tunedrop/shared/schemas/release-updates';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -124,6 +125,8 @@ export const deliveries = pgTable(
     /** New per claim; renewals and every state change after the upload match owner and id (record 154). */
     leaseId: uuid('lease_id'),
     lastError: text('last_error'),
+    /** What an update resends besides the metadata (record 197); null: metadata only, or not an update. */
+    updateScope: jsonb('update_scope').$type<UpdateScope>(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
     stateChangedAt: timestamp('state_changed_at', { withTimezone: true }).notNull().defaultNow(),

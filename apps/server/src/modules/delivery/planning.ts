@@ -5,6 +5,7 @@
  */
 import type { PlatformId, ReleaseStatus } from '@tunedrop/shared';
 import { DELIVERY_MESSAGES } from '@tunedrop/shared/schemas/delivery';
+import type { UpdateScope } from '@tunedrop/shared/schemas/release-updates';
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
@@ -14,6 +15,7 @@ import {
   releaseStatusEvents,
   releaseStoreTakedowns,
   releases,
+  tracks,
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { YOUTUBE_ART_TRACK_PLATFORM } from '../ddex';
@@ -73,6 +75,7 @@ export async function queueNewDeliveries(
         target: [deliveries.releaseId, deliveries.targetId],
         set: {
           action: 'new',
+          updateScope: null,
           state: 'queued',
           platforms,
           attempts: 0,
@@ -90,15 +93,47 @@ export async function queueNewDeliveries(
   return queued;
 }
 
+/** Both scopes' files (record 197): an update not yet accepted keeps what it had still to send. */
+export function mergeScopes(a: UpdateScope | null, b: UpdateScope | null): UpdateScope | null {
+  if (!a) return b;
+  if (!b) return a;
+  return { cover: a.cover || b.cover, audioTrackIds: [...new Set([...a.audioTrackIds, ...b.audioTrackIds])] };
+}
+
+/** Delivery states whose last message the store has not taken yet: its files are still to be sent. */
+const NOT_TAKEN: readonly string[] = ['queued', 'failed', 'rejected', 'uploading'];
+
+/**
+ * What an update to this delivery resends besides the metadata (record 197): the new change's files, plus
+ * those of an earlier update the store has not taken yet; a first package the store rejected is resent
+ * whole (it may never have ingested a file of it).
+ */
+async function nextUpdateScope(
+  db: DbOrTx,
+  releaseId: string,
+  delivery: typeof deliveries.$inferSelect,
+  scope: UpdateScope | null,
+): Promise<UpdateScope | null> {
+  if (delivery.state === 'rejected' && delivery.action === 'new') {
+    const rows = await db.select({ id: tracks.id }).from(tracks).where(eq(tracks.releaseId, releaseId));
+    return { cover: true, audioTrackIds: rows.map((row) => row.id) };
+  }
+  const pending =
+    delivery.action === 'update' && NOT_TAKEN.includes(delivery.state) ? delivery.updateScope : null;
+  return mergeScopes(pending, scope);
+}
+
 /**
  * Re-sends the release's full statement of truth to every target that has it: after a metadata or
- * code change, or after a per-store takedown changed a target's deals. A target left with no stores
- * gets a takedown. A job not yet sent simply carries the new data.
+ * code change, an approved post-release edit (`scope`: the files it changed, record 197), or after a
+ * per-store takedown changed a target's deals. A target left with no stores gets a takedown. A job not
+ * yet sent simply carries the new data.
  */
 export async function queueReleaseUpdate(
   db: DbOrTx,
   releaseId: string,
   onlyTargetId?: string,
+  scope: UpdateScope | null = null,
 ): Promise<number> {
   const rows = await db
     .select({ delivery: deliveries, target: deliveryTargets })
@@ -117,6 +152,15 @@ export async function queueReleaseUpdate(
     const platforms = await dealPlatforms(db, releaseId, target);
     const isLeftWithNothing = !(await hasDeals(db, releaseId, target, platforms));
     const isNeverSent = delivery.state === 'queued' && delivery.action === 'new';
+    const action =
+      isNeverSent ||
+      (delivery.action === 'new' &&
+        delivery.state !== 'acknowledged' &&
+        delivery.state !== 'delivered' &&
+        delivery.state !== 'rejected')
+        ? 'new'
+        : 'update';
+    const updateScope = action === 'update' ? await nextUpdateScope(db, releaseId, delivery, scope) : null;
     const now = new Date();
     await db
       .update(deliveries)
@@ -124,6 +168,7 @@ export async function queueReleaseUpdate(
         isLeftWithNothing
           ? {
               action: 'takedown',
+              updateScope: null,
               state: 'takedown_queued',
               platforms: [],
               attempts: 0,
@@ -134,14 +179,8 @@ export async function queueReleaseUpdate(
               stateChangedAt: now,
             }
           : {
-              action: isNeverSent
-                ? 'new'
-                : delivery.action === 'new' &&
-                    delivery.state !== 'acknowledged' &&
-                    delivery.state !== 'delivered' &&
-                    delivery.state !== 'rejected'
-                  ? 'new'
-                  : 'update',
+              action,
+              updateScope,
               state: 'queued',
               platforms,
               attempts: 0,

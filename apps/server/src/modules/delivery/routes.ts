@@ -37,8 +37,8 @@ import {
   settingsView,
 } from './service';
 import { rejectStoreTakedown } from './store-takedown-reject';
-import { addTestedTarget, removeTarget, testTargetConnection } from './target-lifecycle';
-import { getTargetRow, listTargets, updateTarget } from './targets';
+import { addTestedTarget, removeTarget, testTargetConnection, updateTestedTarget } from './target-lifecycle';
+import { getTargetRow, listTargets } from './targets';
 
 const idParam = uuidParam;
 
@@ -62,7 +62,8 @@ export const deliveryRoutes = new Hono<AppEnv>()
   .patch('/admin/delivery/targets/:id', access('admin'), validate('json', targetPatchSchema), async (c) => {
     const { db, config } = c.var.deps;
     const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
-    return c.json(await updateTarget(db, config, id, c.req.valid('json'), requireViewer(c)), 200);
+    // A changed connection of an enabled target is tested first, as Add does (issue 26).
+    return c.json(await updateTestedTarget(db, config, id, c.req.valid('json'), requireViewer(c)), 200);
   })
   .delete(
     '/admin/delivery/targets/:id',

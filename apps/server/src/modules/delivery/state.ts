@@ -236,19 +236,25 @@ async function markDelivered(
 }
 
 export async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
-  const [previous] = await db
-    .select({ files: deliveryAttempts.files })
+  // The last full package's files, then those updates resent since (record 197): the newest per file.
+  const rows = await db
+    .select({ files: deliveryAttempts.files, action: deliveryAttempts.action })
     .from(deliveryAttempts)
     .where(
       and(
         eq(deliveryAttempts.deliveryId, deliveryId),
         eq(deliveryAttempts.outcome, 'uploaded'),
-        eq(deliveryAttempts.action, 'new'),
+        inArray(deliveryAttempts.action, ['new', 'update']),
       ),
     )
-    .orderBy(sql`${deliveryAttempts.number} desc`)
-    .limit(1);
-  return previous?.files ?? [];
+    .orderBy(sql`${deliveryAttempts.number} desc`);
+  const lastNew = rows.findIndex((row) => row.action === 'new');
+  if (lastNew < 0) return [];
+  const byName = new Map<string, DeliveredFile>();
+  for (const row of rows.slice(0, lastNew + 1).reverse()) {
+    for (const file of row.files ?? []) byName.set(file.key ?? file.name, file);
+  }
+  return [...byName.values()];
 }
 
 /** The attempt is uploaded and the job delivered, in one transaction and only while the lease is ours. */

@@ -7,9 +7,11 @@ import {
   DELIVERY_MESSAGES,
   type DeliveryTargetView,
   type TargetInput,
+  type TargetPatch,
   type TargetTestResult,
   targetHoldsMessage,
   targetInputSchema,
+  targetPatchSchema,
   targetUrlScheme,
 } from '@tunedrop/shared/schemas/delivery';
 import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
@@ -21,7 +23,7 @@ import type { AuditActor } from '../audit';
 import { openTargetTransport, openTransport } from './connect';
 import { addEvent, queueTakedowns } from './planning';
 import { auditTarget, targetAuditFields } from './target-audit';
-import { createTarget, isHeld, type TargetRow } from './targets';
+import { createTarget, getTargetRow, isHeld, openTarget, type TargetRow, updateTarget } from './targets';
 import { describeTransportError, probeTransport } from './transport';
 
 /** Why a job never sent to a removed target will not go out (the admin's and the artist's line). */
@@ -242,3 +244,64 @@ export async function addTestedTarget(
   const pin = !value.hostKey && seen && targetUrlScheme(value.url) === 'sftp' ? { hostKey: seen } : {};
   return createTarget(db, config, { ...input, ...pin }, actor);
 }
+
+/**
+ * The admin's Edit (issue 26): like Add, a change of the connection settings (URL, key, S3 credentials or
+ * the pinned host key) of a target left enabled is tested before it is saved, and refused (422
+ * target_unreachable, nothing saved) when the target does not answer with them. Names, stores, profile
+ * or switching on and off are saved untested, as the target's own Test button checks it any time.
+ */
+export async function updateTestedTarget(
+  db: DbOrTx,
+  config: Config,
+  id: string,
+  patch: TargetPatch,
+  actor?: AuditActor,
+): Promise<DeliveryTargetView> {
+  const value = targetPatchSchema.parse(patch);
+  const row = await getTargetRow(db, id);
+  const current = openTarget(config, row).secretValue;
+  const isEnabled = value.enabled ?? row.enabled;
+  const isConnectionChanged =
+    (value.url !== undefined && value.url !== current.url) ||
+    value.privateKey !== undefined ||
+    value.s3 !== undefined ||
+    (value.hostKey !== undefined && value.hostKey !== row.hostKeySha256);
+  if (!isEnabled || !isConnectionChanged) return updateTarget(db, config, id, patch, actor);
+  const url = value.url ?? current.url;
+  const privateKey = value.privateKey ?? current.privateKey;
+  const s3 = value.s3 ?? current.s3;
+  const isSameServer =
+    targetUrlScheme(url) === 'sftp' && row.scheme === 'sftp' && sftpHost(url) === sftpHost(current.url);
+  // The pin in force after the save: the one given, else the current one while the server stays the same.
+  const expected = value.hostKey !== undefined ? value.hostKey : isSameServer ? row.hostKeySha256 : null;
+  let seen = null as string | null;
+  try {
+    const transport = await openTransport(
+      { url, ...(privateKey ? { privateKey } : {}), ...(s3 ? { s3 } : {}) },
+      config,
+      {
+        hostKey: {
+          targetName: value.name ?? row.name,
+          expected: expected ?? null,
+          recordFirst: async (fingerprint) => {
+            seen = fingerprint;
+            return fingerprint;
+          },
+        },
+      },
+    );
+    await probeTransport(transport);
+  } catch (error) {
+    const detail = describeTransportError(error).replace(/[.!]?$/, '.');
+    throw new AppError('target_unreachable', `${DELIVERY_MESSAGES.targetUnreachableEdit}: ${detail}`, 422);
+  }
+  const pin = !expected && seen && targetUrlScheme(url) === 'sftp' ? { hostKey: seen } : {};
+  return updateTarget(db, config, id, { ...patch, ...pin }, actor);
+}
+
+/** `host:port` of an SFTP URL, the identity a host key belongs to. */
+const sftpHost = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || '22'}`;
+};

@@ -34,6 +34,7 @@ export const DELIVERY_MESSAGES = {
   targetDisabled: 'Delivery target disabled: no new releases go there; updates and takedowns still do.',
   targetEnabled: 'Delivery target enabled',
   targetUnreachable: 'The target could not be reached, so it was not added',
+  targetUnreachableEdit: 'The target could not be reached with these settings, so the change was not saved',
   retryQueued: 'Delivery queued again',
   takedownQueued: 'Takedown queued',
   storeTakedownRequested: 'Takedown requested for this store',
