@@ -37,7 +37,8 @@ const audioReplacementSchema = replaceFileSchema.extend({ trackId: z.uuid('Track
  * the server's, as for Edit Release.
  */
 export const releaseUpdateSchema = z.object({
-  details: editReleaseSchema.optional(),
+  // Release time and territories change the deals themselves: not part of a post-release update.
+  details: editReleaseSchema.omit({ availability: true }).optional(),
   coverUploadId: replaceFileSchema.shape.uploadId.optional(),
   audio: z.array(audioReplacementSchema).max(20).default([]),
 });

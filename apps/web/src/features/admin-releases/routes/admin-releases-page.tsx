@@ -16,6 +16,7 @@ import { notify } from '../../../components/ui/toast';
 import { useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { ReleaseUpdateReviews } from '../../release-updates';
 import { useReviewReleases } from '../api/list-review-releases';
 import { ACTION_DONE, ACTION_FAILED, type ReviewAction, useReviewAction } from '../api/review-actions';
 import { BulkToolbar } from '../components/bulk-toolbar';
@@ -96,6 +97,9 @@ export default function AdminReleasesPage() {
           onSubmit={list.submitSearch}
         />
       </div>
+
+      {/* Post-release updates waiting for a decision (record 197), with their before/after. */}
+      <ReleaseUpdateReviews />
 
       <CountTabs
         label="Release status"

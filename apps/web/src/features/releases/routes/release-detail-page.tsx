@@ -7,6 +7,7 @@ import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
 import { describeReleaseTime, describeTerritories } from '@tunedrop/shared/schemas/release-availability';
 import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { ArrowLeft, Clock, Pencil } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
@@ -16,9 +17,11 @@ import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { ReleaseContentIdSection } from '../../content-id';
+import { ReleaseUpdateStatus, useReleaseUpdate } from '../../release-updates';
 import { ReleaseSplitsSection } from '../../splits';
 import { useReleaseDetail } from '../api/get-release-detail';
 import { NeedsActionBadge, StoreRejectionNotice } from '../components/needs-action';
+import { ProposeUpdateDialog } from '../components/propose-update';
 import { RejectedActions } from '../components/rejected-actions';
 import { ReleaseHistory } from '../components/release-history';
 import { ReleaseStatusBadge } from '../components/release-status-badge';
@@ -65,6 +68,7 @@ export default function ReleaseDetailPage() {
       {back}
       <ReleaseHeader release={release.data} />
       {release.data.status === 'rejected' ? <RejectedActions release={release.data} /> : null}
+      <ReleaseUpdateStatus releaseId={release.data.id} />
       <ReleaseMetadata release={release.data} />
       <ReleaseStores release={release.data} />
       <ReleaseTracks releaseId={release.data.id} tracks={release.data.tracks} />
@@ -79,6 +83,15 @@ function ReleaseHeader({ release }: { release: ReleaseDetail }) {
   // After a lapse the page is read-only (decision 120): the edit link would only meet the gate.
   const { data: viewer } = useViewer();
   const canChange = viewer ? viewerFacts(viewer).passesGate : false;
+  // Post-release edits (record 197): an approved or live release changes through an update in review.
+  const update = useReleaseUpdate(release.id);
+  const [isUpdateOpen, setIsUpdateOpen] = useState(false);
+  const canUpdate =
+    canChange &&
+    (release.status === 'approved' || release.status === 'live') &&
+    !release.takedownRequested &&
+    update.isSuccess &&
+    update.data?.state !== 'in_review';
   const artists = [
     release.primaryArtists.join(', '),
     release.featuredArtists.length > 0 ? `feat. ${release.featuredArtists.join(', ')}` : '',
@@ -112,6 +125,20 @@ function ReleaseHeader({ release }: { release: ReleaseDetail }) {
         <Link to={paths.editRelease(release.id)} className={buttonClass('outline', 'sm')}>
           <Pencil aria-hidden className="size-4" /> Edit Release
         </Link>
+      ) : null}
+      {canUpdate && viewer ? (
+        <>
+          <Button variant="outline" size="sm" onClick={() => setIsUpdateOpen(true)}>
+            <Pencil aria-hidden className="size-4" /> Update Release
+          </Button>
+          <ProposeUpdateDialog
+            release={release}
+            open={isUpdateOpen}
+            onOpenChange={setIsUpdateOpen}
+            isPro={viewerFacts(viewer).isPro}
+            artistName={viewer.profile.artistName}
+          />
+        </>
       ) : null}
     </div>
   );

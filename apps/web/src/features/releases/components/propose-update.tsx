@@ -1,0 +1,184 @@
+/**
+ * Update Release (issue 26, record 197): the owner of an approved or live release changes its details, its
+ * cover or a track's audio; the change goes to review as an update and the stores keep the current version
+ * until a moderator approves it. The form is Edit Release's schema; the files are the builder's uploads.
+ */
+import { GENRES } from '@tunedrop/shared';
+import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
+import { RELEASE_UPDATE_MESSAGES } from '@tunedrop/shared/schemas/release-updates';
+import {
+  type EditReleaseFormValues,
+  editReleaseFormSchema,
+  RELEASE_MESSAGES,
+} from '@tunedrop/shared/schemas/releases';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field, Input, Select } from '../../../components/ui/input';
+import { notify } from '../../../components/ui/toast';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { useZodForm } from '../../../lib/use-zod-form';
+import { useProposeUpdate } from '../../release-updates';
+import { ReplaceFile } from './replace-file';
+
+export function ProposeUpdateDialog({
+  release,
+  open,
+  onOpenChange,
+  isPro,
+  artistName,
+}: {
+  release: ReleaseDetail;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  isPro: boolean;
+  artistName: string;
+}) {
+  const propose = useProposeUpdate(release.id);
+  const [coverUploadId, setCoverUploadId] = useState<string | null>(null);
+  const [audio, setAudio] = useState<Record<string, string>>({});
+  const lockedHolder = isPro ? null : artistName;
+  const form = useZodForm(editReleaseFormSchema, {
+    defaultValues: {
+      title: release.title,
+      primaryArtists: release.primaryArtists.join(', '),
+      featuredArtists: release.featuredArtists.join(', '),
+      genre: (GENRES as readonly string[]).includes(release.genre)
+        ? (release.genre as EditReleaseFormValues['genre'])
+        : ('' as EditReleaseFormValues['genre']),
+      labelName: release.labelName ?? '',
+      copyrightHolder: lockedHolder ?? release.copyrightHolder,
+      copyrightYear: String(release.copyrightYear),
+      publishingHolder: lockedHolder ?? release.publishingHolder,
+    },
+  });
+  const { errors } = form.formState;
+  const fieldProps = (name: keyof EditReleaseFormValues) => ({
+    id: `update-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `update-${name}-error` : undefined,
+  });
+
+  const onSubmit = form.handleSubmit((values) => {
+    propose.mutate(
+      {
+        details: { ...values, labelName: values.labelName || null },
+        ...(coverUploadId ? { coverUploadId } : {}),
+        audio: Object.entries(audio).map(([trackId, uploadId]) => ({ trackId, uploadId })),
+      },
+      {
+        onSuccess: () => {
+          notify.success(RELEASE_UPDATE_MESSAGES.submitted);
+          onOpenChange(false);
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields) {
+            for (const [name, message] of Object.entries(error.fields))
+              if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });
+          }
+          notify.error(errorMessage(error, RELEASE_UPDATE_MESSAGES.submitFailed));
+        },
+      },
+    );
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!propose.isPending) onOpenChange(next);
+      }}
+      title="Update Release"
+      description="Your changes go to review. The stores keep the current version until a moderator approves them; codes (UPC, ISRC) stay the same."
+      className="max-w-2xl"
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <Field id="update-title" label="Release Title" error={errors.title?.message}>
+            <Input {...fieldProps('title')} {...form.register('title')} />
+          </Field>
+        </div>
+        <Field id="update-primaryArtists" label="Primary Artists" error={errors.primaryArtists?.message}>
+          <Input {...fieldProps('primaryArtists')} {...form.register('primaryArtists')} />
+        </Field>
+        <Field id="update-featuredArtists" label="Featured Artists" error={errors.featuredArtists?.message}>
+          <Input {...fieldProps('featuredArtists')} {...form.register('featuredArtists')} />
+        </Field>
+        <Field id="update-genre" label="Genre" error={errors.genre?.message}>
+          <Select {...fieldProps('genre')} {...form.register('genre')}>
+            <option value="">Select a genre</option>
+            {GENRES.map((genre) => (
+              <option key={genre} value={genre}>
+                {genre}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field
+          id="update-labelName"
+          label="Label Name"
+          error={errors.labelName?.message}
+          hint={isPro ? 'Optional.' : RELEASE_MESSAGES.proFeature}
+        >
+          <Input {...fieldProps('labelName')} {...form.register('labelName')} disabled={!isPro} />
+        </Field>
+        <Field id="update-copyrightHolder" label="Copyright Holder" error={errors.copyrightHolder?.message}>
+          <Input {...fieldProps('copyrightHolder')} {...form.register('copyrightHolder')} readOnly={!isPro} />
+        </Field>
+        <Field id="update-copyrightYear" label="Copyright Year" error={errors.copyrightYear?.message}>
+          <Input {...fieldProps('copyrightYear')} {...form.register('copyrightYear')} readOnly={!isPro} />
+        </Field>
+        <div className="sm:col-span-2">
+          <Field
+            id="update-publishingHolder"
+            label="Publishing Holder"
+            error={errors.publishingHolder?.message}
+          >
+            <Input
+              {...fieldProps('publishingHolder')}
+              {...form.register('publishingHolder')}
+              readOnly={!isPro}
+            />
+          </Field>
+        </div>
+        <div className="sm:col-span-2">
+          <ReplaceFile
+            label="New cover art (optional)"
+            kind="cover"
+            checkedLabel="Ready to send for review"
+            apply={async (uploadId) => {
+              setCoverUploadId(uploadId);
+              return {};
+            }}
+          />
+        </div>
+        {release.tracks.map((track) => (
+          <div key={track.id} className="sm:col-span-2">
+            <ReplaceFile
+              label={`New audio for "${track.title}" (optional)`}
+              kind="audio"
+              checkedLabel="Ready to send for review"
+              apply={async (uploadId) => {
+                setAudio((current) => ({ ...current, [track.id]: uploadId }));
+                return {};
+              }}
+            />
+          </div>
+        ))}
+        <div className="flex justify-end gap-2 sm:col-span-2">
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => onOpenChange(false)}
+            disabled={propose.isPending}
+          >
+            Cancel
+          </Button>
+          <Button type="submit" disabled={propose.isPending}>
+            {propose.isPending ? 'Sending...' : 'Send for Review'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
