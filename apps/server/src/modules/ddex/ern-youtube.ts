@@ -6,6 +6,8 @@
  * rights claim policy) for a track the artist opted in. A track opted out keeps its Content ID deal with
  * an end date, so the update withdraws it explicitly. Values are the vendored ERN 4.3 AVS's.
  */
+import { PLATFORM_DEALS } from '@tunedrop/shared/platform-deals';
+import { type DealScope, territoryTerms, validityPeriod } from './deals';
 import { el, type XmlElement } from './xml';
 
 /** YouTube's registered DDEX party ids ("Message Header", support.google.com/youtube/answer/3505274). */
@@ -15,26 +17,25 @@ export const YOUTUBE_PARTIES = {
 } as const;
 
 /** The platform whose selection gives a release YouTube's Art Track (streaming) deal. */
-export const YOUTUBE_ART_TRACK_PLATFORM = 'youtube_music';
+export const YOUTUBE_ART_TRACK_PLATFORM = 'youtube_music' as const;
 
 /** A track's Content ID choice as the message carries it: opted in, or opted out on a day. */
 export type ErnContentId = { isOptedIn: boolean; optedOutOn: string | null };
 
 /** What these deals read of the message's release (ern.ts's ErnRelease has it; no import, no cycle). */
 type YoutubeTrack = { id: string; title: string; contentId?: ErnContentId | null };
-type YoutubeRelease = {
+type YoutubeRelease = DealScope & {
   id: string;
   genre: string;
-  releaseDate: string;
   distributionStores: string[];
   tracks: YoutubeTrack[];
 };
 
-/**
- * Ownership territories: YouTube sets the asset's ownership from the deal's TerritoryCode. A Tunedrop
- * release is distributed worldwide (releases have no territory list), so every deal says Worldwide.
+/*
+ * Ownership territories: YouTube sets the asset's ownership from the deal's TerritoryCode, so every deal
+ * carries the release's territories (worldwide unless the artist chose a list, record 198) and starts at
+ * its release date or release moment (deals.ts).
  */
-const TERRITORY = 'Worldwide';
 
 export const trackReleaseReference = (index: number) => `R${index + 1}`;
 
@@ -66,33 +67,33 @@ const hasArtTracks = (release: YoutubeRelease) =>
 export function youtubeTrackDeals(release: YoutubeRelease, track: YoutubeTrack): XmlElement[] {
   const deals: XmlElement[] = [];
   if (hasArtTracks(release)) {
-    deals.push(
-      el(
-        'Deal',
+    // YouTube Music's offer in the one capability table (packages/shared platform-deals.ts).
+    for (const offer of PLATFORM_DEALS[YOUTUBE_ART_TRACK_PLATFORM]) {
+      deals.push(
         el(
-          'DealTerms',
-          el('TerritoryCode', TERRITORY),
-          el('ValidityPeriod', el('StartDate', release.releaseDate)),
-          el('CommercialModelType', 'SubscriptionModel'),
-          el('CommercialModelType', 'AdvertisementSupportedModel'),
-          el('UseType', 'OnDemandStream'),
+          'Deal',
+          el(
+            'DealTerms',
+            ...territoryTerms(release),
+            validityPeriod(release),
+            ...offer.models.map((model) => el('CommercialModelType', model)),
+            ...offer.uses.map((use) => el('UseType', use)),
+          ),
         ),
-      ),
-    );
+      );
+    }
   }
   const contentId = track.contentId;
   if (contentId) {
-    // Withdrawn: the deal ends on the day the artist opted out (never before it started).
-    const outOn = contentId.optedOutOn ?? release.releaseDate;
-    // ISO dates sort as text: the later of the two.
-    const endDate = contentId.isOptedIn ? null : ([outOn, release.releaseDate].sort().at(-1) ?? outOn);
+    // Withdrawn: the deal ends on the day the artist opted out (never before it started, deals.ts).
+    const end = contentId.isOptedIn ? null : { date: contentId.optedOutOn ?? release.releaseDate };
     deals.push(
       el(
         'Deal',
         el(
           'DealTerms',
-          el('TerritoryCode', TERRITORY),
-          el('ValidityPeriod', el('StartDate', release.releaseDate), endDate ? el('EndDate', endDate) : null),
+          ...territoryTerms(release),
+          validityPeriod(release, end),
           el('CommercialModelType', 'AdvertisementSupportedModel'),
           el('UseType', 'UserMakeAvailableUserProvided'),
           el('RightsClaimPolicy', el('RightsClaimPolicyType', 'Monetize')),

@@ -1,18 +1,21 @@
 /**
  * A DDEX ERN 4.3 NewReleaseMessage for one release, in the element order of the official schema
- * (release-notification.xsd, AVS 3): MessageHeader, PartyList, ResourceList (one SoundRecording per
- * track and the front cover), ReleaseList (the main release), DealList (a release deal per selected
- * platform from the release date).
+ * (release-notification.xsd, AVS 3): MessageHeader, PartyList (one Party per person, with the artist's
+ * Spotify and Apple Music ids), ResourceList (one SoundRecording per track and the front cover, each
+ * pointing at its file only when the file is in this package), ReleaseList (the main release), DealList
+ * (a deal per distinct offer of the chosen stores, in the release's territories from its release date or
+ * moment; deals.ts, record 198).
  */
-import { PLATFORMS } from '@tunedrop/shared';
+import { parseSpotifyArtistUrl } from '@tunedrop/shared/schemas/builder';
 import type { ArtistCredit } from '../../db/schema';
+import { type ErnReleaseStart, type ErnTerritories, storeDealList } from './deals';
 import {
   type ErnContentId,
   youtubeDealList,
   youtubeExtraRecipients,
   youtubeTrackReleases,
 } from './ern-youtube';
-import { el, renderXml, type XmlElement } from './xml';
+import { el, renderXml } from './xml';
 
 export type ErnPerson = { firstName: string; middleName: string | null; lastName: string };
 
@@ -28,6 +31,11 @@ export type ErnTrack = {
   fileSizeBytes: number;
   /** MD5 of the file as delivered (lowercase hex); sent as HashSum when known. */
   md5?: string | null;
+  /**
+   * Whether the file is in this package (the default). An update that resends no audio leaves it out:
+   * the message then describes the file but names no File, with IsProvidedInDelivery false (record 198).
+   */
+  isProvided?: boolean;
   sampleRate: number | null;
   bitDepth: number | null;
   channels: number | null;
@@ -54,13 +62,24 @@ export type ErnRelease = {
   distributionStores: string[];
   primaryArtists: ArtistCredit[];
   featuredArtists: ArtistCredit[];
-  cover: { fileName: string; codec: 'JPEG' | 'PNG'; md5?: string | null; sizeBytes?: number | null } | null;
+  cover: {
+    fileName: string;
+    codec: 'JPEG' | 'PNG';
+    md5?: string | null;
+    sizeBytes?: number | null;
+    /** As ErnTrack's: false when the image is not in this package. */
+    isProvided?: boolean;
+  } | null;
   tracks: ErnTrack[];
   /**
    * Which deals the message carries: release deals per store (the default), or YouTube's feed (a
    * TrackRelease per track with the Art Track and Content ID deals, ern-youtube.ts, record 192).
    */
   dealProfile?: 'stores' | 'youtube';
+  /** Where the deals apply (record 199's columns): worldwide when left out. */
+  territories?: ErnTerritories;
+  /** When the deals start: the release date at local midnight when left out, else one moment worldwide. */
+  releaseStart?: ErnReleaseStart;
 };
 
 export type ErnParties = {
@@ -103,14 +122,105 @@ const displayArtistName = (primary: ArtistCredit[], featured: ArtistCredit[]) =>
   return featured.length > 0 ? `${main} feat. ${featured.map((artist) => artist.name).join(', ')}` : main;
 };
 
-/** `File`: URI, then the MD5 HashSum when known, then FileSize, which ERN 4.3 counts in kilobytes. */
-const ernFile = (uri: string, md5: string | null, bytes: number | null) =>
-  el(
-    'File',
-    el('URI', uri),
-    md5 ? el('HashSum', el('Algorithm', 'MD5'), el('DataType', 'HexBinary'), el('HashSumValue', md5)) : null,
-    bytes !== null ? el('FileSize', Number((bytes / 1024).toFixed(3))) : null,
-  );
+/**
+ * `File` (URI, the MD5 HashSum when known, FileSize in kilobytes as ERN 4.3 counts it) and
+ * `IsProvidedInDelivery`, for a file in this package; only `IsProvidedInDelivery` false for one that is
+ * not, so a metadata-only update never names a file missing from its folder (stores answer
+ * ResourceMissing). In both DeliveryFile (audio) and TechnicalDetails (image) the flag follows File.
+ */
+const ernFile = (file: { uri: string; md5: string | null; bytes: number | null; isProvided: boolean }) =>
+  file.isProvided
+    ? [
+        el(
+          'File',
+          el('URI', file.uri),
+          file.md5
+            ? el('HashSum', el('Algorithm', 'MD5'), el('DataType', 'HexBinary'), el('HashSumValue', file.md5))
+            : null,
+          file.bytes !== null ? el('FileSize', Number((file.bytes / 1024).toFixed(3))) : null,
+        ),
+        el('IsProvidedInDelivery', 'true'),
+      ]
+    : [el('IsProvidedInDelivery', 'false')];
+
+/**
+ * The artist's ids on Spotify and Apple Music, from the links the builder collects, as proprietary
+ * PartyIds. DDEX asks for the DPID of the organisation that runs the id system as the Namespace: Spotify's
+ * is PADPIDA2011072101T and its value the artist URI (`spotify:artist:…`, as Spotify's artist-id guide
+ * names it). No DPID of Apple's is published, so its ids carry the documented namespace `music.apple.com`
+ * (record 198).
+ */
+export const ARTIST_ID_NAMESPACES = {
+  spotify: 'PADPIDA2011072101T',
+  appleMusic: 'music.apple.com',
+} as const;
+
+/** The numeric artist id of an Apple Music artist link (…/artist/name/123 or …/artist/123), else null. */
+export function parseAppleMusicArtistId(url: string): string | null {
+  const match =
+    /^https:\/\/music\.apple\.com\/(?:[a-z]{2}\/)?artist\/(?:[^/?#]+\/)?(?:id)?(\d+)(?:[/?#]|$)/i.exec(
+      url.trim(),
+    );
+  return match?.[1] ?? null;
+}
+
+export function artistPartyIds(artist: ArtistCredit): { namespace: string; value: string }[] {
+  const spotify = artist.spotifyLink ? parseSpotifyArtistUrl(artist.spotifyLink) : null;
+  const apple = artist.appleMusicLink ? parseAppleMusicArtistId(artist.appleMusicLink) : null;
+  return [
+    ...(spotify ? [{ namespace: ARTIST_ID_NAMESPACES.spotify, value: `spotify:artist:${spotify}` }] : []),
+    ...(apple ? [{ namespace: ARTIST_ID_NAMESPACES.appleMusic, value: apple }] : []),
+  ];
+}
+
+/** Names compared as one person: Unicode-normalised, spaces collapsed, case ignored. */
+const nameKey = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+type PartyRecord = {
+  reference: string;
+  name: string;
+  /** Namespace → id: a second credit with another id under the same namespace is another person. */
+  ids: Map<string, string>;
+  links: string[];
+};
+
+/**
+ * The message's parties: one per person or company, by name. Every credit of the same name (artist,
+ * featured artist, songwriter, producer, label) is the same Party, and its ids and links are gathered on
+ * it, unless two credits carry different ids of the same system: two people who share a name.
+ */
+function partyRegistry() {
+  const parties: PartyRecord[] = [];
+  const byName = new Map<string, PartyRecord[]>();
+  const refer = (name: string, ids: { namespace: string; value: string }[] = [], links: string[] = []) => {
+    const key = nameKey(name);
+    const candidates = byName.get(key) ?? [];
+    const fits = (party: PartyRecord) =>
+      ids.every(({ namespace, value }) => (party.ids.get(namespace) ?? value) === value);
+    let party = candidates.find(fits);
+    if (!party) {
+      party = { reference: `P${parties.length + 1}`, name: name.trim(), ids: new Map(), links: [] };
+      parties.push(party);
+      byName.set(key, [...candidates, party]);
+    }
+    for (const { namespace, value } of ids) party.ids.set(namespace, value);
+    for (const link of links) if (link && !party.links.includes(link)) party.links.push(link);
+    return party.reference;
+  };
+  const render = () =>
+    parties.map((party) =>
+      el(
+        'Party',
+        el('PartyReference', party.reference),
+        el('PartyName', el('FullName', party.name)),
+        ...[...party.ids].map(([namespace, value]) =>
+          el('PartyId', el('ProprietaryId', { Namespace: namespace }, value)),
+        ),
+        ...party.links.map((link) => el('ArtistProfilePage', link)),
+      ),
+    );
+  return { refer, render };
+}
 
 // ------------------------------------------------------------------ the message
 
@@ -119,27 +229,13 @@ export function buildErnMessage(
   parties: ErnParties,
   options: { messageId: string; createdAt: Date; threadId?: string },
 ): string {
-  // Parties: every artist, songwriter, producer and the label, each once, referenced as P1, P2, ...
-  const partyNodes: XmlElement[] = [];
-  const partyRefs = new Map<string, string>();
-  const party = (kind: 'artist' | 'person' | 'label', name: string, links: string[] = []): string => {
-    const key = `${kind}:${name.trim().toLowerCase()}`;
-    const existing = partyRefs.get(key);
-    if (existing) return existing;
-    const reference = `P${partyRefs.size + 1}`;
-    partyRefs.set(key, reference);
-    partyNodes.push(
-      el(
-        'Party',
-        el('PartyReference', reference),
-        el('PartyName', el('FullName', name.trim())),
-        ...[...new Set(links.filter(Boolean))].map((link) => el('ArtistProfilePage', link)),
-      ),
-    );
-    return reference;
-  };
+  // Parties: every artist, songwriter, producer and the label, one Party per person, referenced as P1, P2, ...
+  const partyList = partyRegistry();
   const artistRef = (artist: ArtistCredit) =>
-    party('artist', artist.name, [artist.spotifyLink ?? '', artist.appleMusicLink ?? '']);
+    partyList.refer(artist.name, artistPartyIds(artist), [
+      artist.spotifyLink ?? '',
+      artist.appleMusicLink ?? '',
+    ]);
   const displayArtists = (primary: ArtistCredit[], featured: ArtistCredit[]) => [
     ...primary.map((artist, index) =>
       el(
@@ -170,11 +266,11 @@ export function buildErnMessage(
     const primary = track.primaryArtists.length > 0 ? track.primaryArtists : releasePrimary;
     const contributors = [
       ...track.songwriters.map((writer) => ({
-        ref: party('person', personName(writer)),
+        ref: partyList.refer(personName(writer)),
         role: SONGWRITER_ROLES[writer.role] ?? 'Composer',
       })),
       ...track.producers.map((producer) => ({
-        ref: party('person', personName(producer)),
+        ref: partyList.refer(personName(producer)),
         role: 'StudioProducer',
       })),
     ];
@@ -202,7 +298,12 @@ export function buildErnMessage(
             track.sampleRate ? el('SamplingRate', { UnitOfMeasure: 'Hz' }, track.sampleRate) : null,
             track.bitDepth ? el('BitsPerSample', track.bitDepth) : null,
             el('Duration', isoDuration(track.durationMs)),
-            ernFile(track.fileName, track.md5 ?? null, track.fileSizeBytes),
+            ...ernFile({
+              uri: track.fileName,
+              md5: track.md5 ?? null,
+              bytes: track.fileSizeBytes,
+              isProvided: track.isProvided !== false,
+            }),
           ),
         ),
       ),
@@ -243,12 +344,17 @@ export function buildErnMessage(
             'TechnicalDetails',
             el('TechnicalResourceDetailsReference', `T${release.tracks.length + 1}`),
             el('ImageCodecType', release.cover.codec),
-            ernFile(release.cover.fileName, release.cover.md5 ?? null, release.cover.sizeBytes ?? null),
+            ...ernFile({
+              uri: release.cover.fileName,
+              md5: release.cover.md5 ?? null,
+              bytes: release.cover.sizeBytes ?? null,
+              isProvided: release.cover.isProvided !== false,
+            }),
           ),
         )
       : null;
 
-  const labelRef = party('label', release.labelName?.trim() || 'Independent');
+  const labelRef = partyList.refer(release.labelName?.trim() || 'Independent');
   const totalMs = release.tracks.reduce((sum, track) => sum + (track.durationMs ?? 0), 0);
   const isExplicit = release.tracks.some((track) => track.explicit);
   const mainRelease = el(
@@ -304,49 +410,16 @@ export function buildErnMessage(
     ),
   );
 
-  const platformNames = new Map<string, string>(PLATFORMS.map((platform) => [platform.id, platform.name]));
-  const channels = release.distributionStores.map((store) =>
-    el(
-      'DistributionChannel',
-      el('PartyName', el('FullName', platformNames.get(store) ?? store)),
-      el('PartyId', el('ProprietaryId', { Namespace: sender }, store)),
-    ),
-  );
-  const deal = (models: string[], uses: string[]) =>
-    el(
-      'Deal',
-      el(
-        'DealTerms',
-        el('TerritoryCode', 'Worldwide'),
-        el('ValidityPeriod', el('StartDate', release.releaseDate)),
-        ...models.map((model) => el('CommercialModelType', model)),
-        ...uses.map((use) => el('UseType', use)),
-        ...channels,
-      ),
-    );
   const isYoutube = release.dealProfile === 'youtube';
   const dealList = isYoutube
     ? youtubeDealList(release)
-    : channels.length > 0
-      ? el(
-          'DealList',
-          el(
-            'ReleaseDeal',
-            el('DealReleaseReference', 'R0'),
-            deal(
-              ['SubscriptionModel', 'AdvertisementSupportedModel'],
-              ['OnDemandStream', 'NonInteractiveStream'],
-            ),
-            deal(['PayAsYouGoModel'], ['PermanentDownload']),
-          ),
-        )
-      : null;
+    : storeDealList(release, { sender, releaseReference: 'R0' });
 
   const messagingParty = (id: string, name: string) => [
     el('PartyId', id),
     el('PartyName', el('FullName', name)),
   ];
-  const partyList = el('PartyList');
+  const partyListElement = el('PartyList');
   const root = el(
     'ern:NewReleaseMessage',
     {
@@ -370,11 +443,11 @@ export function buildErnMessage(
       el('MessageControlType', 'LiveMessage'),
     ),
     // The PartyList sits here but is filled last: its parties are collected while building the rest.
-    partyList,
+    partyListElement,
     el('ResourceList', ...soundRecordings, image),
     el('ReleaseList', mainRelease, ...(isYoutube ? youtubeTrackReleases(release, { sender, labelRef }) : [])),
     dealList,
   );
-  partyList.children = partyNodes;
+  partyListElement.children = partyList.render();
   return renderXml(root);
 }

@@ -255,12 +255,26 @@ describe('export ZIP', () => {
     expect(deal.DealReleaseReference).toEqual([release.ReleaseReference]);
     for (const each of deal.Deal) {
       expect(each.DealTerms.ValidityPeriod.StartDate).toBe(`${new Date().getFullYear()}-12-01`);
-      expect(each.DealTerms.DistributionChannel.map((channel: Xml) => channel.PartyName.FullName)).toEqual([
-        'Spotify',
-        'TIDAL',
-        'Qobuz',
-      ]);
     }
+    // One deal per offer of the chosen stores (record 198): the download deal names Qobuz alone.
+    const terms = deal.Deal.map((each: Xml) => ({
+      models: each.DealTerms.CommercialModelType,
+      uses: each.DealTerms.UseType,
+      stores: each.DealTerms.DistributionChannel.map((channel: Xml) => channel.PartyName.FullName),
+    }));
+    expect(terms).toEqual([
+      {
+        models: ['SubscriptionModel', 'AdvertisementSupportedModel'],
+        uses: ['OnDemandStream', 'NonInteractiveStream'],
+        stores: ['Spotify'],
+      },
+      {
+        models: ['SubscriptionModel'],
+        uses: ['OnDemandStream', 'NonInteractiveStream'],
+        stores: ['TIDAL', 'Qobuz'],
+      },
+      { models: ['PayAsYouGoModel'], uses: ['PermanentDownload'], stores: ['Qobuz'] },
+    ]);
   });
 
   it('ern.xml validates against the official DDEX ERN 4.3 schema (xmllint)', () => {

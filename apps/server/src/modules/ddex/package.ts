@@ -36,7 +36,16 @@ export type PackagePlan = {
 export async function planPackage(
   db: DbOrTx,
   releaseId: string,
-  options: { batchFolder?: string; at: Date; withResources: boolean; isStaged: boolean },
+  options: {
+    batchFolder?: string;
+    at: Date;
+    /**
+     * Which files the package carries: all (a new delivery), none (a metadata-only update or a takedown),
+     * or those whose storage keys are listed (an update that resends only the changed files).
+     */
+    withResources: boolean | { keys: readonly string[] };
+    isStaged: boolean;
+  },
 ): Promise<PackagePlan> {
   const data = await loadReleaseData(db, releaseId);
   const releaseKey = packageReleaseId(data.release);
@@ -45,23 +54,24 @@ export async function planPackage(
     : `N_${releaseKey}_${stamp(options.at)}`;
   const n = data.tracks.length;
   const resources: PackagePlan['resources'] = [];
-  if (options.withResources) {
-    data.tracks.forEach((track, index) => {
-      const ext = track.originalFileName.toLowerCase().endsWith('.flac') ? 'flac' : 'wav';
-      resources.push({
-        key: track.fileKey,
-        name: `${releaseKey}_T${index + 1}_SoundRecording_001_${String(index + 1).padStart(3, '0')}.${ext}`,
-        trackIndex: index,
-      });
+  const wanted = options.withResources;
+  const carries = (key: string) => (typeof wanted === 'boolean' ? wanted : wanted.keys.includes(key));
+  data.tracks.forEach((track, index) => {
+    if (!carries(track.fileKey)) return;
+    const ext = track.originalFileName.toLowerCase().endsWith('.flac') ? 'flac' : 'wav';
+    resources.push({
+      key: track.fileKey,
+      name: `${releaseKey}_T${index + 1}_SoundRecording_001_${String(index + 1).padStart(3, '0')}.${ext}`,
+      trackIndex: index,
     });
-    if (data.release.coverArtKey && data.coverEntryName) {
-      const ext = data.coverEntryName.endsWith('.png') ? 'png' : 'jpg';
-      resources.push({
-        key: data.release.coverArtKey,
-        name: `${releaseKey}_T${n + 1}_CoverArt.${ext}`,
-        trackIndex: null,
-      });
-    }
+  });
+  if (data.release.coverArtKey && data.coverEntryName && carries(data.release.coverArtKey)) {
+    const ext = data.coverEntryName.endsWith('.png') ? 'png' : 'jpg';
+    resources.push({
+      key: data.release.coverArtKey,
+      name: `${releaseKey}_T${n + 1}_CoverArt.${ext}`,
+      trackIndex: null,
+    });
   }
   const writeFolder = options.isStaged ? `${STAGING_PREFIX}${folder}` : folder;
   return { data, releaseKey, folder, writeFolder, ackFolder: options.batchFolder ?? folder, resources };
@@ -98,6 +108,8 @@ export function packageXml(
   const byKey = new Map(context.files.map((file) => [file.key, file]));
   const coverFile = release.coverArtKey ? byKey.get(release.coverArtKey) : undefined;
   const coverResource = plan.resources.find((r) => r.trackIndex === null);
+  // A file is named (URI, MD5) only when it is in this package's folder; an update that resends nothing,
+  // or only some files, describes the others without a File (record 198, choreography §5).
   const ern = ernReleaseFrom(takedownAware(plan.data, context.isTakedown === true), {
     isYoutube: context.target.profile === 'youtube',
     // Deals only for this target's platforms; none at all is a takedown (choreography §5).
@@ -111,6 +123,7 @@ export function packageXml(
             codec: plan.data.coverEntryName.endsWith('.png') ? 'PNG' : 'JPEG',
             md5: coverFile?.md5 ?? null,
             sizeBytes: coverFile?.bytes ?? null,
+            isProvided: coverResource !== undefined,
           }
         : null,
     trackFile: (track, index) => {
@@ -120,6 +133,7 @@ export function packageXml(
         fileName: resource ? `resources/${resource.name}` : (file?.name ?? track.entryName),
         fileSizeBytes: file?.bytes ?? track.fileSizeBytes,
         md5: file?.md5 ?? null,
+        isProvided: resource !== undefined,
       };
     },
   });
