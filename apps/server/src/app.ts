@@ -23,14 +23,19 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes, meRoutes } from './modules/auth/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { builderRoutes } from './modules/builder/routes';
+import { catalogueImportRoutes } from './modules/catalogue-import/routes';
 import { contentIdClaimsRoutes } from './modules/content-id/claims-routes';
 import { contentIdRoutes } from './modules/content-id/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
+import { brandRoutes } from './modules/brand/routes';
+import { readSiteBrand } from './modules/brand/service';
 import { lapsePolicyRoutes } from './modules/lapse-policy/routes';
+import { artistProfilesRoutes } from './modules/artist-profiles/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
+import { releaseUpdatesRoutes } from './modules/release-updates/routes';
 import { royaltyChecksRoutes } from './modules/royalties/report-checks-routes';
 import { royaltiesRoutes } from './modules/royalties/routes';
 import { siteRoutes } from './modules/site/routes';
@@ -61,6 +66,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', liveUpdatesRoutes)
   .route('/', builderRoutes)
   .route('/', releasesRoutes)
+  .route('/', releaseUpdatesRoutes)
   .route('/', walletRoutes)
   .route('/', analyticsRoutes)
   .route('/', adminReleasesRoutes)
@@ -74,7 +80,10 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', splitsRoutes)
   .route('/', deliveryRoutes)
   .route('/', staffNotificationsRoutes)
-  .route('/', lapsePolicyRoutes);
+  .route('/', lapsePolicyRoutes)
+  .route('/', catalogueImportRoutes)
+  .route('/', brandRoutes)
+  .route('/', artistProfilesRoutes);
 
 /** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */
 export type AppType = typeof apiRoutes;
@@ -172,7 +181,8 @@ export function createApp(deps: Deps) {
   }
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
 
-  mountWebApp(app, webDistDir);
+  // The public pages and the shell carry the operator's brand (record 203).
+  mountWebApp(app, webDistDir, { readSiteBrand });
 
   app.onError((error, c) => {
     if (error instanceof AppError) {

@@ -150,6 +150,24 @@ export const ROUTE_TABLE: RouteRow[] = [
     params: release,
     owned: true,
   }),
+  // post-release edits (record 197)
+  route('POST', '/api/releases/:id/update', 'subscriber', {
+    account: 'catalog',
+    params: release,
+    owned: true,
+    call: { json: { coverUploadId: 'a'.repeat(32) } },
+  }),
+  route('GET', '/api/releases/:id/update', 'user', { account: 'read', params: release, owned: true }),
+  route('GET', '/api/release-updates/:id/cover/:which', 'user', {
+    account: 'read',
+    call: { path: '/api/release-updates/00000000-0000-4000-8000-000000000000/cover/after' },
+  }),
+  route('GET', '/api/release-updates/:id/tracks/:trackId/audio', 'user', { account: 'read' }),
+  route('GET', '/api/admin/release-updates', 'moderator'),
+  route('POST', '/api/admin/release-updates/:id/approve', 'moderator'),
+  route('POST', '/api/admin/release-updates/:id/reject', 'moderator', {
+    call: { json: { reason: 'The new cover has a URL on it.' } },
+  }),
   route('PUT', '/api/releases/:id/tracks', 'subscriber', { account: 'catalog', params: release }),
   route('GET', '/api/releases/:id/tracks/:trackId/audio', 'user', {
     account: 'read',
@@ -384,6 +402,44 @@ export const ROUTE_TABLE: RouteRow[] = [
   // lapsed accounts (record 196)
   route('GET', '/api/admin/lapse-policy', 'admin'),
   route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
+  // catalogue import (record 200)
+  route('GET', '/api/admin/catalogue-imports', 'admin'),
+  route('POST', '/api/admin/catalogue-imports', 'admin', {
+    call: { json: { folder: 'none', ownerEmail: 'nobody@example.com' } },
+  }),
+  route('GET', '/api/admin/catalogue-imports/:id', 'admin'),
+  route('GET', '/api/admin/catalogue-imports/:id/report.txt', 'admin'),
+  // the operator's brand and plans (issue 27, record 203)
+  route('GET', '/api/admin/brand', 'admin'),
+  route('PUT', '/api/admin/brand', 'admin', {
+    call: {
+      json: {
+        productName: 'Tunedrop',
+        accentColor: '#7c3aed',
+        supportEmail: '',
+        privacyEmail: '',
+        platformsClaim: '150+',
+      },
+    },
+  }),
+  route('GET', '/api/admin/plans', 'admin'),
+  route('PUT', '/api/admin/plans', 'admin', { call: { json: {} } }),
+  route('GET', '/api/admin/brand/warnings', 'admin'),
+  route('PUT', '/api/admin/brand/logo', 'admin'),
+  route('DELETE', '/api/admin/brand/logo', 'admin'),
+  route('GET', '/api/brand/logo/:name', 'public', {
+    call: { path: '/api/brand/logo/logo-0000000000000000.png' },
+  }),
+  // artist profiles (issue 27, record 201)
+  route('GET', '/api/artist-profiles', 'user', { account: 'read' }),
+  route('POST', '/api/artist-profiles', 'subscriber', {
+    account: 'catalog',
+    call: { json: { name: 'Matrix Alias' } },
+  }),
+  route('PATCH', '/api/artist-profiles/:id', 'subscriber', {
+    account: 'catalog',
+    call: { json: { name: 'Matrix Alias' } },
+  }),
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
   route('GET', '/api/releases/:id/splits', 'user', { account: 'read', params: release, owned: true }),
