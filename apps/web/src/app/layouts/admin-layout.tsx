@@ -10,6 +10,7 @@ import { PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { notify } from '../../components/ui/toast';
 import { paths } from '../../config/paths';
+import { BrandWarnings } from '../../features/brand';
 import { useViewer, viewerFacts } from '../../lib/viewer';
 import { useSignOut } from './use-sign-out';
 
@@ -107,6 +108,12 @@ export function AdminLayout() {
         </nav>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+        {/* Every admin page opens with the site's unbacked claims (record 203), except Settings, which lists them. */}
+        {facts.isAdmin && !location.pathname.startsWith(paths.adminSettings) ? (
+          <div className="mb-6">
+            <BrandWarnings linksToSettings />
+          </div>
+        ) : null}
         {isAdminOnlyPage && !facts.isAdmin ? (
           <p role="alert" className="rounded-lg border border-red-500/40 bg-red-500/10 p-4 text-red-200">
             You need admin privileges to access this page.

@@ -1,4 +1,5 @@
-/** /admin/settings (admin only): the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the statement issuer, the fees and the lapsed-account policy. */
+/** /admin/settings (admin only): the brand, the statement issuer and the plans (record 203), the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the fees and the lapsed-account policy. */
+import { BrandCard, PlansCard } from '../../features/brand';
 import DeliverySettingsPage from '../../features/delivery/routes/admin-settings-page';
 import { FeeSettingsCard } from '../../features/finance';
 import { LapsePolicyCard } from '../../features/lapse-policy';
@@ -10,9 +11,11 @@ export default function AdminSettingsPage() {
   return (
     <div className="space-y-6">
       <DeliverySettingsPage />
+      <BrandCard />
+      <StatementIssuerCard />
+      <PlansCard />
       <SupportSettingsCard />
       <PayeeSettingsCard />
-      <StatementIssuerCard />
       <FeeSettingsCard />
       <LapsePolicyCard />
     </div>
