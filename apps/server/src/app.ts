@@ -30,7 +30,7 @@ import { deliveryRoutes } from './modules/delivery/routes';
 import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
 import { brandRoutes } from './modules/brand/routes';
-import { readSiteBrand } from './modules/brand/service';
+import { readSiteBrand } from './modules/brand';
 import { lapsePolicyRoutes } from './modules/lapse-policy/routes';
 import { artistProfilesRoutes } from './modules/artist-profiles/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';

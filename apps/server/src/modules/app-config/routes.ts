@@ -2,9 +2,12 @@
 import { Hono } from 'hono';
 import { access } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
+import { readBrand } from '../brand';
 
-export const appConfigRoutes = new Hono<AppEnv>().get('/', access('public'), (c) => {
-  const { config } = c.var.deps;
+export const appConfigRoutes = new Hono<AppEnv>().get('/', access('public'), async (c) => {
+  const { config, db } = c.var.deps;
+  // The operator's addresses from the brand settings (record 203), else the server's.
+  const brand = await readBrand(db);
   const social = {
     instagram: config.SOCIAL_INSTAGRAM_URL ?? null,
     x: config.SOCIAL_X_URL ?? null,
@@ -13,8 +16,8 @@ export const appConfigRoutes = new Hono<AppEnv>().get('/', access('public'), (c)
   };
   return c.json(
     {
-      supportEmail: config.SUPPORT_EMAIL,
-      privacyEmail: config.PRIVACY_EMAIL,
+      supportEmail: brand.supportEmail || config.SUPPORT_EMAIL,
+      privacyEmail: brand.privacyEmail || config.PRIVACY_EMAIL,
       social,
       payments: config.STRIPE_SECRET_KEY
         ? ('stripe' as const)

@@ -13,6 +13,7 @@ import { access, requireViewer } from '../../lib/access';
 import { clientAddress } from '../../lib/client-address';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
+import { readBrand } from '../brand';
 import {
   ContactRateLimitError,
   listContactRequests,
@@ -28,7 +29,7 @@ export const siteRoutes = new Hono<AppEnv>()
     try {
       const { id } = await submitContactRequest(db, c.req.valid('json'), {
         clientAddress: clientAddress(c),
-        supportEmail: config.SUPPORT_EMAIL,
+        supportEmail: (await readBrand(db)).supportEmail || config.SUPPORT_EMAIL,
         appUrl: config.appUrl,
         isRateLimited: config.RATE_LIMITS === 'on',
       });
