@@ -139,6 +139,9 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
         },
         onError: (error) => {
           if (isNotEditableError(error)) return onCannotEdit();
+          // A team member whose role does not allow edits (record 202): the server says which role.
+          if (error instanceof ApiError && error.code === 'account_role')
+            return notify.error(error.message, 'Not allowed');
           if (error instanceof ApiError && error.fields) {
             for (const [name, message] of Object.entries(error.fields)) {
               if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });

@@ -1,0 +1,115 @@
+/**
+ * Journey (issue 27, record 202), at 1280 and 390 px: an owner invites a Finance and a Catalog member from
+ * /dashboard/team; each accepts from the mail's link and lands in the owner's account. Finance saves the
+ * payment details, sees the statements and withdraws from the owner's balance, but is refused a release
+ * edit; Catalog edits the release but is refused a withdrawal.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from '@playwright/test';
+import { expect, outboxMails, pageAs, seed, seriousA11yViolations, test } from './support/test';
+
+const decode = (eml: string) =>
+  eml
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+async function invitationLink(email: string): Promise<string> {
+  let link = '';
+  await expect
+    .poll(async () => {
+      const mails = await outboxMails(email);
+      const text = mails.map((mail) => decode(mail.text)).find((mail) => mail.includes('/team/invitations/'));
+      link = text?.match(/https?:\/\/[^\s"<>]+\/team\/invitations\/[A-Za-z0-9_-]+/)?.[0] ?? '';
+      return link !== '';
+    })
+    .toBe(true);
+  return new URL(link).pathname;
+}
+
+async function invite(page: Page, email: string, role: 'Finance' | 'Catalog') {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Role').selectOption({ label: role });
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  await expect(page.getByTestId('team-invitations')).toContainText(email);
+}
+
+async function join(browser: Browser, width: number, email: string) {
+  const member = await pageAs(browser, { email, subscription: 'inactive', artistName: 'Member Own' });
+  await member.page.setViewportSize({ width, height: 900 });
+  await member.page.goto(await invitationLink(email));
+  await expect(member.page.getByRole('heading', { name: 'Team invitation' })).toBeVisible();
+  await member.page.getByRole('button', { name: `Join as ${email}` }).click();
+  await expect(member.page.getByText('You joined the team.')).toBeVisible();
+  return member.page;
+}
+
+async function tryEdit(page: Page, releaseId: string, title: string) {
+  await page.goto(`/dashboard/edit-release/${releaseId}`);
+  await expect(page.getByRole('heading', { name: 'Edit Release' })).toBeVisible();
+  await page.getByLabel('Release Title').fill(title);
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+}
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px, Finance withdraws but cannot edit releases, Catalog edits but cannot withdraw`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const suffix = randomUUID().slice(0, 8);
+    const ownerName = `Label ${suffix}`;
+    const owner = await pageAs(browser, { plan: 'basic', artistName: ownerName, balanceCents: 200_00 });
+    const { releaseId } = await seed.release({ userId: owner.user.userId, title: `Team Song ${suffix}` });
+    await owner.page.setViewportSize({ width, height: 900 });
+    await owner.page.goto('/dashboard/team');
+    await expect(owner.page.getByRole('heading', { name: 'Team' })).toBeVisible();
+    const financeEmail = `finance-${suffix}@example.com`;
+    const catalogEmail = `catalog-${suffix}@example.com`;
+    await invite(owner.page, financeEmail, 'Finance');
+    await invite(owner.page, catalogEmail, 'Catalog');
+    await expect(owner.page.getByText('2 of 2 team places used on your plan')).toBeVisible();
+    expect(await seriousA11yViolations(owner.page)).toEqual([]);
+
+    // Finance: statements and a withdrawal from the owner's balance; a release edit is refused.
+    const finance = await join(browser, width, financeEmail);
+    await finance.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await finance.goto('/dashboard/royalties');
+    await expect(finance.getByRole('heading', { name: 'Royalties and Wallet' })).toBeVisible();
+    await expect(finance.getByTestId('available-balance')).toHaveText('$200.00');
+    await expect(finance.getByRole('heading', { name: 'Statements' })).toBeVisible();
+    if (width < 768) await finance.getByRole('button', { name: 'Open menu' }).click();
+    await expect(finance.getByLabel('Account').filter({ visible: true })).toHaveValue(owner.user.userId);
+    if (width < 768) await finance.getByRole('button', { name: 'Close menu' }).click();
+    await finance.getByRole('radio', { name: 'PayPal' }).check();
+    await finance.getByLabel('PayPal Email').fill('label.pay@example.com');
+    await finance.getByRole('button', { name: 'Save Payment Information' }).click();
+    await expect(finance.getByTestId('saved-payment-method')).toContainText('Saved: PayPal');
+    await finance.getByRole('button', { name: 'Request Withdrawal' }).click();
+    const dialog = finance.getByRole('dialog', { name: 'Request Withdrawal' });
+    await dialog.getByLabel('Amount (USD)').fill('60');
+    await dialog.getByRole('button', { name: 'Request Withdrawal' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(finance.getByTestId('available-balance')).toHaveText('$140.00');
+    await tryEdit(finance, releaseId, 'Edited By Finance');
+    await expect(finance.getByText('Your role on this account (Finance) does not allow this.')).toBeVisible();
+
+    // Catalog: the edit is saved; a withdrawal is refused.
+    const catalog = await join(browser, width, catalogEmail);
+    await tryEdit(catalog, releaseId, `Edited By Catalog ${suffix}`);
+    await expect(catalog.getByText('Release updated successfully')).toBeVisible();
+    await expect(catalog.getByText(`Edited By Catalog ${suffix}`)).toBeVisible();
+    await catalog.goto('/dashboard/royalties');
+    await expect(catalog.getByTestId('available-balance')).toHaveText('$140.00');
+    await catalog.getByRole('button', { name: 'Request Withdrawal' }).click();
+    const refused = catalog.getByRole('dialog', { name: 'Request Withdrawal' });
+    await refused.getByLabel('Amount (USD)').fill('60');
+    await refused.getByRole('button', { name: 'Request Withdrawal' }).click();
+    await expect(catalog.getByText('Your role on this account (Catalog) does not allow this.')).toBeVisible();
+
+    // The owner sees both members on the team.
+    await owner.page.reload();
+    const members = owner.page.getByTestId('team-members');
+    await expect(members).toContainText(financeEmail);
+    await expect(members).toContainText(catalogEmail);
+  });
+}
