@@ -30,7 +30,9 @@ import { errorCode, errorField } from '../../lib/error-fields';
 import { AppError, conflict, validationError } from '../../lib/errors';
 import { must } from '../../lib/must';
 import { firstRow } from '../../lib/sql';
+import { profileForNewRelease } from '../artist-profiles';
 import { optInAtSubmission } from '../content-id/opt-in-at-submission';
+import { availabilityColumns } from '../releases/availability';
 import { notifyReleaseSubmitted } from '../staff-notifications';
 import {
   copyAudioIntoStorage,
@@ -235,8 +237,10 @@ export async function submitRelease(
   const earlier = await findByIdempotencyKey(db, userId, submission.idempotencyKey);
   if (earlier) return { release: toSubmitted(earlier), isRepeat: true };
 
+  // The profile it goes under (record 201): the account's, and beyond the first only on a running Pro plan.
+  const artistProfile = await profileForNewRelease(db, viewer, submission.artistProfileId);
   const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
-  const planErrors = planRuleErrors(submission, { isPro, artistName: viewer.profile.artistName });
+  const planErrors = planRuleErrors(submission, { isPro, artistName: artistProfile.name });
   const [firstPlanError] = Object.values(planErrors);
   if (firstPlanError !== undefined) throw validationError(firstPlanError, planErrors);
   if (submission.tracks.length > LIMITS.tracksMax) throw validationError(BUILDER_MESSAGES.tooManyTracks);
@@ -307,6 +311,7 @@ export async function submitRelease(
         .values({
           id: releaseId,
           userId,
+          artistProfileId: artistProfile.id,
           title: release.title,
           primaryArtists: allPrimary.map((artist) => artist.name),
           featuredArtists: allFeatured.map((artist) => artist.name),
@@ -315,6 +320,7 @@ export async function submitRelease(
           genre: release.genre,
           releaseDate: release.releaseDate,
           originalReleaseDate: release.originalReleaseDate ?? null,
+          ...availabilityColumns(release.releaseDate, release.availability),
           labelName: release.labelName ?? null,
           upc: release.upc ?? null,
           copyrightHolder: release.copyrightHolder,

@@ -75,12 +75,14 @@ export function AvailabilityFields({
         <legend className="px-1 text-sm font-medium text-zinc-200">Release time</legend>
         <div className="space-y-2">
           {RELEASE_TIME_MODES.map((mode) => (
-            <label key={mode} className="flex items-start gap-2 text-sm text-zinc-200">
+            <div key={mode} className="flex items-start gap-2">
               <input
+                id={id(`releaseTimeMode-${mode}`)}
                 type="radio"
                 name={id('releaseTimeMode')}
                 value={mode}
                 checked={value.releaseTimeMode === mode}
+                aria-describedby={id(`releaseTimeMode-${mode}-hint`)}
                 onChange={() =>
                   set(
                     mode === 'worldwide_moment'
@@ -94,15 +96,17 @@ export function AvailabilityFields({
                 }
                 className="mt-0.5 h-4 w-4 accent-brand-500"
               />
-              <span>
-                {RELEASE_TIME_MODE_LABELS[mode]}
-                <span className="block text-xs text-zinc-400">
+              <div className="text-sm">
+                <label htmlFor={id(`releaseTimeMode-${mode}`)} className="text-zinc-200">
+                  {RELEASE_TIME_MODE_LABELS[mode]}
+                </label>
+                <p id={id(`releaseTimeMode-${mode}-hint`)} className="text-xs text-zinc-400">
                   {mode === 'local_midnight'
                     ? 'Goes live at 00:00 on the release date in each country, the usual choice.'
                     : 'Goes live at the same instant everywhere (for example a premiere), so it is the day before in some countries.'}
-                </span>
-              </span>
-            </label>
+                </p>
+              </div>
+            </div>
           ))}
         </div>
         {isMoment ? (
@@ -226,6 +230,8 @@ function CountryPicker({
     setQuery('');
     setActive(0);
     setTypedError(null);
+    // Closed after each choice, so the list never covers what follows; typing or ArrowDown opens it.
+    setIsOpen(false);
   };
 
   const addTyped = () => {
@@ -346,7 +352,8 @@ function CountryPicker({
       </div>
       {shownError ? null : (
         <p id={`${id}-hint`} className="text-xs text-zinc-400">
-          Up and down arrows move through the list, Enter adds. Several codes can be typed at once: FR, DE.
+          Type to search; the up and down arrows move through the list, Enter adds, Escape closes it. Several
+          codes can be typed at once: FR, DE.
         </p>
       )}
       <FieldError id={`${id}-error`}>{shownError}</FieldError>
