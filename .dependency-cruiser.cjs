@@ -20,7 +20,8 @@ const PUBLIC_ENTRY_POINTS = {
   builder: ['files'],
   'content-id': ['opt-in-at-submission'],
   delivery: ['planning', 'worker', 'needs-action'],
-  releases: ['service', 'mails'],
+  // Edit Release's plan locks and the file claims, for post-release updates (record 197).
+  releases: ['service', 'mails', 'edit', 'files'],
   // The operator's fee and a posting's figures, for the finance module (record 189).
   royalties: ['fees', 'posting-figures'],
   splits: ['posting', 'statement'],

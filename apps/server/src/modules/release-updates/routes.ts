@@ -8,7 +8,6 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { imageContentType } from '../releases/routes';
 import { releaseIdParam } from '../releases/service';
 import {
   approveUpdate,
@@ -18,6 +17,9 @@ import {
   updateFileKey,
   updatesInReview,
 } from './service';
+
+/** Cover thumbnails are JPEG; an original may be PNG (the builder accepts both). */
+const imageContentType = (key: string) => (key.toLowerCase().endsWith('.png') ? 'image/png' : 'image/jpeg');
 
 const updateIdParam = (value: string | undefined) => uuidParam(value, 'Update not found.');
 

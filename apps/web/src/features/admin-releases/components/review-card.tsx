@@ -29,6 +29,7 @@ import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
+import { UpdateInReviewBadge } from '../../release-updates';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
 import { useApproveStoreTakedown, useRejectStoreTakedown } from '../api/store-takedown';
@@ -119,6 +120,7 @@ export function ReviewCard({
                   {NEEDS_ACTION_LABEL}
                 </Badge>
               ) : null}
+              <UpdateInReviewBadge releaseId={release.id} />
               {release.isTakedownRequested ? (
                 <Badge tone="yellow">
                   Takedown requested

@@ -33,6 +33,17 @@ export function ReleaseUpdateReviews() {
   );
 }
 
+/** On a release's review card: its update waiting above (the list is one cached query for the page). */
+export function UpdateInReviewBadge({ releaseId }: { releaseId: string }) {
+  const updates = useUpdatesInReview();
+  if (!updates.data?.some((update) => update.releaseId === releaseId)) return null;
+  return (
+    <Badge tone="blue" data-testid="update-in-review">
+      {RELEASE_UPDATE_MESSAGES.inReviewLabel}
+    </Badge>
+  );
+}
+
 function UpdateCard({ update }: { update: ReleaseUpdateView }) {
   const decide = useDecideUpdate();
   const [dialog, setDialog] = useState<'approve' | 'reject' | null>(null);
