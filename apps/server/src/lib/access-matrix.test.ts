@@ -6,15 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GATE_MESSAGE } from '@tunedrop/shared';
+import { type MemberRole, ROLE_LABELS, roleAllows, TEAM_TEXTS } from '@tunedrop/shared/schemas/team';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableTestFixtures } from '../app';
+import { accountMembers } from '../db/schema';
 import { testFixturesRoutes } from '../modules/test-fixtures/routes';
 import { createTestRelease, createTestUser, signInCookie } from '../test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../test-support/harness';
 import { addTestCover } from '../test-support/releases-fixtures';
 import { type MatrixFixture, ROUTE_TABLE, type RouteRow } from '../test-support/route-table';
 import { fundUser, savePaypal } from '../test-support/wallet-fixtures';
-import type { AccessRule } from './access';
+import { ACCOUNT_COOKIE, type AccessRule } from './access';
 
 const PERSONAS = [
   'anonymous',
@@ -27,8 +29,24 @@ const PERSONAS = [
   'moderator',
   'admin',
   'anotherArtist',
+  // Team members of the owner (basic) acting for that account (record 202); their own plan is inactive.
+  'adminMember',
+  'catalogMember',
+  'financeMember',
+  'viewerMember',
 ] as const;
 type Persona = (typeof PERSONAS)[number];
+
+type MemberPersona = 'adminMember' | 'catalogMember' | 'financeMember' | 'viewerMember';
+type ArtistPersona = Exclude<Persona, MemberPersona>;
+const MEMBER_ROLE_OF: Partial<Record<Persona, MemberRole>> = {
+  adminMember: 'admin',
+  catalogMember: 'catalog',
+  financeMember: 'finance',
+  viewerMember: 'viewer',
+};
+const roleRefusal = (role: MemberRole) =>
+  ({ kind: 'refused', status: 403, message: TEAM_TEXTS.roleRefused(ROLE_LABELS[role]) }) as const;
 
 type Expectation =
   | { kind: 'refused'; status: 401 | 402 | 403; message: string }
@@ -50,8 +68,11 @@ const NOT_ADMIN = {
 const ALLOWED = { kind: 'allowed' } as const;
 
 /** What each caller must get from a rule (spec 02 §6; staff routes check the role, never the payment). */
-const EXPECTED: Record<AccessRule, Record<Persona, Expectation>> = {
-  public: Object.fromEntries(PERSONAS.map((persona) => [persona, ALLOWED])) as Record<Persona, Expectation>,
+const EXPECTED: Record<AccessRule, Record<ArtistPersona, Expectation>> = {
+  public: Object.fromEntries(PERSONAS.map((persona) => [persona, ALLOWED])) as Record<
+    ArtistPersona,
+    Expectation
+  >,
   user: {
     anonymous: UNAUTHORIZED,
     unverified: UNAUTHORIZED,
@@ -108,10 +129,25 @@ const ACCESS_MESSAGES = new Set<string>([
   GATED.message,
   NOT_STAFF.message,
   NOT_ADMIN.message,
+  ...Object.values(MEMBER_ROLE_OF).map((role) => roleRefusal(role).message),
 ]);
 
+/**
+ * A member acting for the owner's account: staff and public rules as for any artist; on the account's
+ * routes the owner's subscription counts, then the role: allowed, it reaches the owner's resources; a
+ * personal route acts for the member, so the owner's resource stays out of reach (404).
+ */
+function memberExpectation(row: RouteRow, role: MemberRole): Expectation {
+  if (row.rule !== 'user' && row.rule !== 'subscriber') return EXPECTED[row.rule].basic;
+  if (!roleAllows(role, row.account)) return roleRefusal(role);
+  if (row.account === 'personal' && row.owned) return { kind: 'notFound' };
+  return ALLOWED;
+}
+
 function expectationFor(row: RouteRow, persona: Persona): Expectation {
-  const expected = EXPECTED[row.rule][persona];
+  const memberRole = MEMBER_ROLE_OF[persona];
+  if (memberRole) return memberExpectation(row, memberRole);
+  const expected = EXPECTED[row.rule][persona as ArtistPersona];
   // Another artist passes the rule but must never reach the owner's (basic's) resource.
   if (persona === 'anotherArtist' && row.owned && expected.kind === 'allowed') return { kind: 'notFound' };
   return expected;
@@ -157,6 +193,13 @@ beforeAll(async () => {
   );
 
   if (!owner) throw new Error('no owner');
+  await Promise.all(
+    (Object.entries(MEMBER_ROLE_OF) as [Persona, MemberRole][]).map(async ([persona, role]) => {
+      const member = await make(persona, inactive);
+      await system.db.insert(accountMembers).values({ accountId: owner.userId, userId: member.userId, role });
+      cookies.set(persona, `${cookies.get(persona)}; ${ACCOUNT_COOKIE}=${owner.userId}`);
+    }),
+  );
   const created = await createTestRelease(system, owner.userId, { trackCount: 1 });
   await addTestCover(system, owner.userId, created.releaseId);
   await fundUser(system, owner.userId, 100_00);
@@ -184,7 +227,8 @@ beforeAll(async () => {
     role: 'free_access',
     supportMessage: supportMessage.id,
   };
-});
+  // Sixteen callers signed in on a shared machine: more than the default minute.
+}, 240_000);
 
 afterAll(async () => {
   await system?.close();
@@ -239,6 +283,10 @@ const ORDER: Persona[] = [
   'unsubscribed',
   'anotherArtist',
   'banned',
+  'viewerMember',
+  'financeMember',
+  'catalogMember',
+  'adminMember',
   'pro',
   'moderatorWithoutSubscription',
   'moderator',
