@@ -139,6 +139,15 @@ export function ernReleaseFrom(
     publishingHolder: release.publishingHolder,
     publishingYear: release.publishingYear,
     distributionStores: where.distributionStores,
+    // Release time and territories (record 199's columns) in every deal (record 198).
+    territories:
+      release.territoryMode === 'worldwide' || release.territories.length === 0
+        ? { mode: 'worldwide' }
+        : { mode: release.territoryMode, codes: release.territories },
+    releaseStart:
+      release.releaseTimeMode === 'worldwide_moment' && release.releaseAt
+        ? { mode: 'worldwide_moment', at: release.releaseAt }
+        : { mode: 'local_midnight' },
     primaryArtists:
       release.primaryArtistsData.length > 0
         ? release.primaryArtistsData
