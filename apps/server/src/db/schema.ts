@@ -6,13 +6,16 @@
  * file (a new module gets a file, exported here).
  */
 export * from './schema/accounts';
+export * from './schema/artist-profiles';
 export * from './schema/auth';
 export * from './schema/billing';
+export * from './schema/catalogue-imports';
 export * from './schema/content-id';
 export * from './schema/content-id-claims';
 export * from './schema/delivery';
 export * from './schema/lapse-policy';
 export * from './schema/platform';
+export * from './schema/release-updates';
 export * from './schema/releases';
 export * from './schema/royalties';
 export * from './schema/splits';

@@ -56,6 +56,10 @@ export const routes: RouteObject[] = [
           },
           { path: 'songs', ...page(() => import('../features/releases/routes/songs-page')) },
           {
+            path: 'artists',
+            ...page(() => import('../features/artist-profiles/routes/artist-profiles-page')),
+          },
+          {
             path: 'edit-release/:id',
             ...page(() => import('../features/releases/routes/edit-release-page')),
           },
@@ -101,6 +105,10 @@ export const routes: RouteObject[] = [
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
           { path: 'settings', ...page(() => import('./pages/admin-settings-page')) },
           { path: 'finance', ...page(() => import('../features/finance/routes/admin-finance-page')) },
+          {
+            path: 'catalogue-import',
+            ...page(() => import('../features/catalogue-import/routes/admin-catalogue-import-page')),
+          },
           {
             path: 'royalties',
             ...page(() => import('../features/royalty-imports/routes/admin-royalties-page')),

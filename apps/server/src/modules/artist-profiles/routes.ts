@@ -11,10 +11,15 @@ export const artistProfilesRoutes = new Hono<AppEnv>()
   .get('/artist-profiles', access('user', 'read'), async (c) => {
     return c.json(await listArtistProfiles(c.var.deps.db, requireViewer(c)), 200);
   })
-  .post('/artist-profiles', access('subscriber', 'catalog'), validate('json', artistProfileInputSchema), async (c) => {
-    const profile = await createArtistProfile(c.var.deps.db, requireViewer(c), c.req.valid('json'));
-    return c.json({ profile }, 201);
-  })
+  .post(
+    '/artist-profiles',
+    access('subscriber', 'catalog'),
+    validate('json', artistProfileInputSchema),
+    async (c) => {
+      const profile = await createArtistProfile(c.var.deps.db, requireViewer(c), c.req.valid('json'));
+      return c.json({ profile }, 201);
+    },
+  )
   .patch(
     '/artist-profiles/:id',
     access('subscriber', 'catalog'),

@@ -4,13 +4,14 @@
  * Basic holds one profile; Pro with a running subscription (or free access) any number. After a downgrade
  * or a lapse the extra profiles stay with their releases, but only the first takes new releases.
  */
+
+import { hasProFeatures, passesSubscriptionGate } from '@tunedrop/shared';
 import {
   ARTIST_PROFILE_MESSAGES,
   type ArtistProfile,
   type ArtistProfileList,
   type ArtistProfileValues,
 } from '@tunedrop/shared/schemas/artist-profiles';
-import { hasProFeatures, passesSubscriptionGate } from '@tunedrop/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { artistProfiles, profiles, releases } from '../../db/schema';

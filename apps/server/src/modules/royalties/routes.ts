@@ -233,16 +233,21 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     return c.json(await getStatementPeriods(c.var.deps.db, viewer.account.id), 200);
   })
   // A statement on screen (record 190): the same figures as its CSV and PDF.
-  .get('/royalties/statements/:period/summary', access('user', 'read'), async (c) => {
-    const viewer = requireViewer(c);
-    const period = statementPeriodSchema.safeParse(c.req.param('period'));
-    if (!period.success) throw notFound('Statement not found');
-    const accountId = accountIdOf(viewer);
-    const artistProfile = await statementProfile(c, accountId);
-    const statement = await buildStatement(c.var.deps.db, accountId, period.data, artistProfile);
-    if (statement === null) throw notFound('There is no statement for this month.');
-    return c.json(statementSummary(statement), 200);
-  })
+  .get(
+    '/royalties/statements/:period/summary',
+    access('user', 'read'),
+    validate('query', artistProfileFilterSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const period = statementPeriodSchema.safeParse(c.req.param('period'));
+      if (!period.success) throw notFound('Statement not found');
+      const accountId = accountIdOf(viewer);
+      const artistProfile = await statementProfile(c, accountId);
+      const statement = await buildStatement(c.var.deps.db, accountId, period.data, artistProfile);
+      if (statement === null) throw notFound('There is no statement for this month.');
+      return c.json(statementSummary(statement), 200);
+    },
+  )
   // Who issues the statements (record 190): the operator's legal name and address.
   .get('/admin/royalties/statement-issuer', access('admin'), async (c) => {
     return c.json(await readStatementIssuer(c.var.deps.db), 200);

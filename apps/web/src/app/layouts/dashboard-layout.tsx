@@ -16,14 +16,17 @@ import {
 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { BrandMark } from '../../components/brand-mark';
 import { buttonClass } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/card';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
 import { useLiveUpdates } from '../../features/live-updates';
 import { AccountSwitcher } from '../../features/team';
+import { currentSiteBrand } from '../../lib/site-brand';
 import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
+import { ArtistProfileSwitcher } from './artist-profile-switcher';
 import { isReachableWithoutSubscription, LapsedBanner } from './lapsed-banner';
 import { SidebarPlanCard, showsAnalyticsLink } from './sidebar-plan-card';
 import { useSignOut } from './use-sign-out';
@@ -55,6 +58,7 @@ export function DashboardLayout() {
 
   // A payee's pages are the ones open without a subscription; Home and Upload would only send them back.
   const isPayeeView = facts.isPayee && !facts.passesGate;
+  const { productName } = currentSiteBrand();
   const items = [
     ...(isPayeeView
       ? []
@@ -73,11 +77,12 @@ export function DashboardLayout() {
       : []),
   ];
 
-  const sidebar = (
+  const sidebar = (where: 'desktop' | 'mobile') => (
     <div className="flex h-full flex-col gap-6 p-4">
       <Link to={paths.dashboard} className="flex items-center gap-2 px-2 text-lg font-bold text-white">
-        <Music2 aria-hidden className="size-6 text-brand-400" /> Tunedrop
+        <BrandMark />
       </Link>
+      {isPayeeView ? null : <ArtistProfileSwitcher idSuffix={where} />}
       <AccountSwitcher idSuffix={where} />
       <nav aria-label="Dashboard" className="flex flex-col gap-1">
         {items.map((item) => (
@@ -107,10 +112,12 @@ export function DashboardLayout() {
 
   return (
     <div className="min-h-screen md:flex">
-      <aside className="hidden w-64 shrink-0 border-r border-ink-800 bg-ink-900 md:block">{sidebar}</aside>
+      <aside className="hidden w-64 shrink-0 border-r border-ink-800 bg-ink-900 md:block">
+        {sidebar('desktop')}
+      </aside>
       <div className="flex items-center justify-between border-b border-ink-800 bg-ink-900 px-4 py-3 md:hidden">
         <Link to={paths.dashboard} className="font-bold text-white">
-          Tunedrop
+          {productName}
         </Link>
         <button
           type="button"
@@ -125,7 +132,7 @@ export function DashboardLayout() {
       </div>
       {isMenuOpen ? (
         <div id="dashboard-mobile-menu" className="border-b border-ink-800 bg-ink-900 md:hidden">
-          {sidebar}
+          {sidebar('mobile')}
         </div>
       ) : null}
       <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-10">

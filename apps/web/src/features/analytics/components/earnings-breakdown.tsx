@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
+import { profileQuery, useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { formatCents, formatDateTime, formatNumber, formatPeriod } from '../../../lib/format';
 import { earningsCsvUrl, useEarningsBreakdown } from '../api/earnings';
 
@@ -123,7 +124,10 @@ function Trend({ months }: { months: EarningsRow[] }) {
 
 export function EarningsBreakdown({ isEnabled }: { isEnabled: boolean }) {
   const [months, setMonths] = useState<EarningsWindow>('12');
-  const report = useEarningsBreakdown(months, isEnabled);
+  // The dashboard's artist profile switcher (record 201): one profile's releases, or all.
+  const { profile } = useChosenArtistProfile();
+  const artistProfileId = profileQuery(profile).artistProfileId;
+  const report = useEarningsBreakdown(months, isEnabled, artistProfileId);
   const data = report.data;
 
   return (
@@ -131,7 +135,7 @@ export function EarningsBreakdown({ isEnabled }: { isEnabled: boolean }) {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="store-earnings-title" className="text-xl font-semibold text-white">
-            Streams and sales by store
+            Streams and sales by store{profile ? ` · ${profile.name}` : ''}
           </h2>
           <p className="text-sm text-zinc-400">
             From the store reports posted to your balance; updated as soon as a new report is posted. These
@@ -166,7 +170,7 @@ export function EarningsBreakdown({ isEnabled }: { isEnabled: boolean }) {
               </label>
             ))}
           </fieldset>
-          <a href={earningsCsvUrl(months)} download className={buttonClass('outline', 'sm')}>
+          <a href={earningsCsvUrl(months, artistProfileId)} download className={buttonClass('outline', 'sm')}>
             <Download aria-hidden className="size-4" /> Export CSV
           </a>
         </div>

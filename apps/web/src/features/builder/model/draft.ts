@@ -10,7 +10,16 @@ import {
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
 
-export type Viewpoint = { isPro: boolean; artistName: string };
+/**
+ * Whose release it is: the plan, the artist name a Basic release is locked to, and (record 201) the artist
+ * profile a new draft goes under with its credit, which a Pro draft starts with as its primary artist.
+ */
+export type Viewpoint = {
+  isPro: boolean;
+  artistName: string;
+  artistProfileId?: string | null;
+  profileArtist?: ArtistDraft | null;
+};
 
 const newId = () => crypto.randomUUID();
 
@@ -18,7 +27,7 @@ export function emptyArtist(name = ''): ArtistDraft {
   return { name, spotifyLink: '', appleMusicLink: '' };
 }
 
-export function emptyTrack({ isPro, artistName }: Viewpoint): TrackDraft {
+export function emptyTrack({ isPro, artistName, profileArtist }: Viewpoint): TrackDraft {
   return {
     id: newId(),
     title: '',
@@ -26,7 +35,8 @@ export function emptyTrack({ isPro, artistName }: Viewpoint): TrackDraft {
     explicit: false,
     isrc: '',
     // Basic: the one primary artist is the user's artist name, filled in for them.
-    primaryArtists: isPro ? [] : [emptyArtist(artistName)],
+    // Pro: the chosen artist profile, when one is chosen (record 201); removable like any credit.
+    primaryArtists: isPro ? (profileArtist ? [{ ...profileArtist }] : []) : [emptyArtist(artistName)],
     featuredArtists: [],
     songwriters: [],
     producers: [],
@@ -49,6 +59,7 @@ export function newDraft(viewpoint: Viewpoint, now: Date = new Date()): BuilderD
     version: 1,
     step: 1,
     idempotencyKey: newId(),
+    artistProfileId: viewpoint.artistProfileId ?? null,
     release: {
       title: '',
       genre: '',

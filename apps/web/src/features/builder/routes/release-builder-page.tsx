@@ -2,6 +2,13 @@
  * Release Builder (/dashboard/release-builder, spec 02 §2): the five-step wizard and its success
  * screen. The draft is saved as the user types, so a reload or a later visit restores it.
  */
+
+import {
+  ARTIST_PROFILE_MESSAGES,
+  type ArtistProfile,
+  appleArtistLink,
+  spotifyArtistLink,
+} from '@tunedrop/shared/schemas/artist-profiles';
 import {
   audioFileError,
   type BuilderDraft,
@@ -19,6 +26,7 @@ import { Card, PageLoader } from '../../../components/ui/card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { useAppConfig } from '../../../lib/app-config';
+import { useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
 import { saveDraft, saveDraftOnExit, useDraftQuery } from '../api/draft';
@@ -58,6 +66,7 @@ export default function ReleaseBuilderPage() {
 
 function LoadedBuilder({ viewer }: { viewer: Viewer }) {
   const draftQuery = useDraftQuery();
+  const profiles = useChosenArtistProfile();
   if (draftQuery.isPending) return <PageLoader />;
   if (draftQuery.isError) {
     return (
@@ -69,8 +78,38 @@ function LoadedBuilder({ viewer }: { viewer: Viewer }) {
       </Card>
     );
   }
-  const viewpoint: Viewpoint = { isPro: viewerFacts(viewer).isPro, artistName: viewer.profile.artistName };
-  return <Builder answer={draftQuery.data} viewpoint={viewpoint} />;
+  if (profiles.isLoading) return <PageLoader />;
+  const isPro = viewerFacts(viewer).isPro;
+  // The artist profile chosen in the dashboard (record 201): a new draft goes under it when it takes new
+  // releases; otherwise (a profile read-only after a downgrade) under the first, and the page says why.
+  const first = profiles.profiles[0] ?? null;
+  const chosen = profiles.profile;
+  const releasingAs = chosen?.canRelease ? chosen : first;
+  const viewpoint: Viewpoint = {
+    isPro,
+    artistName: releasingAs && !isPro ? releasingAs.name : viewer.profile.artistName,
+    artistProfileId: releasingAs?.id ?? null,
+    profileArtist: chosen?.canRelease ? profileCredit(chosen) : null,
+  };
+  return (
+    <Builder
+      answer={draftQuery.data}
+      viewpoint={viewpoint}
+      profiles={profiles.profiles}
+      readOnlyNotice={
+        chosen && !chosen.canRelease && first ? ARTIST_PROFILE_MESSAGES.readOnly(first.name) : null
+      }
+    />
+  );
+}
+
+/** A profile as a builder credit, with its Spotify and Apple Music links. */
+function profileCredit(profile: ArtistProfile) {
+  return {
+    name: profile.name,
+    spotifyLink: profile.spotifyArtistId ? spotifyArtistLink(profile.spotifyArtistId) : '',
+    appleMusicLink: profile.appleArtistId ? appleArtistLink(profile.appleArtistId) : '',
+  };
 }
 
 function startingPoint(answer: DraftAnswer, viewpoint: Viewpoint): { draft: BuilderDraft; slots: Slots } {
@@ -80,7 +119,17 @@ function startingPoint(answer: DraftAnswer, viewpoint: Viewpoint): { draft: Buil
   return { draft: applyPlanLocks(restored.draft, viewpoint), slots: restored.slots };
 }
 
-function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpoint }) {
+function Builder({
+  answer,
+  viewpoint,
+  profiles,
+  readOnlyNotice,
+}: {
+  answer: DraftAnswer;
+  viewpoint: Viewpoint;
+  profiles: ArtistProfile[];
+  readOnlyNotice: string | null;
+}) {
   const { isPro, artistName } = viewpoint;
   const { data: appConfig } = useAppConfig();
   const isSpotifyConfigured = appConfig?.isSpotifyConfigured ?? false;
@@ -95,6 +144,8 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
   const [submitted, setSubmitted] = useState<SubmittedRelease | null>(null);
   const [saveState, setSaveState] = useState<SaveState>('idle');
   const submitRelease = useSubmitRelease();
+  // The profile this draft goes under (kept with the draft; the first when the draft names none).
+  const releasingAs = profiles.find((profile) => profile.id === draft.artistProfileId) ?? profiles[0] ?? null;
   const isDirty = useRef(false);
   const isSubmittedRef = useRef(false);
   const isSubmittingRef = useRef(false);
@@ -146,7 +197,11 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
     change((current) => ({ ...current, release: { ...current.release, ...update } }));
     setReleaseErrors((current) => {
       const next = { ...current };
-      for (const key of Object.keys(update)) delete next[key];
+      // Nested fields' errors too ('availability.territories' when availability changes).
+      for (const key of Object.keys(update)) {
+        for (const field of Object.keys(next))
+          if (field === key || field.startsWith(`${key}.`)) delete next[field];
+      }
       return next;
     });
   };
@@ -256,6 +311,16 @@ function Builder({ answer, viewpoint }: { answer: DraftAnswer; viewpoint: Viewpo
         <div>
           <h1 className="text-3xl font-bold text-white">Release Builder</h1>
           <p className="mt-1 text-zinc-400">Create a single, EP or album and send it for review.</p>
+          {releasingAs ? (
+            <p className="mt-1 text-sm text-zinc-300" data-testid="releasing-as">
+              Artist profile: <span className="font-semibold text-white">{releasingAs.name}</span>
+            </p>
+          ) : null}
+          {readOnlyNotice && !answer.draft ? (
+            <p role="status" className="mt-2 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+              {readOnlyNotice}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <p className="text-xs text-zinc-400" aria-live="polite" data-testid="save-state">

@@ -6,7 +6,8 @@ import { releasesKeys } from './keys';
 
 export const MY_SONGS_PAGE_SIZE = 20;
 
-export type MySongsFilters = { q: string; status: ReleaseStatus | '' };
+/** `artistProfileId`: one artist profile's releases (record 201); empty for all the account's. */
+export type MySongsFilters = { q: string; status: ReleaseStatus | ''; artistProfileId?: string };
 
 export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
   return useInfiniteQuery({
@@ -18,6 +19,7 @@ export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
             limit: String(MY_SONGS_PAGE_SIZE),
             ...(filters.q ? { q: filters.q } : {}),
             ...(filters.status ? { status: filters.status } : {}),
+            ...(filters.artistProfileId ? { artistProfileId: filters.artistProfileId } : {}),
             ...(pageParam ? { cursor: pageParam } : {}),
           },
         }),

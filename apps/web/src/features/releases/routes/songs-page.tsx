@@ -15,6 +15,7 @@ import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
 import { useListParams } from '../../../components/ui/use-list-params';
 import { paths } from '../../../config/paths';
+import { profileQuery, useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useMyReleases } from '../api/list-my-releases';
 import { useRequestTakedown } from '../api/request-takedown';
@@ -36,7 +37,9 @@ export default function SongsPage() {
   const [params, setParams] = useSearchParams();
   const statusParam = params.get('state') ?? '';
   const status = FILTER_STATUSES.find((item) => item === statusParam) ?? '';
-  const releases = useMyReleases({ q: list.q, status });
+  // The dashboard's artist profile switcher (record 201): one profile's releases, or all of them.
+  const { profile } = useChosenArtistProfile();
+  const releases = useMyReleases({ q: list.q, status, ...profileQuery(profile) });
   const isFiltered = Boolean(list.q || status);
   const setStatus = (value: string) =>
     setParams(
@@ -87,7 +90,9 @@ export default function SongsPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="text-3xl font-bold text-white">My Songs</h1>
-          <p className="mt-1 text-sm text-zinc-400">Your releases and their review status.</p>
+          <p className="mt-1 text-sm text-zinc-400">
+            {profile ? `${profile.name}'s releases` : 'Your releases'} and their review status.
+          </p>
         </div>
         <Link to={paths.upload} className={buttonClass('primary')}>
           <Upload aria-hidden className="size-4" /> Upload Music

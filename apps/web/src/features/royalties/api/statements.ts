@@ -9,13 +9,20 @@ export function useStatements() {
   });
 }
 
-export function useStatement(period: string, isEnabled: boolean) {
+/** One statement; with `artistProfileId` (record 201) its earnings are that profile's releases only. */
+export function useStatement(period: string, isEnabled: boolean, artistProfileId?: string) {
   return useQuery({
-    queryKey: ['royalties-statements', period],
-    queryFn: () => unwrap(client.royalties.statements[':period'].summary.$get({ param: { period } })),
+    queryKey: ['royalties-statements', period, artistProfileId ?? 'all'],
+    queryFn: () =>
+      unwrap(
+        client.royalties.statements[':period'].summary.$get({
+          param: { period },
+          query: artistProfileId ? { artistProfileId } : {},
+        }),
+      ),
     enabled: isEnabled,
   });
 }
 
-export const statementUrl = (period: string, type: 'csv' | 'pdf') =>
-  `/api/royalties/statements/${period}.${type}`;
+export const statementUrl = (period: string, type: 'csv' | 'pdf', artistProfileId?: string) =>
+  `/api/royalties/statements/${period}.${type}${artistProfileId ? `?artistProfileId=${encodeURIComponent(artistProfileId)}` : ''}`;

@@ -8,6 +8,7 @@ import { ChevronDown, FileText } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
+import { profileQuery, useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { formatCents, formatPeriod } from '../../../lib/format';
 import { statementUrl, useStatement, useStatements } from '../api/statements';
 
@@ -15,6 +16,9 @@ const periodLabel = (period: string) => formatPeriod(`${period}-01`, 'month');
 
 export function StatementsSection() {
   const statements = useStatements();
+  // The dashboard's artist profile switcher (record 201): a statement's earnings for one profile, or all.
+  const { profile } = useChosenArtistProfile();
+  const artistProfileId = profileQuery(profile).artistProfileId;
   const items = statements.data?.items ?? [];
   return (
     <section aria-labelledby="statements-title" className="space-y-3">
@@ -23,6 +27,11 @@ export function StatementsSection() {
           Statements
         </h2>
         <p className="text-sm text-zinc-400">{STATEMENT_TEXTS.periodNote}</p>
+        <p className="text-sm text-zinc-400" data-testid="statements-profile">
+          {profile
+            ? `Earnings of ${profile.name} only; the balance is one for all your artist profiles.`
+            : 'All profiles.'}
+        </p>
       </div>
       {statements.isPending ? (
         <Spinner className="text-brand-400" />
@@ -41,7 +50,7 @@ export function StatementsSection() {
       ) : (
         <ul className="divide-y divide-ink-800 rounded-xl border border-ink-700 bg-ink-900">
           {items.map((item) => (
-            <StatementItem key={item.period} item={item} />
+            <StatementItem key={item.period} item={item} artistProfileId={artistProfileId} />
           ))}
         </ul>
       )}
@@ -49,7 +58,13 @@ export function StatementsSection() {
   );
 }
 
-function StatementItem({ item }: { item: StatementMonth }) {
+function StatementItem({
+  item,
+  artistProfileId,
+}: {
+  item: StatementMonth;
+  artistProfileId?: string | undefined;
+}) {
   const [isOpen, setIsOpen] = useState(false);
   const panelId = useId();
   const label = periodLabel(item.period);
@@ -80,7 +95,7 @@ function StatementItem({ item }: { item: StatementMonth }) {
             {isOpen ? 'Hide' : 'View'}
           </Button>
           <a
-            href={statementUrl(item.period, 'csv')}
+            href={statementUrl(item.period, 'csv', artistProfileId)}
             download
             className={buttonClass('outline', 'sm')}
             aria-label={`Download the ${label} statement as CSV`}
@@ -88,7 +103,7 @@ function StatementItem({ item }: { item: StatementMonth }) {
             CSV
           </a>
           <a
-            href={statementUrl(item.period, 'pdf')}
+            href={statementUrl(item.period, 'pdf', artistProfileId)}
             download
             className={buttonClass('outline', 'sm')}
             aria-label={`Download the ${label} statement as PDF`}
@@ -98,7 +113,7 @@ function StatementItem({ item }: { item: StatementMonth }) {
         </div>
       </div>
       <div id={panelId} hidden={!isOpen}>
-        {isOpen ? <StatementView period={item.period} /> : null}
+        {isOpen ? <StatementView period={item.period} artistProfileId={artistProfileId} /> : null}
       </div>
     </li>
   );
@@ -139,8 +154,14 @@ function AmountRows({
   );
 }
 
-function StatementView({ period }: { period: string }) {
-  const statement = useStatement(period, true);
+function StatementView({
+  period,
+  artistProfileId,
+}: {
+  period: string;
+  artistProfileId?: string | undefined;
+}) {
+  const statement = useStatement(period, true, artistProfileId);
   if (statement.isPending) return <Spinner className="mt-3 text-brand-400" />;
   if (statement.isError) {
     return (
@@ -157,9 +178,20 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
   const paid = statement.shares.filter((share) => share.direction === 'to');
   const received = statement.shares.filter((share) => share.direction === 'from');
   const summary: { label: string; cents: number; isTotal?: boolean }[] = [
-    { label: 'Opening balance', cents: statement.openingCents, isTotal: true },
+    {
+      label: statement.artistProfile ? 'Opening balance (all profiles)' : 'Opening balance',
+      cents: statement.openingCents,
+      isTotal: true,
+    },
   ];
-  if (earnings.lines > 0 || statement.feeCents !== 0) {
+  // One profile's view (record 201): its gross earnings; the balance lines stay the whole account's.
+  const profile = statement.artistProfile;
+  if (profile) {
+    summary.push(
+      { label: `Gross earnings of ${profile.name}`, cents: earnings.grossCents },
+      { label: 'Closing balance (all profiles)', cents: statement.closingCents, isTotal: true },
+    );
+  } else if (earnings.lines > 0 || statement.feeCents !== 0) {
     summary.push(
       { label: 'Gross earnings (before fee and splits)', cents: earnings.grossCents },
       {
@@ -168,16 +200,18 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
       },
     );
   }
-  if (paid.length > 0) summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
-  if (received.length > 0) summary.push({ label: 'Split shares received', cents: sum(received) });
-  if (statement.otherEarnings.length > 0)
+  if (!profile && paid.length > 0)
+    summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
+  if (!profile && received.length > 0) summary.push({ label: 'Split shares received', cents: sum(received) });
+  if (!profile && statement.otherEarnings.length > 0)
     summary.push({ label: 'Other earnings', cents: sum(statement.otherEarnings) });
-  summary.push(
-    { label: 'Net earnings (your share)', cents: statement.netEarningsCents, isTotal: true },
-    { label: 'Withdrawals', cents: sum(statement.withdrawals) },
-    { label: 'Adjustments', cents: sum(statement.adjustments) },
-    { label: 'Closing balance', cents: statement.closingCents, isTotal: true },
-  );
+  if (!profile)
+    summary.push(
+      { label: 'Net earnings (your share)', cents: statement.netEarningsCents, isTotal: true },
+      { label: 'Withdrawals', cents: sum(statement.withdrawals) },
+      { label: 'Adjustments', cents: sum(statement.adjustments) },
+      { label: 'Closing balance', cents: statement.closingCents, isTotal: true },
+    );
   const shareLabel = (share: RoyaltyStatement['shares'][number]) =>
     `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
   return (

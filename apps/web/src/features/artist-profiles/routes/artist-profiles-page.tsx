@@ -1,0 +1,219 @@
+/**
+ * /dashboard/artists (record 201): the account's artist profiles, adding one (Pro) and editing each.
+ * Basic holds one: adding a second says it is a Pro feature. After a downgrade the others stay, read-only
+ * for new releases, and say so.
+ */
+import {
+  ARTIST_PROFILE_MESSAGES,
+  type ArtistProfile,
+  artistProfileInputSchema,
+} from '@tunedrop/shared/schemas/artist-profiles';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, buttonClass } from '../../../components/ui/button';
+import { Badge, Card, PageLoader } from '../../../components/ui/card';
+import { Field, Input } from '../../../components/ui/input';
+import { notify } from '../../../components/ui/toast';
+import { paths } from '../../../config/paths';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { chooseArtistProfile, useArtistProfiles } from '../../../lib/artist-profiles';
+import { usePageTitle } from '../../../lib/use-page-title';
+import { useZodForm } from '../../../lib/use-zod-form';
+import { useCreateArtistProfile, useUpdateArtistProfile } from '../api/save-artist-profile';
+
+export default function ArtistProfilesPage() {
+  usePageTitle('Artist profiles');
+  const { data, isPending, isError } = useArtistProfiles();
+  const [isAdding, setIsAdding] = useState(false);
+  if (isPending) return <PageLoader />;
+  if (isError || !data) return <p role="alert">We could not load your artist profiles.</p>;
+  const first = data.profiles[0];
+
+  return (
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-white">Artist profiles</h1>
+          <p className="mt-1 text-sm text-zinc-400">
+            Artist profiles: {data.limit === null ? 'unlimited on your plan' : '1 on Basic, unlimited on Pro'}
+            . Your balance is one for all of them.
+          </p>
+        </div>
+        {!isAdding ? (
+          <Button type="button" onClick={() => setIsAdding(true)}>
+            Add artist profile
+          </Button>
+        ) : null}
+      </header>
+
+      {isAdding ? (
+        data.canAdd ? (
+          <Card>
+            <h2 className="mb-4 text-lg font-semibold text-white">New artist profile</h2>
+            <ProfileForm
+              idPrefix="new-profile"
+              submitLabel="Create profile"
+              onDone={(profile) => {
+                setIsAdding(false);
+                if (profile) chooseArtistProfile(profile.id);
+              }}
+            />
+          </Card>
+        ) : (
+          <Card role="status" aria-live="polite" className="border-amber-500/40">
+            <p className="font-semibold text-amber-200">{ARTIST_PROFILE_MESSAGES.proFeature}</p>
+            <p className="mt-1 text-sm text-zinc-300">{ARTIST_PROFILE_MESSAGES.limitBasic}</p>
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Link to={paths.account} className={buttonClass('primary', 'sm')}>
+                Upgrade to Pro
+              </Link>
+              <Button type="button" variant="ghost" size="sm" onClick={() => setIsAdding(false)}>
+                Close
+              </Button>
+            </div>
+          </Card>
+        )
+      ) : null}
+
+      <ul className="space-y-4" aria-label="Your artist profiles">
+        {data.profiles.map((profile) => (
+          <li key={profile.id}>
+            <ProfileCard profile={profile} firstName={first?.name ?? ''} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName: string }) {
+  const [isEditing, setIsEditing] = useState(false);
+  const headingId = `artist-profile-${profile.id}`;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={headingId} className="break-words text-lg font-semibold text-white">
+            {profile.name}
+          </h2>
+          <p className="text-sm text-zinc-400">
+            {profile.releaseCount === 1 ? '1 release' : `${profile.releaseCount} releases`}
+            {profile.spotifyArtistId ? ` · Spotify ${profile.spotifyArtistId}` : ''}
+            {profile.appleArtistId ? ` · Apple Music ${profile.appleArtistId}` : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {profile.isFirst ? <Badge>First profile</Badge> : null}
+          {!profile.canRelease ? <Badge>Read-only</Badge> : null}
+          {!isEditing ? (
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              aria-label={`Edit ${profile.name}`}
+              onClick={() => setIsEditing(true)}
+            >
+              Edit
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {!profile.canRelease ? (
+        <p className="mt-3 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
+          {ARTIST_PROFILE_MESSAGES.readOnly(firstName)}
+        </p>
+      ) : null}
+      {isEditing ? (
+        <div className="mt-4">
+          <ProfileForm
+            idPrefix={`edit-${profile.id}`}
+            profile={profile}
+            submitLabel="Save profile"
+            onDone={() => setIsEditing(false)}
+          />
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function ProfileForm({
+  idPrefix,
+  profile,
+  submitLabel,
+  onDone,
+}: {
+  idPrefix: string;
+  profile?: ArtistProfile;
+  submitLabel: string;
+  onDone: (profile: ArtistProfile | null) => void;
+}) {
+  const create = useCreateArtistProfile();
+  const update = useUpdateArtistProfile();
+  const { register, handleSubmit, formState, setError } = useZodForm(artistProfileInputSchema, {
+    defaultValues: {
+      name: profile?.name ?? '',
+      spotifyArtistId: profile?.spotifyArtistId ?? '',
+      appleArtistId: profile?.appleArtistId ?? '',
+    },
+  });
+  const { errors } = formState;
+  const isSaving = create.isPending || update.isPending;
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved = profile
+        ? (await update.mutateAsync({ id: profile.id, json: values })).profile
+        : (await create.mutateAsync(values)).profile;
+      notify.success(profile ? ARTIST_PROFILE_MESSAGES.saved : ARTIST_PROFILE_MESSAGES.created, saved.name);
+      onDone(saved);
+    } catch (error) {
+      if (error instanceof ApiError && error.fields) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if (field === 'name' || field === 'spotifyArtistId' || field === 'appleArtistId')
+            setError(field, { message });
+        }
+      }
+      notify.error(errorMessage(error, 'The profile could not be saved.'));
+    }
+  });
+
+  const field = (name: 'name' | 'spotifyArtistId' | 'appleArtistId') => ({
+    id: `${idPrefix}-${name}`,
+    'aria-invalid': Boolean(errors[name]),
+    'aria-describedby': errors[name] ? `${idPrefix}-${name}-error` : `${idPrefix}-${name}-hint`,
+    ...register(name),
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-3" aria-label={submitLabel}>
+      <Field id={`${idPrefix}-name`} label="Artist name" error={errors.name?.message}>
+        <Input autoComplete="off" {...field('name')} />
+      </Field>
+      <Field
+        id={`${idPrefix}-spotifyArtistId`}
+        label="Spotify artist id (optional)"
+        error={errors.spotifyArtistId?.message}
+        hint="The id or the open.spotify.com artist link"
+      >
+        <Input autoComplete="off" {...field('spotifyArtistId')} />
+      </Field>
+      <Field
+        id={`${idPrefix}-appleArtistId`}
+        label="Apple Music artist id (optional)"
+        error={errors.appleArtistId?.message}
+        hint="The id or the music.apple.com artist link"
+      >
+        <Input autoComplete="off" inputMode="text" {...field('appleArtistId')} />
+      </Field>
+      <div className="flex flex-wrap gap-2 sm:col-span-3">
+        <Button type="submit" disabled={isSaving}>
+          {isSaving ? 'Saving...' : submitLabel}
+        </Button>
+        <Button type="button" variant="ghost" onClick={() => onDone(null)}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
