@@ -26,8 +26,6 @@ import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { producers, profiles, releases, songwriters, tracks, user, userRoles } from '../../db/schema';
-// Directly from its file until db/schema.ts's export line is committed with the other modules' lines.
-import { catalogueImports } from '../../db/schema/catalogue-imports';
 import type { Storage } from '../../infra/storage/storage';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
