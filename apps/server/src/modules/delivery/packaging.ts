@@ -5,14 +5,44 @@
  */
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type DeliveredFile, deliveryAttempts } from '../../db/schema';
+import { type DeliveredFile, deliveryAttempts, releases, tracks } from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
 import { type PackagePlan, STAGING_PREFIX, topFolders } from '../ddex';
 import type { LeaseGuard } from './lease';
 import type { DeliveryRow } from './state';
 import type { Transport } from './transport';
+
+/**
+ * Which files a job's package carries (choreography §5, record 197): every file for a new delivery; none
+ * for a takedown or a metadata-only update (binaries need not be resent); for an update after a
+ * post-release edit, the cover and the WAVs of the tracks its `update_scope` names, as they are now.
+ */
+export async function resourcesToSend(
+  db: DbOrTx,
+  job: Pick<DeliveryRow, 'action' | 'releaseId' | 'updateScope'>,
+): Promise<boolean | { keys: string[] }> {
+  if (job.action === 'new') return true;
+  const scope = job.updateScope;
+  if (job.action !== 'update' || !scope || (!scope.cover && scope.audioTrackIds.length === 0)) return false;
+  const keys: string[] = [];
+  if (scope.cover) {
+    const [release] = await db
+      .select({ coverArtKey: releases.coverArtKey })
+      .from(releases)
+      .where(eq(releases.id, job.releaseId));
+    if (release?.coverArtKey) keys.push(release.coverArtKey);
+  }
+  if (scope.audioTrackIds.length > 0) {
+    const rows = await db
+      .select({ fileKey: tracks.fileKey })
+      .from(tracks)
+      .where(and(eq(tracks.releaseId, job.releaseId), inArray(tracks.id, scope.audioTrackIds)));
+    keys.push(...rows.map((row) => row.fileKey));
+  }
+  return keys.length > 0 ? { keys } : false;
+}
 
 /**
  * Streams every resource to `writeFolder/resources/`, hashing as it goes; returns what was written.

@@ -21,7 +21,7 @@ import { pollAcknowledgements, promoteReleases } from './acknowledgements';
 import { readSettings } from './codes';
 import { openTargetTransport } from './connect';
 import { LeaseLostError, leaseGuard } from './lease';
-import { putInPlace, removeLeftovers, uploadResources } from './packaging';
+import { putInPlace, removeLeftovers, resourcesToSend, uploadResources } from './packaging';
 import {
   adoptInterrupted,
   claimJobs,
@@ -104,7 +104,7 @@ export async function processJobs(
       const plan = await planPackage(deps.db, job.releaseId, {
         ...(batchFolder ? { batchFolder } : {}),
         at,
-        withResources: job.action === 'new',
+        withResources: await resourcesToSend(deps.db, job),
         isStaged,
       });
       const { writeTop } = topFolders(plan.folder, isStaged);
@@ -114,12 +114,16 @@ export async function processJobs(
       tops.add(writeTop);
       // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
       // hashes of the last package that did.
+      // An update after a post-release edit resends the changed files only (record 197).
       let files: DeliveredFile[] = [];
       if (job.action === 'new') {
         files = await uploadResources(deps.storage, transport, plan, lease);
       } else {
-        files = await lastDeliveredFiles(deps.db, job.id);
         await transport.ensureDir(plan.writeFolder);
+        const sent = await uploadResources(deps.storage, transport, plan, lease);
+        const sentKeys = new Set(sent.map((file) => file.key));
+        const earlier = await lastDeliveredFiles(deps.db, job.id);
+        files = [...earlier.filter((file) => !sentKeys.has(file.key)), ...sent];
       }
       const xml = packageXml(plan, {
         sender: { partyId: settings.ddexSenderPartyId, name: settings.ddexSenderName },
