@@ -60,6 +60,8 @@ export const seed = {
     isrcs?: (string | null)[];
     /** An artist-supplied UPC (12 or 13 digits with a valid check digit). */
     upc?: string;
+    /** One of the owner's artist profiles (record 201); default the first. */
+    artistProfileId?: string;
   }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
 };
 

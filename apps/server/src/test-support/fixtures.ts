@@ -99,6 +99,8 @@ export type TestReleaseOptions = {
   originalReleaseDate?: string | null;
   /** Platform ids; default Spotify and Apple Music. */
   distributionStores?: PlatformId[];
+  /** One of the owner's artist profiles (record 201); default the first. */
+  artistProfileId?: string;
 };
 
 /** A complete release with tracks, credits and real stored files (a small WAV per track, no cover). */
@@ -113,6 +115,7 @@ export async function createTestRelease(
   await deps.db.insert(releases).values({
     id: releaseId,
     userId,
+    ...(options.artistProfileId ? { artistProfileId: options.artistProfileId } : {}),
     title: options.title ?? 'Test Release',
     primaryArtists: ['Test Artist'],
     primaryArtistsData: [{ name: 'Test Artist' }],

@@ -33,6 +33,7 @@ const userSchema = z.object({
 
 const releaseSchema = z.object({
   userId: z.string(),
+  artistProfileId: z.uuid().optional(),
   title: z.string().optional(),
   status: z.enum(RELEASE_STATUSES).optional(),
   trackCount: z.number().int().min(1).max(20).optional(),
