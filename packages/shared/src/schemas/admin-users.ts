@@ -8,6 +8,8 @@ export const USER_TABS = [
   { id: 'all', label: 'All' },
   { id: 'basic', label: 'Basic' },
   { id: 'pro', label: 'Pro' },
+  // Payees hold no plan (record 175): counted here, not under Basic (issue 27).
+  { id: 'payees', label: 'Payee' },
   { id: 'banned', label: 'Banned' },
   { id: 'free_access', label: 'Free Access' },
   { id: 'moderators', label: 'Moderators' },
@@ -18,7 +20,7 @@ export const USERS_PAGE_SIZE = 20;
 
 export const adminUsersQuerySchema = z.object({
   q: safeText().trim().max(200).optional().default(''),
-  tab: z.enum(['all', 'basic', 'pro', 'banned', 'free_access', 'moderators']).default('all'),
+  tab: z.enum(['all', 'basic', 'pro', 'payees', 'banned', 'free_access', 'moderators']).default('all'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;

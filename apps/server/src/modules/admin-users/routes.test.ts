@@ -1,10 +1,13 @@
 /** User Management API, and the admin-only rule on every route of users, withdrawals and balances. */
+
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, profiles, userRoles } from '../../db/schema';
+import { auditLog, profiles, splitPayees, userRoles } from '../../db/schema';
 import { ADMIN_ROUTES, staff } from '../../test-support/admin-fixtures';
-import { createTestUser } from '../../test-support/fixtures';
+import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { isPayeeSql } from '../wallet/payees';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
@@ -51,7 +54,15 @@ describe('GET /api/admin/users', () => {
       made.push(user.userId);
     }
     const first = await readJson(await asAdmin(`/api/admin/users?q=${tag.toUpperCase()}`));
-    expect(first.counts).toEqual({ all: 23, basic: 15, pro: 8, banned: 1, free_access: 2, moderators: 1 });
+    expect(first.counts).toEqual({
+      all: 23,
+      basic: 15,
+      pro: 8,
+      payees: 0,
+      banned: 1,
+      free_access: 2,
+      moderators: 1,
+    });
     expect(first.total).toBe(23);
     expect(first.users).toHaveLength(20);
     expect(first.pageSize).toBe(20);
@@ -91,10 +102,13 @@ describe('tab counts without a search (kept by triggers, migration 0008)', () =>
       const roles = await system.db.select().from(userRoles);
       const withRole = (role: string) =>
         rows.filter((row) => roles.some((grant) => grant.userId === row.id && grant.role === role)).length;
+      const payees = await system.db.select({ id: profiles.id }).from(profiles).where(isPayeeSql);
+      const isPayee = (id: string) => payees.some((payee) => payee.id === id);
       return {
         all: rows.length,
-        basic: rows.filter((row) => row.plan === 'basic').length,
-        pro: rows.filter((row) => row.plan === 'pro').length,
+        basic: rows.filter((row) => row.plan === 'basic' && !isPayee(row.id)).length,
+        pro: rows.filter((row) => row.plan === 'pro' && !isPayee(row.id)).length,
+        payees: payees.length,
         banned: rows.filter((row) => row.banned).length,
         free_access: withRole('free_access'),
         moderators: withRole('moderator'),
@@ -112,6 +126,36 @@ describe('tab counts without a search (kept by triggers, migration 0008)', () =>
     expect(await counts()).toEqual(await truth());
     await system.db.delete(profiles).where(eq(profiles.id, made.userId));
     expect(await counts()).toEqual(await truth());
+  });
+});
+
+describe('payees (record 175)', () => {
+  it('counts and lists a split payee under Payee, not Basic, with or without a search', async () => {
+    const tag = `zp${crypto.randomUUID().slice(0, 6)}`;
+    const owner = await createTestUser(system, { plan: 'pro', email: `${tag}-owner@example.com` });
+    const { releaseId } = await createTestRelease(system, owner.userId, { status: 'live' });
+    const payee = await createTestUser(system, {
+      email: `${tag}-payee@example.com`,
+      subscription: 'inactive',
+    });
+    const before = (await readJson(await asAdmin('/api/admin/users'))).counts;
+    await system.db.insert(splitPayees).values({
+      releaseId,
+      email: `${tag}-payee@example.com`,
+      tokenHash: randomBytes(16).toString('hex'),
+      invitedBy: owner.userId,
+    });
+    const after = await readJson(await asAdmin('/api/admin/users'));
+    expect(after.counts.payees).toBe(before.payees + 1);
+    expect(after.counts.basic).toBe(before.basic - 1);
+    const searched = await readJson(await asAdmin(`/api/admin/users?q=${tag}`));
+    expect(searched.counts).toMatchObject({ all: 2, basic: 0, pro: 1, payees: 1 });
+    const tab = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=payees`));
+    expect(tab.users.map((user: { id: string; isPayee: boolean }) => [user.id, user.isPayee])).toEqual([
+      [payee.userId, true],
+    ]);
+    const basic = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=basic`));
+    expect(basic.users).toEqual([]);
   });
 });
 

@@ -20,7 +20,7 @@ import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { camelCaseName, firstRow, run } from '../../lib/sql';
 import { recordAudit } from '../audit';
-import { isPayeeSql } from '../wallet/payees';
+import { IS_PAYEE_CONDITION, isPayeeSql } from '../wallet/payees';
 
 export type Admin = { id: string; email: string };
 
@@ -29,8 +29,10 @@ const hasRoleSql = (role: Role) =>
 
 const TAB_FILTERS: Record<UserTab, SQL> = {
   all: sql`true`,
-  basic: sql`${profiles.plan} = 'basic'`,
-  pro: sql`${profiles.plan} = 'pro'`,
+  // Basic and Pro count the plan holders; payees (record 175) have their own tab.
+  basic: sql`${profiles.plan} = 'basic' and not ${isPayeeSql}`,
+  pro: sql`${profiles.plan} = 'pro' and not ${isPayeeSql}`,
+  payees: isPayeeSql,
   banned: sql`${profiles.banned}`,
   free_access: hasRoleSql('free_access'),
   moderators: hasRoleSql('moderator'),
@@ -51,15 +53,19 @@ const EMPTY_TAB_COUNTS: Readonly<Record<UserTab, number>> = {
   all: 0,
   basic: 0,
   pro: 0,
+  payees: 0,
   banned: 0,
   free_access: 0,
   moderators: 0,
 };
 
+const SEARCH_IS_PAYEE = `exists (select 1 from profiles where profiles.id = m.id and ${IS_PAYEE_CONDITION})`;
+
 const SEARCH_TAB_CONDITIONS: Record<UserTab, string> = {
   all: 'true',
-  basic: "m.plan = 'basic'",
-  pro: "m.plan = 'pro'",
+  basic: `m.plan = 'basic' and not ${SEARCH_IS_PAYEE}`,
+  pro: `m.plan = 'pro' and not ${SEARCH_IS_PAYEE}`,
+  payees: SEARCH_IS_PAYEE,
   banned: 'm.banned',
   free_access: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'free_access')",
   moderators: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'moderator')",
@@ -141,6 +147,25 @@ function profileDeltasQuery(db: Db) {
     .prepare('tunedrop_users_counts');
 }
 
+/**
+ * Payees per plan column, found from the split payees' side (a few rows per split) rather than by a scan
+ * of profiles; the plan and tab counts then leave them out of Basic and Pro.
+ */
+function payeeCountsQuery(db: Db) {
+  return db
+    .select({ plan: profiles.plan, count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(profiles)
+    .where(
+      and(
+        isPayeeSql,
+        sql`(${profiles.id} in (select sp.user_id from split_payees sp where sp.status = 'accepted' and sp.user_id is not null)
+          or lower(${profiles.email}) in (select lower(sp.email) from split_payees sp where sp.status = 'pending'))`,
+      ),
+    )
+    .groupBy(profiles.plan)
+    .prepare('tunedrop_users_payee_counts');
+}
+
 function roleCountsQuery(db: Db) {
   return db
     .select({ role: userRoles.role, count: sql<number>`count(*)::int`.mapWith(Number) })
@@ -155,6 +180,7 @@ type UsersQueries = {
   pages: Record<UserTab, ReturnType<ReturnType<typeof usersPageQuery>['prepare']>>;
   deltas: ReturnType<typeof profileDeltasQuery>;
   roles: ReturnType<typeof roleCountsQuery>;
+  payees: ReturnType<typeof payeeCountsQuery>;
 };
 
 /** The list's statements without a search, built once per database. */
@@ -169,6 +195,7 @@ function queriesOf(db: Db): UsersQueries {
       ) as UsersQueries['pages'],
       deltas: profileDeltasQuery(db),
       roles: roleCountsQuery(db),
+      payees: payeeCountsQuery(db),
     };
     usersQueries.set(db, queries);
   }
@@ -192,6 +219,11 @@ async function unfilteredCounts(db: Db, queries: UsersQueries): Promise<Record<U
     if (row.plan === 'basic') counts.basic += row.count;
     if (row.plan === 'pro') counts.pro += row.count;
     if (row.banned) counts.banned += row.count;
+  }
+  for (const row of await queries.payees.execute()) {
+    counts.payees += row.count;
+    if (row.plan === 'basic') counts.basic -= row.count;
+    if (row.plan === 'pro') counts.pro -= row.count;
   }
   for (const row of roles) {
     if (row.role === 'free_access') counts.free_access = row.count;

@@ -27,7 +27,8 @@ export const PAYEE_MINIMUM_SETTING = 'PAYEE_MINIMUM_WITHDRAWAL_CENTS';
  * come first, so the invitations are looked up only for accounts that never subscribed: accepted ones by
  * split_payees' user index, pending ones by the pending-by-address index of migration 0029.
  */
-export const isPayeeSql: SQL<boolean> = sql<boolean>`(${sql.raw(`
+/** The payee condition on a row of `profiles` (record 175), as SQL text for raw queries. */
+export const IS_PAYEE_CONDITION = `
   profiles.subscription_status = 'inactive'
   and profiles.subscription_end is null
   and profiles.subscription_state_at is null
@@ -35,7 +36,8 @@ export const isPayeeSql: SQL<boolean> = sql<boolean>`(${sql.raw(`
                   and r.role in ('admin', 'moderator', 'free_access'))
   and (exists (select 1 from split_payees sp where sp.user_id = profiles.id and sp.status = 'accepted')
        or exists (select 1 from split_payees sp where sp.status = 'pending'
-                  and lower(sp.email) = lower(profiles.email)))`)})`;
+                  and lower(sp.email) = lower(profiles.email)))`;
+export const isPayeeSql: SQL<boolean> = sql<boolean>`(${sql.raw(IS_PAYEE_CONDITION)})`;
 
 export async function isPayee(db: DbOrTx, userId: string): Promise<boolean> {
   const row = await firstRow<{ isPayee: boolean }>(
