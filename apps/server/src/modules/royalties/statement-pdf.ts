@@ -6,8 +6,10 @@
  */
 
 import { formatCents } from '@tunedrop/shared';
+import { DEFAULT_PRODUCT_NAME } from '@tunedrop/shared/schemas/brand';
 import type { StatementAmountRow } from '@tunedrop/shared/schemas/royalty-statements';
 import type { DbOrTx } from '../../db/client';
+import { readProductName } from '../../lib/brand-name';
 import { expenseStatementRows } from '../splits/statement';
 import { buildStatement } from './statement';
 import { drawLine, registerStatementFonts, type TextWeight, textFontName } from './statement-text';
@@ -30,6 +32,7 @@ export async function statementPdf(
 ): Promise<Buffer | null> {
   const statement = await buildStatement(db, userId, period, artistProfile);
   if (!statement) return null;
+  const productName = await readProductName(db);
   const { earnings } = statement;
   const shareLabel = (share: (typeof statement.shares)[number]) =>
     `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
@@ -155,7 +158,11 @@ export async function statementPdf(
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `${statement.issuer.legalName} statement ${period}`, Author: statement.issuer.legalName },
+    info: {
+      Title: `${statement.issuer.legalName} statement ${period}`,
+      Author: statement.issuer.legalName,
+      Creator: productName,
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -173,7 +180,12 @@ export async function statementPdf(
   line(statement.issuer.legalName, 16, 'bold');
   for (const addressLine of statement.issuer.address.split('\n').filter(Boolean)) line(addressLine, 9);
   doc.moveDown(0.6);
-  line('Royalty statement', 20, 'bold');
+  // The operator's product names the statement once its brand is set (record 203); the default reads as before.
+  line(
+    productName === DEFAULT_PRODUCT_NAME ? 'Royalty statement' : `${productName} royalty statement`,
+    20,
+    'bold',
+  );
   doc.moveDown(0.3);
   line(`Period: ${period} (balance changes in this calendar month, UTC)`, 11);
   line(`Account: ${statement.account.name} <${statement.account.email}>`, 11);
