@@ -25,7 +25,16 @@ import {
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { producers, profiles, releases, songwriters, tracks, user, userRoles } from '../../db/schema';
+import {
+  catalogueImports,
+  producers,
+  profiles,
+  releases,
+  songwriters,
+  tracks,
+  user,
+  userRoles,
+} from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
