@@ -53,6 +53,11 @@ function driverOf(db: Db): pg.Pool | PGlite {
   return client as PGlite;
 }
 
+/** Whether `db` is PostgreSQL (a pool: other requests have their own connections) rather than PGlite. */
+export function isPostgres(db: Db): boolean {
+  return driverOf(db) instanceof pg.Pool;
+}
+
 /** A COPY sink into `table` with the given columns on whichever database `db` is. */
 export async function openCopySink<Row>(
   db: Db,

@@ -19,6 +19,7 @@ import { rows, run } from '../../lib/sql';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits/posting';
 import { applyBalanceChanges } from '../wallet/balance';
 import { lineAmountsSql, needsAllocation } from './amounts';
+import { isPostgres } from './copy-in';
 import { constraintOf, sqlState } from './database-error';
 import { applyFees, bookFees } from './fees';
 import { refreshTotals } from './import-totals';
@@ -46,6 +47,12 @@ function periodLabel(start: string | null, end: string | null): string {
  */
 export const POST_CHUNK_LINES = 1_000;
 const CHUNK_TARGET_MS = 80;
+/**
+ * On PostgreSQL a chunk blocks no other request (they have their own connections; the chunk holds only
+ * the import's row), so chunks are fixed and large (record 204): a million lines in four statements,
+ * each committing, instead of hundreds sized by a busy machine's wall time, each paying its commit.
+ */
+export const POST_CHUNK_LINES_POSTGRES = 250_000;
 
 export const postQueue: JobQueue<PostPayload> = {
   name: 'royalties.post',
@@ -118,6 +125,11 @@ export async function postImport(db: Db, importId: string, options: RunPostingOp
 
 export type RunPostingOptions = PostOptions & {
   chunkLines?: number;
+  /**
+   * Chunks sized by wall time from POST_CHUNK_LINES, as on PGlite, on PostgreSQL too: how PostgreSQL
+   * posted before record 204 (bench/royalty-posting.ts prints it beside the fixed chunks).
+   */
+  sizedByTime?: boolean;
   /** Called after each chunk with the lines that chunk posted. */
   onProgress?: (linesPosted: number) => void;
 };
@@ -138,11 +150,15 @@ export async function runPosting(
   const rate = row.exchangeRate ?? '1';
   const fallbackPeriod = row.periodStart?.slice(0, 7) ?? row.createdAt.toISOString().slice(0, 7);
   const allocate = await needsAllocation(db, importId);
-  let chunk = options.chunkLines ?? POST_CHUNK_LINES;
+  const fixedLarge = isPostgres(db) && !options.sizedByTime;
+  let chunk = options.chunkLines ?? (fixedLarge ? POST_CHUNK_LINES_POSTGRES : POST_CHUNK_LINES);
   try {
     for (;;) {
       const started = performance.now();
       const written = await db.transaction(async (tx) => {
+        // The chunk's sorts (identities in key order, sums per group) stay in memory; no JIT compile of a
+        // statement that runs once.
+        await run(tx, sql`select set_config('work_mem', '256MB', true), set_config('jit', 'off', true)`);
         const [state] = await rows<{ phase: string; last: number | string | null }>(
           tx,
           sql`
@@ -193,7 +209,7 @@ export async function runPosting(
       });
       if (written === 0) break;
       options.onProgress?.(written);
-      if (options.chunkLines === undefined) {
+      if (options.chunkLines === undefined && !fixedLarge) {
         const elapsed = Math.max(1, performance.now() - started);
         // At most 1.5 times larger each time: one quick chunk (a pause in other load) must not make the
         // next one many times longer than the target.
@@ -296,6 +312,9 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
       select user_id, release_id, track_id, period, amount, lines
         from royalty_posting_groups where import_id = ${importId}`,
     );
+    // A temp table has no statistics until analysed: the splits' and postings' joins over it were planned
+    // for a handful of rows (record 204).
+    await run(tx, sql`analyze posting_groups`);
     await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
     // The operator's fee first, on each artist's gross; recoupment and splits apply to the net (record 189).
     await applyFees(tx);
