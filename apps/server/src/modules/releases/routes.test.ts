@@ -298,6 +298,15 @@ describe('edit rules', () => {
       publishingHolder: 'Test Artist',
       // The fixture's date; the page warns when it is less than 14 days away (issue 26).
       releaseDate: `${new Date().getFullYear()}-12-01`,
+      // Release time and territories (record 199): the defaults.
+      availability: {
+        releaseTimeMode: 'local_midnight',
+        releaseTime: null,
+        releaseTimeZone: null,
+        releaseAt: null,
+        territoryMode: 'worldwide',
+        territories: [],
+      },
       status: 'processing',
       isEditable: true,
       coverUrl: null,
