@@ -6,9 +6,11 @@ import { ARTIST_PROFILE_MESSAGES } from '@tunedrop/shared/schemas/artist-profile
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artistProfiles, profiles, releases } from '../../db/schema';
+import { staff } from '../../test-support/admin-fixtures';
 import { basicSubmission, uploadReleaseFiles } from '../../test-support/builder-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { afterJobs } from '../../test-support/royalty-jobs';
 
 let system: TestSystem;
 
@@ -199,5 +201,82 @@ describe('artist profiles', () => {
         .set({ artistProfileId: ownersSecond.id })
         .where(eq(releases.id, mine.releaseId)),
     ).rejects.toThrow();
+  });
+
+  it("narrows analytics earnings and the statement to one profile, the balance staying the account's", async () => {
+    const people = await staff(system);
+    const pro = await system.signedInUser({ plan: 'pro', artistName: 'Main Act' });
+    const side = (await readJson(await add(pro.cookie, { name: 'Side Act' }))).profile;
+    const [first] = (await list(pro.cookie)).profiles;
+    await createTestRelease(system, pro.userId, {
+      status: 'live',
+      releaseDate: '2020-01-01',
+      isrcs: ['QZPRF2600001'],
+    });
+    const sideRelease = await createTestRelease(system, pro.userId, {
+      status: 'live',
+      releaseDate: '2020-01-01',
+      isrcs: ['QZPRF2600002'],
+      artistProfileId: side.id,
+    });
+    const [row] = await system.db.select().from(releases).where(eq(releases.id, sideRelease.releaseId));
+    expect(row?.artistProfileId).toBe(side.id);
+    const header =
+      'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
+    const lines = [
+      '2026-02-10\t2026-01\tSpotify\tTest Artist\tT\tQZPRF2600001\t\t10\t100\tSong\tUS\t0\t10.00',
+      '2026-02-10\t2026-01\tSpotify\tTest Artist\tT\tQZPRF2600002\t\t5\t100\tSong\tGB\t0\t4.00',
+    ];
+    const upload = await afterJobs(
+      system,
+      await system.request('/api/admin/royalties/imports?filename=profiles.tsv', {
+        method: 'POST',
+        body: `${[header, ...lines].join('\n')}\n`,
+        headers: { 'content-type': 'application/octet-stream' },
+        cookie: people.admin.cookie,
+      }),
+      people.admin.cookie,
+    );
+    const posted = await afterJobs(
+      system,
+      await system.request(`/api/admin/royalties/imports/${(await readJson(upload)).id}/post`, {
+        method: 'POST',
+        cookie: people.admin.cookie,
+      }),
+      people.admin.cookie,
+    );
+    expect(await readJson(posted)).toMatchObject({ status: 'posted' });
+
+    const earnings = async (query: string) =>
+      (
+        await readJson(
+          await system.request(`/api/analytics/earnings?months=all${query}`, { cookie: pro.cookie }),
+        )
+      ).totals.amountCents;
+    expect(await earnings('')).toBe(1400);
+    expect(await earnings(`&artistProfileId=${side.id}`)).toBe(400);
+    expect(await earnings(`&artistProfileId=${first.id}`)).toBe(1000);
+
+    const month = new Date().toISOString().slice(0, 7);
+    const statement = async (query: string) =>
+      readJson(
+        await system.request(`/api/royalties/statements/${month}/summary${query}`, { cookie: pro.cookie }),
+      );
+    const all = await statement('');
+    const ofSide = await statement(`?artistProfileId=${side.id}`);
+    expect(all.artistProfile).toBeUndefined();
+    expect(ofSide.artistProfile).toEqual({ id: side.id, name: 'Side Act' });
+    expect(ofSide.earnings.grossCents).toBe(400);
+    expect(ofSide.earnings.byCountry.map((r: { label: string }) => r.label)).toEqual(['GB']);
+    expect(all.earnings.grossCents).toBe(1400);
+    // One balance per account: the same closing balance in both views.
+    expect(ofSide.closingCents).toBe(all.closingCents);
+    const csv = await system.request(`/api/royalties/statements/${month}.csv?artistProfileId=${side.id}`, {
+      cookie: pro.cookie,
+    });
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    expect(text).toContain('QZPRF2600002');
+    expect(text).not.toContain('QZPRF2600001');
   });
 });

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { ARTIST_PROFILE_MESSAGES, artistProfileFilterSchema } from '@tunedrop/shared/schemas/artist-profiles';
 import {
   codeMappingSchema,
   csvPresetSchema,
@@ -22,7 +23,6 @@ import {
   royaltyImportQuerySchema,
   statementPeriodSchema,
 } from '@tunedrop/shared/schemas/royalties';
-import { ARTIST_PROFILE_MESSAGES, artistProfileFilterSchema } from '@tunedrop/shared/schemas/artist-profiles';
 import { statementIssuerSchema } from '@tunedrop/shared/schemas/royalty-statements';
 import {
   suspenseAssignSchema,
