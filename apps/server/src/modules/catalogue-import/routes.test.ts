@@ -1,0 +1,71 @@
+/** The admin page's routes for catalogue import (record 200): folders, one import, the kept report; admins only. */
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completedSingle, randomIsrc, randomUpc } from '../../test-support/catalogue-export';
+import { type DeliveryBed, startDeliveryBed } from '../../test-support/delivery-fixtures';
+import { readJson, type TestSystem } from '../../test-support/harness';
+import { catalogueImportRoot } from './routes';
+
+let bed: DeliveryBed;
+let system: TestSystem;
+let label: Awaited<ReturnType<TestSystem['signedInUser']>>;
+
+beforeAll(async () => {
+  bed = await startDeliveryBed();
+  ({ system } = bed);
+  label = await system.signedInUser({ plan: 'pro', artistName: 'Label Artist' });
+  bed.tempDir(path.join(os.tmpdir(), 'catalogue-routes-'));
+}, 60_000);
+afterAll(async () => bed?.close());
+
+describe('catalogue import routes', () => {
+  it('lists the import folders, imports one, keeps the report to read and download; admins only', async () => {
+    const root = catalogueImportRoot(system.config);
+    await completedSingle(path.join(root, 'label-export'), { upc: randomUpc(), isrc: randomIsrc() });
+    const admin = bed.people.admin.cookie;
+    const overviewResponse = await system.request('/api/admin/catalogue-imports', { cookie: admin });
+    const overview = await readJson(overviewResponse);
+    expect(overviewResponse.status, JSON.stringify(overview)).toBe(200);
+    expect(overview.folders).toContainEqual({ name: 'label-export', format: 'ern', files: 1 });
+
+    const refused = await system.request('/api/admin/catalogue-imports', {
+      method: 'POST',
+      cookie: admin,
+      json: { folder: '../etc', ownerEmail: label.email },
+    });
+    expect(refused.status).toBe(422);
+    const unknown = await system.request('/api/admin/catalogue-imports', {
+      method: 'POST',
+      cookie: admin,
+      json: { folder: 'label-export', ownerEmail: 'nobody@example.com' },
+    });
+    expect(unknown.status).toBe(422);
+
+    const created = await system.request('/api/admin/catalogue-imports', {
+      method: 'POST',
+      cookie: admin,
+      json: { folder: 'label-export', ownerEmail: label.email, skipReview: true },
+    });
+    expect(created.status).toBe(201);
+    const report = await readJson(created);
+    expect(report).toMatchObject({ source: 'label-export', importedCount: 1, skipReview: true });
+
+    const listed = await readJson(await system.request('/api/admin/catalogue-imports', { cookie: admin }));
+    expect(listed.imports[0]).toMatchObject({
+      id: report.id,
+      importedCount: 1,
+      actor: bed.people.admin.email,
+    });
+    const read = await system.request(`/api/admin/catalogue-imports/${report.id}`, { cookie: admin });
+    expect((await readJson(read)).releases[0].outcome).toBe('imported');
+    const text = await system.request(`/api/admin/catalogue-imports/${report.id}/report.txt`, {
+      cookie: admin,
+    });
+    expect(text.headers.get('content-disposition')).toContain(`catalogue-import-${report.id}.txt`);
+    expect(await text.text()).toContain('IMPORTED "I Love You"');
+
+    const moderator = bed.people.moderator.cookie;
+    expect((await system.request('/api/admin/catalogue-imports', { cookie: moderator })).status).toBe(403);
+  });
+});
