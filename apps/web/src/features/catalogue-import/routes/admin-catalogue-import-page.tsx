@@ -225,7 +225,7 @@ function ReportView({ report }: { report: CatalogueImportReport }) {
               <Badge tone={release.outcome === 'imported' ? 'green' : 'red'}>
                 {release.outcome === 'imported' ? `Imported · ${release.status}` : 'Refused'}
               </Badge>
-              <span className="text-xs text-zinc-500">{release.source}</span>
+              <span className="text-xs text-zinc-400">{release.source}</span>
             </div>
             {release.reasons.length > 0 ? (
               <ul className="mt-2 list-disc space-y-1 pl-5 text-red-300">
