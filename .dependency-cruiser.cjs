@@ -17,7 +17,8 @@ const TESTS = ['\\.test\\.tsx?$', `${SERVER}test-support/`, '^apps/server/src/ma
  */
 const PUBLIC_ENTRY_POINTS = {
   auth: ['service', 'auth'],
-  builder: ['files'],
+  // The content checks (WAV header, cover) also check catalogue imports' files (record 200).
+  builder: ['files', 'wav', 'cover'],
   'content-id': ['opt-in-at-submission'],
   delivery: ['planning', 'worker', 'needs-action'],
   // Edit Release's plan locks and the file claims, for post-release updates (record 197).
