@@ -153,7 +153,12 @@ function prerenderedRenderer(modulePath: string) {
     let rendered = cache.get(pagePath);
     if (!rendered) {
       rendered = module.then(async (loaded) => {
-        if (!loaded) return null;
+        if (!loaded) {
+          // Missing or unreadable (a build in progress): the shell for now, and another try next time.
+          module = undefined;
+          cache.delete(pagePath);
+          return null;
+        }
         try {
           return withRenderedMarkup(page, await loaded.render(pagePath, brand));
         } catch {
