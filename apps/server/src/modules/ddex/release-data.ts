@@ -5,7 +5,16 @@
  */
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { contentIdTracks, producers, profiles, releases, songwriters, tracks } from '../../db/schema';
+import {
+  type ArtistCredit,
+  artistProfiles,
+  contentIdTracks,
+  producers,
+  profiles,
+  releases,
+  songwriters,
+  tracks,
+} from '../../db/schema';
 import { releaseNotFound } from '../releases/service';
 import type { ErnRelease } from './ern';
 
@@ -20,6 +29,8 @@ export type ReleaseData = {
     contentId: { isOptedIn: boolean; optedOutAt: Date | null } | null;
   })[];
   coverEntryName: string | null;
+  /** The artist profile it is released under (record 201), with the Spotify and Apple ids kept there. */
+  artistProfile: { name: string; spotifyArtistId: string | null; appleArtistId: string | null } | null;
 };
 
 /**
@@ -59,6 +70,15 @@ export async function loadReleaseData(db: DbOrTx, releaseId: string): Promise<Re
     .from(profiles)
     .where(eq(profiles.id, release.userId))
     .limit(1);
+  const [artistProfile] = await db
+    .select({
+      name: artistProfiles.name,
+      spotifyArtistId: artistProfiles.spotifyArtistId,
+      appleArtistId: artistProfiles.appleArtistId,
+    })
+    .from(artistProfiles)
+    .where(eq(artistProfiles.id, release.artistProfileId))
+    .limit(1);
   const trackRows = await db
     .select()
     .from(tracks)
@@ -95,6 +115,7 @@ export async function loadReleaseData(db: DbOrTx, releaseId: string): Promise<Re
     release,
     uploader: uploader ?? { email: '', artistName: '' },
     coverEntryName,
+    artistProfile: artistProfile ?? null,
     tracks: trackRows.map((track, index) => ({
       ...track,
       entryName: entryNames[index] ?? track.originalFileName,
@@ -107,6 +128,35 @@ export async function loadReleaseData(db: DbOrTx, releaseId: string): Promise<Re
         .map(({ firstName, middleName, lastName }) => ({ firstName, middleName, lastName })),
     })),
   };
+}
+
+const sameName = (a: string, b: string) =>
+  a.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase() ===
+  b.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * A credit of the artist profile's name gets the profile's Spotify and Apple ids as links where the
+ * builder left them out (record 198): the ERN carries them as proprietary PartyIds. A link typed on the
+ * release wins.
+ */
+export function withProfileLinks(
+  credits: ArtistCredit[],
+  profile: ReleaseData['artistProfile'],
+): ArtistCredit[] {
+  if (!profile || (!profile.spotifyArtistId && !profile.appleArtistId)) return credits;
+  return credits.map((credit) =>
+    sameName(credit.name, profile.name)
+      ? {
+          ...credit,
+          ...(!credit.spotifyLink && profile.spotifyArtistId
+            ? { spotifyLink: `https://open.spotify.com/artist/${profile.spotifyArtistId}` }
+            : {}),
+          ...(!credit.appleMusicLink && profile.appleArtistId
+            ? { appleMusicLink: `https://music.apple.com/artist/${profile.appleArtistId}` }
+            : {}),
+        }
+      : credit,
+  );
 }
 
 type ErnFile = { fileName: string; fileSizeBytes?: number; md5?: string | null };
@@ -148,10 +198,12 @@ export function ernReleaseFrom(
       release.releaseTimeMode === 'worldwide_moment' && release.releaseAt
         ? { mode: 'worldwide_moment', at: release.releaseAt }
         : { mode: 'local_midnight' },
-    primaryArtists:
+    primaryArtists: withProfileLinks(
       release.primaryArtistsData.length > 0
         ? release.primaryArtistsData
         : release.primaryArtists.map((name) => ({ name })),
+      data.artistProfile,
+    ),
     featuredArtists:
       release.featuredArtistsData.length > 0
         ? release.featuredArtistsData
@@ -168,7 +220,7 @@ export function ernReleaseFrom(
       sampleRate: track.sampleRate,
       bitDepth: track.bitDepth,
       channels: track.channels,
-      primaryArtists: track.primaryArtistsData,
+      primaryArtists: withProfileLinks(track.primaryArtistsData, data.artistProfile),
       featuredArtists: track.featuredArtistsData,
       songwriters: track.songwriters,
       producers: track.producers,
