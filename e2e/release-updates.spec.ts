@@ -1,0 +1,179 @@
+/**
+ * Issue 26 post-release edits (record 197), with a store behind a real OpenSSH SFTP server:
+ * 1. the artist changes a live release's title and cover; the change waits as "Update in review"; the
+ *    admin sees the before/after and approves; an update package carrying only the new cover reaches the
+ *    store, and the release page shows the new title;
+ * 2. a store rejects a release ("Needs action"); the artist fixes the metadata through an update, the
+ *    admin approves it, the fix goes to that store, and its accepted answer clears "Needs action".
+ */
+import { startSftpServer } from '../apps/server/src/test-support/sftp';
+import { mediaDir } from './support/builder';
+import {
+  adminApi,
+  answer,
+  CODE_SETTINGS,
+  isoDay,
+  retireTarget,
+  runWorker,
+  STORE_DPID,
+  uniqueName,
+  waitForPackage,
+} from './support/delivery';
+import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
+
+// Both journeys deliver to every enabled qobuz/joox target: one at a time keeps each store's packages its own.
+test.describe.configure({ mode: 'serial' });
+
+type Browser = import('@playwright/test').Browser;
+type Page = import('@playwright/test').Page;
+
+/** An SFTP store for qobuz and joox, an admin and an artist; `run` gets them and cleans up after. */
+async function withStore(
+  browser: Browser,
+  run: (ctx: { admin: Page; artist: Page; artistId: string; root: string }) => Promise<void>,
+) {
+  const sftp = await startSftpServer();
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const artist = await pageAs(browser, { plan: 'pro' });
+  let targetId: string | null = null;
+  try {
+    await adminApi(admin.page.request, 'PUT', '/api/admin/settings', CODE_SETTINGS);
+    ({ id: targetId } = await adminApi<{ id: string }>(
+      admin.page.request,
+      'POST',
+      '/api/admin/delivery/targets',
+      {
+        name: uniqueName('Update SFTP store'),
+        url: sftp.url(),
+        privateKey: sftp.privateKey,
+        dpid: STORE_DPID,
+        platforms: ['qobuz', 'joox'],
+        profile: 'release',
+      },
+    ));
+    await run({ admin: admin.page, artist: artist.page, artistId: artist.user.userId, root: sftp.root });
+  } finally {
+    if (targetId) await retireTarget(admin.page.request, targetId);
+    await admin.context.close();
+    await artist.context.close();
+    await sftp.stop();
+  }
+}
+
+/** The artist opens Update Release on the release page, changes the title (and the cover), and sends it. */
+async function sendUpdate(page: Page, releaseId: string, changes: { title: string; cover?: string }) {
+  await page.goto(`/dashboard/releases/${releaseId}`);
+  await page.getByRole('button', { name: 'Update Release' }).click({ timeout: 30_000 });
+  const dialog = page.getByRole('dialog', { name: 'Update Release' });
+  await dialog.getByLabel('Release Title').fill(changes.title);
+  if (changes.cover) {
+    await dialog.getByLabel('New cover art (optional)').setInputFiles(changes.cover);
+    await expect(dialog.getByText('Ready to send for review')).toBeVisible({ timeout: 30_000 });
+  }
+  await dialog.getByRole('button', { name: 'Send for Review' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/** The admin approves the update of `oldTitle` from Release Review, after seeing the title's before/after. */
+async function approveUpdate(page: Page, oldTitle: string, newTitle: string) {
+  await page.goto('/admin/releases');
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: oldTitle }) });
+  const titleRow = card.getByRole('row', { name: /Release title/ });
+  await expect(titleRow.getByRole('cell').first()).toHaveText(oldTitle);
+  await expect(titleRow.getByRole('cell').last()).toHaveText(newTitle);
+  await card.getByRole('button', { name: 'Approve Update' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Approve and Send' }).click();
+  await expect(card).toHaveCount(0);
+}
+
+test('an artist updates a live release; the admin approves the diff; only the new cover is resent', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await withStore(browser, async ({ admin, artist, artistId, root }) => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const title = `Before Edit ${tag}`;
+    const newTitle = `After Edit ${tag}`;
+    const { releaseId } = await seed.release({
+      userId: artistId,
+      title,
+      releaseDate: isoDay(-2),
+      distributionStores: ['qobuz', 'joox'],
+    });
+    await adminApi(admin.request, 'POST', `/api/admin/releases/${releaseId}/approve`, {});
+    await runWorker();
+    const first = await waitForPackage(root, (item) => item.xml.includes(title));
+    await answer(first, { isAccepted: true });
+
+    const media = mediaDir();
+    await sendUpdate(artist, releaseId, {
+      title: newTitle,
+      cover: await media.cover('Fresh Cover.jpg', 3000, 'jpeg'),
+    });
+    // In review: the page still shows the live title, and what changes.
+    await expect(artist.getByRole('heading', { name: 'Update in review', level: 2 })).toBeVisible();
+    await expect(artist.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    await expect(artist.getByRole('row', { name: /Cover art/ })).toContainText('Fresh Cover.jpg');
+    await expect(artist.getByRole('button', { name: 'Update Release' })).toHaveCount(0);
+    expect(await seriousA11yViolations(artist)).toEqual([]);
+
+    await approveUpdate(admin, title, newTitle);
+    await runWorker();
+    const update = await waitForPackage(
+      root,
+      (item) => item.xml.includes(newTitle) && item.messageId !== first.messageId,
+    );
+    // Only the changed file travels with the update (choreography §5).
+    expect(update.resources.map((file) => file.name)).toEqual([expect.stringMatching(/_CoverArt\.jpg$/)]);
+    await answer(update, { isAccepted: true });
+
+    await artist.reload();
+    await expect(artist.getByRole('heading', { name: newTitle, level: 1 })).toBeVisible();
+    await expect(artist.getByRole('heading', { name: 'Update in review' })).toHaveCount(0);
+    await expect(artist.getByTestId('release-status')).toHaveText('Live');
+  });
+});
+
+test('a store rejection is fixed by the artist through an update and re-delivered; the accepted answer clears "Needs action"', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await withStore(browser, async ({ admin, artist, artistId, root }) => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const title = `Wrong Title ${tag}`;
+    const fixed = `Right Title ${tag}`;
+    const { releaseId } = await seed.release({
+      userId: artistId,
+      title,
+      releaseDate: isoDay(-2),
+      distributionStores: ['qobuz', 'joox'],
+    });
+    await adminApi(admin.request, 'POST', `/api/admin/releases/${releaseId}/approve`, {});
+    await runWorker();
+    const first = await waitForPackage(root, (item) => item.xml.includes(title));
+    await answer(first, {
+      isAccepted: false,
+      status: 'MetadataMissing',
+      errorText: 'The title does not match the artwork',
+    });
+
+    await artist.goto(`/dashboard/releases/${releaseId}`);
+    await expect(artist.getByRole('heading', { name: title, level: 1 })).toBeVisible({ timeout: 30_000 });
+    await expect(artist.getByTestId('needs-action')).toHaveText('Needs action');
+    await sendUpdate(artist, releaseId, { title: fixed });
+    await expect(artist.getByRole('heading', { name: 'Update in review', level: 2 })).toBeVisible();
+
+    await approveUpdate(admin, title, fixed);
+    await runWorker();
+    const second = await waitForPackage(
+      root,
+      (item) => item.xml.includes(fixed) && item.messageId !== first.messageId,
+    );
+    await answer(second, { isAccepted: true });
+
+    await artist.reload();
+    await expect(artist.getByRole('heading', { name: fixed, level: 1 })).toBeVisible();
+    await expect(artist.getByTestId('needs-action')).toHaveCount(0);
+    await expect(artist.getByTestId('release-status')).toHaveText('Live');
+  });
+});
