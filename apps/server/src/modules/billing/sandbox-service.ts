@@ -11,6 +11,7 @@ import type {
   SandboxRedirect,
   SubscriptionInfo,
 } from '@tunedrop/shared/schemas/billing';
+import { formatPlanPrice } from '@tunedrop/shared/schemas/brand';
 import { and, eq } from 'drizzle-orm';
 import { profiles, sandboxCheckouts } from '../../db/schema';
 import type { Deps } from '../../deps';
@@ -23,6 +24,7 @@ import {
 } from '../../infra/payments/sandbox-provider';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { readPlansView } from '../brand';
 import { applyBillingEvent } from './events';
 import { hasRunningSubscription, readBillingProfile, subscriptionInfoOf } from './service';
 
@@ -53,7 +55,8 @@ export async function getSandboxCheckout(
     id: checkout.id,
     plan,
     planName: PLAN_DETAILS[plan].name,
-    priceLabel: PLAN_DETAILS[plan].priceLabel,
+    // The price the pricing page states (the operator's plans, record 203).
+    priceLabel: formatPlanPrice((await readPlansView(deps.db))[plan].priceCents),
     status: checkout.status,
     email: viewer.user.email,
   };
