@@ -99,7 +99,9 @@ export default function HomePage() {
             For independent artists, labels and companies
           </p>
           <h1 id="hero-title" className="mt-4 text-4xl font-extrabold tracking-tight text-white sm:text-6xl">
-            Your music on {claim} platforms. <span className="text-brand-300">Your rights stay yours.</span>
+            {/* One text node, as the spec's sentence reads in the HTML (no React markers inside it). */}
+            {`Your music on ${claim} platforms. `}
+            <span className="text-brand-300">Your rights stay yours.</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-base leading-relaxed text-zinc-300 sm:text-lg">
             {`Upload your tracks once and ${productName} delivers them to Spotify, Apple Music, TikTok and ${claim} streaming platforms and stores. Express delivery reaches the major platforms in 24-48 hours, real-time analytics show you what is working, and you keep 100% of your rights and ownership.`}
