@@ -22,8 +22,8 @@ export function StatementIssuerCard() {
       <div>
         <h2 className="text-lg font-semibold text-white">Statement issuer</h2>
         <p className="text-sm text-zinc-400">
-          Royalty statements (PDF and CSV) are issued in this name, with this address. Not set, they carry "
-          {STATEMENT_ISSUER_DEFAULT_NAME}" and no address.
+          Royalty statements (PDF and CSV) are issued in this name, with this address. Not set, they carry the
+          product's name (Brand, above) and no address.
         </p>
       </div>
       {issuer.isPending ? (
