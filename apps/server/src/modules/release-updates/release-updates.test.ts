@@ -136,6 +136,12 @@ async function liveRelease(title: string) {
   return releaseId;
 }
 
+/** The staff mails about an update of `title` waiting in review (record 179), with their bodies. */
+const updateMailsTo = async (email: string, title: string) =>
+  (await system.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, email))).filter((m) =>
+    m.subject.startsWith(`Release update to review: "${title}"`),
+  );
+
 const packagesOf = (upc: string) => readDeliveries(folder).filter((pkg) => pkg.folder.includes(upc));
 
 describe('post-release edits', () => {
@@ -160,6 +166,15 @@ describe('post-release edits', () => {
       expect.objectContaining({ kind: 'detail', field: 'title', before: 'Old Title', after: 'New Title' }),
       expect.objectContaining({ kind: 'cover', afterName: 'new-cover.jpg' }),
     ]);
+    // Moderators and admins are mailed at once (their default), in the proposal's transaction; the
+    // artist is not.
+    for (const who of [people.moderator, people.admin]) {
+      const mails = await updateMailsTo(who.email, 'Old Title');
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.textBody).toContain('Changed: Release title, cover.');
+      expect(mails[0]?.textBody).toContain('Admin → Review, under "Updates in review"');
+    }
+    expect(await updateMailsTo(people.artist.email, 'Old Title')).toHaveLength(0);
     // Nothing changed yet: the release row and the store's delivery are as they were.
     const waiting = await releaseRow(releaseId);
     expect(waiting).toMatchObject({ title: 'Old Title', coverArtKey: before.coverArtKey, status: 'live' });
@@ -188,6 +203,7 @@ describe('post-release edits', () => {
     });
     expect(second.status).toBe(409);
     expect((await readJson(second)).error.message).toBe(RELEASE_UPDATE_MESSAGES.inReview);
+    expect(await updateMailsTo(people.moderator.email, 'Old Title')).toHaveLength(1);
 
     // The reviewer's list shows the diff.
     const list = await readJson(

@@ -35,6 +35,7 @@ import { editedReleaseColumns, syncTrackArtists } from '../releases/edit';
 import { consumeUpload, copyNewAudio, type FileDeps } from '../releases/files';
 import { enqueueReleaseMail } from '../releases/mails';
 import { releaseNotFound, removeStoredFiles } from '../releases/service';
+import { notifyReleaseUpdateSubmitted } from '../staff-notifications';
 
 type ReleaseRow = typeof releases.$inferSelect;
 type UpdateRow = typeof releaseUpdates.$inferSelect;
@@ -180,6 +181,17 @@ export async function proposeUpdate(
       if (coverUpload) await consumeUpload(tx, accountId, releaseId, coverUpload);
       for (const { upload } of audioUploads) await consumeUpload(tx, accountId, releaseId, upload);
       await addEvent(tx, releaseId, release.status, 'Update sent for review by the artist.');
+      // Moderators and admins hear of it like of a submission (record 179), in this transaction.
+      await notifyReleaseUpdateSubmitted(tx, releaseId, [
+        ...(details
+          ? changedFields(before.details, details).map((f) => RELEASE_UPDATE_FIELD_LABELS[f] ?? f)
+          : []),
+        ...(cover ? ['cover'] : []),
+        ...audio.map((item) => {
+          const track = trackRows.find((row) => row.id === item.trackId);
+          return `audio of track ${track?.position ?? '?'} "${track?.title ?? ''}"`;
+        }),
+      ]);
       await recordAudit(tx, viewer, {
         kind: 'release.update_request',
         releaseId,
@@ -199,6 +211,7 @@ export async function proposeUpdate(
       deps,
       audioUploads.map((item) => item.upload),
     );
+    deps.wakeMail();
     deps.logger.info({ releaseId, updateId: row.id }, 'release update proposed');
     return toView(row, current, viewer.profile.artistName);
   } catch (error) {

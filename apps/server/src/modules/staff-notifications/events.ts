@@ -26,6 +26,27 @@ export async function notifyReleaseSubmitted(db: DbOrTx, releaseId: string): Pro
   });
 }
 
+/**
+ * The owner of an approved or live release proposed an update to it (release-updates, record 197): the
+ * same kind as a submission, since the same people review both in the same place.
+ */
+export async function notifyReleaseUpdateSubmitted(
+  db: DbOrTx,
+  releaseId: string,
+  changes: string[],
+): Promise<void> {
+  const name = await releaseName(db, releaseId);
+  await notifyStaff(db, {
+    kind: 'release_submitted',
+    summary: `Release update to review: ${name}`,
+    details: [
+      `Changed: ${changes.join(', ')}.`,
+      'The release stays as it is at the stores until the update is approved.',
+      'It waits in Admin → Review, under "Updates in review".',
+    ],
+  });
+}
+
 /** An artist asked to take down a release, or (with `platformId`) one store of it. */
 export async function notifyTakedownRequested(
   db: DbOrTx,

@@ -4,6 +4,7 @@ export {
   notifyAcknowledgement,
   notifyDeliveryFailed,
   notifyReleaseSubmitted,
+  notifyReleaseUpdateSubmitted,
   notifyTakedownRequested,
   notifyWithdrawalRequested,
 } from './events';
