@@ -1,0 +1,86 @@
+/**
+ * Issue 26 finding 10 journey (record 200): a label's export (the official ERN 4.3 single sample with the
+ * files a distributor ships) waits in the import folder; an admin imports it on Admin → Catalogue import
+ * for a Pro artist account with review skipped, reads the report, and the release goes to a real OpenSSH
+ * SFTP store with the UPC and ISRC of its source, never new ones.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { completedSingle, randomIsrc, randomUpc } from '../apps/server/src/test-support/catalogue-export';
+import { startSftpServer } from '../apps/server/src/test-support/sftp';
+import {
+  adminApi,
+  CODE_SETTINGS,
+  retireTarget,
+  runWorker,
+  STORE_DPID,
+  uniqueName,
+  waitForPackage,
+} from './support/delivery';
+import { e2eEnv } from './support/env';
+import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
+
+test('an admin imports an ERN release with review skipped; it reaches an SFTP store with its own codes', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const sftp = await startSftpServer();
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const owner = await seed.user({ plan: 'pro', artistName: 'RIOPY' });
+  const page = admin.page;
+  const folderName = `label-export-${Math.random().toString(36).slice(2, 8)}`;
+  const folder = path.join(e2eEnv.dataDir, 'catalogue-import', folderName);
+  // Codes of this run (journeys share one database); the message carries them as its own.
+  const upc = randomUpc();
+  const isrc = randomIsrc();
+  let targetId: string | null = null;
+  try {
+    await adminApi(page.request, 'PUT', '/api/admin/settings', CODE_SETTINGS);
+    ({ id: targetId } = await adminApi<{ id: string }>(page.request, 'POST', '/api/admin/delivery/targets', {
+      name: uniqueName('Catalogue SFTP store'),
+      url: sftp.url(),
+      privateKey: sftp.privateKey,
+      dpid: STORE_DPID,
+      platforms: ['kuack'],
+      profile: 'release',
+    }));
+    await completedSingle(folder, { upc, isrc });
+
+    await page.goto('/admin/catalogue-import');
+    await expect(page.getByRole('heading', { name: 'Catalogue import', level: 1 })).toBeVisible();
+    await page.getByLabel('Folder').selectOption(folderName);
+    await page.getByLabel('Artist account (email)').fill(owner.email);
+    await page.getByLabel(/Skip review/).check();
+    await page.getByRole('button', { name: 'Import catalogue' }).click();
+
+    await expect(page.getByTestId('catalogue-report-summary')).toContainText('1 imported, 0 refused');
+    const entry = page.getByRole('listitem', { name: 'I Love You' });
+    await expect(entry).toContainText(`UPC ${upc}`);
+    await expect(entry).toContainText('Imported · approved');
+    await expect(entry).toContainText('Approved with its codes; queued for delivery to');
+    await expect(page.getByRole('link', { name: 'Download report' })).toHaveAttribute(
+      'href',
+      /\/api\/admin\/catalogue-imports\/[0-9a-f-]{36}\/report\.txt$/,
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Kept: the import is listed after a reload, and its report opens again.
+    await page.reload();
+    await page.getByRole('button', { name: `View report of ${folderName}` }).click();
+    await expect(page.getByRole('listitem', { name: 'I Love You' })).toContainText('Imported · approved');
+
+    // Delivered by the ordinary worker to the real SFTP store, with the source's codes.
+    await runWorker();
+    const sent = await waitForPackage(sftp.root, (item) => item.xml.includes(`<ICPN>${upc}</ICPN>`));
+    expect(sent.isTakedown).toBe(false);
+    expect(sent.upc).toBe(upc);
+    expect(sent.xml).toContain(`<ISRC>${isrc}</ISRC>`);
+    expect(sent.xml).toContain('I Love You');
+    expect(sent.resources.some((file) => file.name.endsWith('.wav'))).toBe(true);
+  } finally {
+    if (targetId) await retireTarget(page.request, targetId);
+    fs.rmSync(folder, { recursive: true, force: true });
+    await admin.context.close();
+    await sftp.stop();
+  }
+});
