@@ -78,7 +78,9 @@ for (const width of [1280, 390]) {
     await expect(finance.getByTestId('available-balance')).toHaveText('$200.00');
     await expect(finance.getByRole('heading', { name: 'Statements' })).toBeVisible();
     if (width < 768) await finance.getByRole('button', { name: 'Open menu' }).click();
-    await expect(finance.getByLabel('Account').filter({ visible: true })).toHaveValue(owner.user.userId);
+    await expect(finance.getByLabel('Account', { exact: true }).filter({ visible: true })).toHaveValue(
+      owner.user.userId,
+    );
     if (width < 768) await finance.getByRole('button', { name: 'Close menu' }).click();
     await finance.getByRole('radio', { name: 'PayPal' }).check();
     await finance.getByLabel('PayPal Email').fill('label.pay@example.com');
