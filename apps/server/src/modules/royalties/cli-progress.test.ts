@@ -13,6 +13,8 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { runRoyaltyJobs } from '../../test-support/royalty-jobs';
 import { royaltiesCliCommands } from './cli';
+import { isPostgres } from './copy-in';
+import { POST_CHUNK_LINES, POST_CHUNK_LINES_POSTGRES } from './posting';
 import { progressText } from './progress-bar';
 
 const HEADER =
@@ -64,7 +66,8 @@ describe('royalties:import progress', () => {
       '[########################] 100% Reading lines: 25,001 of 25,001 lines, 250.00 so far',
       '[########################] 100% Checking totals: 25,001 of 25,001 lines, 250.00 so far',
       '[########################] 100% Ready to post: 25,001 of 25,001 lines, 250.00 so far',
-      'Posting: 1,000 line(s) posted',
+      // The first posting chunk: 1,000 lines on PGlite, the whole report on PostgreSQL (record 204).
+      `Posting: ${(isPostgres(system.db) ? Math.min(25_000, POST_CHUNK_LINES_POSTGRES) : POST_CHUNK_LINES).toLocaleString('en-US')} line(s) posted`,
     ]);
     expect(stderr.text()).not.toContain('\r');
   });
