@@ -219,6 +219,8 @@ export type MySongItem = {
   coverUrl: string | null;
   /** Standing store rejections: non-empty shows "Needs action" beside the status (record 194). */
   storeRejections: StoreRejection[];
+  /** A post-release update of it waits in review: "Update in review" beside the status (record 197). */
+  updateInReview: boolean;
 };
 
 export type MySongsPage = { items: MySongItem[]; nextCursor: string | null };

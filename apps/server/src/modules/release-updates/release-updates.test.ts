@@ -142,6 +142,12 @@ const updateMailsTo = async (email: string, title: string) =>
     m.subject.startsWith(`Release update to review: "${title}"`),
   );
 
+/** My Songs' row of a release, as its owner's list shows it (GET /api/releases). */
+const mySongsRow = async (who: Signed, releaseId: string) => {
+  const list = await readJson(await system.request('/api/releases?limit=50', { cookie: who.cookie }));
+  return list.items.find((item: { id: string }) => item.id === releaseId);
+};
+
 const packagesOf = (upc: string) => readDeliveries(folder).filter((pkg) => pkg.folder.includes(upc));
 
 describe('post-release edits', () => {
@@ -175,6 +181,12 @@ describe('post-release edits', () => {
       expect(mails[0]?.textBody).toContain('Admin → Review, under "Updates in review"');
     }
     expect(await updateMailsTo(people.artist.email, 'Old Title')).toHaveLength(0);
+    // My Songs marks the row "Update in review" (and still shows the current title).
+    expect(await mySongsRow(people.artist, releaseId)).toMatchObject({
+      title: 'Old Title',
+      status: 'live',
+      updateInReview: true,
+    });
     // Nothing changed yet: the release row and the store's delivery are as they were.
     const waiting = await releaseRow(releaseId);
     expect(waiting).toMatchObject({ title: 'Old Title', coverArtKey: before.coverArtKey, status: 'live' });
@@ -225,6 +237,10 @@ describe('post-release edits', () => {
       updateScope: { cover: true, audioTrackIds: [] },
     });
     expect(await mailsTo(people.artist.email)).toContain('Your update to "New Title" has been approved');
+    expect(await mySongsRow(people.artist, releaseId)).toMatchObject({
+      title: 'New Title',
+      updateInReview: false,
+    });
     // Approving twice is refused.
     expect((await staffPost(`/api/admin/release-updates/${body.update.id}/approve`)).status).toBe(409);
 

@@ -69,6 +69,7 @@ describe('GET /api/releases (My Songs)', () => {
         new RegExp(`^/api/releases/${newer.releaseId}/cover/small\\?v=[0-9a-f]{12}$`),
       ),
       storeRejections: [],
+      updateInReview: false,
     });
     expect(body.items[1]).toMatchObject({ id: older.releaseId, trackCount: 3, coverUrl: null });
   });

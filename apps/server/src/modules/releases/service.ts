@@ -17,6 +17,7 @@ import type { DbOrTx } from '../../db/client';
 import {
   producers,
   releases,
+  releaseUpdates,
   songwriters,
   splitAllocations,
   splitRecoupments,
@@ -65,6 +66,8 @@ const myReleasesColumns = {
   trackCount: sql<number>`(select count(*)::int from ${tracks} where ${tracks}.release_id = ${releases}.id)`,
   // Qualified: a one-table select renders a bare "id", which the subquery's own tables would capture.
   storeRejections: storeRejectionsSql(sql`${releases}.id`),
+  // A post-release update waiting in review (record 197); the partial unique index answers it.
+  updateInReview: sql<boolean>`exists (select 1 from ${releaseUpdates} where ${releaseUpdates}.release_id = ${releases}.id and ${releaseUpdates}.state = 'in_review')`,
 };
 
 function myReleasesQuery(db: DbOrTx, isAfterCursor: boolean) {
@@ -177,6 +180,7 @@ export async function listMyReleases(
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
     coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
     storeRejections: storeRejectionsOf(row.storeRejections),
+    updateInReview: Boolean(row.updateInReview),
   }));
   return {
     items,
@@ -328,6 +332,10 @@ async function listOne(db: DbOrTx, userId: string, releaseId: string): Promise<M
     .select({ n: sql<number>`count(*)::int` })
     .from(tracks)
     .where(eq(tracks.releaseId, releaseId));
+  const [inReview] = await db
+    .select({ id: releaseUpdates.id })
+    .from(releaseUpdates)
+    .where(and(eq(releaseUpdates.releaseId, releaseId), eq(releaseUpdates.state, 'in_review')));
   return {
     id: row.id,
     title: row.title,
@@ -338,6 +346,7 @@ async function listOne(db: DbOrTx, userId: string, releaseId: string): Promise<M
     rejectionReason: row.status === 'rejected' ? row.rejectionReason : null,
     coverUrl: row.coverThumbSmallKey ? coverUrl(row.id, 'small', row.coverThumbSmallKey) : null,
     storeRejections: await releaseStoreRejections(db, releaseId),
+    updateInReview: Boolean(inReview),
   };
 }
 

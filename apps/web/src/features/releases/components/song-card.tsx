@@ -1,4 +1,6 @@
 /** One release in My Songs: cover, title, artists, track count, status, takedown and rejection notes, actions. */
+
+import { RELEASE_UPDATE_MESSAGES } from '@tunedrop/shared/schemas/release-updates';
 import {
   canRequestTakedown,
   isReleaseEditable,
@@ -46,6 +48,11 @@ export function SongCard({
           <div className="flex flex-wrap gap-2 pt-1">
             <ReleaseStatusBadge status={release.status} />
             <NeedsActionBadge rejections={release.storeRejections} />
+            {release.updateInReview ? (
+              <Badge tone="blue" data-testid="update-in-review">
+                {RELEASE_UPDATE_MESSAGES.inReviewLabel}
+              </Badge>
+            ) : null}
             {release.isTakedownPending ? (
               <Badge tone="yellow">{RELEASE_MESSAGES.takedownPending}</Badge>
             ) : null}
