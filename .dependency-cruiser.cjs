@@ -22,10 +22,12 @@ const PUBLIC_ENTRY_POINTS = {
   'content-id': ['opt-in-at-submission'],
   delivery: ['planning', 'worker', 'needs-action'],
   // Edit Release's plan locks and the file claims, for post-release updates (record 197).
-  releases: ['service', 'mails', 'edit', 'files'],
+  // Release time and territories, read by the builder, delivery and review (record 199).
+  releases: ['service', 'mails', 'edit', 'files', 'availability'],
   // The operator's fee and a posting's figures, for the finance module (record 189).
   royalties: ['fees', 'posting-figures'],
-  splits: ['posting', 'statement'],
+  // Team invitations follow the split invitations' sending limits and mail layout (record 202).
+  splits: ['posting', 'statement', 'invitation-limits', 'mails'],
   wallet: ['service', 'balance', 'payment-crypto', 'audit', 'payees'],
 };
 const publicFiles = [

@@ -7,7 +7,7 @@ import {
 } from '@tunedrop/shared/schemas/admin-releases';
 import { Badge } from '../../../components/ui/card';
 import { formatDate } from '../../../lib/format';
-import { AvailabilityRows } from '../../releases/components/availability-fields';
+import { AvailabilityRows } from '../../releases';
 import { personName } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {

@@ -14,7 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { imageSize } from '../../../lib/image-size';
-import { AvailabilityFields, availabilityErrorsOf } from '../../releases/components/availability-fields';
+import { AvailabilityFields, availabilityErrorsOf } from '../../releases';
 import type { SlotState } from '../model/slots';
 import { FileBox } from './file-box';
 import { LockedNote, ProFeatureNote } from './pro-lock';

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
-import { AvailabilityRows, draftAvailabilityView } from '../../releases/components/availability-fields';
+import { AvailabilityRows, draftAvailabilityView } from '../../releases';
 import { releaseArtists } from '../model/draft';
 import type { Slots } from '../model/slots';
 
