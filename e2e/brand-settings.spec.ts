@@ -3,7 +3,8 @@
  * Settings; the home page (prerendered again with the brand) shows them at 1280 and 390 px, a mail in the
  * outbox and a statement name the product; with no enabled YouTube target the admin is warned that the
  * pricing page's "YouTube Content ID protection" is not backed. The brand is reset at the end (journeys
- * share one database).
+ * share one database). It changes what every page shows, so playwright.config.ts runs it alone after the
+ * other journeys (project `site-wide`); to run it by itself: `npm run test:e2e -- --no-deps e2e/brand-settings.spec.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

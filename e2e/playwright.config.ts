@@ -2,6 +2,12 @@
 import { defineConfig } from '@playwright/test';
 import { e2eEnv } from './support/env';
 
+/**
+ * Journeys that change what every page shows (the operator's brand, record 203): they run alone, after all
+ * the others, so no journey asserting the spec's texts meets them half-way.
+ */
+const SITE_WIDE = /brand-settings\.spec\.ts$/;
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -27,6 +33,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'journeys', testIgnore: SITE_WIDE },
+    { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['journeys'] },
+  ],
   webServer: {
     // The e2e bundle (npm run build): the production server plus the test-fixtures router (record 093).
     command: 'node apps/server/dist/main-e2e.js',
