@@ -7,6 +7,7 @@
  */
 
 import { LIMITS } from '@tunedrop/shared';
+import { ARTIST_PROFILE_IMAGE_MAX_BYTES } from '@tunedrop/shared/schemas/artist-profiles';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -42,6 +43,12 @@ export const ROUTE_BODY_LIMITS: ReadonlyArray<RouteBodyLimit> = [
     bytes: () => ROYALTY_LIMITS.maxUploadBytes,
     isStreamedByRoute: true,
     why: 'sales-report files, streamed to disk and counted (royalties/routes.ts)',
+  },
+  {
+    prefix: '/api/artist-profiles',
+    method: 'PUT',
+    bytes: () => ARTIST_PROFILE_IMAGE_MAX_BYTES,
+    why: 'an artist profile image (JPEG or PNG, at most 5 MB; artist-profiles/routes.ts)',
   },
   // A 5 MB CSV of up to 50,000 rows, sent as JSON rows (spec 02 §5): at most about 10 MB.
   { prefix: '/api/admin/balances/verify', bytes: () => 16 * 1024 * 1024, why: 'bulk balance CSV rows' },

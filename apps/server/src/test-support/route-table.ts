@@ -440,6 +440,9 @@ export const ROUTE_TABLE: RouteRow[] = [
     account: 'catalog',
     call: { json: { name: 'Matrix Alias' } },
   }),
+  route('PUT', '/api/artist-profiles/:id/image', 'subscriber', { account: 'catalog' }),
+  route('DELETE', '/api/artist-profiles/:id/image', 'subscriber', { account: 'catalog' }),
+  route('GET', '/api/artist-profiles/:id/image', 'user', { account: 'read' }),
 
   // royalty splits (issue 17): the owner's splits and expenses, invitations, the payee's shares
   route('GET', '/api/releases/:id/splits', 'user', { account: 'read', params: release, owned: true }),

@@ -14,6 +14,9 @@ const APPLE_ID = /^[0-9]{1,15}$/;
 const APPLE_LINK =
   /^https:\/\/music\.apple\.com\/(?:[a-z]{2}\/)?artist\/(?:[^/?#]+\/)?([0-9]{1,15})(?:[/?#].*)?$/;
 
+/** The profile image's largest upload (JPEG or PNG, any shape; the server stores a 512 px square). */
+export const ARTIST_PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
 export const ARTIST_PROFILE_MESSAGES = {
   nameRequired: 'Artist name is required',
   nameTooLong: 'Artist name must be at most 100 characters',
@@ -26,6 +29,11 @@ export const ARTIST_PROFILE_MESSAGES = {
   readOnly: (first: string) =>
     `New releases can only be created under your first profile (${first}) on your current plan. This profile's releases stay as they are; more artist profiles are a Pro feature — upgrade to unlock.`,
   notFound: 'Artist profile not found',
+  imageFormat: 'The profile image must be a JPEG or PNG image.',
+  imageTooLarge: 'The profile image must be at most 5 MB.',
+  imageDamaged: 'The profile image is damaged or incomplete.',
+  imageSaved: 'Profile image saved',
+  imageRemoved: 'Profile image removed',
   created: 'Artist profile created',
   saved: 'Artist profile saved',
   allProfiles: 'All profiles',

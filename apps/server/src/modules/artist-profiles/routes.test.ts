@@ -2,8 +2,12 @@
  * Artist profiles through the API (issue 27, record 201): one on Basic, any number on a running Pro plan,
  * read-only beyond the first after a downgrade or a lapse, each account's own, and the per-profile lists.
  */
-import { ARTIST_PROFILE_MESSAGES } from '@tunedrop/shared/schemas/artist-profiles';
+import {
+  ARTIST_PROFILE_IMAGE_MAX_BYTES,
+  ARTIST_PROFILE_MESSAGES,
+} from '@tunedrop/shared/schemas/artist-profiles';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artistProfiles, profiles, releases } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
@@ -278,5 +282,62 @@ describe('artist profiles', () => {
     const text = await csv.text();
     expect(text).toContain('QZPRF2600002');
     expect(text).not.toContain('QZPRF2600001');
+  });
+
+  it('stores a profile image checked by content, serves it to the account only, and removes it', async () => {
+    const owner = await system.signedInUser({ plan: 'basic', artistName: 'Picture Act' });
+    const other = await system.signedInUser({ plan: 'basic' });
+    const [profile] = (await list(owner.cookie)).profiles;
+    const url = `/api/artist-profiles/${profile.id}/image`;
+    const put = (cookie: string, body: Buffer | string, type: string) =>
+      system.request(url, { method: 'PUT', cookie, body, headers: { 'Content-Type': type } });
+
+    const notImage = await put(owner.cookie, 'GIF89a not an image at all', 'image/gif');
+    expect(notImage.status).toBe(422);
+    expect((await readJson(notImage)).error).toMatchObject({
+      message: ARTIST_PROFILE_MESSAGES.imageFormat,
+      fields: { image: ARTIST_PROFILE_MESSAGES.imageFormat },
+    });
+    const tooLarge = await put(owner.cookie, Buffer.alloc(ARTIST_PROFILE_IMAGE_MAX_BYTES + 1), 'image/png');
+    expect(tooLarge.status).toBe(413);
+
+    // Not square, a PNG: stored as a JPEG of the same shape.
+    const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: '#0f766e80' } })
+      .png()
+      .toBuffer();
+    // Another account can neither set nor read it.
+    expect((await put(other.cookie, png, 'image/png')).status).toBe(404);
+    const saved = await put(owner.cookie, png, 'image/png');
+    expect(saved.status).toBe(200);
+    const { profile: withImage } = await readJson(saved);
+    expect(withImage.imageUrl).toMatch(new RegExp(`^${url}\\?v=`));
+    expect((await list(owner.cookie)).profiles[0].imageUrl).toBe(withImage.imageUrl);
+    const [row] = await system.db.select().from(artistProfiles).where(eq(artistProfiles.id, profile.id));
+    const key = row?.imageKey ?? '';
+    expect(key).toMatch(new RegExp(`^${owner.userId}/artist-profiles/`));
+
+    const served = await system.request(withImage.imageUrl, { cookie: owner.cookie });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 300, height: 200 });
+    expect((await system.request(url, { cookie: other.cookie })).status).toBe(404);
+    expect((await system.request(url)).status).toBe(401);
+
+    // A new image replaces the old one in storage.
+    const jpeg = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#ff0000' } })
+      .jpeg()
+      .toBuffer();
+    expect((await put(owner.cookie, jpeg, 'image/jpeg')).status).toBe(200);
+    expect(await system.storage.exists(key)).toBe(false);
+    const [replaced] = await system.db.select().from(artistProfiles).where(eq(artistProfiles.id, profile.id));
+    expect(replaced?.imageKey).not.toBe(key);
+
+    expect((await system.request(url, { method: 'DELETE', cookie: other.cookie })).status).toBe(404);
+    const removed = await system.request(url, { method: 'DELETE', cookie: owner.cookie });
+    expect(removed.status).toBe(200);
+    expect((await readJson(removed)).profile.imageUrl).toBeNull();
+    expect(await system.storage.exists(replaced?.imageKey ?? '')).toBe(false);
+    expect((await system.request(url, { cookie: owner.cookie })).status).toBe(404);
   });
 });

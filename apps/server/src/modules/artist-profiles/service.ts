@@ -5,18 +5,22 @@
  * or a lapse the extra profiles stay with their releases, but only the first takes new releases.
  */
 
+import { randomBytes } from 'node:crypto';
 import { hasProFeatures, passesSubscriptionGate } from '@tunedrop/shared';
 import {
+  ARTIST_PROFILE_IMAGE_MAX_BYTES,
   ARTIST_PROFILE_MESSAGES,
   type ArtistProfile,
   type ArtistProfileList,
   type ArtistProfileValues,
 } from '@tunedrop/shared/schemas/artist-profiles';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import type { DbOrTx } from '../../db/client';
 import { artistProfiles, profiles, releases } from '../../db/schema';
+import type { Storage } from '../../infra/storage/storage';
 import type { Viewer } from '../../lib/context';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, notFound, validationError } from '../../lib/errors';
 
 /**
  * The account a request works on: the acting account's owner when the viewer carries one (teams,
@@ -209,4 +213,95 @@ export async function profileForNewRelease(
     });
   }
   return chosen;
+}
+
+/** The stored image's longest side in pixels: plenty for the page (96 px) and the switcher, at 2x. */
+const IMAGE_EDGE = 1024;
+
+/**
+ * Checks a profile image by content (JPEG or PNG, at most 5 MB, any shape) and stores a re-encoded JPEG
+ * of it (at most 1024 px a side, no metadata) under a new key; the old image is removed after the row
+ * names the new one.
+ */
+export async function saveArtistProfileImage(
+  deps: { db: DbOrTx; storage: Storage },
+  viewer: Viewer,
+  id: string,
+  bytes: Buffer,
+): Promise<ArtistProfile> {
+  const { db, storage } = deps;
+  const accountId = accountIdOf(viewer);
+  const current = await findOwnArtistProfile(db, accountId, id);
+  if (bytes.length > ARTIST_PROFILE_IMAGE_MAX_BYTES) {
+    throw validationError(ARTIST_PROFILE_MESSAGES.imageTooLarge, {
+      image: ARTIST_PROFILE_MESSAGES.imageTooLarge,
+    });
+  }
+  let format: string | undefined;
+  try {
+    format = (await sharp(bytes).metadata()).format;
+  } catch {
+    format = undefined;
+  }
+  if (format !== 'jpeg' && format !== 'png') {
+    throw validationError(ARTIST_PROFILE_MESSAGES.imageFormat, {
+      image: ARTIST_PROFILE_MESSAGES.imageFormat,
+    });
+  }
+  let jpeg: Buffer;
+  try {
+    jpeg = await sharp(bytes, { failOn: 'truncated' })
+      .rotate()
+      .resize(IMAGE_EDGE, IMAGE_EDGE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw validationError(ARTIST_PROFILE_MESSAGES.imageDamaged, {
+      image: ARTIST_PROFILE_MESSAGES.imageDamaged,
+    });
+  }
+  const key = `${accountId}/artist-profiles/${current.id}-${randomBytes(8).toString('hex')}.jpg`;
+  await storage.putBuffer(key, jpeg, 'image/jpeg');
+  const [row] = await db
+    .update(artistProfiles)
+    .set({ imageKey: key, updatedAt: new Date() })
+    .where(and(eq(artistProfiles.id, current.id), eq(artistProfiles.userId, accountId)))
+    .returning();
+  if (!row) {
+    await storage.delete(key);
+    throw notFound(ARTIST_PROFILE_MESSAGES.notFound);
+  }
+  if (current.imageKey && current.imageKey !== key) await storage.delete(current.imageKey).catch(() => {});
+  const list = await listArtistProfiles(db, viewer);
+  return list.profiles.find((profile) => profile.id === row.id) ?? toArtistProfile(row, false, 0);
+}
+
+/** Removes the profile's image (a profile without one is left as it is). */
+export async function removeArtistProfileImage(
+  deps: { db: DbOrTx; storage: Storage },
+  viewer: Viewer,
+  id: string,
+): Promise<ArtistProfile> {
+  const { db, storage } = deps;
+  const accountId = accountIdOf(viewer);
+  const current = await findOwnArtistProfile(db, accountId, id);
+  if (current.imageKey) {
+    await db
+      .update(artistProfiles)
+      .set({ imageKey: null, updatedAt: new Date() })
+      .where(and(eq(artistProfiles.id, current.id), eq(artistProfiles.userId, accountId)));
+    await storage.delete(current.imageKey).catch(() => {});
+  }
+  const list = await listArtistProfiles(db, viewer);
+  const profile = list.profiles.find((item) => item.id === current.id);
+  if (!profile) throw notFound(ARTIST_PROFILE_MESSAGES.notFound);
+  return profile;
+}
+
+/** The stored key of the account's profile image, or 404 (no such profile in this account, or no image). */
+export async function artistProfileImageKey(db: DbOrTx, viewer: Viewer, id: string): Promise<string> {
+  const row = await findOwnArtistProfile(db, accountIdOf(viewer), id);
+  if (!row.imageKey) throw notFound('Profile image not found');
+  return row.imageKey;
 }

@@ -20,6 +20,7 @@ import { chooseArtistProfile, useArtistProfiles } from '../../../lib/artist-prof
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { useCreateArtistProfile, useUpdateArtistProfile } from '../api/save-artist-profile';
+import { ProfileImagePicker } from '../components/profile-image-picker';
 
 export default function ArtistProfilesPage() {
   usePageTitle('Artist profiles');
@@ -117,6 +118,9 @@ function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName
             </Button>
           ) : null}
         </div>
+      </div>
+      <div className="mt-4">
+        <ProfileImagePicker profile={profile} />
       </div>
       {!profile.canRelease ? (
         <p className="mt-3 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
