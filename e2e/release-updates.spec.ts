@@ -116,6 +116,11 @@ test('an artist updates a live release; the admin approves the diff; only the ne
     await expect(artist.getByRole('row', { name: /Cover art/ })).toContainText('Fresh Cover.jpg');
     await expect(artist.getByRole('button', { name: 'Update Release' })).toHaveCount(0);
     expect(await seriousA11yViolations(artist)).toEqual([]);
+    // My Songs marks the row too (record 197).
+    await artist.goto('/dashboard/songs');
+    const row = artist.getByRole('listitem').filter({ has: artist.getByRole('heading', { name: title }) });
+    await expect(row.getByTestId('update-in-review')).toHaveText('Update in review');
+    await artist.goto(`/dashboard/releases/${releaseId}`);
 
     await approveUpdate(admin, title, newTitle);
     await runWorker();
