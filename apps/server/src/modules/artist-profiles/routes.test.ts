@@ -2,6 +2,8 @@
  * Artist profiles through the API (issue 27, record 201): one on Basic, any number on a running Pro plan,
  * read-only beyond the first after a downgrade or a lapse, each account's own, and the per-profile lists.
  */
+
+import { randomBytes } from 'node:crypto';
 import {
   ARTIST_PROFILE_IMAGE_MAX_BYTES,
   ARTIST_PROFILE_MESSAGES,
@@ -300,6 +302,15 @@ describe('artist profiles', () => {
     });
     const tooLarge = await put(owner.cookie, Buffer.alloc(ARTIST_PROFILE_IMAGE_MAX_BYTES + 1), 'image/png');
     expect(tooLarge.status).toBe(413);
+    expect((await readJson(tooLarge)).error.message).toContain('5 MB');
+    // Over the default 1 MB body limit but under 5 MB: accepted.
+    const noise = await sharp(randomBytes(1000 * 1000 * 3), {
+      raw: { width: 1000, height: 1000, channels: 3 },
+    })
+      .png()
+      .toBuffer();
+    expect(noise.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect((await put(owner.cookie, noise, 'image/png')).status).toBe(200);
 
     // Not square, a PNG: stored as a JPEG of the same shape.
     const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: '#0f766e80' } })
