@@ -98,13 +98,18 @@ export const builderRoutes = new Hono<AppEnv>()
     }
     return response;
   })
-  .get('/builder/uploads/:id', access('subscriber', 'catalog'), validate('param', uploadIdParam), async (c) => {
-    const viewer = requireViewer(c);
-    const { id } = c.req.valid('param');
-    const info = (await uploadInfos(c.var.deps, viewer.account.id, [id]))[id];
-    if (!info || info.status === 'missing') throw notFound('Upload not found');
-    return c.json(info, 200);
-  })
+  .get(
+    '/builder/uploads/:id',
+    access('subscriber', 'catalog'),
+    validate('param', uploadIdParam),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { id } = c.req.valid('param');
+      const info = (await uploadInfos(c.var.deps, viewer.account.id, [id]))[id];
+      if (!info || info.status === 'missing') throw notFound('Upload not found');
+      return c.json(info, 200);
+    },
+  )
   // The draft's cover preview after a reload: the owner's checked cover, as its list thumbnail.
   .get(
     '/builder/uploads/:id/thumbnail',
@@ -143,12 +148,17 @@ export const builderRoutes = new Hono<AppEnv>()
     await deleteDraft(c.var.deps.db, viewer.account.id);
     return c.json({ ok: true }, 200);
   })
-  .post('/builder/releases', access('subscriber', 'catalog'), validate('json', releaseSubmissionSchema), async (c) => {
-    const viewer = requireViewer(c);
-    assertNotBanned(viewer);
-    const result = await submitRelease(c.var.deps, viewer, c.req.valid('json'));
-    return c.json({ release: result.release, isRepeat: result.isRepeat }, result.isRepeat ? 200 : 201);
-  })
+  .post(
+    '/builder/releases',
+    access('subscriber', 'catalog'),
+    validate('json', releaseSubmissionSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      assertNotBanned(viewer);
+      const result = await submitRelease(c.var.deps, viewer, c.req.valid('json'));
+      return c.json({ release: result.release, isRepeat: result.isRepeat }, result.isRepeat ? 200 : 201);
+    },
+  )
   .post(
     '/builder/search-spotify-artists',
     access('subscriber', 'catalog'),

@@ -29,11 +29,19 @@ const trackParamSchema = z.object({ trackId: z.uuid(CONTENT_ID_MESSAGES.trackNot
 const channelParamSchema = z.object({ id: z.uuid(CONTENT_ID_MESSAGES.channelNotFound) });
 
 export const contentIdRoutes = new Hono<AppEnv>()
-  .get('/content-id/releases/:id', access('subscriber', 'read'), validate('param', releaseParamSchema), async (c) => {
-    const viewer = requireViewer(c);
-    requireContentIdPlan(viewer);
-    return c.json(await getReleaseContentId(c.var.deps.db, viewer.account.id, c.req.valid('param').id), 200);
-  })
+  .get(
+    '/content-id/releases/:id',
+    access('subscriber', 'read'),
+    validate('param', releaseParamSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      requireContentIdPlan(viewer);
+      return c.json(
+        await getReleaseContentId(c.var.deps.db, viewer.account.id, c.req.valid('param').id),
+        200,
+      );
+    },
+  )
   .put(
     '/content-id/tracks/:trackId',
     access('subscriber', 'catalog'),
@@ -61,11 +69,16 @@ export const contentIdRoutes = new Hono<AppEnv>()
     requireContentIdPlan(viewer);
     return c.json({ items: await listChannels(c.var.deps.db, viewer.account.id) }, 200);
   })
-  .post('/content-id/channels', access('subscriber', 'catalog'), validate('json', contentIdChannelSchema), async (c) => {
-    const viewer = requireViewer(c);
-    requireContentIdPlan(viewer);
-    return c.json({ items: await addChannel(c.var.deps.db, viewer, c.req.valid('json').channelId) }, 201);
-  })
+  .post(
+    '/content-id/channels',
+    access('subscriber', 'catalog'),
+    validate('json', contentIdChannelSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      requireContentIdPlan(viewer);
+      return c.json({ items: await addChannel(c.var.deps.db, viewer, c.req.valid('json').channelId) }, 201);
+    },
+  )
   .delete(
     '/content-id/channels/:id',
     access('subscriber', 'catalog'),

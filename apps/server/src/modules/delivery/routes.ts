@@ -178,18 +178,26 @@ export const deliveryRoutes = new Hono<AppEnv>()
   )
   .get('/releases/:id/detail', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    return c.json(await releaseDetail(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id'))), 200);
-  })
-  .post('/releases/:id/store-takedowns', access('user', 'catalog'), validate('json', storeTakedownSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const { platformId } = c.req.valid('json');
     return c.json(
-      await requestStoreTakedown(
-        c.var.deps.db,
-        viewer.account.id,
-        releaseIdParam(c.req.param('id')),
-        platformId,
-      ),
-      201,
+      await releaseDetail(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id'))),
+      200,
     );
-  });
+  })
+  .post(
+    '/releases/:id/store-takedowns',
+    access('user', 'catalog'),
+    validate('json', storeTakedownSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { platformId } = c.req.valid('json');
+      return c.json(
+        await requestStoreTakedown(
+          c.var.deps.db,
+          viewer.account.id,
+          releaseIdParam(c.req.param('id')),
+          platformId,
+        ),
+        201,
+      );
+    },
+  );

@@ -276,7 +276,11 @@ export async function resubmitMyRelease(
       .update(releases)
       .set({ status: 'pending', rejectionReason: null, updatedAt: new Date() })
       .where(
-        and(eq(releases.id, releaseId), eq(releases.userId, viewer.account.id), eq(releases.status, 'rejected')),
+        and(
+          eq(releases.id, releaseId),
+          eq(releases.userId, viewer.account.id),
+          eq(releases.status, 'rejected'),
+        ),
       )
       .returning();
     if (!after) throw new AppError('release_not_resubmittable', RELEASE_MESSAGES.cannotResubmit, 409);

@@ -52,7 +52,11 @@ export const releasesRoutes = new Hono<AppEnv>()
   })
   .get('/releases/:id', access('user', 'read'), async (c) => {
     const viewer = requireViewer(c);
-    const release = await getReleaseForEdit(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id')));
+    const release = await getReleaseForEdit(
+      c.var.deps.db,
+      viewer.account.id,
+      releaseIdParam(c.req.param('id')),
+    );
     return c.json({ release }, 200);
   })
   .patch('/releases/:id', access('subscriber', 'catalog'), validate('json', editReleaseSchema), async (c) => {
@@ -71,19 +75,29 @@ export const releasesRoutes = new Hono<AppEnv>()
     return c.json({ ok: true }, 200);
   })
   // Tracks' titles, explicit flags, credits and order (issue 18); same rule as the release edit.
-  .put('/releases/:id/tracks', access('subscriber', 'catalog'), validate('json', editTracksSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const releaseId = releaseIdParam(c.req.param('id'));
-    await updateMyTracks(c.var.deps.db, viewer, releaseId, c.req.valid('json'));
-    return c.json({ ok: true }, 200);
-  })
+  .put(
+    '/releases/:id/tracks',
+    access('subscriber', 'catalog'),
+    validate('json', editTracksSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const releaseId = releaseIdParam(c.req.param('id'));
+      await updateMyTracks(c.var.deps.db, viewer, releaseId, c.req.valid('json'));
+      return c.json({ ok: true }, 200);
+    },
+  )
   // Replacing files (issue 18, record 121): a checked tus upload becomes the cover or a track's WAV.
-  .put('/releases/:id/cover', access('subscriber', 'catalog'), validate('json', replaceFileSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const releaseId = releaseIdParam(c.req.param('id'));
-    const cover = await replaceCover(c.var.deps, viewer, releaseId, c.req.valid('json').uploadId);
-    return c.json({ cover }, 200);
-  })
+  .put(
+    '/releases/:id/cover',
+    access('subscriber', 'catalog'),
+    validate('json', replaceFileSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const releaseId = releaseIdParam(c.req.param('id'));
+      const cover = await replaceCover(c.var.deps, viewer, releaseId, c.req.valid('json').uploadId);
+      return c.json({ cover }, 200);
+    },
+  )
   .put(
     '/releases/:id/tracks/:trackId/audio',
     access('subscriber', 'catalog'),
@@ -101,12 +115,17 @@ export const releasesRoutes = new Hono<AppEnv>()
     },
   )
   // Adding and removing tracks (issue 18, record 121): 1 to 20 tracks, the builder's rules and checks.
-  .post('/releases/:id/tracks', access('subscriber', 'catalog'), validate('json', addTrackSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const releaseId = releaseIdParam(c.req.param('id'));
-    const track = await addTrack(c.var.deps, viewer, releaseId, c.req.valid('json'));
-    return c.json({ track }, 201);
-  })
+  .post(
+    '/releases/:id/tracks',
+    access('subscriber', 'catalog'),
+    validate('json', addTrackSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const releaseId = releaseIdParam(c.req.param('id'));
+      const track = await addTrack(c.var.deps, viewer, releaseId, c.req.valid('json'));
+      return c.json({ track }, 201);
+    },
+  )
   .delete('/releases/:id/tracks/:trackId', access('subscriber', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     await removeTrack(
@@ -140,7 +159,11 @@ export const releasesRoutes = new Hono<AppEnv>()
   })
   .post('/releases/:id/takedown', access('user', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
-    const release = await requestTakedown(c.var.deps.db, viewer.account.id, releaseIdParam(c.req.param('id')));
+    const release = await requestTakedown(
+      c.var.deps.db,
+      viewer.account.id,
+      releaseIdParam(c.req.param('id')),
+    );
     return c.json({ release }, 200);
   })
   // Thumbnails only (never the 3000 px original): the owner's lists and the staff's review cards.

@@ -31,33 +31,43 @@ export const splitsRoutes = new Hono<AppEnv>()
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     return c.json(await getReleaseSplits(c.var.deps.db, releaseId, viewer), 200);
   })
-  .put('/releases/:id/splits', access('subscriber', 'catalog'), validate('json', splitSetSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const releaseId = uuidParam(c.req.param('id'), 'Release not found');
-    const { db, config } = c.var.deps;
-    try {
-      const result = await saveSplit(db, releaseId, viewer, c.req.valid('json'), config.appUrl);
-      c.var.deps.wakeMail();
-      return c.json(result, 200);
-    } catch (error) {
-      if (error instanceof InvitationLimitError) c.header('Retry-After', String(error.retryAfterSeconds));
-      throw error;
-    }
-  })
+  .put(
+    '/releases/:id/splits',
+    access('subscriber', 'catalog'),
+    validate('json', splitSetSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const releaseId = uuidParam(c.req.param('id'), 'Release not found');
+      const { db, config } = c.var.deps;
+      try {
+        const result = await saveSplit(db, releaseId, viewer, c.req.valid('json'), config.appUrl);
+        c.var.deps.wakeMail();
+        return c.json(result, 200);
+      } catch (error) {
+        if (error instanceof InvitationLimitError) c.header('Retry-After', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  )
   .post('/releases/:id/splits/payees/:payeeId/withdraw', access('user', 'catalog'), async (c) => {
     const viewer = requireViewer(c);
     const releaseId = uuidParam(c.req.param('id'), 'Release not found');
     const payeeId = uuidParam(c.req.param('payeeId'), 'Invitation not found');
     return c.json(await withdrawPayee(c.var.deps.db, releaseId, payeeId, viewer), 200);
   })
-  .post('/releases/:id/expenses', access('subscriber', 'catalog'), validate('json', expenseSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const releaseId = uuidParam(c.req.param('id'), 'Release not found');
-    const { db, config } = c.var.deps;
-    const result = await addExpense(db, releaseId, viewer, c.req.valid('json'), config.appUrl);
-    c.var.deps.wakeMail();
-    return c.json(result, 201);
-  })
+  .post(
+    '/releases/:id/expenses',
+    access('subscriber', 'catalog'),
+    validate('json', expenseSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const releaseId = uuidParam(c.req.param('id'), 'Release not found');
+      const { db, config } = c.var.deps;
+      const result = await addExpense(db, releaseId, viewer, c.req.valid('json'), config.appUrl);
+      c.var.deps.wakeMail();
+      return c.json(result, 201);
+    },
+  )
   .get('/split-invitations/:token', access('public'), async (c) => {
     const viewer = c.get('viewer') ?? null;
     return c.json(await getInvitation(c.var.deps.db, tokenOf(c.req.param('token')), viewer), 200);

@@ -33,22 +33,27 @@ export const supportRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     return c.json({ items: await listOwnThreads(c.var.deps.db, viewer.user.id) }, 200);
   })
-  .post('/support/messages', access('user', 'personal'), validate('json', supportMessageSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const { config, db, wakeMail } = c.var.deps;
-    try {
-      const thread = await sendSupportMessage(db, viewer, c.req.valid('json'), {
-        supportEmail: config.SUPPORT_EMAIL,
-        appUrl: config.appUrl,
-        isRateLimited: config.RATE_LIMITS === 'on',
-      });
-      wakeMail();
-      return c.json(thread, 201);
-    } catch (error) {
-      if (error instanceof SupportRateLimitError) c.header('Retry-After', String(error.retryAfterSeconds));
-      throw error;
-    }
-  })
+  .post(
+    '/support/messages',
+    access('user', 'personal'),
+    validate('json', supportMessageSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { config, db, wakeMail } = c.var.deps;
+      try {
+        const thread = await sendSupportMessage(db, viewer, c.req.valid('json'), {
+          supportEmail: config.SUPPORT_EMAIL,
+          appUrl: config.appUrl,
+          isRateLimited: config.RATE_LIMITS === 'on',
+        });
+        wakeMail();
+        return c.json(thread, 201);
+      } catch (error) {
+        if (error instanceof SupportRateLimitError) c.header('Retry-After', String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  )
   .get('/support/messages/:id', access('user', 'personal'), validate('param', idParamSchema), async (c) => {
     const viewer = requireViewer(c);
     return c.json(await getOwnThread(c.var.deps.db, viewer.user.id, c.req.valid('param').id), 200);

@@ -39,11 +39,16 @@ export const walletRoutes = new Hono<AppEnv>()
       return c.json({ paymentDetails }, 200);
     },
   )
-  .post('/wallet/withdrawals', access('user', 'finance'), validate('json', withdrawalRequestInputSchema), async (c) => {
-    const viewer = requireViewer(c);
-    const request = await requestWithdrawal(c.var.deps.db, viewer.account.id, c.req.valid('json').amount);
-    return c.json(request, 201);
-  })
+  .post(
+    '/wallet/withdrawals',
+    access('user', 'finance'),
+    validate('json', withdrawalRequestInputSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const request = await requestWithdrawal(c.var.deps.db, viewer.account.id, c.req.valid('json').amount);
+      return c.json(request, 201);
+    },
+  )
   .post('/wallet/withdrawals/:id/cancel', access('user', 'finance'), async (c) => {
     const viewer = requireViewer(c);
     const request = await cancelWithdrawal(
