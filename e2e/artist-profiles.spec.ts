@@ -52,6 +52,32 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
   await expect(switcher).toHaveValue(/[0-9a-f-]{36}/);
   await expect(switcher.locator('option:checked')).toHaveText(side);
 
+  // An optional image: a file that is not an image is refused with a clear message; a PNG is shown on the
+  // card and beside the switcher, served only to the account; removing it asks first.
+  const sideCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: side }) });
+  const imageInput = page.getByLabel(`Profile image for ${side}`);
+  await imageInput.setInputFiles({
+    name: 'face.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('not a png'),
+  });
+  await expect(sideCard.getByRole('alert')).toHaveText('The profile image must be a JPEG or PNG image.');
+  await imageInput.setInputFiles(await media.cover('face.png', 400, 'png'));
+  await expect(sideCard.getByRole('button', { name: `Change image for ${side}` })).toBeVisible();
+  const cardImage = sideCard.locator('img');
+  await expect(cardImage).toHaveAttribute('src', /^\/api\/artist-profiles\/[0-9a-f-]{36}\/image\?v=/);
+  await expect.poll(() => cardImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+  await expect(
+    page.locator('aside img[src^="/api/artist-profiles/"], nav img[src^="/api/artist-profiles/"]').first(),
+  ).toBeVisible();
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await sideCard.getByRole('button', { name: `Remove image of ${side}` }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Remove the profile image?');
+  await confirm.getByRole('button', { name: 'Remove image' }).click();
+  await expect(sideCard.locator('img')).toHaveCount(0);
+  await expect(sideCard.getByRole('button', { name: `Add image for ${side}` })).toBeFocused();
+
   // The builder goes under the chosen profile, its first track crediting it with its Spotify link.
   await page.goto('/dashboard/release-builder');
   await expect(page.getByTestId('releasing-as')).toHaveText(`Artist profile: ${side}`);

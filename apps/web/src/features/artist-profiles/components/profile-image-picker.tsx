@@ -92,7 +92,7 @@ export function ProfileImagePicker({ profile }: { profile: ArtistProfile }) {
             </Button>
           ) : null}
         </div>
-        <p className="text-xs text-zinc-500">JPEG or PNG, at most 5 MB (optional).</p>
+        <p className="text-xs text-zinc-400">JPEG or PNG, at most 5 MB (optional).</p>
         {error ? (
           <p id={errorId} role="alert" className="text-sm text-red-300">
             {error}
