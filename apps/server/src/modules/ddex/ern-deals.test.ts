@@ -9,6 +9,7 @@ import { PLATFORM_DEALS } from '@tunedrop/shared/platform-deals';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { validateErn43 } from '../../test-support/ddex';
+import { ernRelease, ernTrack } from '../../test-support/ern-fixtures';
 import {
   ARTIST_ID_NAMESPACES,
   buildErnMessage,
@@ -26,52 +27,30 @@ const LUNA = {
   appleMusicLink: 'https://music.apple.com/us/artist/luna/1234567890',
 };
 
-const track = (position: number, overrides: Partial<ErnTrack> = {}): ErnTrack => ({
-  id: `00000000-0000-4000-8000-00000000000${position}`,
-  position,
-  title: `Song ${position}`,
-  isrc: `USABC240000${position}`,
-  explicit: false,
-  durationMs: 180_000,
-  fileName: `resources/${position}.wav`,
-  fileSizeBytes: 4096,
-  md5: 'd41d8cd98f00b204e9800998ecf8427e',
-  sampleRate: 44100,
-  bitDepth: 16,
-  channels: 2,
-  primaryArtists: [],
-  featuredArtists: [],
-  // Luna writes her own songs, with a co-writer; the producer is Luna too.
-  songwriters: [
-    { firstName: 'Luna', middleName: null, lastName: '', role: 'music_and_lyrics' },
-    { firstName: 'Ann', middleName: null, lastName: 'Writer', role: 'lyrics' },
-  ],
-  producers: [{ firstName: 'luna', middleName: null, lastName: '' }],
-  ...overrides,
-});
+const track = (position: number, overrides: Partial<ErnTrack> = {}): ErnTrack =>
+  ernTrack(position, {
+    md5: 'd41d8cd98f00b204e9800998ecf8427e',
+    // Luna writes her own songs, with a co-writer; the producer is Luna too.
+    songwriters: [
+      { firstName: 'Luna', middleName: null, lastName: '', role: 'music_and_lyrics' },
+      { firstName: 'Ann', middleName: null, lastName: 'Writer', role: 'lyrics' },
+    ],
+    producers: [{ firstName: 'luna', middleName: null, lastName: '' }],
+    ...overrides,
+  });
 
-const release = (overrides: Partial<ErnRelease> = {}): ErnRelease => ({
-  id: '3f0c2a8e-5d7b-4c1a-9e2f-1a2b3c4d5e6f',
-  title: 'Moonrise',
-  upc: '012345678905',
-  labelName: 'Moonlight Records',
-  genre: 'Pop',
-  releaseDate: '2026-12-12',
-  originalReleaseDate: null,
-  copyrightHolder: 'Luna',
-  copyrightYear: 2026,
-  publishingHolder: 'Moonlight Records',
-  publishingYear: 2026,
-  distributionStores: [...PLATFORM_IDS],
-  primaryArtists: [LUNA],
-  featuredArtists: [
-    { name: 'Ann Writer', spotifyLink: 'https://open.spotify.com/artist/0TnOYISbd1XYRBk9myaseg' },
-  ],
-  cover: { fileName: 'resources/cover.jpg', codec: 'JPEG', md5: null, sizeBytes: 2048 },
-  // Track 2 credits Luna again, without her links: still the same person.
-  tracks: [track(1), track(2, { primaryArtists: [{ name: 'LUNA ' }] })],
-  ...overrides,
-});
+const release = (overrides: Partial<ErnRelease> = {}): ErnRelease =>
+  ernRelease({
+    publishingHolder: 'Moonlight Records',
+    distributionStores: [...PLATFORM_IDS],
+    primaryArtists: [LUNA],
+    featuredArtists: [
+      { name: 'Ann Writer', spotifyLink: 'https://open.spotify.com/artist/0TnOYISbd1XYRBk9myaseg' },
+    ],
+    // Track 2 credits Luna again, without her links: still the same person.
+    tracks: [track(1), track(2, { primaryArtists: [{ name: 'LUNA ' }] })],
+    ...overrides,
+  });
 
 const parties = {
   senderPartyId: 'PADPIDA2013042401U',

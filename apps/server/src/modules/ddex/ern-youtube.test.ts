@@ -6,48 +6,20 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { validateErn43 } from '../../test-support/ddex';
+import { ernRelease, ernTrack } from '../../test-support/ern-fixtures';
 import { buildErnMessage, type ErnRelease, type ErnTrack } from './ern';
 import { YOUTUBE_PARTIES } from './ern-youtube';
 
-const track = (position: number, contentId: ErnTrack['contentId'] = null): ErnTrack => ({
-  id: `00000000-0000-4000-8000-00000000000${position}`,
-  position,
-  title: `Song ${position}`,
-  isrc: `USABC240000${position}`,
-  explicit: false,
-  durationMs: 180_000,
-  fileName: `resources/${position}.wav`,
-  fileSizeBytes: 4096,
-  sampleRate: 44100,
-  bitDepth: 16,
-  channels: 2,
-  primaryArtists: [],
-  featuredArtists: [],
-  songwriters: [{ firstName: 'Ann', middleName: null, lastName: 'Writer', role: 'music_and_lyrics' }],
-  producers: [{ firstName: 'Bo', middleName: null, lastName: 'Producer' }],
-  contentId,
-});
+const track = (position: number, contentId: ErnTrack['contentId'] = null): ErnTrack =>
+  ernTrack(position, { contentId });
 
-const release = (overrides: Partial<ErnRelease> = {}): ErnRelease => ({
-  id: '3f0c2a8e-5d7b-4c1a-9e2f-1a2b3c4d5e6f',
-  title: 'Moonrise',
-  upc: '012345678905',
-  labelName: 'Moonlight Records',
-  genre: 'Pop',
-  releaseDate: '2026-12-12',
-  originalReleaseDate: null,
-  copyrightHolder: 'Luna',
-  copyrightYear: 2026,
-  publishingHolder: 'Luna',
-  publishingYear: 2026,
-  distributionStores: ['youtube_music'],
-  primaryArtists: [{ name: 'Luna' }],
-  featuredArtists: [],
-  cover: { fileName: 'resources/cover.jpg', codec: 'JPEG', md5: null, sizeBytes: 2048 },
-  tracks: [track(1, { isOptedIn: true, optedOutOn: null }), track(2)],
-  dealProfile: 'youtube',
-  ...overrides,
-});
+const release = (overrides: Partial<ErnRelease> = {}): ErnRelease =>
+  ernRelease({
+    distributionStores: ['youtube_music'],
+    tracks: [track(1, { isOptedIn: true, optedOutOn: null }), track(2)],
+    dealProfile: 'youtube',
+    ...overrides,
+  });
 
 const parties = {
   senderPartyId: 'PADPIDA2013042401U',
