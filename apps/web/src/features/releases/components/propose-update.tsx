@@ -3,22 +3,22 @@
  * cover or a track's audio; the change goes to review as an update and the stores keep the current version
  * until a moderator approves it. The form is Edit Release's schema; the files are the builder's uploads.
  */
-import { GENRES } from '@tunedrop/shared';
 import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
 import { RELEASE_UPDATE_MESSAGES } from '@tunedrop/shared/schemas/release-updates';
-import {
-  type EditReleaseFormValues,
-  editReleaseFormSchema,
-  RELEASE_MESSAGES,
-} from '@tunedrop/shared/schemas/releases';
+import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field, Input, Select } from '../../../components/ui/input';
+import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { useZodForm } from '../../../lib/use-zod-form';
 import { useProposeUpdate } from '../../release-updates';
+import {
+  GenreField,
+  releaseFieldProps,
+  setReleaseFieldErrors,
+  useReleaseDetailsForm,
+} from './release-details-form';
 import { ReplaceFile } from './replace-file';
 
 export function ProposeUpdateDialog({
@@ -38,26 +38,9 @@ export function ProposeUpdateDialog({
   const [coverUploadId, setCoverUploadId] = useState<string | null>(null);
   const [audio, setAudio] = useState<Record<string, string>>({});
   const lockedHolder = isPro ? null : artistName;
-  const form = useZodForm(editReleaseFormSchema, {
-    defaultValues: {
-      title: release.title,
-      primaryArtists: release.primaryArtists.join(', '),
-      featuredArtists: release.featuredArtists.join(', '),
-      genre: (GENRES as readonly string[]).includes(release.genre)
-        ? (release.genre as EditReleaseFormValues['genre'])
-        : ('' as EditReleaseFormValues['genre']),
-      labelName: release.labelName ?? '',
-      copyrightHolder: lockedHolder ?? release.copyrightHolder,
-      copyrightYear: String(release.copyrightYear),
-      publishingHolder: lockedHolder ?? release.publishingHolder,
-    },
-  });
+  const form = useReleaseDetailsForm(release, lockedHolder);
   const { errors } = form.formState;
-  const fieldProps = (name: keyof EditReleaseFormValues) => ({
-    id: `update-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `update-${name}-error` : undefined,
-  });
+  const fieldProps = releaseFieldProps('update', errors);
 
   const onSubmit = form.handleSubmit((values) => {
     propose.mutate(
@@ -72,10 +55,7 @@ export function ProposeUpdateDialog({
           onOpenChange(false);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) {
-            for (const [name, message] of Object.entries(error.fields))
-              if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });
-          }
+          if (error instanceof ApiError && error.fields) setReleaseFieldErrors(form, error.fields);
           notify.error(errorMessage(error, RELEASE_UPDATE_MESSAGES.submitFailed));
         },
       },
@@ -104,16 +84,7 @@ export function ProposeUpdateDialog({
         <Field id="update-featuredArtists" label="Featured Artists" error={errors.featuredArtists?.message}>
           <Input {...fieldProps('featuredArtists')} {...form.register('featuredArtists')} />
         </Field>
-        <Field id="update-genre" label="Genre" error={errors.genre?.message}>
-          <Select {...fieldProps('genre')} {...form.register('genre')}>
-            <option value="">Select a genre</option>
-            {GENRES.map((genre) => (
-              <option key={genre} value={genre}>
-                {genre}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <GenreField {...fieldProps('genre')} {...form.register('genre')} error={errors.genre?.message} />
         <Field
           id="update-labelName"
           label="Label Name"

@@ -3,7 +3,6 @@
  * rejected one too, then resubmits it from its page (issue 18). The cover art and each track's WAV can be
  * replaced through the builder's uploads and checks (record 121).
  */
-import { GENRES } from '@tunedrop/shared';
 import {
   publishingHolderWarning,
   RIGHTS_HELP,
@@ -14,12 +13,7 @@ import {
   availabilityDraftToInput,
   releaseAvailabilitySchema,
 } from '@tunedrop/shared/schemas/release-availability';
-import {
-  type EditReleaseFormValues,
-  editReleaseFormSchema,
-  RELEASE_MESSAGES,
-  type ReleaseForEdit,
-} from '@tunedrop/shared/schemas/releases';
+import { RELEASE_MESSAGES, type ReleaseForEdit } from '@tunedrop/shared/schemas/releases';
 import { ArrowLeft, Save, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -27,12 +21,11 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
+import { Field, FieldWarning, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useDeleteRelease } from '../api/delete-release';
 import { useReleaseForEdit } from '../api/get-release';
@@ -43,6 +36,12 @@ import {
   AvailabilityFields,
   availabilityErrorsOf,
 } from '../components/availability-fields';
+import {
+  GenreField,
+  releaseFieldProps,
+  setReleaseFieldErrors,
+  useReleaseDetailsForm,
+} from '../components/release-details-form';
 import { ReplaceFile } from '../components/replace-file';
 import { TracksEditor } from '../components/tracks-editor';
 
@@ -79,20 +78,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
 
   // Basic releases carry the artist name as both holders (spec 02 §1); the server enforces the same.
   const lockedHolder = isPro ? null : (viewer?.profile.artistName ?? null);
-  const form = useZodForm(editReleaseFormSchema, {
-    defaultValues: {
-      title: release.title,
-      primaryArtists: release.primaryArtists.join(', '),
-      featuredArtists: release.featuredArtists.join(', '),
-      genre: (GENRES as readonly string[]).includes(release.genre)
-        ? (release.genre as EditReleaseFormValues['genre'])
-        : ('' as EditReleaseFormValues['genre']),
-      labelName: release.labelName ?? '',
-      copyrightHolder: lockedHolder ?? release.copyrightHolder,
-      copyrightYear: String(release.copyrightYear),
-      publishingHolder: lockedHolder ?? release.publishingHolder,
-    },
-  });
+  const form = useReleaseDetailsForm(release, lockedHolder);
   const { errors } = form.formState;
   // Release time and territories (record 199): kept beside the form, checked by the shared schema.
   const [availability, setAvailability] = useState<AvailabilityDraft>(() => ({
@@ -143,9 +129,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
           if (error instanceof ApiError && error.code === 'account_role')
             return notify.error(error.message, 'Not allowed');
           if (error instanceof ApiError && error.fields) {
-            for (const [name, message] of Object.entries(error.fields)) {
-              if (name in form.getValues()) form.setError(name as keyof EditReleaseFormValues, { message });
-            }
+            setReleaseFieldErrors(form, error.fields);
             setAvailabilityErrors(availabilityErrorsOf(error.fields));
           }
           notify.error(RELEASE_MESSAGES.updateFailed);
@@ -169,13 +153,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
   };
 
   const lockedHint = isPro ? undefined : 'Locked on the Basic plan: your artist name and the submitted year.';
-  const fieldProps = (name: keyof EditReleaseFormValues, ...described: (string | false | null)[]) => ({
-    id: `edit-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name]
-      ? `edit-${name}-error`
-      : described.filter(Boolean).join(' ') || undefined,
-  });
+  const fieldProps = releaseFieldProps('edit', errors);
   // What each rights field means (record 181), then the Basic plan's lock when there is one.
   const rightsHint = (field: 'copyrightHolder' | 'copyrightYear' | 'publishingHolder') =>
     lockedHint ? `${RIGHTS_HELP[field]} ${lockedHint}` : RIGHTS_HELP[field];
@@ -222,16 +200,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
           >
             <Input {...fieldProps('featuredArtists')} {...form.register('featuredArtists')} />
           </Field>
-          <Field id="edit-genre" label="Genre" error={errors.genre?.message}>
-            <Select {...fieldProps('genre')} {...form.register('genre')}>
-              <option value="">Select a genre</option>
-              {GENRES.map((genre) => (
-                <option key={genre} value={genre}>
-                  {genre}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <GenreField {...fieldProps('genre')} {...form.register('genre')} error={errors.genre?.message} />
           <Field
             id="edit-labelName"
             label="Label Name"
