@@ -86,23 +86,45 @@ async function approveUpdate(page: Page, oldTitle: string, newTitle: string) {
   await expect(card).toHaveCount(0);
 }
 
+/** A release of the artist's, dated two days ago, approved and delivered to the store: its id and package. */
+async function deliverRelease(ctx: { admin: Page; artistId: string; root: string }, title: string) {
+  const { releaseId } = await seed.release({
+    userId: ctx.artistId,
+    title,
+    releaseDate: isoDay(-2),
+    distributionStores: ['qobuz', 'joox'],
+  });
+  await adminApi(ctx.admin.request, 'POST', `/api/admin/releases/${releaseId}/approve`, {});
+  await runWorker();
+  const first = await waitForPackage(ctx.root, (item) => item.xml.includes(title));
+  return { releaseId, first };
+}
+
+/** The admin approves the update from `oldTitle` to `newTitle`; the worker sends it: the new package. */
+async function deliverUpdate(
+  ctx: { admin: Page; root: string },
+  first: { messageId: string },
+  oldTitle: string,
+  newTitle: string,
+) {
+  await approveUpdate(ctx.admin, oldTitle, newTitle);
+  await runWorker();
+  return waitForPackage(
+    ctx.root,
+    (item) => item.xml.includes(newTitle) && item.messageId !== first.messageId,
+  );
+}
+
 test('an artist updates a live release; the admin approves the diff; only the new cover is resent', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  await withStore(browser, async ({ admin, artist, artistId, root }) => {
+  await withStore(browser, async (ctx) => {
+    const { artist } = ctx;
     const tag = Math.random().toString(36).slice(2, 8);
     const title = `Before Edit ${tag}`;
     const newTitle = `After Edit ${tag}`;
-    const { releaseId } = await seed.release({
-      userId: artistId,
-      title,
-      releaseDate: isoDay(-2),
-      distributionStores: ['qobuz', 'joox'],
-    });
-    await adminApi(admin.request, 'POST', `/api/admin/releases/${releaseId}/approve`, {});
-    await runWorker();
-    const first = await waitForPackage(root, (item) => item.xml.includes(title));
+    const { releaseId, first } = await deliverRelease(ctx, title);
     await answer(first, { isAccepted: true });
 
     const media = mediaDir();
@@ -122,12 +144,7 @@ test('an artist updates a live release; the admin approves the diff; only the ne
     await expect(row.getByTestId('update-in-review')).toHaveText('Update in review');
     await artist.goto(`/dashboard/releases/${releaseId}`);
 
-    await approveUpdate(admin, title, newTitle);
-    await runWorker();
-    const update = await waitForPackage(
-      root,
-      (item) => item.xml.includes(newTitle) && item.messageId !== first.messageId,
-    );
+    const update = await deliverUpdate(ctx, first, title, newTitle);
     // Only the changed file travels with the update (choreography §5).
     expect(update.resources.map((file) => file.name)).toEqual([expect.stringMatching(/_CoverArt\.jpg$/)]);
     await answer(update, { isAccepted: true });
@@ -143,19 +160,12 @@ test('a store rejection is fixed by the artist through an update and re-delivere
   browser,
 }) => {
   test.setTimeout(180_000);
-  await withStore(browser, async ({ admin, artist, artistId, root }) => {
+  await withStore(browser, async (ctx) => {
+    const { artist } = ctx;
     const tag = Math.random().toString(36).slice(2, 8);
     const title = `Wrong Title ${tag}`;
     const fixed = `Right Title ${tag}`;
-    const { releaseId } = await seed.release({
-      userId: artistId,
-      title,
-      releaseDate: isoDay(-2),
-      distributionStores: ['qobuz', 'joox'],
-    });
-    await adminApi(admin.request, 'POST', `/api/admin/releases/${releaseId}/approve`, {});
-    await runWorker();
-    const first = await waitForPackage(root, (item) => item.xml.includes(title));
+    const { releaseId, first } = await deliverRelease(ctx, title);
     await answer(first, {
       isAccepted: false,
       status: 'MetadataMissing',
@@ -168,12 +178,7 @@ test('a store rejection is fixed by the artist through an update and re-delivere
     await sendUpdate(artist, releaseId, { title: fixed });
     await expect(artist.getByRole('heading', { name: 'Update in review', level: 2 })).toBeVisible();
 
-    await approveUpdate(admin, title, fixed);
-    await runWorker();
-    const second = await waitForPackage(
-      root,
-      (item) => item.xml.includes(fixed) && item.messageId !== first.messageId,
-    );
+    const second = await deliverUpdate(ctx, first, title, fixed);
     await answer(second, { isAccepted: true });
 
     await artist.reload();
