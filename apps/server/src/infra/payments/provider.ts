@@ -55,6 +55,12 @@ export type BillingEvent =
       createdAt: Date;
     };
 
+/**
+ * The operator's price id per plan (the Plans setting, record 203), handed in by the billing module; an
+ * empty or missing one means the provider's configured default (STRIPE_PRICE_BASIC / STRIPE_PRICE_PRO).
+ */
+export type PlanPriceIds = Partial<Record<Plan, string>>;
+
 export type CheckoutInput = {
   userId: string;
   customerId: string;
@@ -62,6 +68,7 @@ export type CheckoutInput = {
   /** Absolute URLs of this app. */
   successUrl: string;
   cancelUrl: string;
+  priceIds?: PlanPriceIds;
 };
 
 export interface PaymentProvider {
@@ -79,14 +86,24 @@ export interface PaymentProvider {
   currentSubscription(input: {
     customerId: string;
     subscriptionId: string | null;
+    /** Maps the subscription's price to its plan (the configured defaults are known too). */
+    priceIds?: PlanPriceIds;
   }): Promise<SubscriptionSnapshot | null>;
   /**
    * Switches the subscription's price with no proration, and answers the resulting state as an event;
    * the profile's plan follows at the next billing cycle (modules/billing/events.ts).
    */
-  schedulePlanChange(input: { subscriptionId: string; plan: Plan }): Promise<BillingEvent>;
+  schedulePlanChange(input: {
+    subscriptionId: string;
+    plan: Plan;
+    priceIds?: PlanPriceIds;
+  }): Promise<BillingEvent>;
   /** Verifies and translates a webhook delivery; throws WebhookSignatureError when it is not genuine. */
-  parseWebhook(rawBody: string, signatureHeader: string | undefined): Promise<BillingEvent>;
+  parseWebhook(
+    rawBody: string,
+    signatureHeader: string | undefined,
+    priceIds?: PlanPriceIds,
+  ): Promise<BillingEvent>;
 }
 
 export class WebhookSignatureError extends Error {}

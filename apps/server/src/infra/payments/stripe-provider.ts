@@ -11,6 +11,7 @@ import {
   type CheckoutInput,
   type PaymentProvider,
   PaymentsNotConfiguredError,
+  type PlanPriceIds,
   type SubscriptionSnapshot,
   WebhookSignatureError,
 } from './provider';
@@ -45,21 +46,31 @@ export function createStripeProvider(config: Config): PaymentProvider {
     telemetry: false,
   });
 
-  const priceOf = (plan: Plan) => {
-    const price = plan === 'pro' ? config.STRIPE_PRICE_PRO : config.STRIPE_PRICE_BASIC;
+  /** The operator's price id for the plan (Plans setting), else the environment's. */
+  const priceOf = (plan: Plan, priceIds: PlanPriceIds | undefined) => {
+    const price = priceIds?.[plan] || (plan === 'pro' ? config.STRIPE_PRICE_PRO : config.STRIPE_PRICE_BASIC);
     if (!price) {
       throw new PaymentsNotConfiguredError(`STRIPE_PRICE_${plan.toUpperCase()} is not set`);
     }
     return price;
   };
 
-  const planOfPrice = (priceId: string | null | undefined): Plan | null => {
+  /** The operator's price ids first; the environment's still map (subscriptions started before a change). */
+  const planOfPrice = (
+    priceId: string | null | undefined,
+    priceIds: PlanPriceIds | undefined,
+  ): Plan | null => {
+    const operators = PLANS.find((plan) => priceId && priceIds?.[plan] === priceId);
+    if (operators) return operators;
     if (priceId && priceId === config.STRIPE_PRICE_BASIC) return 'basic';
     if (priceId && priceId === config.STRIPE_PRICE_PRO) return 'pro';
     return null;
   };
 
-  const snapshotOf = (subscription: StripeSubscription): SubscriptionSnapshot => {
+  const snapshotOf = (
+    subscription: StripeSubscription,
+    priceIds: PlanPriceIds | undefined,
+  ): SubscriptionSnapshot => {
     const item = subscription.items?.data?.[0];
     // Since API version 2025-03-31 the period lives on the items; older payloads carry it on the subscription.
     const periodEnd =
@@ -68,7 +79,8 @@ export function createStripeProvider(config: Config): PaymentProvider {
     const cancelAt = toDate(subscription.cancel_at);
     const isCancelScheduled = subscription.cancel_at_period_end || cancelAt !== null;
     const metadataPlan = subscription.metadata?.plan;
-    const plan = planOfPrice(item?.price?.id) ?? (isOneOf(PLANS, metadataPlan) ? metadataPlan : null);
+    const plan =
+      planOfPrice(item?.price?.id, priceIds) ?? (isOneOf(PLANS, metadataPlan) ? metadataPlan : null);
     let status: SubscriptionSnapshot['status'];
     switch (subscription.status) {
       case 'active':
@@ -112,7 +124,7 @@ export function createStripeProvider(config: Config): PaymentProvider {
         mode: 'subscription',
         customer: input.customerId,
         client_reference_id: input.userId,
-        line_items: [{ price: priceOf(input.plan), quantity: 1 }],
+        line_items: [{ price: priceOf(input.plan, input.priceIds), quantity: 1 }],
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
         metadata: { userId: input.userId, plan: input.plan },
@@ -130,23 +142,23 @@ export function createStripeProvider(config: Config): PaymentProvider {
       return { url: session.url };
     },
 
-    async currentSubscription({ customerId, subscriptionId }) {
+    async currentSubscription({ customerId, subscriptionId, priceIds }) {
       const list = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
       const live = list.data.find((subscription) =>
         ['active', 'trialing', 'past_due', 'unpaid'].includes(subscription.status),
       );
       const chosen =
         live ?? list.data.find((subscription) => subscription.id === subscriptionId) ?? list.data[0];
-      return chosen ? snapshotOf(chosen) : null;
+      return chosen ? snapshotOf(chosen, priceIds) : null;
     },
 
-    async schedulePlanChange({ subscriptionId, plan }) {
+    async schedulePlanChange({ subscriptionId, plan, priceIds }) {
       const current = await stripe.subscriptions.retrieve(subscriptionId);
       const item = current.items.data[0];
       if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
       // No proration: the new price is charged from the next invoice, i.e. the next billing cycle.
       const updated = await stripe.subscriptions.update(subscriptionId, {
-        items: [{ id: item.id, price: priceOf(plan) }],
+        items: [{ id: item.id, price: priceOf(plan, priceIds) }],
         proration_behavior: 'none',
         metadata: { ...current.metadata, plan },
       });
@@ -155,11 +167,11 @@ export function createStripeProvider(config: Config): PaymentProvider {
         id: null,
         type: 'plan_change',
         createdAt: new Date(),
-        snapshot: snapshotOf(updated),
+        snapshot: snapshotOf(updated, priceIds),
       };
     },
 
-    async parseWebhook(rawBody, signatureHeader) {
+    async parseWebhook(rawBody, signatureHeader, priceIds) {
       const secret = config.STRIPE_WEBHOOK_SECRET;
       if (!secret) throw new PaymentsNotConfiguredError('STRIPE_WEBHOOK_SECRET is not set');
       if (!signatureHeader) throw new WebhookSignatureError('missing Stripe-Signature header');
@@ -176,7 +188,7 @@ export function createStripeProvider(config: Config): PaymentProvider {
           const subscriptionId = idOf(session.subscription);
           if (session.mode !== 'subscription' || !subscriptionId) return { kind: 'ignored', ...base };
           // The session names the subscription but not its state: read it (before anything is recorded).
-          const snapshot = snapshotOf(await stripe.subscriptions.retrieve(subscriptionId));
+          const snapshot = snapshotOf(await stripe.subscriptions.retrieve(subscriptionId), priceIds);
           return {
             kind: 'subscription',
             ...base,
@@ -193,7 +205,7 @@ export function createStripeProvider(config: Config): PaymentProvider {
           return {
             kind: 'subscription',
             ...base,
-            snapshot: snapshotOf(event.data.object),
+            snapshot: snapshotOf(event.data.object, priceIds),
             tieBreak: 'provider-read',
           };
         case 'invoice.payment_failed': {

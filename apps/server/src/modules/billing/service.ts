@@ -18,11 +18,13 @@ import {
   type BillingEvent,
   type PaymentProvider,
   PaymentsNotConfiguredError,
+  type PlanPriceIds,
   WebhookSignatureError,
 } from '../../infra/payments/provider';
 import { eventTime, isSandboxSubscription } from '../../infra/payments/sandbox-provider';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, notFound, validationError } from '../../lib/errors';
+import { readPlansView } from '../brand';
 import { type ApplyOutcome, applyBillingEvent } from './events';
 
 type BillingDeps = Pick<Deps, 'config' | 'db' | 'logger'>;
@@ -57,7 +59,16 @@ export function appUrlFor(appUrl: string, value: string, field: string): string 
   return `${origin}${url.pathname}${url.search}${url.hash}`;
 }
 
-function planForCheckout(deps: BillingDeps, input: CreateCheckoutInput): Plan {
+/**
+ * The price ids the operator saved in Plans (record 203); the provider falls back to STRIPE_PRICE_BASIC /
+ * STRIPE_PRICE_PRO for a plan whose id is empty.
+ */
+export async function planPriceIds(db: DbOrTx): Promise<PlanPriceIds> {
+  const plans = await readPlansView(db);
+  return { basic: plans.basic.priceId, pro: plans.pro.priceId };
+}
+
+function planForCheckout(deps: BillingDeps, input: CreateCheckoutInput, priceIds: PlanPriceIds): Plan {
   if (input.plan) return input.plan;
   const { config } = deps;
   const priceId = input.priceId;
@@ -65,6 +76,9 @@ function planForCheckout(deps: BillingDeps, input: CreateCheckoutInput): Plan {
     ? {
         ...(config.STRIPE_PRICE_BASIC ? { [config.STRIPE_PRICE_BASIC]: 'basic' } : {}),
         ...(config.STRIPE_PRICE_PRO ? { [config.STRIPE_PRICE_PRO]: 'pro' } : {}),
+        // The operator's ids win over the environment's.
+        ...(priceIds.basic ? { [priceIds.basic]: 'basic' } : {}),
+        ...(priceIds.pro ? { [priceIds.pro]: 'pro' } : {}),
       }
     : { price_sandbox_basic: 'basic', price_sandbox_pro: 'pro' };
   const plan = priceId ? prices[priceId] : undefined;
@@ -145,7 +159,8 @@ export async function createCheckout(
 ): Promise<CreateCheckoutResult> {
   const successUrl = appUrlFor(deps.config.appUrl, input.successUrl, 'successUrl');
   const cancelUrl = appUrlFor(deps.config.appUrl, input.cancelUrl, 'cancelUrl');
-  const plan = planForCheckout(deps, input);
+  const priceIds = await planPriceIds(deps.db);
+  const plan = planForCheckout(deps, input, priceIds);
   const provider = requireProvider(deps);
   const profile = await readBillingProfile(deps.db, viewer.user.id);
 
@@ -165,7 +180,7 @@ export async function createCheckout(
     // Already paying: the plan changes at the next billing cycle (FAQ), with no second subscription.
     const subscriptionId = profile.paymentSubscriptionId;
     const event = await callProvider(deps, 'plan change', () =>
-      provider.schedulePlanChange({ subscriptionId, plan }),
+      provider.schedulePlanChange({ subscriptionId, plan, priceIds }),
     );
     await applyBillingEvent(deps.db, event.id ? event : { ...event, createdAt: eventTime() });
     const updated = await readBillingProfile(deps.db, viewer.user.id);
@@ -177,7 +192,14 @@ export async function createCheckout(
 
   const { url } = await callProvider(deps, 'checkout', async () => {
     const customerId = await ensureCustomer(deps, provider, profile);
-    return provider.createCheckout({ userId: profile.id, customerId, plan, successUrl, cancelUrl });
+    return provider.createCheckout({
+      userId: profile.id,
+      customerId,
+      plan,
+      successUrl,
+      cancelUrl,
+      priceIds,
+    });
   });
   return { url, planChange: null };
 }
@@ -196,6 +218,7 @@ export async function checkSubscription(deps: BillingDeps, viewer: Viewer): Prom
     const snapshot = await provider.currentSubscription({
       customerId: profile.paymentCustomerId,
       subscriptionId: profile.paymentSubscriptionId,
+      priceIds: await planPriceIds(deps.db),
     });
     if (snapshot) {
       await applyBillingEvent(deps.db, {
@@ -234,11 +257,15 @@ export async function openCustomerPortal(deps: BillingDeps, viewer: Viewer): Pro
  * The provider's current subscription for a webhook event that tied with the profile's last state, as
  * an event of the same id and time that applies on a tie; the event itself when the provider has none.
  */
-async function readProviderForTie(provider: PaymentProvider, event: BillingEvent): Promise<BillingEvent> {
+async function readProviderForTie(
+  provider: PaymentProvider,
+  event: BillingEvent,
+  priceIds: PlanPriceIds,
+): Promise<BillingEvent> {
   if (event.kind === 'ignored') return event;
   const customerId = event.kind === 'subscription' ? event.snapshot.customerId : event.customerId;
   const subscriptionId = event.kind === 'subscription' ? event.snapshot.id : event.subscriptionId;
-  const fresh = await provider.currentSubscription({ customerId, subscriptionId });
+  const fresh = await provider.currentSubscription({ customerId, subscriptionId, priceIds });
   if (!fresh) return { ...event, tieBreak: undefined };
   const userId = event.kind === 'subscription' ? event.snapshot.userId : null;
   return {
@@ -260,11 +287,12 @@ export async function handleStripeWebhook(
     throw new AppError('not_found', 'Webhooks are not enabled on this server.', 404);
   }
   try {
-    const event = await provider.parseWebhook(rawBody, signature);
+    const priceIds = await planPriceIds(deps.db);
+    const event = await provider.parseWebhook(rawBody, signature, priceIds);
     let outcome = await applyBillingEvent(deps.db, event);
     if (outcome === 'tie') {
       // Same second as the last state, order unknown: apply what Stripe says now (decision 088).
-      outcome = await applyBillingEvent(deps.db, await readProviderForTie(provider, event));
+      outcome = await applyBillingEvent(deps.db, await readProviderForTie(provider, event, priceIds));
     }
     deps.logger.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook');
     if (outcome === 'unmatched') {

@@ -2,6 +2,7 @@
  * Stripe: the real SDK against a local fake of the Stripe API (STRIPE_API_BASE), and webhook
  * deliveries signed with Stripe.webhooks.generateTestHeaderString.
  */
+import { DEFAULT_PLANS } from '@tunedrop/shared/schemas/brand';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents, profiles } from '../../db/schema';
@@ -546,5 +547,110 @@ describe('check-subscription and customer-portal with Stripe', () => {
     const profile = await profileOf(user.userId);
     expect(profile.plan).toBe('basic');
     expect(profile.pendingPlan).toBe('pro');
+  });
+});
+
+describe('price ids saved in Plans (record 203)', () => {
+  const OPERATOR_PRO = 'price_operator_pro';
+  let adminCookie = '';
+  const savePlans = (proPriceId: string) =>
+    system.request('/api/admin/plans', {
+      method: 'PUT',
+      cookie: adminCookie,
+      json: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, priceId: proPriceId } },
+    });
+
+  beforeAll(async () => {
+    adminCookie = (await system.signedInUser({ roles: ['admin'] })).cookie;
+    expect((await savePlans(OPERATOR_PRO)).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    // The other tests of this file expect the environment's prices.
+    await savePlans('');
+  });
+
+  it("checkout creates the session with the saved id; a plan left empty keeps the environment's", async () => {
+    const pro = await system.signedInUser({ subscription: 'inactive' });
+    const proCheckout = await system.request('/api/billing/create-checkout', {
+      method: 'POST',
+      cookie: pro.cookie,
+      json: { plan: 'pro', successUrl: '/dashboard', cancelUrl: '/checkout?plan=pro' },
+    });
+    expect(proCheckout.status).toBe(200);
+    const proSession = fake.requests.findLast((request) => request.path === '/v1/checkout/sessions');
+    expect(proSession?.params).toMatchObject({
+      'line_items[0][price]': OPERATOR_PRO,
+      client_reference_id: pro.userId,
+    });
+
+    // The saved id is also accepted as the checkout's priceId; the basic plan has none saved.
+    const byPrice = await system.signedInUser({ subscription: 'inactive' });
+    const byPriceCheckout = await system.request('/api/billing/create-checkout', {
+      method: 'POST',
+      cookie: byPrice.cookie,
+      json: { priceId: OPERATOR_PRO, successUrl: '/dashboard', cancelUrl: '/dashboard' },
+    });
+    expect(byPriceCheckout.status).toBe(200);
+    expect(
+      fake.requests.findLast((request) => request.path === '/v1/checkout/sessions')?.params,
+    ).toMatchObject({ 'line_items[0][price]': OPERATOR_PRO, client_reference_id: byPrice.userId });
+
+    const basic = await system.signedInUser({ subscription: 'inactive' });
+    const basicCheckout = await system.request('/api/billing/create-checkout', {
+      method: 'POST',
+      cookie: basic.cookie,
+      json: { plan: 'basic', successUrl: '/dashboard', cancelUrl: '/checkout?plan=basic' },
+    });
+    expect(basicCheckout.status).toBe(200);
+    expect(
+      fake.requests.findLast((request) => request.path === '/v1/checkout/sessions')?.params,
+    ).toMatchObject({ 'line_items[0][price]': FAKE_PRICES.basic, client_reference_id: basic.userId });
+  });
+
+  it('a subscription of the saved price is the pro plan, by webhook and by reconciliation', async () => {
+    const user = await system.signedInUser({ subscription: 'inactive' });
+    fake.subscriptions.set(
+      'sub_operator',
+      fakeSubscription({
+        id: 'sub_operator',
+        customer: 'cus_operator',
+        price: OPERATOR_PRO,
+        periodEnd: inDays(30),
+      }),
+    );
+    const response = await deliverWebhook(
+      system,
+      stripeEvent('evt_operator_1', 'checkout.session.completed', inDays(0), {
+        id: 'cs_operator',
+        object: 'checkout.session',
+        mode: 'subscription',
+        customer: 'cus_operator',
+        subscription: 'sub_operator',
+        client_reference_id: user.userId,
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await profileOf(user.userId)).toMatchObject({
+      subscriptionStatus: 'active',
+      plan: 'pro',
+      paymentSubscriptionId: 'sub_operator',
+    });
+
+    const reconciled = await customerUser('cus_operator_reconcile');
+    fake.subscriptions.set(
+      'sub_operator_reconcile',
+      fakeSubscription({
+        id: 'sub_operator_reconcile',
+        customer: 'cus_operator_reconcile',
+        price: OPERATOR_PRO,
+        periodEnd: inDays(20),
+      }),
+    );
+    const check = await system.request('/api/billing/check-subscription', {
+      method: 'POST',
+      cookie: reconciled.cookie,
+    });
+    expect(await readJson(check)).toMatchObject({ subscription_status: 'active', plan: 'pro' });
   });
 });
