@@ -475,6 +475,8 @@ describe('/api/me', () => {
       },
       roles: ['moderator'],
       isPayee: false,
+      // The person's own account (record 202); a member who switched would see the owner's id and role.
+      account: { id: userId, role: 'owner' },
     });
   });
 
