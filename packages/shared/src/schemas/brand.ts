@@ -60,8 +60,7 @@ export const brandSchema = z.object({
     .trim()
     .min(1, BRAND_TEXTS.productNameRequired)
     .max(40, BRAND_TEXTS.productNameTooLong),
-  accentColor: z
-    .string()
+  accentColor: safeText()
     .trim()
     .toLowerCase()
     .regex(HEX_COLOR, BRAND_TEXTS.accentInvalid)
@@ -183,10 +182,10 @@ const sitePlanSchema = z.object({
 });
 /** Parses the meta tag's JSON; anything unreadable is the default brand. */
 const siteBrandSchema = z.object({
-  productName: z.string().min(1),
-  accentColor: z.string().regex(HEX_COLOR),
-  logoUrl: z.string().nullable(),
-  platformsClaim: z.string().min(1),
+  productName: safeText().min(1),
+  accentColor: safeText().regex(HEX_COLOR),
+  logoUrl: safeText().nullable(),
+  platformsClaim: safeText().min(1),
   plans: z.object({ basic: sitePlanSchema, pro: sitePlanSchema }),
 });
 export function parseSiteBrand(json: string | null | undefined): SiteBrand {

@@ -13,6 +13,7 @@
  * - territories: ISO 3166-1 alpha-2 codes, upper case, sorted, no duplicates; empty for worldwide.
  */
 import { z } from 'zod';
+import { safeText } from '../text';
 
 export const RELEASE_TIME_MODES = ['local_midnight', 'worldwide_moment'] as const;
 export type ReleaseTimeMode = (typeof RELEASE_TIME_MODES)[number];
@@ -390,13 +391,13 @@ export const releaseAvailabilityInputSchema = z.object({
   releaseTimeMode: z
     .enum(RELEASE_TIME_MODES, { message: AVAILABILITY_MESSAGES.releaseTimeModeInvalid })
     .default('local_midnight'),
-  releaseTime: z.string().max(16).nullish(),
-  releaseTimeZone: z.string().max(64).nullish(),
+  releaseTime: safeText().max(16).nullish(),
+  releaseTimeZone: safeText().max(64).nullish(),
   territoryMode: z
     .enum(TERRITORY_MODES, { message: AVAILABILITY_MESSAGES.territoryModeInvalid })
     .default('worldwide'),
   territories: z
-    .array(z.string().max(16), { message: AVAILABILITY_MESSAGES.territoriesList })
+    .array(safeText().max(16), { message: AVAILABILITY_MESSAGES.territoriesList })
     .max(300, AVAILABILITY_MESSAGES.tooManyTerritories)
     .default([]),
 });
@@ -465,10 +466,10 @@ export const releaseAvailabilitySchema = releaseAvailabilityInputSchema.transfor
 export const availabilityDraftSchema = z
   .object({
     releaseTimeMode: z.enum(RELEASE_TIME_MODES).catch('local_midnight'),
-    releaseTime: z.string().max(5).catch(''),
-    releaseTimeZone: z.string().max(64).catch(''),
+    releaseTime: safeText().max(5).catch(''),
+    releaseTimeZone: safeText().max(64).catch(''),
     territoryMode: z.enum(TERRITORY_MODES).catch('worldwide'),
-    territories: z.array(z.string().max(2)).max(300).catch([]),
+    territories: z.array(safeText().max(2)).max(300).catch([]),
   })
   .catch({
     releaseTimeMode: 'local_midnight',

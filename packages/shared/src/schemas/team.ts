@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import type { Plan } from '../constants';
+import { safeText } from '../text';
 
 export const ACCOUNT_ROLES = ['owner', 'admin', 'catalog', 'finance', 'viewer'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
@@ -93,7 +94,7 @@ export const TEAM_TEXTS = {
 } as const;
 
 export const inviteMemberSchema = z.object({
-  email: z.string().trim().toLowerCase().email('Enter a valid email address.').max(254),
+  email: safeText().trim().toLowerCase().email('Enter a valid email address.').max(254),
   role: z.enum(MEMBER_ROLES, { message: 'Choose a role.' }),
 });
 export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
@@ -101,7 +102,7 @@ export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
 export const changeRoleSchema = z.object({ role: z.enum(MEMBER_ROLES, { message: 'Choose a role.' }) });
 export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
 
-export const switchAccountSchema = z.object({ accountId: z.string().min(1).max(100) });
+export const switchAccountSchema = z.object({ accountId: safeText().min(1).max(100) });
 export type SwitchAccountInput = z.infer<typeof switchAccountSchema>;
 
 export type AccountSummary = {
