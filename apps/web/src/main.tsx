@@ -7,6 +7,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers';
+import { registerRoutes } from './app/route-loaders';
 import { routes } from './app/router';
 import { readSiteBrandFromDocument, setSiteBrand } from './lib/site-brand';
 import './index.css';
@@ -32,6 +33,7 @@ async function loadMatchedRoutes(): Promise<void> {
 }
 
 function start(container: HTMLElement, isPrerendered: boolean): void {
+  registerRoutes(routes);
   const router = createBrowserRouter(routes);
   const app = (
     <StrictMode>

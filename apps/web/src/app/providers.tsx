@@ -1,13 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { isToasterNeeded, subscribeToasterDemand } from '../components/ui/toaster-demand';
 import { AuthSync } from '../lib/auth-sync';
+import { queryClient } from './query-client';
 
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { retry: 1, refetchOnWindowFocus: true },
-  },
-});
+export { queryClient };
 
 // sonner's Toaster loads once a page that raises toasts has loaded, after the first commit (record 128):
 // the public pages never load it. A toast raised before it subscribes is replayed by sonner when it does.

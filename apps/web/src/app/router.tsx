@@ -1,11 +1,13 @@
 /**
  * Routes of the whole app. Every page is a lazy route, so public pages never load dashboard or admin code.
  * main.tsx creates the browser router from them (after loading a prerendered page's route, record 128);
- * entry-server.tsx renders the public pages from them at build time.
+ * entry-server.tsx renders the public pages from them at build time. The signed-in pages' loaders start their
+ * reads beside the lazy chunks (route-loaders.ts, record 210).
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteError } from './route-error';
+import { loaders } from './route-loaders';
 
 type PageModule = { default: React.ComponentType };
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
@@ -45,16 +47,25 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'dashboard',
+        ...loaders.dashboardLayout,
         lazy: async () => ({ Component: (await import('./layouts/dashboard-layout')).DashboardLayout }),
         children: [
-          { index: true, ...page(() => import('../features/dashboard/routes/dashboard-home-page')) },
+          {
+            index: true,
+            ...loaders.dashboardHome,
+            ...page(() => import('../features/dashboard/routes/dashboard-home-page')),
+          },
           { path: 'account', ...page(() => import('./pages/account-page')) },
           { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
           {
             path: 'release-builder',
             ...page(() => import('../features/builder/routes/release-builder-page')),
           },
-          { path: 'songs', ...page(() => import('../features/releases/routes/songs-page')) },
+          {
+            path: 'songs',
+            ...loaders.songs,
+            ...page(() => import('../features/releases/routes/songs-page')),
+          },
           {
             path: 'artists',
             ...page(() => import('../features/artist-profiles/routes/artist-profiles-page')),
@@ -80,11 +91,13 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'admin',
+        ...loaders.adminLayout,
         lazy: async () => ({ Component: (await import('./layouts/admin-layout')).AdminLayout }),
         children: [
           { index: true, element: <Navigate to="/admin/releases" replace /> },
           {
             path: 'releases',
+            ...loaders.adminReleases,
             ...page(() => import('../features/admin-releases/routes/admin-releases-page')),
           },
           { path: 'audit', ...page(() => import('../features/audit/routes/admin-audit-page')) },

@@ -2,20 +2,21 @@
  * The account's artist profiles (record 201) and the one chosen in the dashboard's switcher: My Songs,
  * analytics, statements and the builder read the choice; it is kept per account in this browser.
  */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ArtistProfile } from '@tunedrop/shared/schemas/artist-profiles';
 import { useSyncExternalStore } from 'react';
 import { client, unwrap } from './api';
 
 export const artistProfilesKey = ['artist-profiles'] as const;
 
+export const artistProfilesQuery = queryOptions({
+  queryKey: artistProfilesKey,
+  queryFn: () => unwrap(client['artist-profiles'].$get()),
+  staleTime: 30_000,
+});
+
 export function useArtistProfiles(isEnabled = true) {
-  return useQuery({
-    queryKey: artistProfilesKey,
-    queryFn: () => unwrap(client['artist-profiles'].$get()),
-    staleTime: 30_000,
-    enabled: isEnabled,
-  });
+  return useQuery({ ...artistProfilesQuery, enabled: isEnabled });
 }
 
 /** 'all' or a profile id. */

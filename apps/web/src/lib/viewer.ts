@@ -1,6 +1,6 @@
 /** Who is signed in (GET /api/me): user, profile, roles. Shared by layouts, gates and features. */
 
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
 import { ApiError, client, unwrap } from './api';
 import { viewerQueryKey } from './viewer-key';
@@ -19,8 +19,15 @@ export async function fetchViewer(): Promise<Viewer | null> {
   }
 }
 
+/** The viewer's query, read by useViewer and started early by the route loaders (app/route-loaders.ts). */
+export const viewerQuery = queryOptions({
+  queryKey: viewerQueryKey,
+  queryFn: fetchViewer,
+  staleTime: 30_000,
+});
+
 export function useViewer() {
-  return useQuery({ queryKey: viewerQueryKey, queryFn: fetchViewer, staleTime: 30_000 });
+  return useQuery(viewerQuery);
 }
 
 export function viewerFacts(viewer: Viewer) {

@@ -12,6 +12,7 @@ import { notify } from '../../components/ui/toast';
 import { paths } from '../../config/paths';
 import { BrandWarnings } from '../../features/brand';
 import { useViewer, viewerFacts } from '../../lib/viewer';
+import { preloadPath } from '../route-loaders';
 import { useSignOut } from './use-sign-out';
 
 const ADMIN_ONLY = [
@@ -93,6 +94,8 @@ export function AdminLayout() {
             <NavLink
               key={tab.to}
               to={tab.to}
+              onPointerEnter={() => preloadPath(tab.to)}
+              onFocus={() => preloadPath(tab.to)}
               className={({ isActive }) =>
                 cn(
                   'border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',

@@ -26,6 +26,7 @@ import { AccountSwitcher } from '../../features/team';
 import { currentSiteBrand } from '../../lib/site-brand';
 import { isReturningFromPayment } from '../../lib/subscription-activation';
 import { useViewer, viewerFacts } from '../../lib/viewer';
+import { preloadPath } from '../route-loaders';
 import { ArtistProfileSwitcher } from './artist-profile-switcher';
 import { isReachableWithoutSubscription, LapsedBanner } from './lapsed-banner';
 import { SidebarPlanCard, showsAnalyticsLink } from './sidebar-plan-card';
@@ -90,6 +91,8 @@ export function DashboardLayout() {
             key={item.to}
             to={item.to}
             end={item.end ?? false}
+            onPointerEnter={() => preloadPath(item.to)}
+            onFocus={() => preloadPath(item.to)}
             className={({ isActive }) =>
               cn(
                 'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium',

@@ -1,13 +1,14 @@
 /** GET /api/admin/releases: one tab's page of release cards, with the count of every tab. */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminReleaseTab } from '@tunedrop/shared/schemas/admin-releases';
 import { client, unwrap } from '../../../lib/api';
 import { adminReleasesKeys } from './keys';
 
 export const REVIEW_PAGE_SIZE = 10;
 
-export function useReviewReleases(tab: AdminReleaseTab, q: string, page: number) {
-  return useQuery({
+/** One tab's page: read by the page, started early by its route loader. */
+export const reviewReleasesQuery = (tab: AdminReleaseTab, q: string, page: number) =>
+  queryOptions({
     queryKey: adminReleasesKeys.list(tab, q, page),
     queryFn: () =>
       unwrap(
@@ -15,6 +16,8 @@ export function useReviewReleases(tab: AdminReleaseTab, q: string, page: number)
           query: { tab, q, page: String(page), pageSize: String(REVIEW_PAGE_SIZE) },
         }),
       ),
-    placeholderData: keepPreviousData,
   });
+
+export function useReviewReleases(tab: AdminReleaseTab, q: string, page: number) {
+  return useQuery({ ...reviewReleasesQuery(tab, q, page), placeholderData: keepPreviousData });
 }

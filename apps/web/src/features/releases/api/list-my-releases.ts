@@ -1,5 +1,5 @@
 /** GET /api/releases: My Songs, newest first, a page at a time (cursor), searched and filtered by state. */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { ReleaseStatus } from '@tunedrop/shared';
 import { client, unwrap } from '../../../lib/api';
 import { releasesKeys } from './keys';
@@ -9,8 +9,9 @@ export const MY_SONGS_PAGE_SIZE = 20;
 /** `artistProfileId`: one artist profile's releases (record 201); empty for all the account's. */
 export type MySongsFilters = { q: string; status: ReleaseStatus | ''; artistProfileId?: string };
 
-export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
-  return useInfiniteQuery({
+/** My Songs' query for these filters: read by the page, started early by its route loader. */
+export const myReleasesQuery = (filters: MySongsFilters) =>
+  infiniteQueryOptions({
     queryKey: releasesKeys.list(filters),
     queryFn: ({ pageParam }) =>
       unwrap(
@@ -26,6 +27,8 @@ export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-    placeholderData: keepPreviousData,
   });
+
+export function useMyReleases(filters: MySongsFilters = { q: '', status: '' }) {
+  return useInfiniteQuery({ ...myReleasesQuery(filters), placeholderData: keepPreviousData });
 }
