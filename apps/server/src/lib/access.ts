@@ -16,7 +16,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Db } from '../db/client';
-import { accountMembers, profiles, session, user, userRoles } from '../db/schema';
+import { accountMembers, accountOwners, profiles, session, user, userRoles } from '../db/schema';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
 import { guardBody } from './request-body';
@@ -100,6 +100,13 @@ function viewerQuery(db: Db) {
       roles: sql<
         Role[]
       >`coalesce((select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
+      // The person's own account after its ownership was transferred (record 205): its owner, and the
+      // person's role there (Admin at the transfer). Null and null while they own it.
+      ownAccountOwner: sql<
+        string | null
+      >`(select ${accountOwners.ownerId} from ${accountOwners} where ${accountOwners.accountId} = ${user.id})`,
+      ownAccountRole: sql<string | null>`(select ${accountMembers.role} from ${accountMembers}
+        where ${accountMembers.accountId} = ${user.id} and ${accountMembers.userId} = ${user.id})`,
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
@@ -187,19 +194,32 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
     roles: row.roles,
     account: membership
       ? { id: membership.accountId, role: membership.role }
-      : { id: row.userId, role: 'owner' as AccountRole },
+      : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
   };
 }
 
 /**
+ * The person's role on the account they founded: Owner unless they transferred it (record 205), then their
+ * member row's role. The founder can neither leave nor be removed from it, so the row is there; were it
+ * missing, Viewer (read-only) is the least a row could have said.
+ */
+function ownAccountRole(userId: string, owner: string | null, memberRole: string | null): AccountRole {
+  if (owner === null || owner === userId) return 'owner';
+  return (memberRole as AccountRole | null) ?? 'viewer';
+}
+
+/**
  * The member's role on the chosen account and that account's profile, read on every request that carries
- * the account cookie (record 202): a removed member is back on their own account at the next request.
+ * the account cookie (record 202): a removed member is back on their own account at the next request. The
+ * account's owner by transfer (record 205) is its Owner.
  */
 async function membershipOf(db: Db, accountId: string, userId: string) {
   const [found] = await db
     .select({
-      accountId: accountMembers.accountId,
-      role: accountMembers.role,
+      accountId: profiles.id,
+      role: sql<
+        string | null
+      >`case when ${accountOwners.ownerId} = ${userId} then 'owner' else ${accountMembers.role} end`,
       plan: profiles.plan,
       fullName: profiles.fullName,
       artistName: profiles.artistName,
@@ -208,11 +228,15 @@ async function membershipOf(db: Db, accountId: string, userId: string) {
       subscriptionStatus: profiles.subscriptionStatus,
       subscriptionEnd: profiles.subscriptionEnd,
     })
-    .from(accountMembers)
-    .innerJoin(profiles, eq(profiles.id, accountMembers.accountId))
-    .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, userId)))
+    .from(profiles)
+    .leftJoin(accountOwners, eq(accountOwners.accountId, profiles.id))
+    .leftJoin(
+      accountMembers,
+      and(eq(accountMembers.accountId, profiles.id), eq(accountMembers.userId, userId)),
+    )
+    .where(eq(profiles.id, accountId))
     .limit(1);
-  if (!found) return null;
+  if (!found?.role) return null;
   const { accountId: id, role, ...profile } = found;
   return { accountId: id, role: role as AccountRole, profile };
 }

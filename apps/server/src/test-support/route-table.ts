@@ -86,6 +86,9 @@ export const ROUTE_TABLE: RouteRow[] = [
     account: 'owner',
     call: { path: '/api/team/members/nobody' },
   }),
+  route('POST', '/api/team/transfer', 'user', { account: 'owner', call: { json: { userId: 'nobody' } } }),
+  // Any member may leave; the body names the account they mean to leave, so the matrix's call leaves none.
+  route('POST', '/api/team/leave', 'user', { account: 'read', call: { json: { accountId: 'nobody' } } }),
   route('GET', '/api/team-invitations/:token', 'public', {
     call: { path: '/api/team-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
   }),

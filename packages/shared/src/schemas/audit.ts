@@ -55,6 +55,8 @@ export const AUDIT_KINDS = {
   'team.join': 'Joined a team',
   'team.role_change': 'Changed a team member’s role',
   'team.remove': 'Removed a team member',
+  'team.leave': 'Left a team',
+  'team.transfer': 'Transferred account ownership',
   'content_id.opt_in': 'Opted a track into Content ID',
   'content_id.opt_out': 'Opted a track out of Content ID',
   'content_id.add_channel': 'Allowed a YouTube channel',

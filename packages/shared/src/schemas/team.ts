@@ -10,7 +10,9 @@
  *   POST   /api/team/invitations                 (user, owner)    inviteMemberSchema → TeamResponse (201)
  *   DELETE /api/team/invitations/:id             (user, owner)    → TeamResponse
  *   PUT    /api/team/members/:userId             (user, owner)    changeRoleSchema → TeamResponse
- *   DELETE /api/team/members/:userId             (user, owner)    → TeamResponse (a member may leave: own id)
+ *   DELETE /api/team/members/:userId             (user, owner)    → TeamResponse
+ *   POST   /api/team/transfer                    (user, owner)    transferOwnershipSchema → TeamResponse
+ *   POST   /api/team/leave                       (user, read)     leaveAccountSchema → AccountsResponse (own)
  *   GET    /api/team-invitations/:token          (public)         → TeamInvitationView
  *   POST   /api/team-invitations/:token/accept   (user, personal) → AccountsResponse
  */
@@ -40,6 +42,7 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly AccountNeed[]> = {
   viewer: ['personal', 'read'],
 };
 
+/** The one check of a role against a need: the server's access middleware and the web's buttons use it. */
 export function roleAllows(role: AccountRole, need: AccountNeed): boolean {
   return ROLE_PERMISSIONS[role].includes(need);
 }
@@ -91,6 +94,21 @@ export const TEAM_TEXTS = {
   limitAddress: (email: string, wait: string) =>
     `${email} has been invited too many times recently. Please wait ${wait} before inviting this address again.`,
   mailSubject: 'You have been invited to a team on Tunedrop',
+  // Ownership transfer and leaving (record 205).
+  transferNotMember: 'Ownership can only go to a member who has joined this account.',
+  transferUnverified: 'The new owner must verify their email address first.',
+  transferConfirm: (name: string) =>
+    `Make ${name} the owner of this account? You will become an Admin, and billing and the team will be theirs.`,
+  transferred: (name: string) => `${name} now owns this account. You are an Admin.`,
+  ownerCannotLeave: 'You own this account. Transfer ownership to a member before leaving.',
+  founderCannotLeave:
+    'This account was created with your sign-in, so you cannot leave it. The owner can change your role.',
+  founderCannotBeRemoved:
+    'This account was created with this member’s sign-in, so they cannot be removed. Change their role instead.',
+  leaveConfirm: (name: string) =>
+    `Leave ${name}? You will no longer see or act for this account unless the owner invites you again.`,
+  left: (name: string) => `You left ${name}.`,
+  leaveOtherAccount: 'You are acting for another account now. Reload the page and try again.',
 } as const;
 
 export const inviteMemberSchema = z.object({
@@ -101,6 +119,13 @@ export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
 
 export const changeRoleSchema = z.object({ role: z.enum(MEMBER_ROLES, { message: 'Choose a role.' }) });
 export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
+
+export const transferOwnershipSchema = z.object({ userId: safeText().min(1).max(100) });
+export type TransferOwnershipInput = z.infer<typeof transferOwnershipSchema>;
+
+/** Names the account the member means to leave: another tab may have switched the acting one since. */
+export const leaveAccountSchema = z.object({ accountId: safeText().min(1).max(100) });
+export type LeaveAccountInput = z.infer<typeof leaveAccountSchema>;
 
 export const switchAccountSchema = z.object({ accountId: safeText().min(1).max(100) });
 export type SwitchAccountInput = z.infer<typeof switchAccountSchema>;

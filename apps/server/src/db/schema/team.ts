@@ -17,8 +17,8 @@ import { createdAt, inList } from './columns';
 // ---------------------------------------------------------------- team (issue 27, migration 0056)
 
 /**
- * A person's membership of another person's account (record 202): `account_id` is the owner's user id
- * (the account), `user_id` the member. The owner is never a row: owning is being the account.
+ * A person's membership of an account (record 202): `account_id` is the founder's user id (the account),
+ * `user_id` the member. The owner is never a row; after a transfer (record 205) the founder may be one.
  */
 export const accountMembers = pgTable(
   'account_members',
@@ -37,8 +37,25 @@ export const accountMembers = pgTable(
     primaryKey({ columns: [t.accountId, t.userId] }),
     index('account_members_user_idx').on(t.userId),
     check('account_members_role_check', inList('role', MEMBER_ROLES)),
-    check('account_members_not_owner_check', sql`account_id <> user_id`),
   ],
+);
+
+/**
+ * The owner of an account whose ownership was transferred (record 205, migration 0059); no row: the founder
+ * (the account's id) owns it. The owner is never a member row of the account (the service keeps it so).
+ */
+export const accountOwners = pgTable(
+  'account_owners',
+  {
+    accountId: text('account_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    transferredAt: timestamp('transferred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('account_owners_owner_idx').on(t.ownerId)],
 );
 
 /** An invitation to join an account with a role; the token is stored hashed, the mail holds the only copy. */

@@ -47,7 +47,7 @@ export async function getSandboxCheckout(
   const [checkout] = await deps.db
     .select()
     .from(sandboxCheckouts)
-    .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.user.id)))
+    .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
     .limit(1);
   if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
   const plan = checkout.plan;
@@ -73,13 +73,17 @@ export async function paySandboxCheckout(
     const [checkout] = await tx
       .select()
       .from(sandboxCheckouts)
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.user.id)))
+      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
       .for('update');
     if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
     // A second click on Pay (or a reload) lands where the first one went.
     if (checkout.status === 'paid') return { redirectUrl: checkout.successUrl };
     if (checkout.status !== 'open') throw conflict('This checkout was canceled. Start a new one.');
-    const [profile] = await tx.select().from(profiles).where(eq(profiles.id, viewer.user.id)).for('update');
+    const [profile] = await tx
+      .select()
+      .from(profiles)
+      .where(eq(profiles.id, viewer.account.id))
+      .for('update');
     if (!profile) throw notFound('Profile not found');
     if (hasRunningSubscription(profile)) throw conflict('You already have a subscription.');
     await tx.update(sandboxCheckouts).set({ status: 'paid' }).where(eq(sandboxCheckouts.id, checkout.id));
@@ -112,7 +116,7 @@ export async function cancelSandboxCheckout(
     const [checkout] = await tx
       .select()
       .from(sandboxCheckouts)
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.user.id)))
+      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
       .for('update');
     if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
     if (checkout.status === 'paid') throw conflict('This checkout has already been paid.');
@@ -123,7 +127,7 @@ export async function cancelSandboxCheckout(
 
 export async function sandboxPortalState(deps: SandboxDeps, viewer: Viewer): Promise<SubscriptionInfo> {
   assertSandbox(deps);
-  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.user.id));
+  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.account.id));
 }
 
 /** Cancel at period end, resume, or switch plan (effective at the next billing cycle). */
@@ -135,7 +139,11 @@ export async function sandboxPortalAction(
   assertSandbox(deps);
   const now = new Date();
   await deps.db.transaction(async (tx) => {
-    const [profile] = await tx.select().from(profiles).where(eq(profiles.id, viewer.user.id)).for('update');
+    const [profile] = await tx
+      .select()
+      .from(profiles)
+      .where(eq(profiles.id, viewer.account.id))
+      .for('update');
     if (!profile) throw notFound('Profile not found');
     const current = isSandboxSubscription(profile) ? sandboxSubscriptionAt(profile, now) : null;
     const isRunning = current !== null && hasRunningSubscription(profile, now);
@@ -154,5 +162,5 @@ export async function sandboxPortalAction(
     }
     await applyBillingEvent(tx, sandboxEvent('customer.subscription.updated', snapshot, now), now);
   });
-  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.user.id));
+  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.account.id));
 }

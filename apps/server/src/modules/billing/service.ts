@@ -162,7 +162,7 @@ export async function createCheckout(
   const priceIds = await planPriceIds(deps.db);
   const plan = planForCheckout(deps, input, priceIds);
   const provider = requireProvider(deps);
-  const profile = await readBillingProfile(deps.db, viewer.user.id);
+  const profile = await readBillingProfile(deps.db, viewer.account.id);
 
   if (hasRunningSubscription(profile) && profile.paymentSubscriptionId) {
     if (profile.subscriptionStatus === 'canceled') {
@@ -183,7 +183,7 @@ export async function createCheckout(
       provider.schedulePlanChange({ subscriptionId, plan, priceIds }),
     );
     await applyBillingEvent(deps.db, event.id ? event : { ...event, createdAt: eventTime() });
-    const updated = await readBillingProfile(deps.db, viewer.user.id);
+    const updated = await readBillingProfile(deps.db, viewer.account.id);
     return {
       url: successUrl,
       planChange: { plan, effectiveAt: updated.subscriptionEnd?.toISOString() ?? null },
@@ -206,7 +206,7 @@ export async function createCheckout(
 
 /** Reads the provider's view and applies it (best effort: a provider outage answers the stored state). */
 export async function checkSubscription(deps: BillingDeps, viewer: Viewer): Promise<SubscriptionInfo> {
-  const profile = await readBillingProfile(deps.db, viewer.user.id);
+  const profile = await readBillingProfile(deps.db, viewer.account.id);
   const provider = paymentProviderFor(deps);
   const isProvidersCustomer =
     profile.paymentCustomerId !== null &&
@@ -232,12 +232,12 @@ export async function checkSubscription(deps: BillingDeps, viewer: Viewer): Prom
   } catch (error) {
     deps.logger.warn({ err: error, userId: profile.id }, 'could not reconcile the subscription');
   }
-  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.user.id));
+  return subscriptionInfoOf(await readBillingProfile(deps.db, viewer.account.id));
 }
 
 export async function openCustomerPortal(deps: BillingDeps, viewer: Viewer): Promise<{ url: string }> {
   const provider = requireProvider(deps);
-  const profile = await readBillingProfile(deps.db, viewer.user.id);
+  const profile = await readBillingProfile(deps.db, viewer.account.id);
   if (!profile.paymentCustomerId || !profile.paymentSubscriptionId) {
     // An active subscription with no provider customer was granted by an admin: say so (issue 18).
     if (profile.subscriptionStatus === 'active') throw conflict(BILLING_MESSAGES.grantedNoPortal);

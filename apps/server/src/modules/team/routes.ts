@@ -5,8 +5,10 @@
 import {
   changeRoleSchema,
   inviteMemberSchema,
+  leaveAccountSchema,
   switchAccountSchema,
   TEAM_TEXTS,
+  transferOwnershipSchema,
 } from '@tunedrop/shared/schemas/team';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -23,9 +25,11 @@ import {
   getTeam,
   getTeamInvitation,
   inviteMember,
+  leaveAccount,
   listAccounts,
   removeMember,
   TeamInvitationLimitError,
+  transferOwnership,
   withdrawInvitation,
 } from './service';
 
@@ -100,6 +104,20 @@ export const teamRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     await removeMember(c.var.deps.db, viewer, c.req.param('userId'));
     return c.json(await getTeam(c.var.deps.db, viewer), 200);
+  })
+  .post('/transfer', access('user', 'owner'), validate('json', transferOwnershipSchema), async (c) => {
+    const viewer = requireViewer(c);
+    await transferOwnership(c.var.deps.db, viewer, c.req.valid('json').userId);
+    // The team as the former owner now sees it: an Admin (record 205).
+    const after = { ...viewer, account: { ...viewer.account, role: 'admin' as const } };
+    return c.json(await getTeam(c.var.deps.db, after), 200);
+  })
+  .post('/leave', access('user', 'read'), validate('json', leaveAccountSchema), async (c) => {
+    const viewer = requireViewer(c);
+    await leaveAccount(c.var.deps.db, viewer, c.req.valid('json').accountId);
+    // Back on their own account (record 205).
+    chooseAccount(c, viewer.user.id, viewer.user.id);
+    return c.json(withCurrent(await listAccounts(c.var.deps.db, viewer), viewer.user.id), 200);
   });
 
 export const teamInvitationRoutes = new Hono<AppEnv>()

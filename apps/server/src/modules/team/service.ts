@@ -3,6 +3,8 @@
  * and the owner's members and invitations. Invitations follow split invitations (record 147): the token
  * is hashed, only the invited address's own verified account may accept, mails are limited per account
  * and per address in the database, and the mail is queued in the transaction that creates the invitation.
+ * The owner may hand the account to a member, and a member may leave (record 205): an account's id stays
+ * its founder's user id, `account_owners` names its owner once ownership moved.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { PLAN_DETAILS } from '@tunedrop/shared';
@@ -20,7 +22,7 @@ import {
 } from '@tunedrop/shared/schemas/team';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { accountInvitationSends, accountInvitations, accountMembers } from '../../db/schema';
+import { accountInvitationSends, accountInvitations, accountMembers, accountOwners } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
@@ -42,16 +44,17 @@ export class TeamInvitationLimitError extends AppError {
 
 /** The viewer's own account and every account they are a member of, the acting one marked. */
 export async function listAccounts(db: DbOrTx, viewer: Viewer): Promise<AccountsResponse> {
+  // The person's own account first (owned, or kept as a member after a transfer), then the others.
   const found = await rows<{ id: string; name: string; role: string }>(
     db,
     sql`
-      select p.id, coalesce(nullif(p.artist_name, ''), p.full_name) as name, 'owner' as role, 0 as sort
-        from profiles p where p.id = ${viewer.user.id}
-      union all
-      select m.account_id, coalesce(nullif(p.artist_name, ''), p.full_name), m.role, 1
-        from account_members m join profiles p on p.id = m.account_id
-       where m.user_id = ${viewer.user.id}
-       order by sort, name`,
+      select p.id, coalesce(nullif(p.artist_name, ''), p.full_name) as name,
+             case when coalesce(o.owner_id, p.id) = ${viewer.user.id} then 'owner' else m.role end as role
+        from profiles p
+        left join account_owners o on o.account_id = p.id
+        left join account_members m on m.account_id = p.id and m.user_id = ${viewer.user.id}
+       where p.id = ${viewer.user.id} or o.owner_id = ${viewer.user.id} or m.user_id is not null
+       order by (p.id = ${viewer.user.id}) desc, name`,
   );
   return {
     items: found.map((row) => ({
@@ -70,17 +73,26 @@ export async function assertMayAct(db: DbOrTx, viewer: Viewer, accountId: string
     .select({ role: accountMembers.role })
     .from(accountMembers)
     .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, viewer.user.id)));
-  if (!member) throw new AppError('not_a_member', TEAM_TEXTS.notAMember, 403);
+  if (member) return;
+  const [owned] = await db
+    .select({ ownerId: accountOwners.ownerId })
+    .from(accountOwners)
+    .where(and(eq(accountOwners.accountId, accountId), eq(accountOwners.ownerId, viewer.user.id)));
+  if (!owned) throw new AppError('not_a_member', TEAM_TEXTS.notAMember, 403);
 }
 
+/** The account's name and plan, and its owner (the founder unless ownership was transferred, record 205). */
 async function accountName(
   db: DbOrTx,
   accountId: string,
-): Promise<{ name: string; plan: 'basic' | 'pro'; email: string }> {
-  const [row] = await rows<{ name: string; plan: 'basic' | 'pro'; email: string }>(
+): Promise<{ name: string; plan: 'basic' | 'pro'; email: string; ownerId: string }> {
+  const [row] = await rows<{ name: string; plan: 'basic' | 'pro'; email: string; ownerId: string }>(
     db,
-    sql`select coalesce(nullif(p.artist_name, ''), p.full_name) as name, p.plan, u.email
-          from profiles p join "user" u on u.id = p.id where p.id = ${accountId}`,
+    sql`select coalesce(nullif(p.artist_name, ''), p.full_name) as name, p.plan, u.email, u.id as owner_id
+          from profiles p
+          left join account_owners o on o.account_id = p.id
+          join "user" u on u.id = coalesce(o.owner_id, p.id)
+         where p.id = ${accountId}`,
   );
   if (!row) throw notFound('Account not found');
   return row;
@@ -100,7 +112,7 @@ export async function getTeam(db: DbOrTx, viewer: Viewer): Promise<TeamResponse>
     db,
     sql`
       select u.id as user_id, u.name, u.email, 'owner' as role, null::timestamptz as joined_at, 0 as sort
-        from "user" u where u.id = ${accountId}
+        from "user" u where u.id = ${account.ownerId}
       union all
       select u.id, u.name, u.email, m.role, m.created_at, 1
         from account_members m join "user" u on u.id = m.user_id
@@ -295,9 +307,11 @@ export async function changeMemberRole(
   });
 }
 
-/** The owner removes a member, or a member leaves (their own id, from the account they act for). */
+/** The owner removes a member; the founder of a transferred account stays (record 205). */
 export async function removeMember(db: Db, viewer: Viewer, memberId: string): Promise<void> {
   await db.transaction(async (tx) => {
+    if (memberId === viewer.account.id)
+      throw new AppError('founder_stays', TEAM_TEXTS.founderCannotBeRemoved, 409);
     const [removed] = await tx
       .delete(accountMembers)
       .where(and(eq(accountMembers.accountId, viewer.account.id), eq(accountMembers.userId, memberId)))
@@ -330,12 +344,12 @@ function statusOf(row: { acceptedAt: Date | null; withdrawnAt: Date | null; expi
 
 function acceptanceFor(
   email: string,
-  accountId: string,
+  ownerId: string,
   viewer: Viewer | null,
 ): TeamInvitationView['acceptance'] {
   const masked = maskEmail(email);
   if (!viewer) return { status: 'signed_out', message: TEAM_TEXTS.invitationOtherAccount(masked) };
-  if (viewer.user.id === accountId) return { status: 'owner', message: TEAM_TEXTS.ownAddress };
+  if (viewer.user.id === ownerId) return { status: 'owner', message: TEAM_TEXTS.ownAddress };
   if (viewer.user.email.toLowerCase() !== email.toLowerCase())
     return { status: 'other_account', message: TEAM_TEXTS.invitationOtherAccount(masked) };
   if (!viewer.user.emailVerified) return { status: 'unverified', message: TEAM_TEXTS.invitationUnverified };
@@ -351,7 +365,7 @@ export async function getTeamInvitation(
   const invitation = await invitationByToken(db, token);
   if (!invitation || invitation.withdrawnAt) throw notFound(TEAM_TEXTS.invitationNotFound);
   const account = await accountName(db, invitation.accountId);
-  const acceptance = acceptanceFor(invitation.email, invitation.accountId, viewer);
+  const acceptance = acceptanceFor(invitation.email, account.ownerId, viewer);
   return {
     accountName: account.name,
     role: invitation.role,
@@ -369,7 +383,8 @@ export async function acceptTeamInvitation(db: Db, token: string, viewer: Viewer
     const status = statusOf(invitation);
     if (status === 'accepted') throw new AppError('invitation_accepted', TEAM_TEXTS.invitationAccepted, 409);
     if (status === 'expired') throw new AppError('invitation_expired', TEAM_TEXTS.invitationExpired, 410);
-    const acceptance = acceptanceFor(invitation.email, invitation.accountId, viewer);
+    const account = await accountName(tx, invitation.accountId);
+    const acceptance = acceptanceFor(invitation.email, account.ownerId, viewer);
     if (acceptance.status === 'owner') throw new AppError('own_account', TEAM_TEXTS.ownAddress, 422);
     if (acceptance.status === 'other_account' || acceptance.status === 'signed_out')
       throw new AppError('invitation_other_account', acceptance.message ?? TEAM_TEXTS.notAMember, 403);
@@ -396,11 +411,98 @@ export async function acceptTeamInvitation(db: Db, token: string, viewer: Viewer
       subject: {
         type: 'account',
         id: invitation.accountId,
-        label: (await accountName(tx, invitation.accountId)).name,
+        label: account.name,
       },
       subjectUserId: invitation.accountId,
       after: { role: invitation.role },
     });
     return invitation.accountId;
+  });
+}
+
+/**
+ * The owner hands the account to a member who has joined (not a pending invitation) and verified their
+ * email (record 205). In one transaction under the team's lock: the account's owner becomes the member,
+ * whose member row goes, and the former owner becomes an Admin member. The subscription, the plan and the
+ * payment provider's customer stay with the account; billing and the team are the new owner's from the
+ * next request. Returns the new owner's name.
+ */
+export async function transferOwnership(db: Db, viewer: Viewer, newOwnerId: string): Promise<string> {
+  const accountId = viewer.account.id;
+  return db.transaction(async (tx) => {
+    await lockKey(tx, `team:${accountId}`);
+    const account = await accountName(tx, accountId);
+    // The route lets only the owner in; checked again under the lock against a concurrent transfer.
+    if (account.ownerId !== viewer.user.id)
+      throw new AppError('account_role', TEAM_TEXTS.roleRefused('Admin'), 403);
+    const [member] = await rows<{ role: string; name: string; emailVerified: boolean }>(
+      tx,
+      sql`select m.role, u.name, u.email_verified from account_members m join "user" u on u.id = m.user_id
+           where m.account_id = ${accountId} and m.user_id = ${newOwnerId} for update of m`,
+    );
+    if (!member)
+      throw new AppError('transfer_not_member', TEAM_TEXTS.transferNotMember, 422, {
+        userId: TEAM_TEXTS.transferNotMember,
+      });
+    if (!member.emailVerified)
+      throw new AppError('transfer_unverified', TEAM_TEXTS.transferUnverified, 422, {
+        userId: TEAM_TEXTS.transferUnverified,
+      });
+    await tx
+      .delete(accountMembers)
+      .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, newOwnerId)));
+    // Handed back to its founder, the account needs no owner row: its id names its owner again.
+    if (newOwnerId === accountId)
+      await tx.delete(accountOwners).where(eq(accountOwners.accountId, accountId));
+    else
+      await tx
+        .insert(accountOwners)
+        .values({ accountId, ownerId: newOwnerId })
+        .onConflictDoUpdate({
+          target: accountOwners.accountId,
+          set: { ownerId: newOwnerId, transferredAt: sql`now()` },
+        });
+    await tx
+      .insert(accountMembers)
+      .values({ accountId, userId: viewer.user.id, role: 'admin', invitedBy: newOwnerId })
+      .onConflictDoUpdate({
+        target: [accountMembers.accountId, accountMembers.userId],
+        set: { role: 'admin' },
+      });
+    await recordAudit(tx, viewer, {
+      kind: 'team.transfer',
+      subject: { type: 'account', id: accountId, label: account.name },
+      subjectUserId: newOwnerId,
+      before: { owner: viewer.user.id, newOwnerRole: member.role },
+      after: { owner: newOwnerId, formerOwnerRole: 'admin' },
+    });
+    return member.name;
+  });
+}
+
+/**
+ * A member leaves the account they act for (record 205): the owner must transfer ownership first, and the
+ * founder of a transferred account stays on it (it is their sign-in's account). Returns the account's name.
+ */
+export async function leaveAccount(db: Db, viewer: Viewer, meant: string): Promise<string> {
+  const accountId = viewer.account.id;
+  if (meant !== accountId) throw new AppError('not_acting_account', TEAM_TEXTS.leaveOtherAccount, 409);
+  if (viewer.account.role === 'owner')
+    throw new AppError('owner_cannot_leave', TEAM_TEXTS.ownerCannotLeave, 409);
+  if (accountId === viewer.user.id) throw new AppError('founder_stays', TEAM_TEXTS.founderCannotLeave, 409);
+  return db.transaction(async (tx) => {
+    const account = await accountName(tx, accountId);
+    const [left] = await tx
+      .delete(accountMembers)
+      .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, viewer.user.id)))
+      .returning({ role: accountMembers.role });
+    if (!left) throw new AppError('not_a_member', TEAM_TEXTS.notAMember, 403);
+    await recordAudit(tx, viewer, {
+      kind: 'team.leave',
+      subject: { type: 'account', id: accountId, label: account.name },
+      subjectUserId: viewer.user.id,
+      before: { role: left.role },
+    });
+    return account.name;
   });
 }
