@@ -17,6 +17,7 @@
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { createTestSystem, type TestSystem } from '../apps/server/src/test-support/harness';
+import { TITLE_WORDS as WORDS } from './lib/release-titles';
 
 const SMALL = Number(process.argv[2] ?? 1000);
 const LARGE = Number(process.argv[3] ?? 100_000);
@@ -30,70 +31,6 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 };
 const median = (values: number[]) => quantile(values, 0.5);
-
-/** Title words (none of them "northern", "aurora" or "sessions", which only the five planted titles use). */
-const WORDS = [
-  'midnight',
-  'golden',
-  'river',
-  'echo',
-  'summer',
-  'neon',
-  'silver',
-  'heart',
-  'city',
-  'lights',
-  'ocean',
-  'dream',
-  'fire',
-  'shadow',
-  'velvet',
-  'paper',
-  'moon',
-  'wild',
-  'blue',
-  'electric',
-  'highway',
-  'storm',
-  'crystal',
-  'garden',
-  'broken',
-  'sunrise',
-  'winter',
-  'rain',
-  'glass',
-  'thunder',
-  'honey',
-  'stone',
-  'falling',
-  'waves',
-  'empire',
-  'ghost',
-  'cherry',
-  'machine',
-  'paradise',
-  '静か',
-  'corazón',
-  'nuit',
-  'forever',
-  'runaway',
-  'satellite',
-  'horizon',
-  'diamond',
-  'lonely',
-  'starlight',
-  'memory',
-  'kingdom',
-  'desert',
-  'mirror',
-  'canyon',
-  'feather',
-  'harbor',
-  'lullaby',
-  'motion',
-  'orchid',
-  'pulse',
-];
 
 async function seed(system: TestSystem, releases: number, labelId: string) {
   const artists = Math.max(1, Math.floor(releases / 10));

@@ -12,6 +12,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { releaseTitle } from './lib/release-titles';
 
 const releaseCount = Number(process.argv[2] ?? 5000);
 const exportTracks = Number(process.argv[3] ?? 5);
@@ -72,7 +73,8 @@ async function main() {
         return {
           id: randomUUID(),
           userId: artist.userId,
-          title: `Bench Release ${n}`,
+          // Two or three words from a word list, not "Release N" (bench/lib/release-titles.ts).
+          title: releaseTitle(n),
           primaryArtists: ['Bench Artist'],
           primaryArtistsData: [{ name: 'Bench Artist' }],
           genre: 'Pop',
@@ -152,8 +154,8 @@ async function main() {
       moderatorCookie,
     );
     await time(
-      'Review: approved tab, search "Release 4"',
-      '/api/admin/releases?tab=approved&q=Release%204',
+      'Review: approved tab, search "midnight"',
+      '/api/admin/releases?tab=approved&q=midnight',
       moderatorCookie,
     );
     await time('Review: takedown tab', '/api/admin/releases?tab=takedown', moderatorCookie);

@@ -130,7 +130,29 @@ export const releases = pgTable(
       .on(t.createdAt.desc(), t.id.desc())
       .where(sql`status in ('taken_down', 'deleted')`),
     index('releases_review_takedown_idx').on(t.takedownRequestedAt, t.id).where(sql`takedown_requested`),
-    index('releases_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * What the review search reads (migration 0060, record 206): a narrow copy of each release's searched text
+ * and listed columns, kept by statement triggers on releases, so a common word's matches sit on few pages.
+ */
+export const releaseSearch = pgTable(
+  'release_search',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    takedownRequestedAt: timestamp('takedown_requested_at', { withTimezone: true }),
+    takedownRequested: boolean('takedown_requested').notNull(),
+    status: text('status').$type<ReleaseStatus>().notNull(),
+    userId: text('user_id').notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (t) => [
+    index('release_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('release_search_user_idx').on(t.userId),
   ],
 );
 

@@ -1,11 +1,12 @@
 /**
- * The review search over the stored search column (migration 0036, record 183): it finds what the old
- * ILIKE over title, artists and uploader email found, whatever the case, inside words too, follows
- * edits of a title or its artists, and pages within the matches.
+ * The review search over the stored search column (migration 0036, record 183), read from the narrow
+ * table its triggers keep (migration 0060, record 206): it finds what the old ILIKE over title, artists
+ * and uploader email found, whatever the case, inside words too, follows edits of a title or its
+ * artists, decisions, takedown requests and deletions, and pages within the matches.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releases } from '../../db/schema';
+import { releaseStoreTakedowns, releases } from '../../db/schema';
 import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 
@@ -86,5 +87,33 @@ describe('review search', () => {
     ]);
     expect(second.page).toBe(2);
     expect(titles(await search('tab=pending&q=midnight&pageSize=1&page=3'))).toEqual([]);
+  });
+
+  it('follows decisions, takedown requests and deletions, in the results and their counts', async () => {
+    const harbor = ids['Midnight Harbor'] ?? '';
+    const echo = ids['Golden Midnight Echo'] ?? '';
+    const after = ids['After Midnight'] ?? '';
+    const approve = await system.request(`/api/admin/releases/${harbor}/approve`, { method: 'POST', cookie });
+    expect(approve.status).toBe(200);
+    const approved = await search('tab=approved&q=midnight');
+    // The decided tabs list the newest first.
+    expect([titles(approved), approved.counts]).toEqual([
+      ['After Midnight', 'Midnight Harbor'],
+      expect.objectContaining({ pending: 1, approved: 2, takedown: 0 }),
+    ]);
+    // A whole-release request, and a per-store request on a release in the stores.
+    await system.db
+      .update(releases)
+      .set({ takedownRequested: true, takedownRequestedAt: new Date() })
+      .where(eq(releases.id, after));
+    await system.db.insert(releaseStoreTakedowns).values({ releaseId: harbor, platformId: 'spotify' });
+    const takedown = await search('tab=takedown&q=midnight');
+    expect([titles(takedown).sort(), takedown.counts.takedown]).toEqual([
+      ['After Midnight', 'Midnight Harbor'],
+      2,
+    ]);
+    await system.db.delete(releases).where(eq(releases.id, echo));
+    const left = await search('tab=pending&q=midnight');
+    expect([titles(left), left.counts.pending]).toEqual([[], 0]);
   });
 });

@@ -66,10 +66,14 @@ function countsOf(count: (tab: AdminReleaseTab) => number): AdminReleaseCounts {
   };
 }
 
-/** A tab's condition on the rows of tunedrop_search_releases (migration 0008), as raw SQL text. */
+/**
+ * A tab's condition on the rows of tunedrop_search_releases (migration 0008), as raw SQL text. The store
+ * requests are one uncorrelated set (a hashed subplan read once per search), not a lookup per match.
+ */
 function searchTabCondition(tab: AdminReleaseTab): string {
   return tab === 'takedown'
-    ? `(m.takedown_requested or ${storeRequestCondition('m')})`
+    ? `(m.takedown_requested or (m.status in ('approved', 'live') and m.id in (select s.release_id
+        from release_store_takedowns s where s.state = 'requested')))`
     : `m.status in (${ADMIN_TAB_STATUSES[tab].map(quoted).join(', ')})`;
 }
 
@@ -159,11 +163,13 @@ const storeRequestsJson = sql<{ platformId: PlatformId; requestedAt: string }[]>
  * Releases in the stores with per-store requests only (a whole-release request is already counted by
  * the delta rows): added to the "Takedown Requests" count. The table holds few 'requested' rows.
  */
+const storeRequestOnlyCountSql = sql<number>`(select count(*)::int from ${releases} r
+  where not r.takedown_requested and ${sql.raw(storeRequestCondition('r'))})`;
+
 async function storeRequestOnlyCount(db: DbOrTx): Promise<number> {
   const row = await firstRow<{ count: number | string }>(
     db,
-    sql`select count(*)::int as count from ${releases} r
-      where not r.takedown_requested and ${sql.raw(storeRequestCondition('r'))}`,
+    sql`select ${storeRequestOnlyCountSql} as count`,
   );
   return Number(row?.count ?? 0);
 }
@@ -182,6 +188,8 @@ function reviewPageQuery(db: DbOrTx, tab: AdminReleaseTab, search: SQL | undefin
   return db
     .select({
       deltas: withCounts ? deltasJson : sql<DeltaRow[] | null>`null`,
+      // Uncorrelated too (an InitPlan): the page's prepared statement carries it, no statement of its own.
+      storeRequestOnly: withCounts ? storeRequestOnlyCountSql : sql<number | null>`null`,
       // Only what a card shows (not every column of releases, search_text included): less to read,
       // map and carry per row (record 183).
       release: {
@@ -330,8 +338,9 @@ export async function listReviewReleases(
   } else {
     rows = await queries.pages[query.tab].execute({ limit: window.limit, offset: window.offset });
     // The page query carries the counts; past the last page (no row) they are read on their own.
-    counts = await tabCounts(db, rows[0] ? (rows[0].deltas ?? []) : await queries.deltas.execute());
-    counts.takedown += await storeRequestOnlyCount(db);
+    const first = rows[0];
+    counts = await tabCounts(db, first ? (first.deltas ?? []) : await queries.deltas.execute());
+    counts.takedown += first ? Number(first.storeRequestOnly ?? 0) : await storeRequestOnlyCount(db);
   }
 
   const items: AdminReleaseCard[] = rows.map(
