@@ -83,29 +83,26 @@ async function fixture<T>(pathName: string, body: unknown): Promise<T> {
 // --- Static servers (one per build), /api proxied ----------------------------------------------------
 function serveBuild(dir: string, port: number): http.Server {
   const shell = fs.readFileSync(path.join(dir, 'index.html'));
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer((request, response) => {
     const url = request.url ?? '/';
     if (url.startsWith('/api/')) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === 'string' && name !== 'host') headers.set(name, value);
-      const answer = await fetch(`${apiBase}${url}`, {
-        method: request.method,
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-        redirect: 'manual',
-      });
-      const body = Buffer.from(await answer.arrayBuffer());
-      const out: Record<string, string | string[]> = {};
-      answer.headers.forEach((value, name) => {
-        if (!['content-encoding', 'content-length', 'transfer-encoding', 'set-cookie'].includes(name))
-          out[name] = value;
-      });
-      const cookies = answer.headers.getSetCookie();
-      if (cookies.length > 0) out['set-cookie'] = cookies;
-      response.writeHead(answer.status, out).end(body);
+      // Piped both ways, so live-update streams flow and close with the page (the server caps them).
+      const upstream = http.request(
+        {
+          host: '127.0.0.1',
+          port: apiPort,
+          path: url,
+          method: request.method,
+          headers: { ...request.headers, host: `127.0.0.1:${apiPort}` },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', () => response.destroy());
+      response.on('close', () => upstream.destroy());
+      request.pipe(upstream);
       return;
     }
     const pathname = decodeURIComponent(url.split('?')[0] ?? '/');
