@@ -1,5 +1,6 @@
-// Bundles the server for `npm start` (record 093): src/main.ts → dist/main.js, src/cli.ts → dist/cli.js, and
-// the end-to-end entry src/main-e2e.ts (production server + test-fixtures router) → dist/main-e2e.js.
+// Bundles the server for `npm start` (record 093): src/main.ts → dist/main.js, src/cli.ts → dist/cli.js, the
+// end-to-end entry src/main-e2e.ts (production server + test-fixtures router) → dist/main-e2e.js, and the
+// statement worker threads' entry → dist/statement-worker.js (record 208).
 // Native and wasm packages stay in node_modules (they load files next to themselves); everything else is
 // bundled, so a start reads a few files instead of compiling TypeScript and resolving thousands of modules.
 //   node apps/server/build.mjs              always build
@@ -47,6 +48,7 @@ export const external = [
   'cpu-features',
   'pdfkit', // reads its standard-font metrics (js/data/*.afm) next to itself
   'fontkit', // the one copy pdfkit uses too (statement fonts are parsed once and shared)
+  'piscina', // starts its own worker script (dist/worker.js in its package), which then loads ours
 ];
 
 const started = performance.now();
@@ -56,6 +58,10 @@ const result = await build({
     main: path.join(serverDir, 'src/main.ts'),
     'main-e2e': path.join(serverDir, 'src/main-e2e.ts'),
     cli: path.join(serverDir, 'src/cli.ts'),
+    // The royalty staging worker (record 207), started by the bundle from next to it.
+    'royalty-stage-worker': path.join(serverDir, 'src/modules/royalties/stage-worker.ts'),
+    // The statement worker threads' entry (record 208), loaded by statement-threads.ts beside the bundle.
+    'statement-worker': path.join(serverDir, 'src/modules/royalties/statement-worker.ts'),
   },
   outdir,
   bundle: true,

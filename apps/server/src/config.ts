@@ -87,6 +87,14 @@ const configSchema = z.object({
   TUNEDROP_ROLE: z.enum(['all', 'web', 'worker'], { message: 'must be all, web or worker' }).default('all'),
   /** Bearer token for GET /metrics; unset, only loopback callers may read it (record 159). */
   METRICS_TOKEN: optionalString,
+  /** Worker threads building royalty statements (record 208); unset, one fewer than the cores; 0 on the event loop. */
+  STATEMENT_THREADS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,2}$/, 'must be a whole number of threads (0-99)')
+      .transform(Number)
+      .optional(),
+  ),
 });
 
 /** Every variable the schema reads (`.env.example` and compose.yaml are checked against it). */

@@ -145,4 +145,4 @@ export async function getStatementPeriods(db: DbOrTx, userId: string): Promise<S
 }
 
 /** The statement CSV moved to statement-csv.ts (record 190); kept here for the routes that import it. */
-export { statementCsv } from './statement-csv';
+export { statementCsv } from './statement-files';

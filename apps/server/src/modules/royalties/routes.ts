@@ -46,10 +46,8 @@ import { includeOverlap } from './overlap';
 import { requestPosting } from './posting';
 import { deleteImport, queueImport } from './service';
 import { readLimitsOf } from './source';
-import { buildStatement, statementSummary } from './statement';
-import { statementCsv } from './statement-csv';
+import { statementCsv, statementPdf, statementSummaryOf } from './statement-files';
 import { readStatementIssuer, saveStatementIssuer } from './statement-issuer';
-import { statementPdf } from './statement-pdf';
 import { assignSuspense, listSuspense, releaseSuspense } from './suspense';
 
 const idParam = z.object({ id: z.uuid('Not found') });
@@ -243,9 +241,15 @@ export const royaltiesRoutes = new Hono<AppEnv>()
       if (!period.success) throw notFound('Statement not found');
       const accountId = accountIdOf(viewer);
       const artistProfile = await statementProfile(c, accountId);
-      const statement = await buildStatement(c.var.deps.db, accountId, period.data, artistProfile);
+      const statement = await statementSummaryOf(
+        c.var.deps.db,
+        accountId,
+        period.data,
+        artistProfile,
+        c.var.deps.config.STATEMENT_THREADS,
+      );
       if (statement === null) throw notFound('There is no statement for this month.');
-      return c.json(statementSummary(statement), 200);
+      return c.json(statement, 200);
     },
   )
   // Who issues the statements (record 190): the operator's legal name and address.
@@ -273,13 +277,15 @@ export const royaltiesRoutes = new Hono<AppEnv>()
     const accountId = accountIdOf(viewer);
     const artistProfile = await statementProfile(c, accountId);
     if (match[2] === 'pdf') {
-      const pdf = await statementPdf(c.var.deps.db, accountId, period.data, artistProfile);
+      const threads = c.var.deps.config.STATEMENT_THREADS;
+      const pdf = await statementPdf(c.var.deps.db, accountId, period.data, artistProfile, threads);
       if (pdf === null) throw notFound('There is no statement for this month.');
       c.header('Content-Type', 'application/pdf');
       c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.pdf`));
-      return c.body(new Uint8Array(pdf), 200);
+      return c.body(pdf, 200);
     }
-    const csv = await statementCsv(c.var.deps.db, accountId, period.data, artistProfile);
+    const threads = c.var.deps.config.STATEMENT_THREADS;
+    const csv = await statementCsv(c.var.deps.db, accountId, period.data, artistProfile, threads);
     if (csv === null) throw notFound('There is no statement for this month.');
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', attachmentDisposition(`tunedrop-statement-${period.data}.csv`));

@@ -6,9 +6,8 @@
  */
 import { formatCents } from '@tunedrop/shared';
 import { type CsvCell, toCsv } from '@tunedrop/shared/csv';
-import type { DbOrTx } from '../../db/client';
-import { expenseStatementRows } from '../splits/statement';
-import { buildStatement } from './statement';
+import type { ExpenseStatementRelease } from '../splits/statement';
+import type { StatementWithDetails } from './statement-compose';
 
 export const STATEMENT_CSV_HEADER = [
   'Section',
@@ -61,14 +60,12 @@ const record = (cells: Cells): CsvCell[] => [
   cells.exact,
 ];
 
-export async function statementCsv(
-  db: DbOrTx,
-  userId: string,
-  period: string,
-  artistProfile?: { id: string; name: string } | null,
-): Promise<string | null> {
-  const statement = await buildStatement(db, userId, period, artistProfile);
-  if (!statement) return null;
+/** The CSV of a statement and the expenses recouped in its sales months (pure: run in a statement worker, record 208). */
+export function statementCsvText(
+  statement: StatementWithDetails,
+  expenses: ExpenseStatementRelease[],
+): string {
+  const { period } = statement;
   const issuer = [statement.issuer.legalName, ...statement.issuer.address.split('\n')]
     .filter(Boolean)
     .join(', ');
@@ -141,10 +138,7 @@ export async function statementCsv(
   );
   lines.push(record({ section: 'Closing balance', date: period, cents: statement.closingCents }));
   // Expenses repaid to a shared release's owner before the payee's share (record 148): information, no amount.
-  const expenses = await Promise.all(
-    statement.salesPeriods.map((salesPeriod) => expenseStatementRows(db, userId, salesPeriod)),
-  );
-  for (const release of expenses.flat()) {
+  for (const release of expenses) {
     lines.push(
       record({
         section: 'Information',

@@ -8,10 +8,8 @@
 import { formatCents } from '@tunedrop/shared';
 import { DEFAULT_PRODUCT_NAME } from '@tunedrop/shared/schemas/brand';
 import type { StatementAmountRow } from '@tunedrop/shared/schemas/royalty-statements';
-import type { DbOrTx } from '../../db/client';
-import { readProductName } from '../../lib/brand-name';
-import { expenseStatementRows } from '../splits/statement';
-import { buildStatement } from './statement';
+import type { ExpenseStatementRelease } from '../splits/statement';
+import type { StatementWithDetails } from './statement-compose';
 import { drawLine, registerStatementFonts, type TextWeight, textFontName } from './statement-text';
 
 type Row = { label: string; units: string; cents: number | null; weight?: TextWeight };
@@ -23,16 +21,16 @@ const amountRow = (row: StatementAmountRow): Row => ({
 });
 const sum = (rows: { cents: number }[]) => rows.reduce((total, row) => total + row.cents, 0);
 
-/** The PDF bytes, or null when the account's balance did not change that month. */
-export async function statementPdf(
-  db: DbOrTx,
-  userId: string,
-  period: string,
-  artistProfile?: { id: string; name: string } | null,
-): Promise<Buffer | null> {
-  const statement = await buildStatement(db, userId, period, artistProfile);
-  if (!statement) return null;
-  const productName = await readProductName(db);
+/**
+ * The PDF bytes of a statement, the expenses recouped in its sales months and the operator's product name
+ * (no database: run in a statement worker, record 208).
+ */
+export async function statementPdfBytes(
+  statement: StatementWithDetails,
+  expenses: ExpenseStatementRelease[],
+  productName: string,
+): Promise<Buffer> {
+  const { period } = statement;
   const { earnings } = statement;
   const shareLabel = (share: (typeof statement.shares)[number]) =>
     `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
@@ -130,11 +128,6 @@ export async function statementPdf(
     ]);
   }
   // Expenses repaid to shared releases' owners before this payee's shares (record 148): not in any total.
-  const expenses = (
-    await Promise.all(
-      statement.salesPeriods.map((salesPeriod) => expenseStatementRows(db, userId, salesPeriod)),
-    )
-  ).flat();
   if (expenses.length > 0) {
     sections.push([
       'Expenses recouped before your shares (information, not in the totals)',
