@@ -26,11 +26,95 @@ export type TestSystem = System & {
   close: () => Promise<void>;
 };
 
+/**
+ * The migrations and pg-boss version a template database is built from: a new migration set means a new
+ * template, so no test file starts from a stale schema.
+ */
+async function templateKey(): Promise<string> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const { migrationsFolder } = await import('../db/migrate');
+  const bossVersion = createRequire(import.meta.url)('pg-boss/package.json').version as string;
+  const hashes = readMigrationFiles({ migrationsFolder }).map((migration) => migration.hash);
+  return createHash('sha256')
+    .update([...hashes, `pg-boss ${bossVersion}`].join(','))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Runs every migration and pg-boss's own schema (record 155) into a database. */
+async function migrateForTemplate(options: { dataDir?: string; databaseUrl?: string }) {
+  const { runMigrations } = await import('../db/migrate');
+  const { openDatabase } = await import('../db/client');
+  const { createJobEngine } = await import('../lib/jobs');
+  const database = await openDatabase(
+    options.databaseUrl ? { databaseUrl: options.databaseUrl, dataDir: '' } : { dataDir: 'memory://' },
+  );
+  await runMigrations(database);
+  const engine = createJobEngine({
+    role: 'web',
+    jobs: [],
+    deps: {},
+    logger: createLogger('silent'),
+    database,
+    databaseUrl: options.databaseUrl,
+  });
+  await engine.start();
+  await engine.stop();
+  return database;
+}
+
+/** Any number to serialise the building of the template between test files starting together. */
+const TEMPLATE_LOCK_ID = 7_412_211;
+
+/**
+ * Running the ~60 migrations and pg-boss's schema costs every test file seconds on PostgreSQL too (record
+ * 211): they run once into `tunedrop_tpl_<key>`, built under an advisory lock by the first file that misses
+ * it (under another name, renamed when complete, closed to connections), and each file copies it with
+ * `CREATE DATABASE ... TEMPLATE`.
+ */
+async function postgresTemplate(baseUrl: string): Promise<string> {
+  const name = `tunedrop_tpl_${await templateKey()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  const exists = async () =>
+    (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  try {
+    if (await exists()) return name;
+    await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_ID]);
+    try {
+      if (await exists()) return name;
+      const building = `${name}_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+      await admin.query(`create database ${building}`);
+      try {
+        const url = new URL(baseUrl);
+        url.pathname = `/${building}`;
+        const database = await migrateForTemplate({ databaseUrl: url.toString() });
+        await database.close();
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [building],
+        );
+        await admin.query(`alter database ${building} with allow_connections false is_template true`);
+        await admin.query(`alter database ${building} rename to ${name}`);
+      } catch (error) {
+        await admin.query(`drop database if exists ${building} with (force)`).catch(() => undefined);
+        throw error;
+      }
+      return name;
+    } finally {
+      await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_ID]).catch(() => undefined);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
 async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = await postgresTemplate(baseUrl);
   const name = `tunedrop_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${template}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -56,30 +140,10 @@ export async function readJson(response: Response): Promise<any> {
  * from one migrated copy, dumped once per migration set into the temp directory.
  */
 async function migratedPgliteTemplate(): Promise<Blob> {
-  const { readMigrationFiles } = await import('drizzle-orm/migrator');
-  const { migrationsFolder, runMigrations } = await import('../db/migrate');
-  const { openDatabase, dumpPglite } = await import('../db/client');
-  const { createJobEngine } = await import('../lib/jobs');
-  const bossVersion = createRequire(import.meta.url)('pg-boss/package.json').version as string;
-  const hashes = readMigrationFiles({ migrationsFolder }).map((migration) => migration.hash);
-  const key = createHash('sha256')
-    .update([...hashes, `pg-boss ${bossVersion}`].join(','))
-    .digest('hex')
-    .slice(0, 16);
-  const file = path.join(os.tmpdir(), `tunedrop-pglite-template-${key}.tar`);
+  const { dumpPglite } = await import('../db/client');
+  const file = path.join(os.tmpdir(), `tunedrop-pglite-template-${await templateKey()}.tar`);
   if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await runMigrations(database);
-  // pg-boss's own schema too (record 155): each file's engine then finds it migrated.
-  const engine = createJobEngine({
-    role: 'web',
-    jobs: [],
-    deps: {},
-    logger: createLogger('silent'),
-    database,
-  });
-  await engine.start();
-  await engine.stop();
+  const database = await migrateForTemplate({});
   const blob = await dumpPglite(database);
   await database.close();
   const tmp = `${file}.${process.pid}.tmp`;
