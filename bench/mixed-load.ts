@@ -49,7 +49,16 @@ const COUNTRIES = 53;
 // Loaded by path so the bench project does not type-check the server's sources again.
 const load = (file: string) => import(path.resolve(import.meta.dirname, '..', file));
 
-type Figures = { name: string; rps: number; p50: number; p99: number; total: number; problems: string };
+type Figures = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  /** Requests that failed or timed out (autocannon's 10 s), or answered other than 2xx. */
+  failed: number;
+  problems: string;
+};
 
 function figures(name: string, result: Awaited<ReturnType<typeof autocannon>>): Figures {
   const failed = result.errors + result.timeouts;
@@ -59,6 +68,7 @@ function figures(name: string, result: Awaited<ReturnType<typeof autocannon>>): 
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
+    failed: failed + result.non2xx,
     problems: failed || result.non2xx ? `  (${failed} errors, ${result.non2xx} non-2xx)` : '',
   };
 }
@@ -231,16 +241,18 @@ async function main() {
     );
     console.info(`load average ${load()} after`);
     const [mixedMe, mixedLedger, , mixedPdf] = mixed as [Figures, Figures, Figures, Figures];
+    // A route that failed requests (or answered none) misses its target whatever its p99 over the others.
+    const within = (row: Figures, ms: number) => row.total > 0 && row.failed === 0 && row.p99 <= ms;
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.info('\ntargets (issue 29)');
     console.info(
-      `  /api/me p99 <= 100 ms under the mixed load: ${mixedMe.p99} ms, ${verdict(mixedMe.p99 <= 100)}`,
+      `  /api/me p99 <= 100 ms under the mixed load: ${mixedMe.p99} ms, ${verdict(within(mixedMe, 100))}`,
     );
     console.info(
-      `  ledger p99 <= 100 ms under the mixed load: ${mixedLedger.p99} ms, ${verdict(mixedLedger.p99 <= 100)}`,
+      `  ledger p99 <= 100 ms under the mixed load: ${mixedLedger.p99} ms, ${verdict(within(mixedLedger, 100))}`,
     );
     console.info(
-      `  PDF p99 <= 400 ms under the mixed load: ${mixedPdf.p99} ms, ${verdict(mixedPdf.p99 <= 400)}`,
+      `  PDF p99 <= 400 ms under the mixed load: ${mixedPdf.p99} ms, ${verdict(within(mixedPdf, 400))}`,
     );
     console.info(
       `  /api/me under the mixed load: ${(mixedMe.p99 / Math.max(1, baseline.p99)).toFixed(1)}x its p99 alone`,
