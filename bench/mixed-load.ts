@@ -200,7 +200,7 @@ async function main() {
         .join(' ');
     console.info(
       `${label}; ${LINES.toLocaleString('en-US')} posted lines (seeded and posted in ${seedSeconds.toFixed(1)} s); ` +
-        `statements ${values.inline ? 'on the event loop (STATEMENT_THREADS=0, as before record 208)' : `in worker threads (STATEMENT_THREADS=${config.statementThreads})`}; ` +
+        `statements ${values.inline ? 'on the event loop (STATEMENT_THREADS=0, as before record 208)' : `in worker threads (STATEMENT_THREADS=${config.STATEMENT_THREADS ?? `unset, so ${Math.max(1, os.availableParallelism() - 1)}`})`}; ` +
         `${os.cpus().length} CPUs, load average ${load()} before`,
     );
     console.info(
