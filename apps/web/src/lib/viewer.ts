@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
+import { type AccountNeed, roleAllows } from '@tunedrop/shared/schemas/team';
 import { ApiError, client, unwrap } from './api';
 import { viewerQueryKey } from './viewer-key';
 
@@ -28,6 +29,16 @@ export const viewerQuery = queryOptions({
 
 export function useViewer() {
   return useQuery(viewerQuery);
+}
+
+/**
+ * What the viewer's role on the acting account allows (record 205), asked of the same `roleAllows` table
+ * the server's `access(rule, need)` checks: buttons and links a role cannot use are not shown. The server
+ * still refuses; nothing is allowed before /api/me has answered.
+ */
+export function useAccountCan(): (need: AccountNeed) => boolean {
+  const { data: viewer } = useViewer();
+  return (need) => (viewer ? roleAllows(viewer.account.role, need) : false);
 }
 
 export function viewerFacts(viewer: Viewer) {

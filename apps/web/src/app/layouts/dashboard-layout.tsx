@@ -1,5 +1,6 @@
 /** Dashboard chrome (spec 01 §2): sidebar, plan and price, upgrade button, sign out, mobile menu; the gate. */
 import { GATE_MESSAGE } from '@tunedrop/shared';
+import { roleAllows } from '@tunedrop/shared/schemas/team';
 import {
   BarChart3,
   Home,
@@ -65,7 +66,10 @@ export function DashboardLayout() {
       ? []
       : [
           { to: paths.dashboard, label: 'Home', icon: Home, end: true },
-          { to: paths.upload, label: 'Upload Music', icon: Upload },
+          // Uploading is Catalog's (record 205): other roles do not see the entry.
+          ...(roleAllows(viewer.account.role, 'catalog')
+            ? [{ to: paths.upload, label: 'Upload Music', icon: Upload }]
+            : []),
         ]),
     { to: paths.songs, label: 'My Songs', icon: Music2 },
     { to: paths.royalties, label: 'Royalties', icon: Wallet },

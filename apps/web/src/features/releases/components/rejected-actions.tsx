@@ -12,14 +12,16 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useAccountCan, useViewer, viewerFacts } from '../../../lib/viewer';
 import { useDeleteRelease } from '../api/delete-release';
 import { useResubmitRelease } from '../api/resubmit-release';
 
 export function RejectedActions({ release }: { release: ReleaseDetail }) {
   const navigate = useNavigate();
   const { data: viewer } = useViewer();
-  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
+  // Resubmitting and deleting are Catalog's (record 205).
+  const isCatalog = useAccountCan()('catalog');
+  const canChange = viewer ? viewerFacts(viewer).passesGate && isCatalog : false;
   const [confirming, setConfirming] = useState<'resubmit' | 'delete' | null>(null);
   const resubmit = useResubmitRelease(release.id);
   const remove = useDeleteRelease(release.id);

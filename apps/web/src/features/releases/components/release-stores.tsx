@@ -17,6 +17,7 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
+import { useAccountCan } from '../../../lib/viewer';
 import { useRequestStoreTakedown } from '../api/request-store-takedown';
 import { formatDate } from '../lib/format';
 import { StoreStateBadge } from './store-state-badge';
@@ -68,6 +69,8 @@ function StoreRow({
   store: ReleaseDetailStore;
   onTakedown: (store: ReleaseDetailStore) => void;
 }) {
+  // Store takedowns are Catalog's (record 205).
+  const isCatalog = useAccountCan()('catalog');
   return (
     <li
       className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:gap-4"
@@ -87,7 +90,7 @@ function StoreRow({
         <span className="text-xs text-zinc-400 tabular-nums sm:w-24 sm:text-right">
           {store.date ? <time dateTime={store.date}>{formatDate(store.date)}</time> : '—'}
         </span>
-        {store.canRequestTakedown ? (
+        {isCatalog && store.canRequestTakedown ? (
           <Button
             variant="ghost"
             size="sm"

@@ -13,7 +13,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { paths } from '../../../config/paths';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useAccountCan, useViewer, viewerFacts } from '../../../lib/viewer';
 import { NeedsActionBadge, StoreRejectionNotice } from './needs-action';
 import { ReleaseStatusBadge } from './release-status-badge';
 
@@ -26,8 +26,10 @@ export function SongCard({
 }) {
   const headingId = `release-${release.id}-title`;
   // After a lapse My Songs is read-only (decision 120): no edit or fix links that would hit the gate.
+  // Edits and takedowns are Catalog's (record 205).
   const { data: viewer } = useViewer();
-  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
+  const isCatalog = useAccountCan()('catalog');
+  const canChange = viewer ? viewerFacts(viewer).passesGate && isCatalog : false;
   return (
     <li>
       <Card className="flex flex-col gap-4 sm:flex-row sm:items-center" aria-labelledby={headingId}>
@@ -81,7 +83,7 @@ export function SongCard({
               <Pencil aria-hidden className="size-4" /> Edit Release
             </Link>
           ) : null}
-          {canRequestTakedown(release.status, release.isTakedownPending) ? (
+          {isCatalog && canRequestTakedown(release.status, release.isTakedownPending) ? (
             <Button variant="outline" size="sm" onClick={() => onRequestTakedown(release)}>
               <XCircle aria-hidden className="size-4" /> Request Takedown
             </Button>

@@ -15,7 +15,7 @@ import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useAccountCan, useViewer, viewerFacts } from '../../../lib/viewer';
 import { ReleaseContentIdSection } from '../../content-id';
 import { ReleaseUpdateStatus, useReleaseUpdate } from '../../release-updates';
 import { ReleaseSplitsSection } from '../../splits';
@@ -81,8 +81,10 @@ export default function ReleaseDetailPage() {
 
 function ReleaseHeader({ release }: { release: ReleaseDetail }) {
   // After a lapse the page is read-only (decision 120): the edit link would only meet the gate.
+  // Edits and updates are Catalog's (record 205).
   const { data: viewer } = useViewer();
-  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
+  const isCatalog = useAccountCan()('catalog');
+  const canChange = viewer ? viewerFacts(viewer).passesGate && isCatalog : false;
   // Post-release edits (record 197): an approved or live release changes through an update in review.
   const update = useReleaseUpdate(release.id);
   const [isUpdateOpen, setIsUpdateOpen] = useState(false);

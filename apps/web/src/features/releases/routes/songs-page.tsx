@@ -17,6 +17,7 @@ import { useListParams } from '../../../components/ui/use-list-params';
 import { paths } from '../../../config/paths';
 import { profileQuery, useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useAccountCan } from '../../../lib/viewer';
 import { useMyReleases } from '../api/list-my-releases';
 import { useRequestTakedown } from '../api/request-takedown';
 import { SongCard } from '../components/song-card';
@@ -39,6 +40,8 @@ export default function SongsPage() {
   const status = FILTER_STATUSES.find((item) => item === statusParam) ?? '';
   // The dashboard's artist profile switcher (record 201): one profile's releases, or all of them.
   const { profile } = useChosenArtistProfile();
+  // Uploading is Catalog's (record 205).
+  const isCatalog = useAccountCan()('catalog');
   const releases = useMyReleases({ q: list.q, status, ...profileQuery(profile) });
   const isFiltered = Boolean(list.q || status);
   const setStatus = (value: string) =>
@@ -94,9 +97,11 @@ export default function SongsPage() {
             {profile ? `${profile.name}'s releases` : 'Your releases'} and their review status.
           </p>
         </div>
-        <Link to={paths.upload} className={buttonClass('primary')}>
-          <Upload aria-hidden className="size-4" /> Upload Music
-        </Link>
+        {isCatalog ? (
+          <Link to={paths.upload} className={buttonClass('primary')}>
+            <Upload aria-hidden className="size-4" /> Upload Music
+          </Link>
+        ) : null}
       </div>
 
       {isFiltered || items.length > 0 || releases.hasNextPage ? (
@@ -152,9 +157,11 @@ export default function SongsPage() {
           <Music2 aria-hidden className="size-10 text-brand-400" />
           <h2 className="text-xl font-semibold text-white">{RELEASE_MESSAGES.noSongs}</h2>
           <p className="text-sm text-zinc-400">Upload your first release to see it here.</p>
-          <Link to={paths.upload} className={buttonClass('primary')}>
-            <Upload aria-hidden className="size-4" /> Upload Music
-          </Link>
+          {isCatalog ? (
+            <Link to={paths.upload} className={buttonClass('primary')}>
+              <Upload aria-hidden className="size-4" /> Upload Music
+            </Link>
+          ) : null}
         </Card>
       ) : (
         <>

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { notify } from '../../../components/ui/toast';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useAccountCan } from '../../../lib/viewer';
 import { PayeeShares } from '../../splits';
 import {
   BalanceCards,
@@ -26,6 +27,8 @@ export default function RoyaltiesPage() {
   usePageTitle('Royalties and Wallet');
   const wallet = useWallet();
   const [isDialogOpen, setIsDialogOpen] = useState(false);
+  // Withdrawals and payment settings are Finance's (record 205); every member reads the rest.
+  const isFinance = useAccountCan()('finance');
 
   useEffect(() => {
     if (wallet.isError) notify.error('Failed to load payment information');
@@ -83,10 +86,10 @@ export default function RoyaltiesPage() {
           <h2 className="text-lg font-semibold text-white">Withdraw Earnings</h2>
           <MinimumWithdrawal wallet={data} />
         </div>
-        <Button onClick={openDialog}>Request Withdrawal</Button>
+        {isFinance ? <Button onClick={openDialog}>Request Withdrawal</Button> : null}
       </Card>
 
-      <PendingRequests requests={data.pendingRequests} />
+      <PendingRequests requests={data.pendingRequests} canCancel={isFinance} />
 
       <PayeeShares />
 
@@ -94,7 +97,9 @@ export default function RoyaltiesPage() {
 
       <LedgerSection />
 
-      <PaymentSettingsForm savedMethod={data.paymentMethod} savedDetails={data.paymentDetails} />
+      {isFinance ? (
+        <PaymentSettingsForm savedMethod={data.paymentMethod} savedDetails={data.paymentDetails} />
+      ) : null}
 
       <p className="flex items-start gap-2 rounded-lg border border-ink-700 bg-ink-800/50 p-4 text-sm text-zinc-300">
         <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-400" />

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InviteMemberInput, MemberRole } from '@tunedrop/shared/schemas/team';
 import { client, unwrap } from '../../../lib/api';
+import { viewerQueryKey } from '../../../lib/viewer-key';
 
 export const teamKeys = {
   accounts: ['accounts'] as const,
@@ -71,5 +72,30 @@ export function useTeamInvitation(token: string) {
 export function useAcceptTeamInvitation(token: string) {
   return useMutation({
     mutationFn: () => unwrap(client['team-invitations'][':token'].accept.$post({ param: { token } })),
+  });
+}
+
+/** Hands the account to a member (record 205); the viewer is an Admin from now on, so /api/me is read again. */
+export function useTransferOwnership() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => unwrap(client.team.transfer.$post({ json: { userId } })),
+    onSuccess: async (data) => {
+      queryClient.setQueryData(teamKeys.team, data);
+      await queryClient.invalidateQueries({ queryKey: viewerQueryKey });
+      await queryClient.invalidateQueries({ queryKey: teamKeys.accounts });
+    },
+  });
+}
+
+/**
+ * Leaves the acting account (record 205). The server clears the account cookie: every cached answer was
+ * that account's, so all of them are read again, now for the person's own account.
+ */
+export function useLeaveAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (accountId: string) => unwrap(client.team.leave.$post({ json: { accountId } })),
+    onSuccess: () => queryClient.resetQueries(),
   });
 }

@@ -1,7 +1,8 @@
 /**
  * /dashboard/team (issue 27, record 202): the account's owner and members with their roles, pending
- * invitations, and for the owner an invitation form (email and role) within the plan's member limit.
- * Members see the team read-only. The server enforces every role; this page only shows what it allows.
+ * invitations, and for the owner an invitation form (email and role) within the plan's member limit and
+ * the transfer of ownership to a member; a member may leave (record 205). Each asks first. Members see the
+ * team read-only. The server enforces every role; this page only shows what it allows.
  */
 import {
   type InviteMemberInput,
@@ -9,17 +10,31 @@ import {
   MEMBER_ROLES,
   ROLE_DESCRIPTIONS,
   ROLE_LABELS,
+  TEAM_TEXTS,
+  type TeamMember,
 } from '@tunedrop/shared/schemas/team';
 import { Users } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
+import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
-import { useInviteMember, useRemoveMember, useTeam, useWithdrawTeamInvitation } from '../api/team';
+import { useViewer } from '../../../lib/viewer';
+import {
+  useInviteMember,
+  useLeaveAccount,
+  useRemoveMember,
+  useTeam,
+  useTransferOwnership,
+  useWithdrawTeamInvitation,
+} from '../api/team';
 
 export default function TeamPage() {
   usePageTitle('Team');
@@ -27,6 +42,12 @@ export default function TeamPage() {
   const invite = useInviteMember();
   const withdraw = useWithdrawTeamInvitation();
   const remove = useRemoveMember();
+  const transfer = useTransferOwnership();
+  const leave = useLeaveAccount();
+  const navigate = useNavigate();
+  const { data: viewer } = useViewer();
+  const [transferTo, setTransferTo] = useState<TeamMember | null>(null);
+  const [isLeaving, setIsLeaving] = useState(false);
   const form = useZodForm(inviteMemberSchema, {
     defaultValues: { email: '', role: 'viewer' } satisfies InviteMemberInput,
   });
@@ -41,6 +62,38 @@ export default function TeamPage() {
   const data = team.data;
   const isOwner = data.viewerRole === 'owner';
   const used = data.members.length - 1 + data.invitations.length;
+  // The founder of a transferred account stays on it: it is their sign-in's own account (record 205).
+  const canLeave =
+    !isOwner && viewer !== undefined && viewer !== null && viewer.account.id !== viewer.user.id;
+
+  const confirmTransfer = () => {
+    if (!transferTo) return;
+    const name = transferTo.name;
+    transfer.mutate(transferTo.userId, {
+      onSuccess: () => {
+        setTransferTo(null);
+        notify.success(TEAM_TEXTS.transferred(name));
+      },
+      onError: (error) => {
+        setTransferTo(null);
+        notify.error(errorMessage(error, 'Ownership could not be transferred.'));
+      },
+    });
+  };
+  const confirmLeave = () => {
+    if (!viewer) return;
+    leave.mutate(viewer.account.id, {
+      onSuccess: () => {
+        setIsLeaving(false);
+        notify.success(TEAM_TEXTS.left(data.accountName));
+        navigate(paths.dashboard);
+      },
+      onError: (error) => {
+        setIsLeaving(false);
+        notify.error(errorMessage(error, 'You could not leave the account.'));
+      },
+    });
+  };
 
   const onSubmit = form.handleSubmit((values) =>
     invite.mutate(values, {
@@ -74,6 +127,17 @@ export default function TeamPage() {
               </div>
               <div className="flex items-center gap-3">
                 <span className="text-sm text-zinc-200">{ROLE_LABELS[member.role]}</span>
+                {isOwner && member.role !== 'owner' ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Make ${member.email} the owner`}
+                    disabled={transfer.isPending}
+                    onClick={() => setTransferTo(member)}
+                  >
+                    Make owner
+                  </Button>
+                ) : null}
                 {isOwner && member.role !== 'owner' ? (
                   <Button
                     variant="ghost"
@@ -152,6 +216,41 @@ export default function TeamPage() {
           </form>
         </Card>
       ) : null}
+
+      {canLeave ? (
+        <Card className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-semibold text-white">Leave this account</h2>
+            <p className="text-sm text-zinc-300">You will be back on your own account.</p>
+          </div>
+          <Button variant="danger" onClick={() => setIsLeaving(true)} disabled={leave.isPending}>
+            Leave account
+          </Button>
+        </Card>
+      ) : null}
+
+      <ConfirmDialog
+        open={transferTo !== null}
+        onOpenChange={(open) => {
+          if (!open) setTransferTo(null);
+        }}
+        title="Transfer ownership"
+        description={transferTo ? TEAM_TEXTS.transferConfirm(transferTo.name) : ''}
+        confirmLabel="Transfer ownership"
+        onConfirm={confirmTransfer}
+        isDestructive
+        isPending={transfer.isPending}
+      />
+      <ConfirmDialog
+        open={isLeaving}
+        onOpenChange={setIsLeaving}
+        title="Leave account"
+        description={TEAM_TEXTS.leaveConfirm(data.accountName)}
+        confirmLabel="Leave account"
+        onConfirm={confirmLeave}
+        isDestructive
+        isPending={leave.isPending}
+      />
 
       <Card className="space-y-2">
         <h2 className="text-lg font-semibold text-white">What each role can do</h2>

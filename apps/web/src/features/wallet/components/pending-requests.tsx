@@ -10,7 +10,14 @@ import { formatCents, formatDateTime } from '../../../lib/format';
 import { useCancelWithdrawal } from '../api/wallet';
 import { showWalletError } from './show-wallet-error';
 
-export function PendingRequests({ requests }: { requests: WithdrawalSummary[] }) {
+/** `canCancel`: the viewer's role allows withdrawals (record 205); others see the requests only. */
+export function PendingRequests({
+  requests,
+  canCancel = true,
+}: {
+  requests: WithdrawalSummary[];
+  canCancel?: boolean;
+}) {
   const [cancelling, setCancelling] = useState<WithdrawalSummary | null>(null);
   const cancel = useCancelWithdrawal();
 
@@ -49,14 +56,16 @@ export function PendingRequests({ requests }: { requests: WithdrawalSummary[] })
               </div>
               <div className="flex items-center gap-3">
                 <StatusBadge kind="withdrawal" status="pending" />
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => setCancelling(request)}
-                  aria-label={`Cancel withdrawal of ${formatCents(request.amountCents)}`}
-                >
-                  Cancel
-                </Button>
+                {canCancel ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setCancelling(request)}
+                    aria-label={`Cancel withdrawal of ${formatCents(request.amountCents)}`}
+                  >
+                    Cancel
+                  </Button>
+                ) : null}
               </div>
             </li>
           ))}
