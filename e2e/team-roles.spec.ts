@@ -1,8 +1,10 @@
 /**
  * Journey (issue 27, record 202), at 1280 and 390 px: an owner invites a Finance and a Catalog member from
  * /dashboard/team; each accepts from the mail's link and lands in the owner's account. Finance saves the
- * payment details, sees the statements and withdraws from the owner's balance, but is refused a release
- * edit; Catalog edits the release but is refused a withdrawal.
+ * payment details, sees the statements and withdraws from the owner's balance, sees no upload, edit or
+ * takedown buttons and is refused a release edit by the server; Catalog edits the release, sees no
+ * withdrawal button and is refused a withdrawal by the server (record 205). Then the owner transfers
+ * ownership to Catalog after a confirmation and is an Admin, and Finance leaves the account.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
@@ -92,6 +94,12 @@ for (const width of [1280, 390]) {
     await dialog.getByRole('button', { name: 'Request Withdrawal' }).click();
     await expect(dialog).toBeHidden();
     await expect(finance.getByTestId('available-balance')).toHaveText('$140.00');
+    // No catalogue actions for Finance (record 205): no upload entry, no edit or takedown on My Songs.
+    await finance.goto('/dashboard/songs');
+    await expect(finance.getByText(`Team Song ${suffix}`)).toBeVisible();
+    await expect(finance.getByRole('link', { name: 'Edit Release' })).toHaveCount(0);
+    await expect(finance.getByRole('button', { name: 'Request Takedown' })).toHaveCount(0);
+    await expect(finance.getByRole('link', { name: 'Upload Music' })).toHaveCount(0);
     await tryEdit(finance, releaseId, 'Edited By Finance');
     await expect(finance.getByText('Your role on this account (Finance) does not allow this.')).toBeVisible();
 
@@ -102,16 +110,40 @@ for (const width of [1280, 390]) {
     await expect(catalog.getByText(`Edited By Catalog ${suffix}`)).toBeVisible();
     await catalog.goto('/dashboard/royalties');
     await expect(catalog.getByTestId('available-balance')).toHaveText('$140.00');
-    await catalog.getByRole('button', { name: 'Request Withdrawal' }).click();
-    const refused = catalog.getByRole('dialog', { name: 'Request Withdrawal' });
-    await refused.getByLabel('Amount (USD)').fill('60');
-    await refused.getByRole('button', { name: 'Request Withdrawal' }).click();
-    await expect(catalog.getByText('Your role on this account (Catalog) does not allow this.')).toBeVisible();
+    await expect(catalog.getByRole('heading', { name: 'Statements' })).toBeVisible();
+    await expect(catalog.getByRole('button', { name: 'Request Withdrawal' })).toHaveCount(0);
+    const refused = await catalog.request.post('/api/wallet/withdrawals', {
+      data: { amount: 60 },
+      headers: { origin: new URL(catalog.url()).origin },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.message).toBe(
+      'Your role on this account (Catalog) does not allow this.',
+    );
 
     // The owner sees both members on the team.
     await owner.page.reload();
     const members = owner.page.getByTestId('team-members');
     await expect(members).toContainText(financeEmail);
     await expect(members).toContainText(catalogEmail);
+
+    // The owner hands the account to Catalog, after a confirmation, and is an Admin from then on.
+    await owner.page.getByRole('button', { name: `Make ${catalogEmail} the owner` }).click();
+    const confirm = owner.page.getByRole('alertdialog', { name: 'Transfer ownership' });
+    await confirm.getByRole('button', { name: 'Transfer ownership' }).click();
+    await expect(owner.page.getByText('now owns this account. You are an Admin.')).toBeVisible();
+    await expect(owner.page.getByText('Your role: Admin.')).toBeVisible();
+    await expect(owner.page.getByRole('button', { name: /^Make .* the owner$/ })).toHaveCount(0);
+
+    // Finance leaves the account, after a confirmation, and is back on their own.
+    await finance.goto('/dashboard/team');
+    await finance.getByRole('button', { name: 'Leave account' }).click();
+    await finance
+      .getByRole('alertdialog', { name: 'Leave account' })
+      .getByRole('button', { name: 'Leave account' })
+      .click();
+    await expect(finance.getByText(`You left ${ownerName}.`)).toBeVisible();
+    await owner.page.reload();
+    await expect(owner.page.getByTestId('team-members')).not.toContainText(financeEmail);
   });
 }
