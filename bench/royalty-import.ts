@@ -31,6 +31,8 @@ const { values } = parseArgs({
   options: {
     lines: { type: 'string', default: '1000000' },
     db: { type: 'string', default: 'both' },
+    /** 'no' times the import and the raw COPY only (the postings take minutes at a million lines). */
+    posting: { type: 'string', default: 'yes' },
   },
 });
 const LINES = Number(values.lines);
@@ -281,6 +283,19 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       }
       return { seconds, result };
     };
+    if (values.posting === 'no') {
+      const copySeconds = await rawCopy(database, summary.id, bench.url);
+      const importRate = summary.lineCount / importSeconds;
+      const copyRate = summary.lineCount / copySeconds;
+      console.info(
+        [
+          `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched)`,
+          `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
+          `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
+        ].join('\n'),
+      );
+      return;
+    }
     const plain1 = await timedPost(false);
     await seedSplits(database, ARTISTS);
     const noSplits = async () => {

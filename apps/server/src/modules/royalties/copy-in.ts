@@ -40,8 +40,8 @@ export function copyRow<Row>(columns: readonly CopyColumn<Row>[], row: Row): str
 }
 
 export type CopySink = {
-  /** Sends rows already in COPY text format (from copyRow with the sink's columns). */
-  write: (rows: string) => Promise<void>;
+  /** Sends rows already in COPY text format (from copyRow with the sink's columns), as text or UTF-8. */
+  write: (rows: string | Uint8Array) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -71,11 +71,15 @@ export async function openCopySink<Row>(
     let isBroken = false;
     return {
       write: async (rows) => {
-        if (rows === '') return;
+        if (rows.length === 0) return;
+        const bytes =
+          typeof rows === 'string'
+            ? Buffer.from(rows, 'utf8')
+            : Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
         try {
           const copy = connection.query(copyFrom(`copy ${table} (${names}) from stdin`));
           // The stream finishes once the server has confirmed the COPY (CommandComplete).
-          await pipeline(Readable.from([Buffer.from(rows, 'utf8')]), copy);
+          await pipeline(Readable.from([bytes]), copy);
         } catch (error) {
           isBroken = true;
           throw error;
@@ -88,7 +92,7 @@ export async function openCopySink<Row>(
   const statement = `copy ${table} (${names}) from '/dev/blob'`;
   return {
     write: async (rows) => {
-      if (rows === '') return;
+      if (rows.length === 0) return;
       await client.query(statement, [], { blob: new Blob([rows]) });
     },
     close: async () => undefined,

@@ -22,6 +22,11 @@ export async function finishImport(
   input: { rate?: string | undefined; currency?: string | undefined },
   presetCurrency: string | null,
   tally: AmountTally,
+  /**
+   * Staging's finding (record 207): false when no two lines share an identity, so neither repeated
+   * SalesTransactionIds nor identical lines can be found in SQL and those passes are skipped.
+   */
+  staged: { identitiesMayRepeat: boolean } = { identitiesMayRepeat: true },
 ): Promise<ImportSummary> {
   // Fresh statistics: the checks and sums below plan hash joins and aggregates, not nested loops.
   await run(db, sql`analyze royalty_import_lines`);
@@ -73,7 +78,8 @@ export async function finishImport(
         }
       }
     }
-    if (report.format === 'dsr') {
+    // A DSR line's identity is its SalesTransactionId with the report's sender and period (record 186).
+    if (report.format === 'dsr' && staged.identitiesMayRepeat) {
       const duplicates = await rows<{ lineKey: string; firstLine: number; count: number | string }>(
         db,
         sql`
@@ -136,7 +142,7 @@ export async function finishImport(
     })
     .where(eq(royaltyImports.id, importId));
   // Overlap protection (decision 186): ordinals for identical lines, then the lines another report posted.
-  await numberIdenticalLines(db, importId);
+  if (staged.identitiesMayRepeat) await numberIdenticalLines(db, importId);
   await markOverlap(db, importId);
   await refreshTotals(db, importId);
   await refreshWarnings(db, importId);

@@ -35,7 +35,7 @@ import { FormatError, parseFile } from './parse';
 import type { ParseReport } from './parse-common';
 import { auditReport, reportFigures, reportLabel } from './report-audit';
 import { DEFAULT_READ_LIMITS, type ReadLimits, SourceError } from './source';
-import { countLines, stageLines } from './staging';
+import { countLines, stageFile } from './staging';
 import { writeYoutubeClaims, YoutubeClaimCollector } from './youtube-claims';
 
 export type ImportInput = {
@@ -312,25 +312,32 @@ async function stageImport(
   try {
     const linesTotal = await countLines(filePath, readLimits);
     await report({ linesTotal });
-    const parsed = await parseFile(filePath, {
-      format: options.format,
-      preset,
-      onHead,
-      limits: readLimits,
-    });
     const [staged] = await rows<{ last: number | string | null }>(
       db,
       sql`select max(line_no) as last from royalty_import_lines where import_id = ${importId}`,
     );
-    // A YouTube report's claims are summed as its lines stream, written once it is staged (decision 193).
-    const claims = parsed.report.format === 'youtube' ? new YoutubeClaimCollector() : null;
-    const lines = claims ? claims.collect(parsed.lines) : parsed.lines;
-    const tally = await stageLines(db, importId, lines, parsed.report, {
-      after: Number(staged?.last ?? 0),
-      onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
-    });
+    // Parsed in a worker thread (record 207); a YouTube report's claims are summed there as its lines
+    // stream, written once it is staged (decision 193).
+    const parsed = await stageFile(
+      db,
+      importId,
+      {
+        filePath,
+        parse: { format: options.format, preset, limits: readLimits },
+      },
+      {
+        after: Number(staged?.last ?? 0),
+        onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
+        onHead,
+        linesTotal,
+      },
+    );
+    const tally = parsed.tally;
+    const claims = parsed.claims ? YoutubeClaimCollector.restore(parsed.claims) : null;
     await report({ phase: 'staging' });
-    await finishImport(db, importId, parsed.report, input, preset?.currency ?? null, tally);
+    await finishImport(db, importId, parsed.report, input, preset?.currency ?? null, tally, {
+      identitiesMayRepeat: parsed.identitiesMayRepeat,
+    });
     const [done] = await db
       .select({ status: royaltyImports.status })
       .from(royaltyImports)

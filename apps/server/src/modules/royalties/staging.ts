@@ -1,17 +1,23 @@
 /**
  * Staging a report's lines: each line matched in memory against the catalogue's codes, its amount
  * shared from its summary while the file streams, written by COPY in batches (decision 114) with one
- * batch in flight while the next is parsed.
+ * batch in flight while a worker thread parses the next (record 207).
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rows, run } from '../../lib/sql';
 import { StreamingAllocator } from './amounts';
 import { type CopyColumn, copyRow, openCopySink } from './copy-in';
 import { lineIdentity } from './overlap';
+import { FormatError, type ParseOptions, parseFile } from './parse';
 import { normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport } from './parse-common';
 import { type ReadLimits, readChunks, SourceError } from './source';
+import { type ClaimSum, YoutubeClaimCollector } from './youtube-claim-sums';
 
 /** The absolute amounts of a report as it streams (an upper bound in the report currency) and its largest. */
 export type AmountTally = { absTotal: number; largest: { line: number; amount: string; abs: number } | null };
@@ -157,107 +163,387 @@ function memo(normalise: (value: string | null) => string | null) {
   };
 }
 
-type StageOptions = {
-  /** Lines up to this number are staged already (by a run that was killed): parsed, not written again. */
-  after: number;
-  /** After each batch is written: the last line read and the sum of the amounts so far. */
-  onBatch: (linesRead: number, amount: string) => Promise<void>;
+/** Where a staged batch ends: its last line and the running sum of amounts (progress and resume). */
+export type BatchEnd = { line: number; amount: string };
+
+/** What staging the rows of a file found besides the rows themselves. */
+export type StagedRows = {
+  tally: AmountTally;
+  /** Summaries whose lines are allocated in SQL after staging (their amounts are cleared). */
+  fallbacks: string[];
+  /**
+   * Whether two lines of the file may share an identity (decision 186): false means none do, so the SQL
+   * passes that number identical lines and find repeated SalesTransactionIds have nothing to find.
+   */
+  identitiesMayRepeat: boolean;
 };
 
-export async function stageLines(
-  db: Db,
+/**
+ * The 64-bit prefixes of the lines' identities seen so far (open addressing on two Uint32Arrays, about
+ * 20 MB at a million lines): a repeat of a prefix says two identities may be equal (one chance in 10^7
+ * at a million lines that unequal ones share it, which only costs the SQL passes run as before).
+ */
+class IdentityPrefixes {
+  private hi = new Uint32Array(1 << 16);
+  private lo = new Uint32Array(1 << 16);
+  private used = new Uint8Array(1 << 16);
+  private count = 0;
+  repeated = false;
+
+  add(md5Hex: string): void {
+    if (this.repeated) return;
+    const hi = Number.parseInt(md5Hex.slice(0, 8), 16);
+    const lo = Number.parseInt(md5Hex.slice(8, 16), 16);
+    if (this.insert(hi, lo)) this.repeated = true;
+    else if (++this.count * 2 > this.used.length) this.grow();
+  }
+
+  /** Inserts the key; true when it was there already. */
+  private insert(hi: number, lo: number): boolean {
+    const mask = this.used.length - 1;
+    let at = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+    while (this.used[at] === 1) {
+      if (this.hi[at] === hi && this.lo[at] === lo) return true;
+      at = (at + 1) & mask;
+    }
+    this.used[at] = 1;
+    this.hi[at] = hi;
+    this.lo[at] = lo;
+    return false;
+  }
+
+  private grow(): void {
+    const { hi, lo, used } = this;
+    this.hi = new Uint32Array(used.length * 2);
+    this.lo = new Uint32Array(used.length * 2);
+    this.used = new Uint8Array(used.length * 2);
+    for (let i = 0; i < used.length; i++) if (used[i] === 1) this.insert(hi[i] as number, lo[i] as number);
+  }
+}
+
+type CodeTargets = Awaited<ReturnType<typeof loadCodeTargets>>;
+
+/**
+ * The pure part of staging, run in the staging worker (stage-worker.ts): each line matched against the
+ * catalogue's codes, its amount shared from its summary (decision 111), its identity computed (record
+ * 186), written as COPY text in batches handed to `emit`, which resolves once the batch may be followed
+ * by the next (back-pressure). Lines up to `after` are read (the allocator and the tally need them) but
+ * not emitted: a killed run staged them already.
+ */
+export async function stageRows(
   importId: string,
   lines: AsyncIterable<ParsedLine>,
   report: ParseReport,
-  options: StageOptions,
-): Promise<AmountTally> {
-  const targets = await loadCodeTargets(db);
-  const sink = await openCopySink(db, 'royalty_import_lines', STAGED_COLUMNS);
+  targets: CodeTargets,
+  options: { after: number; emit: (rows: string, end: BatchEnd) => Promise<void> },
+): Promise<StagedRows> {
   const allocator = new StreamingAllocator([]);
   let knownSummaries = 0;
   const isrcOf = memo(normaliseIsrc);
   const upcOf = memo(normaliseUpc);
   const tally: AmountTally = { absTotal: 0, largest: null };
+  const identities = new IdentityPrefixes();
   let batch = '';
   let count = 0;
   let lastLine = 0;
   let amountSoFar = 0;
-  let committed = { line: 0, amount: '0.00' };
-  // One COPY in flight while the next batch is parsed; its rejection is observed at the next await.
-  const copy: { inFlight: Promise<void> | null } = { inFlight: null };
   const flush = async () => {
     const text = batch;
     batch = '';
     count = 0;
-    if (copy.inFlight) await copy.inFlight;
-    copy.inFlight = null;
+    await options.emit(text, { line: lastLine, amount: amountSoFar.toFixed(2) });
+  };
+  for await (const line of lines) {
+    const isrc = isrcOf(line.isrc);
+    const upc = upcOf(line.upc);
+    const assetId = line.youtube?.assetId;
+    const target =
+      (isrc ? targets.isrc.get(isrc) : undefined) ??
+      (assetId ? targets.asset.get(assetId) : undefined) ??
+      (upc ? targets.upc.get(upc) : undefined);
+    let amount = line.amount;
+    // Lines that share a summary's revenue are counted by their summary below.
+    if (amount !== null) tallyAmount(tally, line.lineNo, amount);
+    if (amount === null && line.summaryId !== null) {
+      if (report.summaries.size !== knownSummaries) {
+        // Summary records precede the sales lines; pick up any read since the last line.
+        for (const summary of report.summaries.values()) allocator.add(summary);
+        knownSummaries = report.summaries.size;
+      }
+      amount = allocator.share(line.summaryId, line.units, line.royaltyBearing);
+    }
+    lastLine = line.lineNo;
+    if (amount !== null) amountSoFar += Number(amount);
+    // Every line goes through the allocator, the tally and the identities; only new lines are written.
+    const identity = lineIdentity(report, line, isrc, upc);
+    identities.add(identity);
+    if (line.lineNo > options.after) {
+      batch += copyRow(STAGED_COLUMNS, { importId, line, isrc, upc, target, amount, identity });
+    }
+    count += 1;
+    if (count >= BATCH) await flush();
+  }
+  await flush();
+  return { tally, fallbacks: allocator.fallbacks(), identitiesMayRepeat: identities.repeated };
+}
+
+/** What the staging worker is given (structured clone: maps and all). */
+export type StageWorkerInput = {
+  importId: string;
+  filePath: string;
+  parse: Omit<ParseOptions, 'onHead'>;
+  targets: CodeTargets;
+  after: number;
+};
+
+/** Messages from the staging worker. */
+export type StageWorkerMessage =
+  | { type: 'head'; report: ParseReport }
+  | { type: 'batch'; rows: Uint8Array; end: BatchEnd }
+  | {
+      type: 'done';
+      report: ParseReport;
+      staged: StagedRows;
+      claims: Map<string, ClaimSum> | null;
+    }
+  | {
+      type: 'failed';
+      report: ParseReport | null;
+      message: string;
+      /** A SourceError (the file's bounds, a damaged gzip stream) or a FormatError keeps its kind. */
+      kind: 'source' | 'format' | 'other';
+      stack?: string;
+    };
+
+/** Messages to the staging worker: the HEAD was accepted; a batch was written (room for another). */
+export type StageWorkerReply = { type: 'head-accepted' } | { type: 'written' };
+
+/** Batches handed over and not yet written: the parse waits beyond this many. */
+const AHEAD = 2;
+
+/** What talks to the thread that writes: a worker's parentPort, or one end of a MessageChannel. */
+type JobPort = Pick<MessagePort, 'postMessage' | 'on'>;
+
+/**
+ * The parse side of staging (record 207), in the staging worker (stage-worker.ts) or, for a small file,
+ * in this thread: parses the file, stages its rows through stageRows and hands each batch over, at most
+ * AHEAD batches ahead of the writes; the DSR HEAD waits for the writer's check. Touches no database.
+ */
+export async function runStageJob(input: StageWorkerInput, port: JobPort): Promise<void> {
+  const send = (message: StageWorkerMessage, transfer: ArrayBuffer[] = []) =>
+    port.postMessage(message, transfer);
+  let outstanding = 0;
+  const waiting: { room: (() => void) | null; head: (() => void) | null } = { room: null, head: null };
+  port.on('message', (reply: StageWorkerReply) => {
+    if (reply.type === 'written') {
+      outstanding -= 1;
+      waiting.room?.();
+      waiting.room = null;
+    } else {
+      waiting.head?.();
+      waiting.head = null;
+    }
+  });
+  let report: ParseReport | null = null;
+  try {
+    const encoder = new TextEncoder();
+    const parsed = await parseFile(input.filePath, {
+      ...input.parse,
+      onHead: (head) =>
+        new Promise<void>((resolve) => {
+          waiting.head = resolve;
+          send({ type: 'head', report: head });
+        }),
+    });
+    report = parsed.report;
+    // A YouTube report's claims are summed as its lines stream (decision 193).
+    const claims = parsed.report.format === 'youtube' ? new YoutubeClaimCollector() : null;
+    const lines = claims ? claims.collect(parsed.lines) : parsed.lines;
+    const staged = await stageRows(input.importId, lines, parsed.report, input.targets, {
+      after: input.after,
+      emit: async (text, end) => {
+        while (outstanding >= AHEAD) await new Promise<void>((resolve) => (waiting.room = resolve));
+        outstanding += 1;
+        const rows = encoder.encode(text);
+        send({ type: 'batch', rows, end }, [rows.buffer as ArrayBuffer]);
+      },
+    });
+    send({ type: 'done', report: parsed.report, staged, claims: claims?.snapshot() ?? null });
+  } catch (error) {
+    send({
+      type: 'failed',
+      report,
+      message: error instanceof Error ? error.message : String(error),
+      kind: error instanceof SourceError ? 'source' : error instanceof FormatError ? 'format' : 'other',
+      ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+    });
+  }
+}
+
+/**
+ * Files from this many lines on are parsed in a worker thread; below it, a worker's start (a bundle to
+ * load, under tsx a compile) costs more than the parse, which then runs in this thread in the same way.
+ */
+export const WORKER_MIN_LINES = 20_000;
+
+/** Where the parse side runs: its end of the channel, and how to stop it. */
+type StageJob = { port: JobPort; stop: () => Promise<void> };
+
+function startStageJob(input: StageWorkerInput, inWorker: boolean): StageJob {
+  if (!inWorker) {
+    const channel = new MessageChannel();
+    void runStageJob(input, channel.port2);
+    return {
+      port: channel.port1,
+      stop: async () => {
+        channel.port1.close();
+        channel.port2.close();
+      },
+    };
+  }
+  let worker: Worker;
+  if (!import.meta.url.endsWith('.ts')) {
+    // The bundle: build.mjs writes the worker's entry next to dist/main.js.
+    worker = new Worker(new URL('./royalty-stage-worker.js', import.meta.url), { workerData: input });
+  } else {
+    // Under tsx and Vitest: the TypeScript source through tsx's API (a worker has not the parent's hooks).
+    const source = new URL('./stage-worker.ts', import.meta.url).href;
+    const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
+    const api = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
+    const boot = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
+    worker = new Worker(boot, { eval: true, workerData: input });
+  }
+  return {
+    port: worker,
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+type StageOptions = {
+  /** Lines up to this number are staged already (by a run that was killed): parsed, not written again. */
+  after: number;
+  /** After each batch is written: the last line read and the sum of the amounts so far. */
+  onBatch: (linesRead: number, amount: string) => Promise<void>;
+  /** Called once a DSR's HEAD is read; throwing refuses the report (nothing more is staged). */
+  onHead?: ((report: ParseReport) => Promise<void>) | undefined;
+  /** The file's line count: from WORKER_MIN_LINES on, the parse runs in a worker thread. */
+  linesTotal: number;
+};
+
+export type StagedFile = {
+  report: ParseReport;
+  tally: AmountTally;
+  identitiesMayRepeat: boolean;
+  /** A YouTube report's claims summed by the worker (YoutubeClaimCollector.restore). */
+  claims: Map<string, ClaimSum> | null;
+};
+
+/**
+ * Parses and stages a file: the parse, matching, allocation and COPY text run in a worker thread
+ * (stage-worker.ts), so this thread only writes the batches it is handed (one COPY in flight, the
+ * worker at most two batches ahead) and keeps serving requests. A SourceError of the file (a limit,
+ * a damaged gzip stream) ends staging with the message in the report's errors, as the parse would.
+ */
+export async function stageFile(
+  db: Db,
+  importId: string,
+  source: { filePath: string; parse: Omit<ParseOptions, 'onHead'> },
+  options: StageOptions,
+): Promise<StagedFile> {
+  const targets = await loadCodeTargets(db);
+  const sink = await openCopySink(db, 'royalty_import_lines', STAGED_COLUMNS);
+  const job = startStageJob(
+    { importId, filePath: source.filePath, parse: source.parse, targets, after: options.after },
+    options.linesTotal >= WORKER_MIN_LINES,
+  );
+  const worker = job.port;
+  let committed: BatchEnd = { line: 0, amount: '0.00' };
+  // One COPY in flight; its failure is observed before the next batch is written.
+  let inFlight: Promise<void> | null = null;
+  const write = async (rows: Uint8Array, end: BatchEnd) => {
+    if (inFlight) await inFlight;
+    inFlight = null;
     // Only what is committed counts: a run killed now resumes after these lines.
     if (committed.line > 0) await options.onBatch(committed.line, committed.amount);
-    if (text === '') {
-      committed = { line: lastLine, amount: amountSoFar.toFixed(2) };
+    if (rows.length === 0) {
+      committed = end;
+      worker.postMessage({ type: 'written' } satisfies StageWorkerReply);
       return;
     }
-    const batchEnd = { line: lastLine, amount: amountSoFar.toFixed(2) };
-    const next = sink.write(text).then(() => {
-      committed = batchEnd;
+    const next = sink.write(rows).then(() => {
+      committed = end;
     });
     next.catch(() => undefined);
-    copy.inFlight = next;
+    inFlight = next;
+    // The worker may parse the next batch while this one is written.
+    worker.postMessage({ type: 'written' } satisfies StageWorkerReply);
   };
   try {
-    for await (const line of lines) {
-      const isrc = isrcOf(line.isrc);
-      const upc = upcOf(line.upc);
-      const assetId = line.youtube?.assetId;
-      const target =
-        (isrc ? targets.isrc.get(isrc) : undefined) ??
-        (assetId ? targets.asset.get(assetId) : undefined) ??
-        (upc ? targets.upc.get(upc) : undefined);
-      let amount = line.amount;
-      // Lines that share a summary's revenue are counted by their summary below.
-      if (amount !== null) tallyAmount(tally, line.lineNo, amount);
-      if (amount === null && line.summaryId !== null) {
-        if (report.summaries.size !== knownSummaries) {
-          // Summary records precede the sales lines; pick up any read since the last line.
-          for (const summary of report.summaries.values()) allocator.add(summary);
-          knownSummaries = report.summaries.size;
+    const done = await new Promise<Extract<StageWorkerMessage, { type: 'done' | 'failed' }>>(
+      (resolve, reject) => {
+        // Messages are handled one after the other: a batch is written before the next is looked at.
+        let chain = Promise.resolve();
+        worker.on('message', (message: StageWorkerMessage) => {
+          chain = chain.then(async () => {
+            if (message.type === 'head') {
+              await options.onHead?.(message.report);
+              worker.postMessage({ type: 'head-accepted' } satisfies StageWorkerReply);
+            } else if (message.type === 'batch') await write(message.rows, message.end);
+            else resolve(message);
+          });
+          chain.catch(reject);
+        });
+        if (worker instanceof Worker) {
+          worker.on('error', reject);
+          worker.on('exit', (code) => reject(new Error(`the staging worker stopped (exit code ${code})`)));
         }
-        amount = allocator.share(line.summaryId, line.units, line.royaltyBearing);
+      },
+    );
+    if (inFlight) await inFlight;
+    if (done.type === 'failed') {
+      if (done.kind !== 'source' || !done.report) {
+        const error =
+          done.kind === 'source'
+            ? new SourceError(done.message)
+            : done.kind === 'format'
+              ? new FormatError(done.message)
+              : new Error(done.message);
+        if (done.stack) error.stack = done.stack;
+        throw error;
       }
-      lastLine = line.lineNo;
-      if (amount !== null) amountSoFar += Number(amount);
-      // Every line goes through the allocator and the tally above; only new lines are written.
-      if (line.lineNo <= options.after) {
-        count += 1;
-        if (count >= BATCH) await flush();
-        continue;
-      }
-      const identity = lineIdentity(report, line, isrc, upc);
-      batch += copyRow(STAGED_COLUMNS, { importId, line, isrc, upc, target, amount, identity });
-      count += 1;
-      if (count >= BATCH) await flush();
+      done.report.errors.push(done.message);
+      return {
+        report: done.report,
+        tally: { absTotal: 0, largest: null },
+        identitiesMayRepeat: true,
+        claims: null,
+      };
     }
-    await flush();
-    if (copy.inFlight) await copy.inFlight;
     await options.onBatch(committed.line, committed.amount);
-    const fallbacks = allocator.fallbacks();
-    if (fallbacks.length > 0) {
+    const { report, staged } = done;
+    if (staged.fallbacks.length > 0) {
       await run(
         db,
         sql`
         update royalty_import_lines set amount = null
          where import_id = ${importId}
-           and summary_id in (select jsonb_array_elements_text(${JSON.stringify(fallbacks)}::jsonb))`,
+           and summary_id in (select jsonb_array_elements_text(${JSON.stringify(staged.fallbacks)}::jsonb))`,
       );
     }
-  } catch (error) {
-    // Nothing may write after the caller's clean-up: let the COPY in flight end first.
-    await copy.inFlight?.catch(() => undefined);
-    if (!(error instanceof SourceError)) throw error;
-    report.errors.push(error.message);
+    for (const summary of report.summaries.values())
+      tallyAmount(staged.tally, summary.line, summary.netRevenue);
+    return {
+      report,
+      tally: staged.tally,
+      identitiesMayRepeat: staged.identitiesMayRepeat,
+      claims: done.claims,
+    };
   } finally {
+    // Nothing may write after the caller's clean-up: the COPY in flight ends first.
+    await (inFlight as Promise<void> | null)?.catch(() => undefined);
+    await job.stop();
     await sink.close();
   }
-  for (const summary of report.summaries.values()) tallyAmount(tally, summary.line, summary.netRevenue);
-  return tally;
 }
