@@ -322,7 +322,13 @@ export type StageWorkerReply = { type: 'head-accepted' } | { type: 'written' };
 const AHEAD = 2;
 
 /** What talks to the thread that writes: a worker's parentPort, or one end of a MessageChannel. */
-type JobPort = Pick<MessagePort, 'postMessage' | 'on'>;
+type JobPort = MessagePort | Worker;
+
+/** Listens for the other side's messages on either kind of port. */
+function onMessage<Message>(port: JobPort, listener: (message: Message) => void): void {
+  if (port instanceof Worker) port.on('message', listener);
+  else port.on('message', listener);
+}
 
 /**
  * The parse side of staging (record 207), in the staging worker (stage-worker.ts) or, for a small file,
@@ -334,7 +340,7 @@ export async function runStageJob(input: StageWorkerInput, port: JobPort): Promi
     port.postMessage(message, transfer);
   let outstanding = 0;
   const waiting: { room: (() => void) | null; head: (() => void) | null } = { room: null, head: null };
-  port.on('message', (reply: StageWorkerReply) => {
+  onMessage<StageWorkerReply>(port, (reply) => {
     if (reply.type === 'written') {
       outstanding -= 1;
       waiting.room?.();
@@ -382,9 +388,10 @@ export async function runStageJob(input: StageWorkerInput, port: JobPort): Promi
 
 /**
  * Files from this many lines on are parsed in a worker thread; below it, a worker's start (a bundle to
- * load, under tsx a compile) costs more than the parse, which then runs in this thread in the same way.
+ * load; under tsx and Vitest a compile of the parse modules, seconds on a loaded machine) costs more
+ * than the parse, which then runs in this thread through the same job and messages.
  */
-export const WORKER_MIN_LINES = 20_000;
+export const WORKER_MIN_LINES = 100_000;
 
 /** Where the parse side runs: its end of the channel, and how to stop it. */
 type StageJob = { port: JobPort; stop: () => Promise<void> };
@@ -485,7 +492,7 @@ export async function stageFile(
       (resolve, reject) => {
         // Messages are handled one after the other: a batch is written before the next is looked at.
         let chain = Promise.resolve();
-        worker.on('message', (message: StageWorkerMessage) => {
+        onMessage<StageWorkerMessage>(worker, (message) => {
           chain = chain.then(async () => {
             if (message.type === 'head') {
               await options.onHead?.(message.report);
