@@ -7,7 +7,10 @@
  * accessibility, the JS bytes (transferred, gzip) and script files each page loads, and flags any
  * script whose name says dashboard or admin, plus total blocking time and speed index (what else the
  * score weighs). Prints figures; it is not a test.
- * LIGHTHOUSE_JSON_DIR=<dir> also writes each run's full report there.
+ * LIGHTHOUSE_JSON_DIR=<dir> also writes each run's full report there. BENCH_BASELINE_ROOT=<dir> also
+ * measures another checkout's build (e.g. the commit before, built in a scratch copy) in the same run, its
+ * runs alternating with this build's, and prints both; BENCH_ROOT=<dir> measures another checkout instead
+ * of this one; BENCH_PORT fixes the first server's port (the baseline's is the next one).
  *   node --import tsx bench/lighthouse.ts [runs=5] [page…, default / /pricing /login /signup]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -19,7 +22,7 @@ import lighthouse from 'lighthouse';
 
 const runs = Number(process.argv[2] ?? 5);
 const pages = process.argv.length > 3 ? process.argv.slice(3) : ['/', '/pricing', '/login', '/signup'];
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(process.env.BENCH_ROOT ?? path.join(import.meta.dirname, '..'));
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const median = (values: number[]) => {
@@ -36,23 +39,35 @@ if (
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-lh-'));
-const port = 30000 + Math.floor(Math.random() * 20000);
-const base = `http://127.0.0.1:${port}`;
-const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    DATABASE_URL: '',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    APP_URL: base,
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const firstPort = Number(process.env.BENCH_PORT ?? 30000 + Math.floor(Math.random() * 20000));
+const builds = [
+  { name: 'this build', root },
+  ...(process.env.BENCH_BASELINE_ROOT
+    ? [{ name: 'baseline', root: path.resolve(process.env.BENCH_BASELINE_ROOT) }]
+    : []),
+];
+const servers = builds.map((build, index) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-bench-lh-'));
+  const port = firstPort + index;
+  const base = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: build.root,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      APP_URL: base,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { ...build, dataDir, base, process: child };
 });
 const chrome = await chromeLauncher.launch({
   chromePath: chromiumPath,
+  // With BENCH_PORT the browser's debugging port stays in the same range.
+  ...(process.env.BENCH_PORT ? { port: firstPort + 9 } : {}),
   chromeFlags: [
     '--headless=new',
     '--no-sandbox',
@@ -77,14 +92,16 @@ type Figures = {
 };
 
 try {
-  for (let waited = 0; ; waited += 200) {
-    if (waited > 300_000) throw new Error('server not healthy after 300 s');
-    const ok = await fetch(`${base}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const { base } of servers) {
+    for (let waited = 0; ; waited += 200) {
+      if (waited > 300_000) throw new Error('server not healthy after 300 s');
+      const ok = await fetch(`${base}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
   console.info(
     `load average ${os
@@ -95,72 +112,98 @@ try {
   console.info(
     `\n${'page'.padEnd(10)} ${'perf'.padStart(5)} ${'LCP'.padStart(8)} ${'FCP'.padStart(8)} ${'TBT'.padStart(7)} ${'SI'.padStart(8)} ${'a11y'.padStart(5)} ${'JS gzip'.padStart(9)}  scripts`,
   );
+  /** Lighthouse on one page of one server; null when Lighthouse reports the run as failed. */
+  async function runOnce(
+    base: string,
+    label: string,
+    page: string,
+    attempt: number,
+  ): Promise<Figures | null> {
+    const result = await lighthouse(`${base}${page}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility'],
+    });
+    if (!result) throw new Error(`${page}: no Lighthouse result`);
+    const { lhr } = result;
+    const jsonDir = process.env.LIGHTHOUSE_JSON_DIR;
+    if (jsonDir) {
+      fs.mkdirSync(jsonDir, { recursive: true });
+      const name = `${label.replace(/\W+/g, '_')}-${page.replace(/\W+/g, '_') || 'home'}-${attempt}.json`;
+      fs.writeFileSync(path.join(jsonDir, name), JSON.stringify(lhr));
+    }
+    if (lhr.runtimeError) {
+      console.info(`${page} (${label}): run not counted, Lighthouse ${lhr.runtimeError.code}`);
+      return null;
+    }
+    const requests = (
+      (
+        lhr.audits['network-requests']?.details as
+          | { items?: { url: string; resourceType?: string; transferSize?: number }[] }
+          | undefined
+      )?.items ?? []
+    ).filter((item) => item.resourceType === 'Script');
+    return {
+      performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+      lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+      fcp: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+      tbt: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+      speedIndex: lhr.audits['speed-index']?.numericValue ?? Number.NaN,
+      jsGzip: requests.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+      scripts: requests.map((item) => new URL(item.url).pathname.split('/').pop() ?? item.url),
+    };
+  }
+
   const results = new Map<string, Figures>();
   for (const page of pages) {
-    const figures: Figures[] = [];
-    // A run Lighthouse reports as failed (e.g. NO_NAVSTART on a loaded machine) is retried, not counted.
-    for (let attempt = 0; figures.length < runs && attempt < runs * 2; attempt += 1) {
-      const result = await lighthouse(`${base}${page}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-      });
-      if (!result) throw new Error(`${page}: no Lighthouse result`);
-      const { lhr } = result;
-      const jsonDir = process.env.LIGHTHOUSE_JSON_DIR;
-      if (jsonDir) {
-        fs.mkdirSync(jsonDir, { recursive: true });
-        const name = `${page.replace(/\W+/g, '_') || 'home'}-${attempt}.json`;
-        fs.writeFileSync(path.join(jsonDir, name), JSON.stringify(lhr));
+    const figures = new Map<string, Figures[]>(servers.map((server) => [server.name, []]));
+    // Runs alternate between the builds; one Lighthouse reports as failed (e.g. NO_NAVSTART on a loaded
+    // machine) is retried, not counted.
+    for (let attempt = 0; attempt < runs * 2; attempt += 1) {
+      const pending = servers.filter((server) => (figures.get(server.name)?.length ?? 0) < runs);
+      if (pending.length === 0) break;
+      for (const server of pending) {
+        const figure = await runOnce(server.base, server.name, page, attempt);
+        if (figure) figures.get(server.name)?.push(figure);
       }
-      if (lhr.runtimeError) {
-        console.info(`${page}: run not counted, Lighthouse ${lhr.runtimeError.code}`);
-        continue;
-      }
-      const requests = (
-        (
-          lhr.audits['network-requests']?.details as
-            | { items?: { url: string; resourceType?: string; transferSize?: number }[] }
-            | undefined
-        )?.items ?? []
-      ).filter((item) => item.resourceType === 'Script');
-      figures.push({
-        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
-        lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
-        fcp: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
-        tbt: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
-        speedIndex: lhr.audits['speed-index']?.numericValue ?? Number.NaN,
-        jsGzip: requests.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
-        scripts: requests.map((item) => new URL(item.url).pathname.split('/').pop() ?? item.url),
-      });
     }
-    const row: Figures = {
-      performance: median(figures.map((figure) => figure.performance)),
-      lcp: median(figures.map((figure) => figure.lcp)),
-      fcp: median(figures.map((figure) => figure.fcp)),
-      tbt: median(figures.map((figure) => figure.tbt)),
-      speedIndex: median(figures.map((figure) => figure.speedIndex)),
-      accessibility: median(figures.map((figure) => figure.accessibility)),
-      jsGzip: median(figures.map((figure) => figure.jsGzip)),
-      scripts: figures[0]?.scripts ?? [],
-    };
-    results.set(page, row);
+    for (const server of servers) {
+      const list = figures.get(server.name) ?? [];
+      const row: Figures = {
+        performance: median(list.map((figure) => figure.performance)),
+        lcp: median(list.map((figure) => figure.lcp)),
+        fcp: median(list.map((figure) => figure.fcp)),
+        tbt: median(list.map((figure) => figure.tbt)),
+        speedIndex: median(list.map((figure) => figure.speedIndex)),
+        accessibility: median(list.map((figure) => figure.accessibility)),
+        jsGzip: median(list.map((figure) => figure.jsGzip)),
+        scripts: list[0]?.scripts ?? [],
+      };
+      if (server.name === 'this build') results.set(page, row);
+      const label = servers.length > 1 ? ` (${server.name})` : '';
+      console.info(
+        `${page}${label}: runs perf ${list.map((figure) => figure.performance).join('/')}, LCP ${list.map((figure) => (figure.lcp / 1000).toFixed(2)).join('/')} s, TBT ${list.map((figure) => Math.round(figure.tbt)).join('/')} ms; scripts ${row.scripts.join(' ')}`,
+      );
+      console.info(
+        `${`${page}${label}`.padEnd(10)} ${String(row.performance).padStart(5)} ${`${(row.lcp / 1000).toFixed(2)} s`.padStart(8)} ${`${(row.fcp / 1000).toFixed(2)} s`.padStart(8)} ${`${Math.round(row.tbt)} ms`.padStart(7)} ${`${(row.speedIndex / 1000).toFixed(2)} s`.padStart(8)} ${String(row.accessibility).padStart(5)} ${`${(row.jsGzip / 1024).toFixed(1)} KB`.padStart(9)}  ${row.scripts.length} files`,
+      );
+    }
     console.info(
-      `${page}: runs perf ${figures.map((figure) => figure.performance).join('/')}, TBT ${figures.map((figure) => Math.round(figure.tbt)).join('/')} ms; scripts ${row.scripts.join(' ')}`,
-    );
-    console.info(
-      `${page.padEnd(10)} ${String(row.performance).padStart(5)} ${`${(row.lcp / 1000).toFixed(2)} s`.padStart(8)} ${`${(row.fcp / 1000).toFixed(2)} s`.padStart(8)} ${`${Math.round(row.tbt)} ms`.padStart(7)} ${`${(row.speedIndex / 1000).toFixed(2)} s`.padStart(8)} ${String(row.accessibility).padStart(5)} ${`${(row.jsGzip / 1024).toFixed(1)} KB`.padStart(9)}  ${row.scripts.length} files`,
+      `  load average now ${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
     );
   }
+  console.info('\ntargets (this build)');
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const all = [...results.values()];
   const home = results.get('/');
   const staffCode = [...results.entries()].flatMap(([page, row]) =>
     row.scripts.filter((name) => /admin|dashboard/i.test(name)).map((name) => `${page}: ${name}`),
   );
-  console.info('\ntargets');
   console.info(`  performance >= 98 on every page: ${verdict(all.every((row) => row.performance >= 98))}`);
   console.info(`  LCP <= 1.5 s on every page: ${verdict(all.every((row) => row.lcp <= 1500))}`);
   console.info(
@@ -174,8 +217,10 @@ try {
   );
 } finally {
   await chrome.kill();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const server of servers) {
+    server.process.kill('SIGTERM');
+    await new Promise((resolve) => server.process.once('exit', resolve));
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
 }
 process.exit(0);

@@ -6,6 +6,7 @@
  * the server refuses the same characters in any JSON body, query or path before a route runs.
  */
 import { z } from 'zod';
+import { CONTROL_CHARACTER, TAB_OR_LINE_BREAK, TEXT_MESSAGES, textError } from './text-rule';
 
 // In the browser, zod 4 probes for eval (`new Function` in a try) when it builds an object schema; the web
 // app's Content Security Policy forbids eval, so every page with a schema logged a violation. Jitless
@@ -13,25 +14,7 @@ import { z } from 'zod';
 // server keeps zod's compiled parsers.
 if ('document' in globalThis) z.config({ jitless: true });
 
-export const TEXT_MESSAGES = {
-  controlCharacters: 'This field cannot contain control characters.',
-  lineBreaks: 'This field must be on one line.',
-} as const;
-
-/** C0 controls except tab, LF and CR; DEL; C1 controls. NUL (U+0000) is the first of them. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-const TAB_OR_LINE_BREAK = /[\t\n\r]/;
-
-/** Why `value` is refused, or null when it is acceptable text. */
-export function textError(value: string, options: { isMultiline?: boolean } = {}): string | null {
-  if (CONTROL_CHARACTER.test(value)) return TEXT_MESSAGES.controlCharacters;
-  if (!options.isMultiline && TAB_OR_LINE_BREAK.test(value)) return TEXT_MESSAGES.lineBreaks;
-  return null;
-}
-
-export const hasControlCharacters = (value: string, options: { isMultiline?: boolean } = {}) =>
-  textError(value, options) !== null;
+export { hasControlCharacters, TEXT_MESSAGES, textError } from './text-rule';
 
 /**
  * A single-line string: no control characters, no tab, no line break. `message` replaces both

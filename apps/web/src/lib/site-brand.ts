@@ -11,7 +11,7 @@ import {
   formatPlanPrice,
   parseSiteBrand,
   type SiteBrand,
-} from '@tunedrop/shared/schemas/brand';
+} from '@tunedrop/shared/schemas/site-brand';
 
 let current: SiteBrand = DEFAULT_SITE_BRAND;
 

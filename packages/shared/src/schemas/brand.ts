@@ -7,12 +7,11 @@
 import { z } from 'zod';
 import { PLAN_DETAILS, type Plan } from '../constants';
 import { safeText } from '../text';
+import { DEFAULT_ACCENT_COLOR, DEFAULT_PLATFORMS_CLAIM, DEFAULT_PRODUCT_NAME, HEX_COLOR } from './site-brand';
 
-export const DEFAULT_PRODUCT_NAME = 'Tunedrop';
-/** Tailwind's violet-600: the web app's `--color-brand-600`. */
-export const DEFAULT_ACCENT_COLOR = '#7c3aed';
-/** The spec's marketing figure (spec 01 §1, §9). */
-export const DEFAULT_PLATFORMS_CLAIM = '150+';
+// What the public pages read of the brand lives without zod in site-brand.ts (record 209).
+export * from './site-brand';
+
 /** The most a logo upload may weigh. */
 export const BRAND_LOGO_MAX_BYTES = 1024 * 1024;
 
@@ -49,7 +48,6 @@ function luminance(hex: string): number {
 /** Contrast of white text on `hex` (1 to 21). */
 export const whiteContrastOn = (hex: string): number => 1.05 / (luminance(hex) + 0.05);
 
-const HEX_COLOR = /^#[0-9a-f]{6}$/;
 const optionalEmail = safeText().refine(
   (value) => value === '' || z.email().safeParse(value).success,
   BRAND_TEXTS.emailInvalid,
@@ -146,57 +144,6 @@ export const DEFAULT_PLANS: PlansSettings = {
 
 /** What the settings page shows: the saved plans, or the defaults. */
 export type PlansView = PlansSettings & { isDefault: boolean };
-
-/** "$9.99" */
-export const formatPlanPrice = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
-
-/**
- * What every page of the web app reads of the brand (public values only), sent in the HTML as a
- * `<meta name="site-brand">` so the first render already has it. `null` plans: the spec's pricing page.
- */
-export type SiteBrand = {
-  productName: string;
-  accentColor: string;
-  logoUrl: string | null;
-  platformsClaim: string;
-  plans: Record<Plan, { priceCents: number; features: PlanFeature[] | null }>;
-};
-
-export const DEFAULT_SITE_BRAND: SiteBrand = {
-  productName: DEFAULT_PRODUCT_NAME,
-  accentColor: DEFAULT_ACCENT_COLOR,
-  logoUrl: null,
-  platformsClaim: DEFAULT_PLATFORMS_CLAIM,
-  plans: {
-    basic: { priceCents: PLAN_DETAILS.basic.priceCents, features: null },
-    pro: { priceCents: PLAN_DETAILS.pro.priceCents, features: null },
-  },
-};
-
-export const isSiteBrandDefault = (brand: SiteBrand): boolean =>
-  JSON.stringify(brand) === JSON.stringify(DEFAULT_SITE_BRAND);
-
-const sitePlanSchema = z.object({
-  priceCents: z.number().int(),
-  features: z.array(planFeatureSchema).nullable(),
-});
-/** Parses the meta tag's JSON; anything unreadable is the default brand. */
-const siteBrandSchema = z.object({
-  productName: safeText().min(1),
-  accentColor: safeText().regex(HEX_COLOR),
-  logoUrl: safeText().nullable(),
-  platformsClaim: safeText().min(1),
-  plans: z.object({ basic: sitePlanSchema, pro: sitePlanSchema }),
-});
-export function parseSiteBrand(json: string | null | undefined): SiteBrand {
-  if (!json) return DEFAULT_SITE_BRAND;
-  try {
-    const parsed = siteBrandSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : DEFAULT_SITE_BRAND;
-  } catch {
-    return DEFAULT_SITE_BRAND;
-  }
-}
 
 /** A claim on the public pages that the operator's setup does not back (record 203). */
 export type BrandWarning = { claim: string; message: string };

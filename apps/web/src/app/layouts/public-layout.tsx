@@ -6,7 +6,7 @@ import { BrandMark } from '../../components/brand-mark';
 import { buttonClass } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { paths } from '../../config/paths';
-import { useAppConfig } from '../../lib/app-config';
+import { usePublicConfig } from '../../lib/public-config';
 import { useSiteBrand } from '../../lib/site-brand';
 
 const navItems = [
@@ -112,7 +112,7 @@ export function PublicLayout() {
 }
 
 function Footer() {
-  const { data: config } = useAppConfig();
+  const { data: config } = usePublicConfig();
   const { productName } = useSiteBrand();
   const candidates: [string, string | null][] = config
     ? [

@@ -1,5 +1,5 @@
 /** The live password checklist: every rule of spec 01 §5 in order, ticked as it holds. */
-import { passwordChecks } from '@tunedrop/shared/schemas/auth';
+import { passwordChecks } from '@tunedrop/shared/schemas/auth-rules';
 import { Check, X } from 'lucide-react';
 import { cn } from '../../../components/ui/cn';
 

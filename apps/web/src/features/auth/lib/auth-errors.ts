@@ -1,5 +1,5 @@
 /** Turns better-auth client errors and our API errors into the texts of spec 01 §8. */
-import { AUTH_MESSAGES } from '@tunedrop/shared/schemas/auth';
+import { AUTH_MESSAGES } from '@tunedrop/shared/schemas/auth-rules';
 
 /** The error object of the better-auth client: status, and code and message from the server when it sent them. */
 export type AuthClientError = { status: number; code?: string | undefined; message?: string | undefined };

@@ -5,12 +5,7 @@
  * A just-signed-out user is not sent back to the dashboard.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  AUTH_MESSAGES,
-  emailLinkErrorMessage,
-  loginSchema,
-  twoFactorCodeSchema,
-} from '@tunedrop/shared/schemas/auth';
+import { AUTH_MESSAGES, emailLinkErrorMessage } from '@tunedrop/shared/schemas/auth-rules';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -19,8 +14,9 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { announceAuthChange, applyAuthEvent, SIGNED_OUT_FLAG } from '../../../lib/auth-sync';
 import { useIsHydrated } from '../../../lib/use-is-hydrated';
+import { lazyZodResolver, useLazyZodForm } from '../../../lib/use-lazy-zod-form';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
+import { firstErrorMessage } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
 import { resendVerification } from '../api/account';
 import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
@@ -30,6 +26,13 @@ type Step = 'credentials' | 'two-factor';
 
 /** better-auth's client (about 12 KB gzip) loads after the page has painted and hydrated (record 128). */
 const loadAuthClient = () => import('../../../lib/auth-client').then((module) => module.authClient);
+/** The shared schemas load when the form is first focused or submitted (record 209). */
+const loginForm = lazyZodResolver(() =>
+  import('@tunedrop/shared/schemas/auth').then((module) => module.loginSchema),
+);
+const twoFactorForm = lazyZodResolver(() =>
+  import('@tunedrop/shared/schemas/auth').then((module) => module.twoFactorCodeSchema),
+);
 
 export default function LoginPage() {
   const isHydrated = useIsHydrated();
@@ -48,7 +51,7 @@ export default function LoginPage() {
   }, []);
 
   const [step, setStep] = useState<Step>('credentials');
-  const { register, handleSubmit, getValues, setValue } = useZodForm(loginSchema, {
+  const { register, handleSubmit, getValues, setValue } = useLazyZodForm(loginForm, {
     defaultValues: { email: '', password: '', rememberMe: false },
     reValidateMode: 'onSubmit',
   });
@@ -163,7 +166,14 @@ export default function LoginPage() {
         </>
       }
     >
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+      <form
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        onFocusCapture={loginForm.prefetch}
+        className="space-y-4"
+        aria-label="Sign in"
+      >
         <Field id="login-email" label="Email">
           <Input id="login-email" type="email" autoComplete="email" {...register('email')} />
         </Field>
@@ -218,7 +228,8 @@ function TwoFactorStep({
   onDone: () => Promise<void>;
   onRestart: (message: string) => void;
 }) {
-  const { register, handleSubmit, reset } = useZodForm(twoFactorCodeSchema, {
+  useEffect(twoFactorForm.prefetch, []);
+  const { register, handleSubmit, reset } = useLazyZodForm(twoFactorForm, {
     defaultValues: { code: '' },
     reValidateMode: 'onSubmit',
   });

@@ -4,16 +4,15 @@
  * From a split invitation (?invitation=) the person is a payee (record 175): no plan or price is shown.
  */
 import { PLAN_DETAILS, PLANS, type Plan } from '@tunedrop/shared';
+import type { SignupInput } from '@tunedrop/shared/schemas/auth';
 import {
   AUTH_MESSAGES,
   confirmPasswordError,
   emailError,
-  invitationTokenSchema,
+  isInvitationToken,
   parsePlanParam,
   passwordError,
-  type SignupInput,
-  signupSchema,
-} from '@tunedrop/shared/schemas/auth';
+} from '@tunedrop/shared/schemas/auth-rules';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -24,14 +23,18 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
 import { usePlanDetails } from '../../../lib/site-brand';
 import { useIsHydrated } from '../../../lib/use-is-hydrated';
+import { lazyZodResolver, useLazyZodForm } from '../../../lib/use-lazy-zod-form';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useZodForm } from '../../../lib/use-zod-form';
 import { useViewer } from '../../../lib/viewer';
 import { signUp } from '../api/account';
 import { AuthShell, FormAlert, LegalLinks } from '../components/auth-shell';
 import { PasswordChecklist } from '../components/password-checklist';
 
 type FieldName = keyof SignupInput;
+/** The shared schema loads when the form is first focused or submitted (record 209). */
+const signupForm = lazyZodResolver(() =>
+  import('@tunedrop/shared/schemas/auth').then((module) => module.signupSchema),
+);
 const FIELD_NAMES: FieldName[] = ['email', 'fullName', 'artistName', 'password', 'confirmPassword', 'plan'];
 
 export default function SignupPage() {
@@ -45,10 +48,8 @@ export default function SignupPage() {
 
   // Signing up from a royalty-split invitation: the verification link brings the person back to it.
   const invitationParam = searchParams.get('invitation');
-  const invitationFromParams = invitationTokenSchema.safeParse(invitationParam).success
-    ? (invitationParam ?? undefined)
-    : undefined;
-  const form = useZodForm(signupSchema, {
+  const invitationFromParams = isInvitationToken(invitationParam) ? invitationParam : undefined;
+  const form = useLazyZodForm(signupForm, {
     defaultValues: {
       email: '',
       fullName: '',
@@ -162,6 +163,7 @@ export default function SignupPage() {
         method="post"
         noValidate
         onSubmit={onSubmit}
+        onFocusCapture={signupForm.prefetch}
         className="space-y-4"
         aria-label="Create your account"
       >

@@ -3,7 +3,7 @@
  * figure and, once set, feature lists replace the spec's (record 203).
  */
 import { PLAN_DETAILS, type Plan } from '@tunedrop/shared';
-import { formatPlanPrice, type SiteBrand } from '@tunedrop/shared/schemas/brand';
+import { formatPlanPrice, type SiteBrand } from '@tunedrop/shared/schemas/site-brand';
 
 export type PlanRow = { label: string; value: string; isIncluded: boolean };
 

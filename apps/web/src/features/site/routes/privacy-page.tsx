@@ -1,6 +1,6 @@
 /** `/privacy`: Privacy Policy in 6 sections with a privacy contact line (spec 01 §2). */
 import { ProductName } from '../../../components/brand-mark';
-import { useAppConfig } from '../../../lib/app-config';
+import { usePublicConfig } from '../../../lib/public-config';
 import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ContactAddress, LegalPage, type LegalSection } from '../components/legal-page';
@@ -156,7 +156,7 @@ export default function PrivacyPage() {
     `How ${productName} collects, uses, shares and protects your personal information, and the rights you have over it.`,
   );
   useScrollToTopOnLoad();
-  const { data: config } = useAppConfig();
+  const { data: config } = usePublicConfig();
   return (
     <LegalPage
       title="Privacy Policy"

@@ -1,7 +1,7 @@
 /** `/terms`: Terms of Service in 7 sections with a support contact line (spec 01 §2). */
 import { PLAN_DETAILS } from '@tunedrop/shared';
 import { ProductName } from '../../../components/brand-mark';
-import { useAppConfig } from '../../../lib/app-config';
+import { usePublicConfig } from '../../../lib/public-config';
 import { useSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ContactAddress, LegalPage, type LegalSection } from '../components/legal-page';
@@ -175,7 +175,7 @@ export default function TermsPage() {
     `The Terms of Service of ${productName}: what the service does, your rights and ownership, content guidelines, payment and termination.`,
   );
   useScrollToTopOnLoad();
-  const { data: config } = useAppConfig();
+  const { data: config } = usePublicConfig();
   return (
     <LegalPage
       title="Terms of Service"
