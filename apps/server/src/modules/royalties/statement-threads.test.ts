@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatementData } from './statement-compose';
 import { closeStatementThreads, runStatementJob } from './statement-threads';
+import type { StatementJob } from './statement-worker';
 
 const data: StatementData = {
   period: '2026-03',
@@ -56,7 +57,7 @@ afterAll(closeStatementThreads);
 
 describe('statements in a worker thread', () => {
   it('gives the same CSV, summary and PDF text as the event loop', async () => {
-    const csvJob = { kind: 'csv', data, expenses: [] } as const;
+    const csvJob: StatementJob = { kind: 'csv', data, expenses: [] };
     const threaded = await runStatementJob(csvJob, 1);
     expect(threaded).toBe(await runStatementJob(csvJob, 0));
     expect(threaded).toContain('夜の音楽');
