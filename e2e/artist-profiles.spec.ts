@@ -156,8 +156,9 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
     await choose(page, width, 'All profiles');
     await expect(page.getByTestId('statements-profile')).toHaveText('All profiles.');
     statement = page.getByTestId('statement').first();
-    if ((await statement.getByTestId('statement-view').count()) === 0)
-      await statement.getByRole('button', { name: /^View the .* statement$/ }).click();
+    // The statement opened above stays open across the switch (its figures reload): open it only if closed.
+    const toggle = statement.getByRole('button', { name: /^(View|Hide) the .* statement$/ });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     summary = statement.getByTestId('statement-summary');
     await expect(summary.getByTestId('statement-row').filter({ hasText: 'Gross earnings' })).toContainText(
       '$15.00',
