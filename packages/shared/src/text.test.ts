@@ -60,9 +60,7 @@ describe('every input schema uses the text rule', () => {
     // Recursive: a schema split into a folder (schemas/builder/) is checked file by file.
     for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
       if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
-      let source = fs.readFileSync(path.join(dir, name), 'utf8');
-      // What the server sends (the live profile event) is not input: its strings are whatever was stored.
-      source = source.replace(/export const liveProfileEventSchema = [\s\S]*?\n\}\);\n/, '');
+      const source = fs.readFileSync(path.join(dir, name), 'utf8');
       for (const match of source.matchAll(/\bz\s*\.string\(/g)) {
         const line = source.slice(0, match.index).split('\n').length;
         offenders.push(`${name}:${line}`);

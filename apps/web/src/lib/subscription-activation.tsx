@@ -3,7 +3,7 @@
  * subscription...', waits 2 s, asks the server to check the subscription (its answer is not used
  * here), shows 'Payment successful!', then reloads /dashboard after 1 s. Renders nothing otherwise.
  */
-import { BILLING_MESSAGES } from '@tunedrop/shared/schemas/billing';
+import { BILLING_MESSAGES } from '@tunedrop/shared/schemas/billing-texts';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../components/ui/card';

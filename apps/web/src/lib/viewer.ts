@@ -2,7 +2,7 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
-import { type AccountNeed, roleAllows } from '@tunedrop/shared/schemas/team';
+import { type AccountNeed, roleAllows } from '@tunedrop/shared/schemas/team-roles';
 import { ApiError, client, unwrap } from './api';
 import { viewerQueryKey } from './viewer-key';
 

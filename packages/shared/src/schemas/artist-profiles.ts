@@ -4,59 +4,9 @@
  */
 import { z } from 'zod';
 import { safeText } from '../text';
+import { ARTIST_PROFILE_MESSAGES, appleArtistIdOf, spotifyArtistIdOf } from './artist-profile-rules';
 
-/** A Spotify artist id (22 base-62 characters), typed as is or inside an open.spotify.com artist link. */
-const SPOTIFY_ID = /^[A-Za-z0-9]{22}$/;
-const SPOTIFY_LINK =
-  /^https:\/\/open\.spotify\.com\/(?:intl-[a-z-]+\/)?artist\/([A-Za-z0-9]{22})(?:[/?#].*)?$/;
-/** An Apple Music artist id (digits), typed as is or at the end of a music.apple.com artist link. */
-const APPLE_ID = /^[0-9]{1,15}$/;
-const APPLE_LINK =
-  /^https:\/\/music\.apple\.com\/(?:[a-z]{2}\/)?artist\/(?:[^/?#]+\/)?([0-9]{1,15})(?:[/?#].*)?$/;
-
-/** The profile image's largest upload (JPEG or PNG, any shape; the server stores a 512 px square). */
-export const ARTIST_PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-
-export const ARTIST_PROFILE_MESSAGES = {
-  nameRequired: 'Artist name is required',
-  nameTooLong: 'Artist name must be at most 100 characters',
-  spotifyInvalid: 'Enter a Spotify artist id (22 letters and digits) or an open.spotify.com artist link',
-  appleInvalid: 'Enter an Apple Music artist id (digits) or a music.apple.com artist link',
-  /** The spec's own words for a Pro-only thing (02 §1), after what the plan table promises. */
-  proFeature: 'Pro feature — upgrade to unlock',
-  limitBasic: 'Basic includes 1 artist profile. More artist profiles are a Pro feature — upgrade to unlock.',
-  /** A profile beyond the first after a downgrade or a lapse: its releases stay, new ones are refused. */
-  readOnly: (first: string) =>
-    `New releases can only be created under your first profile (${first}) on your current plan. This profile's releases stay as they are; more artist profiles are a Pro feature — upgrade to unlock.`,
-  notFound: 'Artist profile not found',
-  imageFormat: 'The profile image must be a JPEG or PNG image.',
-  imageTooLarge: 'The profile image must be at most 5 MB.',
-  imageDamaged: 'The profile image is damaged or incomplete.',
-  imageSaved: 'Profile image saved',
-  imageRemoved: 'Profile image removed',
-  created: 'Artist profile created',
-  saved: 'Artist profile saved',
-  allProfiles: 'All profiles',
-} as const;
-
-/** The Spotify artist id in an id or a link; undefined when empty, null when it is neither. */
-export function spotifyArtistIdOf(value: string): string | null | undefined {
-  const text = value.trim();
-  if (!text) return undefined;
-  if (SPOTIFY_ID.test(text)) return text;
-  return SPOTIFY_LINK.exec(text)?.[1] ?? null;
-}
-
-/** The Apple Music artist id in an id or a link; undefined when empty, null when it is neither. */
-export function appleArtistIdOf(value: string): string | null | undefined {
-  const text = value.trim();
-  if (!text) return undefined;
-  if (APPLE_ID.test(text)) return text;
-  return APPLE_LINK.exec(text)?.[1] ?? null;
-}
-
-export const spotifyArtistLink = (id: string) => `https://open.spotify.com/artist/${id}`;
-export const appleArtistLink = (id: string) => `https://music.apple.com/artist/${id}`;
+export * from './artist-profile-rules';
 
 const optionalId = (parse: (value: string) => string | null | undefined, message: string) =>
   safeText()

@@ -1,5 +1,4 @@
 /** Live updates (GET /api/events, modules/live-updates): the event the stream sends and the browser parses. */
-import { z } from 'zod';
 import { PLANS, type Plan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../constants';
 
 /** What GET /api/events sends with each `profile` event: the signed-in user's own account, as now. */
@@ -25,21 +24,55 @@ export type LiveProfileEvent = {
   roles: string[];
 };
 
-export const liveProfileEventSchema = z.object({
-  changed: z.array(z.string()),
-  profile: z.object({
-    plan: z.enum(PLANS),
-    pendingPlan: z.enum(PLANS).nullable(),
-    subscriptionStatus: z.enum(SUBSCRIPTION_STATUSES),
-    subscriptionEnd: z.string().nullable(),
-    cancelAtPeriodEnd: z.boolean(),
-    balanceCents: z.number(),
-    pendingBalanceCents: z.number(),
-    totalEarningsCents: z.number(),
-    fullName: z.string(),
-    artistName: z.string(),
-    banned: z.boolean(),
-    banReason: z.string().nullable(),
-  }),
-  roles: z.array(z.string()),
-});
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isStringOrNull = (value: unknown): value is string | null => value === null || isString(value);
+const isPlan = (value: unknown): value is Plan => (PLANS as readonly unknown[]).includes(value);
+const isStatus = (value: unknown): value is SubscriptionStatus =>
+  (SUBSCRIPTION_STATUSES as readonly unknown[]).includes(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The browser's check of a `profile` event: the event as sent, or null when any field is missing or of
+ * another type. Written without zod because the stream runs on every signed-in page's first load (issue 29,
+ * record 210); it keeps only the fields above, as a zod object would.
+ */
+export function parseLiveProfileEvent(value: unknown): LiveProfileEvent | null {
+  if (!isRecord(value) || !isRecord(value.profile)) return null;
+  const { changed, roles, profile: p } = value;
+  if (!Array.isArray(changed) || !changed.every(isString) || !Array.isArray(roles) || !roles.every(isString))
+    return null;
+  const valid =
+    isPlan(p.plan) &&
+    (p.pendingPlan === null || isPlan(p.pendingPlan)) &&
+    isStatus(p.subscriptionStatus) &&
+    isStringOrNull(p.subscriptionEnd) &&
+    typeof p.cancelAtPeriodEnd === 'boolean' &&
+    isNumber(p.balanceCents) &&
+    isNumber(p.pendingBalanceCents) &&
+    isNumber(p.totalEarningsCents) &&
+    isString(p.fullName) &&
+    isString(p.artistName) &&
+    typeof p.banned === 'boolean' &&
+    isStringOrNull(p.banReason);
+  if (!valid) return null;
+  return {
+    changed: [...changed],
+    roles: [...roles],
+    profile: {
+      plan: p.plan,
+      pendingPlan: p.pendingPlan,
+      subscriptionStatus: p.subscriptionStatus,
+      subscriptionEnd: p.subscriptionEnd,
+      cancelAtPeriodEnd: p.cancelAtPeriodEnd,
+      balanceCents: p.balanceCents,
+      pendingBalanceCents: p.pendingBalanceCents,
+      totalEarningsCents: p.totalEarningsCents,
+      fullName: p.fullName,
+      artistName: p.artistName,
+      banned: p.banned,
+      banReason: p.banReason,
+    },
+  } as LiveProfileEvent;
+}

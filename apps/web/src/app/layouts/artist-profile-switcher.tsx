@@ -2,7 +2,7 @@
  * The dashboard's artist profile switcher (record 201): a native select, so it is keyboard and screen
  * reader friendly and fits 390 px; My Songs, analytics, statements and the builder follow the choice.
  */
-import { ARTIST_PROFILE_MESSAGES } from '@tunedrop/shared/schemas/artist-profiles';
+import { ARTIST_PROFILE_MESSAGES } from '@tunedrop/shared/schemas/artist-profile-rules';
 import { Link } from 'react-router';
 import { Select } from '../../components/ui/input';
 import { paths } from '../../config/paths';

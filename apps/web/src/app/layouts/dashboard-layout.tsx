@@ -1,6 +1,6 @@
 /** Dashboard chrome (spec 01 §2): sidebar, plan and price, upgrade button, sign out, mobile menu; the gate. */
 import { GATE_MESSAGE } from '@tunedrop/shared';
-import { roleAllows } from '@tunedrop/shared/schemas/team';
+import { roleAllows } from '@tunedrop/shared/schemas/team-roles';
 import {
   BarChart3,
   Home,

@@ -6,8 +6,8 @@
  * first event after any reconnection is treated as a catch-up.
  */
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { type SubscriptionInfo, subscriptionInfoQueryKey } from '@tunedrop/shared/schemas/billing';
-import { type LiveProfileEvent, liveProfileEventSchema } from '@tunedrop/shared/schemas/live-updates';
+import { type SubscriptionInfo, subscriptionInfoQueryKey } from '@tunedrop/shared/schemas/billing-texts';
+import { type LiveProfileEvent, parseLiveProfileEvent } from '@tunedrop/shared/schemas/live-updates';
 import { useEffect } from 'react';
 import { type Viewer, viewerQueryKey } from '../../../lib/viewer';
 
@@ -47,8 +47,7 @@ export function applyLiveProfile(queryClient: QueryClient, event: LiveProfileEve
 
 function parse(message: MessageEvent<string>): LiveProfileEvent | null {
   try {
-    const result = liveProfileEventSchema.safeParse(JSON.parse(message.data));
-    return result.success ? result.data : null;
+    return parseLiveProfileEvent(JSON.parse(message.data));
   } catch {
     return null;
   }

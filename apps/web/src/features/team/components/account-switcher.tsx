@@ -2,7 +2,7 @@
  * The dashboard's account switcher (record 202): shown when the person belongs to another account's team.
  * A native select (keyboard and screen reader friendly, fits 390 px); choosing reloads the dashboard.
  */
-import { ROLE_LABELS } from '@tunedrop/shared/schemas/team';
+import { ROLE_LABELS } from '@tunedrop/shared/schemas/team-roles';
 import { Select } from '../../../components/ui/input';
 import { useAccounts, useSwitchAccount } from '../api/team';
 
