@@ -100,6 +100,14 @@ for (const width of [1280, 390]) {
     await expect(finance.getByRole('link', { name: 'Edit Release' })).toHaveCount(0);
     await expect(finance.getByRole('button', { name: 'Request Takedown' })).toHaveCount(0);
     await expect(finance.getByRole('link', { name: 'Upload Music' })).toHaveCount(0);
+    // The release page reads its splits but offers Finance no way to change them; no profile to add either.
+    await finance.goto(`/dashboard/releases/${releaseId}`);
+    await expect(finance.getByTestId('splits-read-only')).toHaveText(
+      'Your role on this account (Finance) does not allow this.',
+    );
+    await finance.goto('/dashboard/artists');
+    await expect(finance.getByRole('heading', { name: 'Artist profiles' })).toBeVisible();
+    await expect(finance.getByRole('button', { name: 'Add artist profile' })).toHaveCount(0);
     await tryEdit(finance, releaseId, 'Edited By Finance');
     await expect(finance.getByText('Your role on this account (Finance) does not allow this.')).toBeVisible();
 

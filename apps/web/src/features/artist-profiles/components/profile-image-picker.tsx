@@ -13,7 +13,14 @@ import { useRemoveProfileImage, useUploadProfileImage } from '../api/profile-ima
 
 const MAX_BYTES = 5 * 1024 * 1024;
 
-export function ProfileImagePicker({ profile }: { profile: ArtistProfile }) {
+/** `canChange` false (a role without Catalog, record 205): the image alone, without its buttons. */
+export function ProfileImagePicker({
+  profile,
+  canChange = true,
+}: {
+  profile: ArtistProfile;
+  canChange?: boolean;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const pickRef = useRef<HTMLButtonElement>(null);
   const upload = useUploadProfileImage();
@@ -55,50 +62,52 @@ export function ProfileImagePicker({ profile }: { profile: ArtistProfile }) {
           {profile.name.slice(0, 1).toUpperCase()}
         </span>
       )}
-      <div className="space-y-1">
-        <div className="flex flex-wrap gap-2">
-          <input
-            ref={inputRef}
-            type="file"
-            accept="image/jpeg,image/png"
-            className="hidden"
-            aria-label={`Profile image for ${profile.name}`}
-            aria-describedby={error ? errorId : undefined}
-            onChange={(event) => {
-              onFile(event.target.files?.[0]);
-              event.target.value = '';
-            }}
-          />
-          <Button
-            type="button"
-            variant="secondary"
-            size="sm"
-            ref={pickRef}
-            disabled={upload.isPending}
-            aria-label={`${profile.imageUrl ? 'Change' : 'Add'} image for ${profile.name}`}
-            onClick={() => inputRef.current?.click()}
-          >
-            {upload.isPending ? 'Uploading...' : profile.imageUrl ? 'Change image' : 'Add image'}
-          </Button>
-          {profile.imageUrl ? (
+      {!canChange ? null : (
+        <div className="space-y-1">
+          <div className="flex flex-wrap gap-2">
+            <input
+              ref={inputRef}
+              type="file"
+              accept="image/jpeg,image/png"
+              className="hidden"
+              aria-label={`Profile image for ${profile.name}`}
+              aria-describedby={error ? errorId : undefined}
+              onChange={(event) => {
+                onFile(event.target.files?.[0]);
+                event.target.value = '';
+              }}
+            />
             <Button
               type="button"
-              variant="ghost"
+              variant="secondary"
               size="sm"
-              aria-label={`Remove image of ${profile.name}`}
-              onClick={() => setIsConfirming(true)}
+              ref={pickRef}
+              disabled={upload.isPending}
+              aria-label={`${profile.imageUrl ? 'Change' : 'Add'} image for ${profile.name}`}
+              onClick={() => inputRef.current?.click()}
             >
-              Remove image
+              {upload.isPending ? 'Uploading...' : profile.imageUrl ? 'Change image' : 'Add image'}
             </Button>
+            {profile.imageUrl ? (
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                aria-label={`Remove image of ${profile.name}`}
+                onClick={() => setIsConfirming(true)}
+              >
+                Remove image
+              </Button>
+            ) : null}
+          </div>
+          <p className="text-xs text-zinc-400">JPEG or PNG, at most 5 MB (optional).</p>
+          {error ? (
+            <p id={errorId} role="alert" className="text-sm text-red-300">
+              {error}
+            </p>
           ) : null}
         </div>
-        <p className="text-xs text-zinc-400">JPEG or PNG, at most 5 MB (optional).</p>
-        {error ? (
-          <p id={errorId} role="alert" className="text-sm text-red-300">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      )}
       <ConfirmDialog
         open={isConfirming}
         onOpenChange={setIsConfirming}

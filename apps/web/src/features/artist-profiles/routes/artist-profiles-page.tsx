@@ -19,6 +19,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { chooseArtistProfile, useArtistProfiles } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
+import { useAccountCan } from '../../../lib/viewer';
 import { useCreateArtistProfile, useUpdateArtistProfile } from '../api/save-artist-profile';
 import { ProfileImagePicker } from '../components/profile-image-picker';
 
@@ -26,6 +27,8 @@ export default function ArtistProfilesPage() {
   usePageTitle('Artist profiles');
   const { data, isPending, isError } = useArtistProfiles();
   const [isAdding, setIsAdding] = useState(false);
+  // Adding and editing profiles is Catalog's (record 205); other roles read them, the server refuses them.
+  const isCatalog = useAccountCan()('catalog');
   if (isPending) return <PageLoader />;
   if (isError || !data) return <p role="alert">We could not load your artist profiles.</p>;
   const first = data.profiles[0];
@@ -40,7 +43,7 @@ export default function ArtistProfilesPage() {
             . Your balance is one for all of them.
           </p>
         </div>
-        {!isAdding ? (
+        {!isAdding && isCatalog ? (
           <Button type="button" onClick={() => setIsAdding(true)}>
             Add artist profile
           </Button>
@@ -89,6 +92,7 @@ export default function ArtistProfilesPage() {
 
 function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName: string }) {
   const [isEditing, setIsEditing] = useState(false);
+  const isCatalog = useAccountCan()('catalog');
   const headingId = `artist-profile-${profile.id}`;
   return (
     <Card>
@@ -106,7 +110,7 @@ function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName
         <div className="flex flex-wrap gap-2">
           {profile.isFirst ? <Badge>First profile</Badge> : null}
           {!profile.canRelease ? <Badge>Read-only</Badge> : null}
-          {!isEditing ? (
+          {!isEditing && isCatalog ? (
             <Button
               type="button"
               variant="secondary"
@@ -120,7 +124,7 @@ function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName
         </div>
       </div>
       <div className="mt-4">
-        <ProfileImagePicker profile={profile} />
+        <ProfileImagePicker profile={profile} canChange={isCatalog} />
       </div>
       {!profile.canRelease ? (
         <p className="mt-3 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-200">

@@ -14,6 +14,7 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
+import { useAccountCan } from '../../../lib/viewer';
 import { useOptTrackOut, useReleaseContentId } from '../api/content-id';
 import { ChannelAllowList } from './channel-allow-list';
 import { ContentIdProGate, useContentIdAccess } from './content-id-pro-gate';
@@ -50,6 +51,8 @@ export function ReleaseContentIdSection({ releaseId }: { releaseId: string }) {
 function ContentIdTracks({ releaseId }: { releaseId: string }) {
   const view = useReleaseContentId(releaseId, true);
   const optOut = useOptTrackOut(releaseId);
+  // Opting in and out is Catalog's (record 205); other roles read the states, the server refuses them.
+  const isCatalog = useAccountCan()('catalog');
   const [asking, setAsking] = useState<ContentIdTrackView | null>(null);
   const [leaving, setLeaving] = useState<ContentIdTrackView | null>(null);
 
@@ -80,7 +83,7 @@ function ContentIdTracks({ releaseId }: { releaseId: string }) {
                   {track.changedAt ? <span>since {formatDate(track.changedAt)}</span> : null}
                 </p>
               </div>
-              {track.state === 'opted_in' ? (
+              {!isCatalog ? null : track.state === 'opted_in' ? (
                 <Button
                   variant="outline"
                   size="sm"

@@ -14,6 +14,7 @@ import {
   type SplitVersionView,
   splitSetSchema,
 } from '@tunedrop/shared/schemas/splits';
+import { ROLE_LABELS, TEAM_TEXTS } from '@tunedrop/shared/schemas/team-roles';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
@@ -24,7 +25,7 @@ import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { formatCents, formatDate, formatDateTime } from '../../../lib/format';
 import { useZodForm } from '../../../lib/use-zod-form';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { useAccountCan, useViewer, viewerFacts } from '../../../lib/viewer';
 import { useAddExpense, useReleaseSplits, useSaveSplit, useWithdrawPayee } from '../api/splits';
 
 const STATUS_TONE = { pending: 'yellow', accepted: 'green', withdrawn: 'neutral' } as const;
@@ -38,7 +39,10 @@ const targetLabel = (version: Pick<SplitVersionView, 'trackId' | 'trackTitle'>) 
 export function ReleaseSplitsSection({ releaseId }: { releaseId: string }) {
   const splits = useReleaseSplits(releaseId);
   const { data: viewer } = useViewer();
-  const canChange = viewer ? viewerFacts(viewer).passesGate : false;
+  const passesGate = viewer ? viewerFacts(viewer).passesGate : false;
+  // Splits and expenses are Catalog's (record 205): other roles read them, the server refuses their changes.
+  const isCatalog = useAccountCan()('catalog');
+  const canChange = passesGate && isCatalog;
   return (
     <section aria-labelledby="splits-title" className="space-y-4" data-testid="splits-section">
       <div>
@@ -63,7 +67,9 @@ export function ReleaseSplitsSection({ releaseId }: { releaseId: string }) {
             <SplitEditor data={splits.data} />
           ) : (
             <p className="text-sm text-zinc-400" data-testid="splits-read-only">
-              Resubscribe to change this release's splits or add expenses.
+              {isCatalog || !viewer
+                ? "Resubscribe to change this release's splits or add expenses."
+                : TEAM_TEXTS.roleRefused(ROLE_LABELS[viewer.account.role])}
             </p>
           )}
           <Payees data={splits.data} />
