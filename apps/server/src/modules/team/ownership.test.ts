@@ -5,10 +5,11 @@
  * back on their own account; the owner cannot leave before transferring. Every change is audited.
  */
 import { TEAM_TEXTS } from '@tunedrop/shared/schemas/team';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, user } from '../../db/schema';
+import { auditLog, user } from '../../db/schema';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { teamInvitationToken } from '../../test-support/team-fixtures';
 
 let system: TestSystem;
 type Person = Awaited<ReturnType<TestSystem['signedInUser']>>;
@@ -20,16 +21,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function invitationToken(email: string): Promise<string> {
-  const [mail] = await system.db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.recipient, email))
-    .orderBy(desc(mailOutbox.createdAt));
-  const match = /\/team\/invitations\/([A-Za-z0-9_-]+)/.exec(mail?.textBody ?? '');
-  if (!match?.[1]) throw new Error(`no team invitation mail for ${email}`);
-  return match[1];
-}
+const invitationToken = (email: string) => teamInvitationToken(system, email);
 
 const actingFor = (person: Person, accountId: string) => `${person.cookie}; tunedrop.account=${accountId}`;
 

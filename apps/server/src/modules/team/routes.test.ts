@@ -4,11 +4,12 @@
  * the member who acted.
  */
 import { TEAM_TEXTS } from '@tunedrop/shared/schemas/team';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountInvitations, auditLog, mailOutbox, profiles } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { teamInvitationToken } from '../../test-support/team-fixtures';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
 
 let system: TestSystem;
@@ -27,16 +28,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function invitationToken(email: string): Promise<string> {
-  const [mail] = await system.db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.recipient, email))
-    .orderBy(desc(mailOutbox.createdAt));
-  const match = /\/team\/invitations\/([A-Za-z0-9_-]+)/.exec(mail?.textBody ?? '');
-  if (!match?.[1]) throw new Error(`no team invitation mail for ${email}`);
-  return match[1];
-}
+const invitationToken = (email: string) => teamInvitationToken(system, email);
 
 /** Invites a new person with `role`, lets them accept, and returns them acting for the owner's account. */
 async function joinAs(
