@@ -3,7 +3,8 @@
  * record 128; the shell dist/index.html when there is none), follows the static imports of the entry
  * chunk, of the chunks the page preloads and of the home route's lazy chunk (plus the CSS Vite preloads
  * with it), and prints raw and gzip sizes. Target (issue 19): JS at most 90 KB gzip. Also flags any
- * dashboard or admin chunk in that set. With --lighthouse it also tries the `lighthouse` CLI (if it is
+ * dashboard or admin chunk in that set, then the same for every prerendered page (what its HTML names and
+ * their static imports, with the number of files). With --lighthouse it also tries the `lighthouse` CLI (if it is
  * on PATH) against a running server given by --url; bench/lighthouse.ts is the fuller measurement.
  * Prints figures; it is not a test.
  *   npm run build && node --import tsx bench/public-bundle.ts [--dist apps/web/dist] [--lighthouse --url http://localhost:3000/]
@@ -127,6 +128,24 @@ console.info(
   `JS total:  ${kb(sum(jsRows, 'raw'))} raw, ${kb(jsGzip)} gzip (target <= ${JS_TARGET_KB} KB gzip: ${jsGzip <= JS_TARGET_KB * 1024 ? 'met' : 'MISSED'})`,
 );
 console.info(`CSS total: ${kb(sum(cssRows, 'raw'))} raw, ${kb(sum(cssRows, 'gzip'))} gzip`);
+
+// Every prerendered page (record 216): the scripts and modulepreloads its HTML names and their static
+// imports, i.e. what it loads before it can hydrate. Each file is also a request (about 1 KB of headers).
+const prerenderedDir = path.join(distDir, 'prerendered');
+if (fs.existsSync(prerenderedDir)) {
+  console.info('JS each prerendered page names (scripts, modulepreloads and their static imports):');
+  for (const name of fs.readdirSync(prerenderedDir).filter((file) => file.endsWith('.html'))) {
+    const pageTags =
+      fs.readFileSync(path.join(prerenderedDir, name), 'utf8').match(/<(script|link)\b[^>]*>/g) ?? [];
+    const named = pageTags
+      .filter((tag) => attr(tag, 'type') === 'module' || attr(tag, 'rel') === 'modulepreload')
+      .map((tag) => toFile(attr(tag, 'src') ?? attr(tag, 'href') ?? ''));
+    const rows = [...closure(named)].map(size).sort((a, b) => b.gzip - a.gzip);
+    console.info(
+      `  ${name.padEnd(14)} ${kb(sum(rows, 'raw')).padStart(10)} ${kb(sum(rows, 'gzip')).padStart(10)} gzip  ${rows.length} files: ${rows.map((row) => path.basename(row.file)).join(' ')}`,
+    );
+  }
+}
 
 const privateCode = jsRows.filter((row) =>
   /(dashboard|admin|account|builder|royalties|analytics)/.test(row.file),

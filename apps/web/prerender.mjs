@@ -21,7 +21,9 @@ const serverEntry = path.join(webDir, 'node_modules/.prerender/entry-server.js')
 
 /**
  * Path, output name, the route module whose chunk the page needs before hydrating, and the other modules
- * public-main.tsx loads for it (the app's providers for the form pages), all preloaded.
+ * public-main.tsx loads for it (the app's providers for the form pages), all preloaded. vite.public.config.ts
+ * puts the providers in the form pages' shared chunk (`group`, record 216), which has no manifest key per
+ * module: the page's chunks must then include that chunk.
  */
 const pages = [
   { path: '/', name: 'index', module: 'src/features/site/routes/home-page.tsx' },
@@ -32,13 +34,13 @@ const pages = [
     path: '/login',
     name: 'login',
     module: 'src/features/auth/routes/login-page.tsx',
-    also: ['src/app/providers.tsx'],
+    also: [{ module: 'src/app/providers.tsx', group: 'public-forms' }],
   },
   {
     path: '/signup',
     name: 'signup',
     module: 'src/features/auth/routes/signup-page.tsx',
-    also: ['src/app/providers.tsx'],
+    also: [{ module: 'src/app/providers.tsx', group: 'public-forms' }],
   },
 ];
 
@@ -89,9 +91,16 @@ for (const page of pages) {
   if (!manifest[page.module]) throw new Error(`prerender: ${page.module} is not in the Vite manifest`);
   const { html, title, description } = await render(page.path);
   if (!html.includes('<main')) throw new Error(`prerender: ${page.path} rendered no <main>`);
-  for (const key of page.also ?? [])
-    if (!manifest[key]) throw new Error(`prerender: ${key} is not in the Vite manifest`);
-  const preloads = [...new Set([page.module, ...(page.also ?? [])].flatMap((key) => [...closure(key)]))]
+  const pageChunks = closure(page.module);
+  const alsoKeys = [];
+  for (const { module, group } of page.also ?? []) {
+    if (manifest[module]) alsoKeys.push(module);
+    else if (![...pageChunks].some((key) => manifest[key]?.name === group && !manifest[key]?.src))
+      throw new Error(
+        `prerender: ${module} is neither in the Vite manifest nor in ${page.path}'s ${group} chunk`,
+      );
+  }
+  const preloads = [...new Set([page.module, ...alsoKeys].flatMap((key) => [...closure(key)]))]
     .filter((key) => !inEntry.has(key))
     .map(preloadOf)
     .join('\n    ');

@@ -5,10 +5,21 @@
  * first render (the prerendered markup, then hydration) has no config yet.
  */
 import { useSyncExternalStore } from 'react';
-import { client, unwrap } from './api';
+import type { client, unwrap } from './api';
 
-const fetchConfig = () => unwrap(client.config.$get());
-export type PublicConfig = Awaited<ReturnType<typeof fetchConfig>>;
+/** GET /api/config's 2xx body, as `unwrap(client.config.$get())` types it from the server's route. */
+export type PublicConfig = Awaited<ReturnType<typeof unwrap<Awaited<ReturnType<typeof client.config.$get>>>>>;
+
+/**
+ * A plain fetch rather than the typed client: the marketing pages then load no hono/client (about 2 KB
+ * gzip, record 216). Same request (same-origin cookies); any non-2xx answer is a failure, as unwrap's.
+ */
+async function fetchConfig(): Promise<PublicConfig> {
+  const response = await fetch('/api/config', { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`GET /api/config answered ${response.status}`);
+  // The server's route gives this body its type (PublicConfig above), as unwrap does for the client.
+  return (await response.json()) as PublicConfig;
+}
 
 let config: PublicConfig | undefined;
 let request: Promise<void> | undefined;

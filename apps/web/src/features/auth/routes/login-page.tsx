@@ -24,7 +24,11 @@ import { type AuthClientError, authErrorMessage, loginErrorMessage } from '../li
 
 type Step = 'credentials' | 'two-factor';
 
-/** better-auth's client (about 12 KB gzip) loads after the page has painted and hydrated (record 128). */
+/**
+ * better-auth's client (about 12 KB gzip) loads with the schema, when the form is first focused (a click
+ * on Sign In focuses it too), not at start (record 216): the page's load runs none of it. A sign-in
+ * waits for it if it is not there yet.
+ */
 const loadAuthClient = () => import('../../../lib/auth-client').then((module) => module.authClient);
 /** The shared schemas load when the form is first focused or submitted (record 209). */
 const loginForm = lazyZodResolver(() =>
@@ -33,6 +37,12 @@ const loginForm = lazyZodResolver(() =>
 const twoFactorForm = lazyZodResolver(() =>
   import('@tunedrop/shared/schemas/auth').then((module) => module.twoFactorCodeSchema),
 );
+
+/** What a sign-in needs beyond the page: the schema and better-auth's client, on first focus. */
+function prefetchForSignIn() {
+  loginForm.prefetch();
+  void loadAuthClient().catch(() => undefined);
+}
 
 export default function LoginPage() {
   const isHydrated = useIsHydrated();
@@ -47,7 +57,6 @@ export default function LoginPage() {
   const mountedAt = useRef(Date.now());
   useEffect(() => {
     sessionStorage.removeItem(SIGNED_OUT_FLAG);
-    void loadAuthClient();
   }, []);
 
   const [step, setStep] = useState<Step>('credentials');
@@ -170,7 +179,7 @@ export default function LoginPage() {
         method="post"
         noValidate
         onSubmit={onSubmit}
-        onFocusCapture={loginForm.prefetch}
+        onFocusCapture={prefetchForSignIn}
         className="space-y-4"
         aria-label="Sign in"
       >
