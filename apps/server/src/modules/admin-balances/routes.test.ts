@@ -2,9 +2,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { balanceUpdatesLog, profiles, user } from '../../db/schema';
+import { balanceUpdatesLog, profiles, royaltyImports, user, withdrawalRequests } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestUser, signInCookie } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
@@ -506,5 +506,111 @@ describe('the balance log still references its users, checked once per statement
     expect(
       await failure(system.db.update(user).set({ id: randomUUID() }).where(eq(user.id, artist.userId))),
     ).toBe('23503');
+  });
+
+  it('checks the withdrawal and report references in the same statement trigger (migration 0062)', async () => {
+    const artist = await funded(10_000);
+    await savePaypal(system, artist.userId);
+    const withdrawal = await requestWithdrawal(system.db, artist.userId, 60);
+    expect(
+      await failure(
+        system.db
+          .insert(balanceUpdatesLog)
+          .values({ ...logRow(artist.userId, null), withdrawalRequestId: randomUUID() }),
+      ),
+    ).toBe('23503');
+    expect(
+      await failure(
+        system.db.insert(balanceUpdatesLog).values({
+          ...logRow(artist.userId, null),
+          updateType: 'royalty_import',
+          royaltyImportId: randomUUID(),
+        }),
+      ),
+    ).toBe('23503');
+    // A deleted withdrawal request leaves null behind (ON DELETE SET NULL); its id may not change.
+    const [request] = await system.db
+      .select({ id: withdrawalRequests.id })
+      .from(withdrawalRequests)
+      .where(eq(withdrawalRequests.userId, artist.userId));
+    expect(request?.id).toBe(withdrawal.id);
+    const id = request?.id ?? '';
+    expect(
+      await failure(
+        system.db.update(withdrawalRequests).set({ id: randomUUID() }).where(eq(withdrawalRequests.id, id)),
+      ),
+    ).toBe('23503');
+    expect(await failure(system.db.delete(withdrawalRequests).where(eq(withdrawalRequests.id, id)))).toBe(
+      undefined,
+    );
+    const named = await system.db
+      .select({ withdrawalRequestId: balanceUpdatesLog.withdrawalRequestId })
+      .from(balanceUpdatesLog)
+      .where(
+        and(
+          eq(balanceUpdatesLog.userId, artist.userId),
+          eq(balanceUpdatesLog.updateType, 'withdrawal_request'),
+        ),
+      );
+    expect(named).toEqual([{ withdrawalRequestId: null }]);
+    // A report the log names cannot be deleted (ON DELETE RESTRICT) nor renumbered.
+    const importId = randomUUID();
+    await system.db.execute(sql`
+      insert into royalty_imports (id, file_name, file_sha256, format, status, phase)
+      values (${importId}, 'named.csv', ${randomUUID()}, 'csv', 'staged', 'ready')`);
+    expect(
+      await failure(
+        system.db.insert(balanceUpdatesLog).values({
+          ...logRow(artist.userId, people.admin.userId),
+          updateType: 'royalty_import',
+          royaltyImportId: importId,
+        }),
+      ),
+    ).toBeUndefined();
+    expect(await failure(system.db.delete(royaltyImports).where(eq(royaltyImports.id, importId)))).toBe(
+      '23503',
+    );
+    expect(
+      await failure(
+        system.db.update(royaltyImports).set({ id: randomUUID() }).where(eq(royaltyImports.id, importId)),
+      ),
+    ).toBe('23503');
+  });
+
+  it('holds a user whose profile the transaction wrote without a key-share lock, and still refuses their deletion', async () => {
+    if (system.database.kind !== 'postgres') return; // Two connections at once: PostgreSQL only.
+    const artist = await funded(0);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let logged = () => {};
+    const written = new Promise<void>((resolve) => {
+      logged = resolve;
+    });
+    const writer = system.db.transaction(async (tx) => {
+      await tx
+        .update(profiles)
+        .set({ balanceCents: 1, updatedAt: sql`now()` })
+        .where(eq(profiles.id, artist.userId));
+      await tx.insert(balanceUpdatesLog).values(logRow(artist.userId, null));
+      // The profile's row lock holds the user: no key-share lock was taken on the user row.
+      const [locks] = await tx
+        .execute<{ n: number }>(
+          sql`select count(*)::int as n from "user" where id = ${artist.userId} and xmax::text = pg_current_xact_id()::xid::text`,
+        )
+        .then((result) => (result as unknown as { rows: { n: number }[] }).rows);
+      expect(locks?.n).toBe(0);
+      logged();
+      await gate;
+    });
+    await written;
+    // The delete cascades to the profile and waits for the writer; once it commits, the log names the user.
+    const deletion = failure(system.db.delete(user).where(eq(user.id, artist.userId)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await writer;
+    expect(await deletion).toBe('23503');
+    expect((await profileOf(artist.userId)).balanceCents).toBe(1);
   });
 });

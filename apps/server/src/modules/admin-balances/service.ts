@@ -180,6 +180,8 @@ export async function applyBalanceRows(db: Db, admin: Admin, input: ApplyRowsInp
     expected: row.expectedOldBalanceCents,
     line: row.line,
   }));
+  // Already in the statement's id order (code-unit order, as the ids are ASCII): its sort finds it sorted.
+  values.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const { applied, others } = await db.transaction(async (tx) => {
     // Transaction-local: the UPDATE's only join becomes a nested loop in the input's id order.
     await run(
