@@ -6,7 +6,9 @@
  * 1,474.56 Kbit/s down, 675 Kbit/s up, CPU 4x slower), a 412 x 823 viewport, a cold cache each run.
  * Per page: first contentful paint, largest contentful paint, when the page is hydrated (`html[data-hydrated]`,
  * set once React owns the page) and, on the form pages, when the form accepts input: its submit button is
- * enabled (it stays disabled until hydration, record 128) and a click on it runs the page's own handler.
+ * enabled (it stays disabled until hydration, record 128) and a click on it runs the page's own handler,
+ * and the blocking time the CPU slowdown gives: long tasks' time over 50 ms from the first paint until 5 s
+ * after the load event (Lighthouse's total blocking time, measured rather than simulated; record 216).
  * Starts each build's bundled server (apps/server/dist/main.js, PGlite in a temporary DATA_DIR); runs
  * alternate between the builds. Median of N runs (default 5). Prints figures; it is not a test.
  *   node --import tsx bench/public-interactive.ts [--baseline /tmp/before] [--root .] [--runs 5]
@@ -76,13 +78,25 @@ const servers: Server[] = builds.map((build, index) => {
   return { name: build.name, base, process: child, dataDir };
 });
 
-/** Records, in the page, when hydration marks the document and when the form's submit button is enabled. */
+/**
+ * Records, in the page, when hydration marks the document and when the form's submit button is enabled,
+ * and the long tasks (over 50 ms under the CPU slowdown). tsx compiles this file keeping function names
+ * (`__name(fn, "name")` around each arrow function), so the page gets a no-op `__name` first (SHIM): without
+ * it the probe stopped at its first named function and recorded neither mark (record 216).
+ */
+const SHIM = 'globalThis.__name = globalThis.__name || ((fn) => fn);';
 const probe = () => {
   const marks: Record<string, number> = {};
+  const longTasks: { start: number; duration: number }[] = [];
   (window as unknown as { __benchMarks: Record<string, number> }).__benchMarks = marks;
+  (window as unknown as { __benchLongTasks: typeof longTasks }).__benchLongTasks = longTasks;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) marks.lcp = entry.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
   const check = () => {
     if (marks.hydrated === undefined && document.documentElement.dataset.hydrated === 'true')
       marks.hydrated = performance.now();
@@ -103,8 +117,13 @@ type Figures = {
   lcp: number;
   hydrated: number;
   formReady: number | null;
+  /** Sum of (duration - 50 ms) of the long tasks from the first paint to 5 s after the load event. */
+  blocking: number;
   clickHandled: boolean;
 };
+
+/** How long after the load event the long tasks are still counted (Lighthouse waits for 5 s of quiet). */
+const QUIET_MS = 5_000;
 
 async function measure(browser: Browser, url: string): Promise<Figures> {
   const context = await browser.newContext({
@@ -117,12 +136,25 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  await page.addInitScript({ content: SHIM });
   await page.addInitScript(probe);
   await page.goto(url, { waitUntil: 'load', timeout: 300_000 });
   await page.waitForSelector('html[data-hydrated="true"]', { timeout: 300_000 });
   const isForm = (await page.locator('main form button[type="submit"]').count()) > 0;
   if (isForm)
     await page.waitForSelector('main form button[type="submit"]:not([disabled])', { timeout: 300_000 });
+  // The blocking time is read before the click below adds its own work.
+  const blocking = await page.evaluate(async (quietMs) => {
+    const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    const windowEnd = (navigation?.loadEventEnd ?? performance.now()) + quietMs;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, windowEnd - performance.now())));
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+    const tasks = (window as unknown as { __benchLongTasks: { start: number; duration: number }[] })
+      .__benchLongTasks;
+    return tasks
+      .filter((task) => task.start >= fcp && task.start < windowEnd)
+      .reduce((total, task) => total + Math.max(0, task.duration - 50), 0);
+  }, QUIET_MS);
   // A click on the empty form's submit runs the page's handler: the form's own message, no navigation.
   let clickHandled = false;
   if (isForm) {
@@ -149,6 +181,7 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
     lcp: marks.lcp ?? Number.NaN,
     hydrated: marks.hydrated ?? Number.NaN,
     formReady: isForm ? (marks.formReady ?? Number.NaN) : null,
+    blocking,
     clickHandled,
   };
 }
@@ -194,7 +227,7 @@ try {
     }
   }
   console.info(
-    `\n${'page'.padEnd(9)} ${'build'.padEnd(11)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'hydrated'.padStart(9)} ${'form ready'.padStart(11)}  click handled`,
+    `\n${'page'.padEnd(9)} ${'build'.padEnd(11)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'hydrated'.padStart(9)} ${'form ready'.padStart(11)} ${'blocking'.padStart(9)}  click handled; runs of form ready (or hydrated)`,
   );
   for (const page of pages) {
     for (const server of servers) {
@@ -202,7 +235,7 @@ try {
       const formReady =
         figures[0]?.formReady === null ? null : median(figures.map((figure) => figure.formReady ?? 0));
       console.info(
-        `${page.padEnd(9)} ${server.name.padEnd(11)} ${ms(median(figures.map((figure) => figure.fcp))).padStart(8)} ${ms(median(figures.map((figure) => figure.lcp))).padStart(8)} ${ms(median(figures.map((figure) => figure.hydrated))).padStart(9)} ${ms(formReady).padStart(11)}  ${formReady === null ? '-' : `${figures.filter((figure) => figure.clickHandled).length}/${figures.length}`}`,
+        `${page.padEnd(9)} ${server.name.padEnd(11)} ${ms(median(figures.map((figure) => figure.fcp))).padStart(8)} ${ms(median(figures.map((figure) => figure.lcp))).padStart(8)} ${ms(median(figures.map((figure) => figure.hydrated))).padStart(9)} ${ms(formReady).padStart(11)} ${ms(median(figures.map((figure) => figure.blocking))).padStart(9)}  ${formReady === null ? '-' : `${figures.filter((figure) => figure.clickHandled).length}/${figures.length}`}; ${figures.map((figure) => Math.round(figure.formReady ?? figure.hydrated)).join('/')}`,
       );
     }
   }
