@@ -12,7 +12,7 @@
  * with the ratio full / baseline (target ≤ 1.2×). PGlite and PostgreSQL (a scratch database). On PostgreSQL
  * the full posting also runs as it did before record 204 (chunks sized by wall time), for after / before
  * in the same run, and the issue 29 target (1,000,000 lines ≤ 3 s) is printed. Not a test.
- *   node --import tsx bench/royalty-posting.ts [--lines 1000000] [--db pglite|postgres|both]
+ *   node --import tsx bench/royalty-posting.ts [--lines 1000000] [--db pglite|postgres|both] [--db-prefix h4_bench]
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,6 +30,8 @@ const { values } = parseArgs({
   options: {
     lines: { type: 'string', default: '1000000' },
     db: { type: 'string', default: 'both' },
+    // The scratch PostgreSQL database's name prefix (each session's helpers use their own).
+    'db-prefix': { type: 'string', default: 'h4_bench' },
   },
 });
 const LINES = Number(values.lines);
@@ -149,7 +151,7 @@ async function rawInsertSelect(database: Database, importId: string): Promise<nu
 }
 
 async function run(kind: 'pglite' | 'postgres') {
-  const bench = await openBenchDatabase(kind, work, 'h4_bench');
+  const bench = await openBenchDatabase(kind, work, values['db-prefix']);
   const { database } = bench;
   try {
     const seeded = performance.now();
