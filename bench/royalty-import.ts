@@ -11,7 +11,8 @@
  *     PostgreSQL, COPY FROM '/dev/blob' on PGlite) → lines/s, and the import / COPY ratio.
  * Targets on PostgreSQL: import ≥ 100,000 lines/s and ≥ 50% of raw COPY; posting ≤ 10 s; RSS growth < 200 MB.
  * It is not a test.
- *   node --import tsx bench/royalty-import.ts [--lines 1000000] [--db pglite|postgres|both]
+ *   node --import tsx bench/royalty-import.ts [--lines 1000000] [--db pglite|postgres|both] [--posting no]
+ *     [--db-prefix tunedrop_bench]
  *   (postgres: DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch database is made)
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'both' },
     /** 'no' times the import and the raw COPY only (the postings take minutes at a million lines). */
     posting: { type: 'string', default: 'yes' },
+    /** The scratch PostgreSQL database's name prefix (a helper's own prefix on a shared server). */
+    'db-prefix': { type: 'string', default: 'tunedrop_bench' },
   },
 });
 const LINES = Number(values.lines);
@@ -212,6 +215,13 @@ async function rawCopy(database: Database, importId: string, url: string | null)
   return (performance.now() - started) / 1000;
 }
 
+/** The 1, 5 and 15 minute load averages, printed beside every figure (a shared machine). */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
+
 function rssSampler() {
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
@@ -228,7 +238,7 @@ function rssSampler() {
 }
 
 async function run(kind: 'pglite' | 'postgres', file: string) {
-  const bench = await openBenchDatabase(kind, work);
+  const bench = await openBenchDatabase(kind, work, values['db-prefix']);
   const { database } = bench;
   try {
     await seedCatalogue(database);
@@ -289,7 +299,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       const copyRate = summary.lineCount / copySeconds;
       console.info(
         [
-          `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched)`,
+          `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
           `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
           `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
         ].join('\n'),
@@ -316,7 +326,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     const copyRate = summary.lineCount / copySeconds;
     console.info(
       [
-        `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched)`,
+        `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
         `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
         `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
         `  posting without splits ${plainSeconds.toFixed(1)} s (runs ${plain1.seconds.toFixed(1)}, ${plain2.seconds.toFixed(1)})`,

@@ -75,6 +75,15 @@ const configSchema = z.object({
     .int()
     .positive()
     .default(ROYALTY_LIMITS.maxDecompressedBytes),
+  /**
+   * Royalty reports of this many lines or more are parsed in a worker thread (records 207, 214); smaller
+   * ones in the importing thread, where a worker's start would cost more than the parse. 0: always a worker.
+   */
+  ROYALTY_STAGE_WORKER_MIN_LINES: z.coerce
+    .number({ message: 'must be a number of lines' })
+    .int()
+    .min(0)
+    .default(100_000),
   SMTP_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive().default(30),
   DDEX_SENDER_PARTY_ID: z.string().default('PADPIDA0000000000T'),
   DDEX_SENDER_NAME: z.string().default('Tunedrop'),

@@ -330,6 +330,7 @@ async function stageImport(
         onBatch: (linesRead, amount) => report({ linesRead, amountRead: amount }),
         onHead,
         linesTotal,
+        workerMinLines: readLimits.stageWorkerMinLines,
       },
     );
     const tally = parsed.tally;
