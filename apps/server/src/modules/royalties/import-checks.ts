@@ -2,13 +2,11 @@
  * After staging: the report's own totals checked against its lines (summaries, duplicates, period,
  * currency and rate, the size bound of decision 152), then the import marked staged or failed.
  */
-import type { ImportSummary } from '@tunedrop/shared/schemas/royalties';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { royaltyImportSummaries, royaltyImports } from '../../db/schema';
 import { rows, run } from '../../lib/sql';
 import { refreshTotals } from './import-totals';
-import { getImportSummary } from './import-views';
 import { markOverlap, numberIdenticalLines } from './overlap';
 import { isoDate, type ParseReport } from './parse-common';
 import { rateChecks } from './report-rate';
@@ -27,7 +25,7 @@ export async function finishImport(
    * SalesTransactionIds nor identical lines can be found in SQL and those passes are skipped.
    */
   staged: { identitiesMayRepeat: boolean } = { identitiesMayRepeat: true },
-): Promise<ImportSummary> {
+): Promise<void> {
   // Fresh statistics: the checks and sums below plan hash joins and aggregates, not nested loops.
   await run(db, sql`analyze royalty_import_lines`);
   if (report.summaries.size > 0) {
@@ -146,5 +144,4 @@ export async function finishImport(
   await markOverlap(db, importId);
   await refreshTotals(db, importId);
   await refreshWarnings(db, importId);
-  return getImportSummary(db, importId);
 }

@@ -39,13 +39,20 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
   }>(
     db,
     sql`
-      with x as materialized (
+      with x as (
         select store, country, period, usage_type, units, line_amount as amount,
                -- Lines another report already posted are neither (decision 186): they are left out.
                case when posted_in is not null then 'posted' when user_id is null then 'unmatched' else 'matched' end
                  as matched,
                line_amount < 0 or units < 0 as refund
           from (${lineAmountsSql(importId, await needsAllocation(db, importId), true)}) l
+      ),
+      -- Summed once per combination (a few thousand groups), then rolled up: the seven grouping sets add
+      -- up those groups' sums instead of every line's numerics seven times (record 214).
+      g as (
+        select store, country, period, usage_type, matched, refund,
+               count(*) as lines, sum(units) as units, sum(amount) as amount
+          from x group by store, country, period, usage_type, matched, refund
       )
       select case
                when grouping(store) = 0 then 'store'
@@ -56,8 +63,8 @@ async function sumTotals(db: DbOrTx, importId: string): Promise<void> {
                when grouping(refund) = 0 then 'refund'
                else 'total' end as dim,
              coalesce(store, country, period, usage_type, matched, refund::text) as key,
-             count(*) as lines, trim_scale(sum(units))::text as units, trim_scale(sum(amount))::text as amount
-        from x
+             sum(lines) as lines, trim_scale(sum(units))::text as units, trim_scale(sum(amount))::text as amount
+        from g
        group by grouping sets ((store), (country), (period), (usage_type), (matched), (refund), ())`,
   );
   const pick = (dim: string): TotalsRow[] =>

@@ -98,32 +98,19 @@ export async function markOverlap(db: DbOrTx, importId: string): Promise<ImportO
     db,
     sql`update royalty_import_lines set posted_in = null where import_id = ${importId} and posted_in is not null`,
   );
-  await run(
+  const [marked] = await rows<{ lines: number | string }>(
     db,
     sql`
-      update royalty_import_lines l set posted_in = p.import_id
-        from royalty_posted_lines p
-       where l.import_id = ${importId} and p.line_identity = l.line_identity and p.import_id <> ${importId}`,
+      with marked as (
+        update royalty_import_lines l set posted_in = p.import_id
+          from royalty_posted_lines p
+         where l.import_id = ${importId} and p.line_identity = l.line_identity and p.import_id <> ${importId}
+        returning 1
+      )
+      select count(*) as lines from marked`,
   );
-  const reports = await rows<{
-    importId: string;
-    fileName: string;
-    postedAt: string | null;
-    lines: number | string;
-    amount: string;
-  }>(
-    db,
-    sql`
-      select o.import_id, i.file_name, ${ISO_UTC(sql`i.posted_at`)} as posted_at, o.lines, o.amount
-        from (
-          select l.posted_in as import_id, count(*) as lines, trim_scale(sum(l.line_amount))::text as amount
-            from (${lineAmountsSql(importId, await needsAllocation(db, importId), true)}) l
-           where l.posted_in is not null
-           group by l.posted_in
-        ) o
-        join royalty_imports i on i.id = o.import_id
-       order by i.posted_at, i.file_name`,
-  );
+  // No line marked (a new report, as most are): none is left out, and the lines need no second scan.
+  const reports = Number(marked?.lines ?? 0) === 0 ? [] : await overlapReports(db, importId);
   const [current] = await db
     .select({ overlap: royaltyImports.overlap })
     .from(royaltyImports)
@@ -146,6 +133,29 @@ export async function markOverlap(db: DbOrTx, importId: string): Promise<ImportO
         };
   await db.update(royaltyImports).set({ overlap }).where(eq(royaltyImports.id, importId));
   return overlap;
+}
+
+/** The reports that posted lines of this import before it (posted_in), with their lines and amount. */
+async function overlapReports(db: DbOrTx, importId: string) {
+  return rows<{
+    importId: string;
+    fileName: string;
+    postedAt: string | null;
+    lines: number | string;
+    amount: string;
+  }>(
+    db,
+    sql`
+      select o.import_id, i.file_name, ${ISO_UTC(sql`i.posted_at`)} as posted_at, o.lines, o.amount
+        from (
+          select l.posted_in as import_id, count(*) as lines, trim_scale(sum(l.line_amount))::text as amount
+            from (${lineAmountsSql(importId, await needsAllocation(db, importId), true)}) l
+           where l.posted_in is not null
+           group by l.posted_in
+        ) o
+        join royalty_imports i on i.id = o.import_id
+       order by i.posted_at, i.file_name`,
+  );
 }
 
 /** Exact sum of decimal texts, in SQL terms of scale: done with BigInt on a common scale. */

@@ -90,19 +90,28 @@ export function clip(text: string, length = 40): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
+/** The most digits before the point of an amount and of a quantity below their limits (powers of ten). */
+const AMOUNT_DIGITS = String(ROYALTY_LIMITS.maxLineAmount).length - 1;
+const UNITS_DIGITS = String(ROYALTY_LIMITS.maxUnits).length - 1;
+
 /**
  * Why a canonical decimal (from canonicalDecimal) cannot be staged as an amount or a quantity, or null when it
  * can (decision 152): amounts below ROYALTY_LIMITS.maxLineAmount, quantities below maxUnits, at most
  * maxDecimals decimal places. Beyond them it is a damaged file, and posting could not store the cents.
  */
 export function rangeProblem(decimal: string, kind: 'amount' | 'quantity'): string | null {
-  const [whole = '', fraction = ''] = decimal.replace(/^-/, '').split('.');
+  // Digit counts read off the text without splitting it (every line's amount and units come here).
+  const start = decimal.charCodeAt(0) === 0x2d ? 1 : 0;
+  const dot = decimal.indexOf('.', start);
+  const wholeLength = (dot === -1 ? decimal.length : dot) - start;
+  const nextDot = dot === -1 ? -1 : decimal.indexOf('.', dot + 1);
+  const fractionLength = dot === -1 ? 0 : (nextDot === -1 ? decimal.length : nextDot) - dot - 1;
   const limit = kind === 'amount' ? ROYALTY_LIMITS.maxLineAmount : ROYALTY_LIMITS.maxUnits;
   // Canonical text has no leading zeros, so the digit count compares with the power of ten exactly.
-  if (whole.length > String(limit).length - 1) {
+  if (wholeLength > (kind === 'amount' ? AMOUNT_DIGITS : UNITS_DIGITS)) {
     return `is out of range (${kind === 'amount' ? 'an amount' : 'a quantity'} must be below ${formatLimit(limit)})`;
   }
-  if (fraction.length > ROYALTY_LIMITS.maxDecimals) {
+  if (fractionLength > ROYALTY_LIMITS.maxDecimals) {
     return `has more than ${ROYALTY_LIMITS.maxDecimals} decimal places`;
   }
   return null;
