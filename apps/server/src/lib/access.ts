@@ -141,7 +141,7 @@ function isDueForRefresh(expiresAt: Date, now: number): boolean {
  */
 function isDontRemember(c: Context<AppEnv>, names: CookieNames): boolean {
   const signed = getCookie(c, names.dontRemember);
-  return signed !== undefined && verifiedCookieValue(signed, c.var.deps.config.appSecret) !== null;
+  return signed !== undefined && verifiedCookieValue(signed, c.get('deps').config.appSecret) !== null;
 }
 
 /**
@@ -153,8 +153,10 @@ function isDontRemember(c: Context<AppEnv>, names: CookieNames): boolean {
  * its own (records 125, 171).
  */
 export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
-  const { db, config } = c.var.deps;
-  const auth: SessionAuth = c.var.deps.auth;
+  // c.get, not c.var: hono builds a new object of every variable on each read of c.var.
+  const deps = c.get('deps');
+  const { db, config } = deps;
+  const auth: SessionAuth = deps.auth;
   const cookieHeader = c.req.header('cookie');
   if (!cookieHeader) return null;
   const names = await cookieNames(auth);

@@ -6,6 +6,7 @@
  * disk and count the bytes themselves, under the larger limits listed here.
  */
 
+import type { IncomingMessage } from 'node:http';
 import { LIMITS } from '@tunedrop/shared';
 import { ARTIST_PROFILE_IMAGE_MAX_BYTES } from '@tunedrop/shared/schemas/artist-profiles';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
@@ -108,12 +109,23 @@ function counterFor(bytes: number): MiddlewareHandler<AppEnv> {
  * body itself is counted as it is read, except on the file routes, which count it themselves.
  */
 export function limitBody(c: Context<AppEnv>, next: () => Promise<void>) {
-  const { bytes, isStreamedByRoute } = routeBodyLimit(c.var.deps.config, c.req.method, c.req.path);
+  const { bytes, isStreamedByRoute } = routeBodyLimit(c.get('deps').config, c.req.method, c.req.path);
   const declared = c.req.header('content-length');
-  if (declared !== undefined && !c.req.header('transfer-encoding')) {
+  const isChunked = c.req.header('transfer-encoding') !== undefined;
+  if (declared !== undefined && !isChunked) {
     const length = Number(declared);
     if (!Number.isSafeInteger(length) || length > bytes) return tooLarge(c, bytes);
   }
   if (isStreamedByRoute) return next();
+  // Over HTTP/1.1 a request without Transfer-Encoding has exactly its Content-Length of body (none when
+  // it declares none; RFC 9112 §6.3), and that length was checked above: nothing is left to count. Asking
+  // hono's counter anyway made @hono/node-server build a full Request for every GET (issue 29, record 212).
+  if (!isChunked && isHttp1(c)) return next();
   return counterFor(bytes)(c, next);
+}
+
+/** A request that came over HTTP/1 through @hono/node-server (in-process requests have no socket). */
+function isHttp1(c: Context<AppEnv>): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && incoming.httpVersionMajor === 1;
 }

@@ -14,6 +14,9 @@ import { validationError } from './errors';
 /** Bodies passed on untouched: signed by their sender, and never stored as text fields. */
 const UNCHECKED_BODY_PREFIXES = ['/api/payments/webhook', '/api/uploads'];
 
+/** Printable ASCII (0x21-0x7E) except `%`: a URL in which no escape can hide a control character. */
+const PLAIN_URL = /^[!-$&-~]*$/;
+
 const refuse = (found: { path: string; message: string }) =>
   validationError(found.message, { [found.path]: found.message });
 
@@ -28,6 +31,9 @@ function decoded(value: string): string {
 /** The path and query, checked on every API request before any route: neither needs the body. */
 export function refuseControlCharacters(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Printable ASCII without `%` decodes to itself and holds no control character: nothing to parse or
+    // decode (most requests; issue 29, record 212). Anything else is checked in full below.
+    if (PLAIN_URL.test(c.req.url)) return next();
     const url = new URL(c.req.url);
     const inPath = findControlCharacters(decoded(url.pathname), { isMultiline: false });
     if (inPath) throw refuse({ ...inPath, path: 'path' });

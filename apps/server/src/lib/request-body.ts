@@ -23,7 +23,7 @@ export async function guardBody(
   }
   guarded.add(c);
   return limitBody(c, async () => {
-    if (!routeBodyLimit(c.var.deps.config, c.req.method, c.req.path).isStreamedByRoute) {
+    if (!routeBodyLimit(c.get('deps').config, c.req.method, c.req.path).isStreamedByRoute) {
       await refuseControlCharactersInBody(c);
     }
     await next();

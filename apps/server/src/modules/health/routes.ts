@@ -84,7 +84,7 @@ async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
 
 export const healthRoutes = new Hono<AppEnv>()
   .get('/', access('public'), async (c) => {
-    const { database } = await checkDatabase(c.var.deps);
+    const { database } = await checkDatabase(c.get('deps'));
     if (database === 'ok') return c.json({ status: 'ok' as const }, 200);
     return c.json(
       { status: 'unavailable' as const, error: { code: 'not_ready', message: 'Not ready: database' } },
@@ -93,7 +93,7 @@ export const healthRoutes = new Hono<AppEnv>()
   })
   .get('/live', access('public'), (c) => c.json({ status: 'ok' as const }, 200))
   .get('/ready', access('public'), async (c) => {
-    const deps = c.var.deps;
+    const deps = c.get('deps');
     const database = await checkDatabase(deps);
     const jobs = deps.jobs ? (deps.jobs.isReady() ? 'ok' : 'pending') : 'none';
     const checks: Checks = { ...database, jobs };
