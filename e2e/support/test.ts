@@ -96,16 +96,18 @@ export async function pageAs(
   return { page, context, user };
 }
 
-/** Waits until no toast is fading in or out, then runs axe. */
+/**
+ * Waits until no toast is fading in or out, then runs axe. A toast beyond the Toaster's `visibleToasts`
+ * is hidden (data-visible="false") once it has faded to 0, and may stay so: a pointer resting over the
+ * toasts pauses their timers, as Playwright's does after clicking a button at the bottom of a phone screen.
+ */
 async function analyzeSettled(page: Page) {
-  await page.waitForFunction(
-    () =>
-      !document.querySelector(
-        '[data-sonner-toast][data-visible="false"], [data-sonner-toast][data-removed="true"]',
-      ) &&
-      Array.from(document.querySelectorAll('[data-sonner-toast]')).every(
-        (toast) => getComputedStyle(toast).opacity === '1',
-      ),
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('[data-sonner-toast]')).every((toast) => {
+      if (toast.getAttribute('data-removed') === 'true') return false;
+      const opacity = getComputedStyle(toast).opacity;
+      return toast.getAttribute('data-visible') === 'false' ? opacity === '0' : opacity === '1';
+    }),
   );
   return new AxeBuilder({ page }).analyze();
 }
