@@ -97,17 +97,20 @@ export async function pageAs(
 }
 
 /**
- * Waits until no toast is fading in or out, then runs axe. A toast beyond the Toaster's `visibleToasts`
- * is hidden (data-visible="false") once it has faded to 0, and may stay so: a pointer resting over the
- * toasts pauses their timers, as Playwright's does after clicking a button at the bottom of a phone screen.
+ * Waits until no toast is fading in or out, then runs axe. sonner fades a toast and, apart, its children
+ * (title, description, buttons), so each must be fully shown or fully hidden. A toast beyond the Toaster's
+ * `visibleToasts` stays hidden at opacity 0 while a pointer rests over the toasts (it pauses their timers,
+ * as Playwright's does after clicking a button at the bottom of a phone screen).
  */
 async function analyzeSettled(page: Page) {
   await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('[data-sonner-toast]')).every((toast) => {
-      if (toast.getAttribute('data-removed') === 'true') return false;
-      const opacity = getComputedStyle(toast).opacity;
-      return toast.getAttribute('data-visible') === 'false' ? opacity === '0' : opacity === '1';
-    }),
+    Array.from(document.querySelectorAll('[data-sonner-toast]')).every(
+      (toast) =>
+        toast.getAttribute('data-mounted') === 'true' &&
+        toast.getAttribute('data-removed') !== 'true' &&
+        getComputedStyle(toast).opacity === (toast.getAttribute('data-visible') === 'false' ? '0' : '1') &&
+        Array.from(toast.children).every((child) => ['0', '1'].includes(getComputedStyle(child).opacity)),
+    ),
   );
   return new AxeBuilder({ page }).analyze();
 }
