@@ -7,35 +7,19 @@
 const SERVER = '^apps/server/src/';
 const MODULES = `${SERVER}modules/`;
 const FEATURES = '^apps/web/src/features/';
+/** The posting side of royalties (issue 36, record 250). */
+const POSTING = 'royalty-posting';
 /** Tests and test set-up may reach into other modules for fixtures; production code may not. */
 const TESTS = ['\\.test\\.tsx?$', `${SERVER}test-support/`, '^apps/server/src/main-e2e\\.ts$'];
 
 /**
- * What another module may import from each module (files under modules/<name>/, without .ts): a module
- * with an `index.ts` offers that; these list the public files of modules without one yet. Anything
- * else in a module is its own.
+ * A module's front door is its `index.ts` (issue 37): what other modules, tests included, may import of it.
+ * Anything else in a module is its own. The composition roots (app.ts, server.ts, cli-commands.ts,
+ * job-registry.ts, main-e2e.ts) also wire a module's routes, jobs, lazily loaded job handlers and CLI
+ * commands by their files; every module has an index.ts (scripts/checks/front-doors.mjs).
  */
-const PUBLIC_ENTRY_POINTS = {
-  auth: ['service', 'auth'],
-  // The content checks (WAV header, cover) also check catalogue imports' files (record 200).
-  builder: ['files', 'wav', 'cover'],
-  'content-id': ['opt-in-at-submission'],
-  delivery: ['planning', 'worker', 'needs-action'],
-  // Edit Release's plan locks and the file claims, for post-release updates (record 197).
-  // Release time and territories, read by the builder, delivery and review (record 199).
-  releases: ['service', 'mails', 'edit', 'files', 'availability'],
-  // The operator's fee and a posting's figures, for the finance module (record 189).
-  royalties: ['fees', 'posting-figures'],
-  // Team invitations follow the split invitations' sending limits and mail layout (record 202).
-  splits: ['posting', 'statement', 'invitation-limits', 'mails'],
-  wallet: ['service', 'balance', 'payment-crypto', 'audit', 'payees'],
-};
-const publicFiles = [
-  `${MODULES}[^/]+/index\\.ts$`,
-  ...Object.entries(PUBLIC_ENTRY_POINTS).map(
-    ([module, files]) => `${MODULES}${module}/(${files.join('|')})\\.ts$`,
-  ),
-];
+const FRONT_DOOR = `${MODULES}[^/]+/index\\.ts$`;
+const WIRING = `${MODULES}[^/]+/(routes|claims-routes|jobs|job-handlers|cli)\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -53,10 +37,39 @@ module.exports = {
       name: 'module-internals',
       severity: 'error',
       comment:
-        "A module imports another module only through that module's public entry (its index.ts, or the " +
-        'files PUBLIC_ENTRY_POINTS lists in .dependency-cruiser.cjs).',
-      from: { path: `${MODULES}([^/]+)/`, pathNot: TESTS },
-      to: { path: MODULES, pathNot: [`${MODULES}$1/`, ...publicFiles] },
+        "A module (its tests too) imports another module only through that module's front door, its " +
+        'index.ts (issue 37). Export what is needed there.',
+      from: { path: `${MODULES}([^/]+)/` },
+      to: { path: MODULES, pathNot: [`${MODULES}$1/`, FRONT_DOOR] },
+    },
+    {
+      name: 'outside-modules-through-the-front-door',
+      severity: 'error',
+      comment:
+        'Code outside the modules (lib, infra, test-support, the composition roots) imports a module through ' +
+        'its index.ts; the composition roots and tests may also wire its routes, jobs, job handlers and CLI ' +
+        'commands (routes.ts, claims-routes.ts, jobs.ts, job-handlers.ts, cli.ts).',
+      from: { path: SERVER, pathNot: MODULES },
+      to: { path: MODULES, pathNot: [FRONT_DOOR, WIRING] },
+    },
+    {
+      name: 'royalty-imports-know-no-posting-or-statements',
+      severity: 'error',
+      comment:
+        'Royalties in three modules with one-way arrows (issue 36, record 250): royalty-imports (source, ' +
+        'detect, parse, stage) knows nothing of posting or statements; posting reads the staged report ' +
+        "through royalty-imports' index.ts, statements read posting's results.",
+      from: { path: `${MODULES}royalty-imports/`, pathNot: TESTS },
+      to: { path: `${MODULES}(${POSTING}|statements)/` },
+    },
+    {
+      name: 'royalty-posting-knows-no-statements',
+      severity: 'error',
+      comment:
+        'Posting writes the books and knows nothing of the statements that read them (record 250): ' +
+        'statements import posting, never the other way.',
+      from: { path: `${MODULES}${POSTING}/`, pathNot: TESTS },
+      to: { path: `${MODULES}statements/` },
     },
     {
       name: 'infra-and-db-know-no-module',
@@ -100,6 +113,24 @@ module.exports = {
         'features/<name>/index.ts(x).',
       from: { path: `${FEATURES}([^/]+)/` },
       to: { path: FEATURES, pathNot: [`${FEATURES}$1/`, `${FEATURES}[^/]+/index\\.tsx?$`] },
+    },
+    {
+      name: 'web-app-through-the-front-door',
+      severity: 'error',
+      comment:
+        'app/ and the entries import a feature through its index.ts(x), or load one of its pages ' +
+        '(features/<name>/routes/, lazily from app/router.tsx) (issue 37).',
+      from: { path: '^apps/web/src/', pathNot: FEATURES },
+      to: { path: FEATURES, pathNot: [`${FEATURES}[^/]+/index\\.tsx?$`, `${FEATURES}[^/]+/routes/`] },
+    },
+    {
+      name: 'web-release-form-is-below-features',
+      severity: 'error',
+      comment:
+        'features/release-form (credits, files, uploads, release time and territories) is used by the ' +
+        'builder and releases; it imports no feature, so the direction stays one way (record 262).',
+      from: { path: `${FEATURES}release-form/` },
+      to: { path: FEATURES, pathNot: `${FEATURES}release-form/` },
     },
     {
       name: 'web-shared-knows-no-feature',

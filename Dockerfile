@@ -1,7 +1,10 @@
 # Tunedrop production image (record 160): built in one stage, run from a slim one as a non-root user.
-# docker build -t tunedrop . && docker compose up (compose.yaml runs 2 web instances and a worker).
+# docker build -t tunedrop . && docker compose up (compose.yaml runs the migrate step, 2 web instances and
+# a worker). Before a rollout: the new image once with TUNEDROP_ROLE=migrate (docs/operations.md).
+# The admin CLI inside it: docker compose exec worker npm run cli -- user:create …
 
-FROM node:20-bookworm-slim AS build
+# Node 24, an LTS line supported until April 2028 (Node 20 reached its end of life in April 2026; record 224).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/server/package.json apps/server/
@@ -11,7 +14,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
@@ -22,6 +25,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages/shared ./packages/shared
 COPY --from=build /app/apps/server/package.json ./apps/server/
+# `npm run cli -- …` runs `build.mjs --if-stale` first, which finds no sources here and builds nothing.
+COPY --from=build /app/apps/server/build.mjs ./apps/server/
 COPY --from=build /app/apps/server/dist ./apps/server/dist
 COPY --from=build /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build /app/apps/web/package.json ./apps/web/

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
-import { postImport } from '../apps/server/src/modules/royalties/posting';
-import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+import { importRoyaltyFile } from '../apps/server/src/modules/royalty-imports/service';
+import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
 import { openBenchDatabase } from './lib/bench-database';
 import { seedArtists } from './lib/bench-seed';
 

@@ -98,7 +98,7 @@ async function createDatabase(baseUrl: string): Promise<{ url: string; drop: () 
 
 /** One release of TRACKS tracks for the artist and a report of LINES lines on them, posted this month. */
 async function seedPostedLines(system: { db: import('../apps/server/src/db/client').Db }, userId: string) {
-  const { postImport } = await load('apps/server/src/modules/royalties/posting.ts');
+  const { postImport } = await load('apps/server/src/modules/royalty-posting/posting.ts');
   const { db } = system;
   // A release holds at most 20 tracks: TRACKS tracks over five releases.
   const releaseIds = Array.from({ length: 5 }, () => randomUUID());

@@ -10,9 +10,14 @@
  *   - beside them, in the same run, a raw COPY of the same staged rows into a bare table (psql \copy on
  *     PostgreSQL, COPY FROM '/dev/blob' on PGlite) → lines/s, and the import / COPY ratio.
  * Targets on PostgreSQL: import ≥ 100,000 lines/s and ≥ 50% of raw COPY; posting ≤ 10 s; RSS growth < 200 MB.
+ * With --registrant (an ISRC registrant set in Settings, none of the bench's ISRCs its own, and the report
+ * crediting "Bench Artist", none of the catalogue's names: a sanity warning per matched track, issue 43
+ * finding 3), the sanity-warnings step is timed alone after the import (goal ≤ 5 s on PostgreSQL), beside
+ * the baseline: the per-warning scan it replaced, timed on a few warnings and multiplied by their number;
+ * then the admin's warnings list, one page with its lines.
  * It is not a test.
  *   node --import tsx bench/royalty-import.ts [--lines 1000000] [--db pglite|postgres|both] [--posting no]
- *     [--db-prefix tunedrop_bench]
+ *     [--registrant QZTDR] [--db-prefix tunedrop_bench]
  *   (postgres: DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch database is made)
  */
 import { spawnSync } from 'node:child_process';
@@ -23,10 +28,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
-import { postImport } from '../apps/server/src/modules/royalties/posting';
-import { importRoyaltyFile } from '../apps/server/src/modules/royalties/service';
+import { listWarnings, refreshWarnings } from '../apps/server/src/modules/royalty-imports/report-warnings';
+import { importRoyaltyFile } from '../apps/server/src/modules/royalty-imports/service';
+import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
 import { openBenchDatabase } from './lib/bench-database';
 import { seedArtists, seedSplits } from './lib/bench-seed';
+import { baselineWarningSeconds } from './lib/warnings-baseline';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +43,8 @@ const { values } = parseArgs({
     posting: { type: 'string', default: 'yes' },
     /** The scratch PostgreSQL database's name prefix (a helper's own prefix on a shared server). */
     'db-prefix': { type: 'string', default: 'tunedrop_bench' },
+    /** The operator's ISRC registrant: the sanity-warnings step is timed (see above). */
+    registrant: { type: 'string', default: '' },
   },
 });
 const LINES = Number(values.lines);
@@ -242,6 +251,11 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
   const { database } = bench;
   try {
     await seedCatalogue(database);
+    if (values.registrant) {
+      await database.db.execute(
+        sql`insert into settings (key, value) values ('ISRC_REGISTRANT', ${values.registrant})`,
+      );
+    }
     // A small warm-up import, so code loading and JIT are not counted.
     const warm = path.join(work, 'warm.tsv');
     fs.writeFileSync(
@@ -261,6 +275,24 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     const importSeconds = (performance.now() - started) / 1000;
     const rssGrowth = rss.stop();
     if (summary.status !== 'staged') throw new Error(`bench import failed: ${summary.errors.join('; ')}`);
+    if (values.registrant) {
+      const warned = performance.now();
+      await refreshWarnings(database.db, summary.id);
+      const warningsSeconds = (performance.now() - warned) / 1000;
+      const baseline = await baselineWarningSeconds(database.db, summary.id, 3);
+      // The admin's list of them: one page with its lines, from one scan (it was one scan per warning).
+      const listed = performance.now();
+      const page = await listWarnings(database.db, summary.id);
+      const listSeconds = (performance.now() - listed) / 1000;
+      console.info(
+        [
+          `${kind}: sanity warnings of ${summary.lineCount.toLocaleString('en-US')} lines, registrant ${values.registrant}, load average ${loadAverage()}`,
+          `  grouped query (now)      ${warningsSeconds.toFixed(1)} s for ${baseline.warnings.toLocaleString('en-US')} warnings`,
+          `  per-warning scan (before) ${baseline.perWarning.toFixed(2)} s each (${baseline.sampled} timed) × ${baseline.warnings.toLocaleString('en-US')} = ${((baseline.perWarning * baseline.warnings) / 60).toFixed(0)} min estimated`,
+          `  warnings list, page 1    ${listSeconds.toFixed(1)} s for ${page.items.length} of ${page.total.toLocaleString('en-US')} warnings with their lines (it read every warning's lines, a scan each)`,
+        ].join('\n'),
+      );
+    }
 
     // Postings timed up to the commit: without splits and with them, twice each, alternating; all but the
     // last are rolled back (and the tables vacuumed, so no run pays for the dead rows of the one before).

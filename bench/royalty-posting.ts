@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
 import { firstRow } from '../apps/server/src/lib/sql';
-import { postImport } from '../apps/server/src/modules/royalties/posting';
+import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
 import { openBenchDatabase } from './lib/bench-database';
 import { seedArtists, seedSplits } from './lib/bench-seed';
 

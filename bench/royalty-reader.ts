@@ -47,7 +47,9 @@ async function child(): Promise<void> {
       };
       for await (const _line of readLines(file)) lines += 1;
     } else {
-      const { DEFAULT_READ_LIMITS, readLines } = await import('../apps/server/src/modules/royalties/source');
+      const { DEFAULT_READ_LIMITS, readLines } = await import(
+        '../apps/server/src/modules/royalty-imports/source'
+      );
       const limits = {
         ...DEFAULT_READ_LIMITS,
         ...(values['max-decompressed'] ? { maxDecompressedBytes: Number(values['max-decompressed']) } : {}),

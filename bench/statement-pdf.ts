@@ -8,7 +8,7 @@
  *   node --import tsx bench/statement-pdf.ts [rows=200] [runs=5]
  */
 import PDFDocument from 'pdfkit';
-import { drawLine, registerStatementFonts } from '../apps/server/src/modules/royalties/statement-text';
+import { drawLine, registerStatementFonts } from '../apps/server/src/modules/statements/statement-text';
 
 const rowCount = Number(process.argv[2] ?? 200);
 const runs = Number(process.argv[3] ?? 5);

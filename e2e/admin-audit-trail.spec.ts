@@ -136,7 +136,7 @@ test('an admin changes a setting and a target, imports a report, and reads all t
   const csv = await fs.readFile((await download.path()) as string, 'utf8');
   const lines = csv.split('\r\n').filter((line) => line.includes(targetName));
   expect(lines).toHaveLength(4);
-  expect(csv).toContain('When (UTC),Kind,Action,Actor,Actor name,Subject type,Subject,Changes');
+  expect(csv).toContain('When (UTC),Kind,Action,Actor,Actor name,For account,Subject type,Subject,Changes');
   expect(
     lines.some((line) => line.includes('delivery.target.disable') && line.includes('enabled: true → false')),
   ).toBe(true);

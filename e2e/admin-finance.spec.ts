@@ -3,7 +3,8 @@
  * plan fees in Settings are validated but left alone: other journeys run beside this one), posts a
  * statement whose confirmation names what is credited, held for a pending invitation, kept as the fee and
  * booked to suspense; the result repeats the same figures, /admin/finance shows them for the report, the
- * liability reconciles with the ledger and the CSV downloads. Axe-clean at 1280 and 390 px.
+ * liability reconciles with the ledger and the CSV downloads. Axe-clean at 1280 and 390 px. A report of
+ * $28.865 shows one figure, $28.86, as came in and as credited (issue 44).
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -51,6 +52,9 @@ test('a fee on an account: the confirmation, the result and the finance overview
 
   const admin = await pageAs(browser, { roles: ['admin'] });
   const { page } = admin;
+  // Issue 44: a report of $28.865 was shown as $28.87 came in beside the $28.86 credited. Posted here by
+  // the API for an artist of no fee: the view now shows one figure, cut to the cent as it was credited.
+  const roundingFile = await postByApi(admin.user.cookie ?? '', suffix, period);
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // The plan fees are checked on the form (a fee above 100% is refused) without saving them.
@@ -104,6 +108,15 @@ test('a fee on an account: the confirmation, the result and the finance overview
   await expect(row.getByTestId('report-held')).toHaveText('$5.10');
   await expect(row.getByTestId('report-suspense')).toHaveText('$3.00');
   await expect(row).toContainText('Yes');
+  await expect(row.getByTestId('report-gross')).toHaveText('$23.00');
+  await expect(row.getByTestId('report-rounding')).toHaveText('$0.00');
+  const rounded = page.getByTestId(`finance-report-${roundingFile}`);
+  await expect(rounded.getByTestId('report-gross')).toHaveText('$28.86');
+  await expect(rounded.getByTestId('report-credited')).toHaveText('$28.86');
+  await expect(rounded.getByTestId('report-rounding')).toHaveText('$0.00');
+  await expect(rounded).toContainText('0.005 USD exactly');
+  await expect(rounded).not.toContainText('$28.87');
+  await expect(rounded).toContainText('Adds up to the cent: Yes');
   await expect(page.getByTestId('liability-status')).toHaveText('Reconciles with the ledger');
   expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -117,6 +130,41 @@ test('a fee on an account: the confirmation, the result and the finance overview
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId('finance-csv')).toBeVisible();
+  // On a phone each figure stays on its line's row, right-aligned, none cut off the screen.
+  const credited = rounded.getByTestId('report-credited');
+  await credited.scrollIntoViewIfNeeded();
+  const box = await credited.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  await expect(credited).toBeInViewport();
   expect(await seriousA11yViolations(page)).toEqual([]);
   await admin.context.close();
 });
+
+/** An admin imports and posts by the API a report of one $28.865 line for a new artist of no fee. */
+async function postByApi(cookie: string, suffix: string, period: string): Promise<string> {
+  const isrc = `QZR${suffix.slice(0, 2)}26${suffix.slice(2, 7)}`;
+  const artist = await seed.user({ plan: 'basic', artistName: `Rounding ${suffix}` });
+  await seed.release({ userId: artist.userId, status: 'live', isrcs: [isrc], releaseDate: '2020-01-01' });
+  const headers = { cookie, origin: e2eEnv.baseUrl };
+  const fileName = `distrokid-${suffix}-rounding.tsv`;
+  const line = `${period}-28\t${period}\tSpotify\tRounding ${suffix}\tSong\t${isrc}\t\t100\t100\tSong\tUS\t0\t28.865`;
+  const imported = await fetch(`${e2eEnv.baseUrl}/api/admin/royalties/imports?filename=${fileName}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/octet-stream' },
+    body: `${HEADER}\n${line}\n`,
+  });
+  expect(imported.status).toBe(202);
+  const { id } = (await imported.json()) as { id: string };
+  const phaseOf = async () => {
+    const summary = await fetch(`${e2eEnv.baseUrl}/api/admin/royalties/imports/${id}`, { headers });
+    return ((await summary.json()) as { progress: { phase: string } }).progress.phase;
+  };
+  await expect.poll(phaseOf, { timeout: 30_000 }).toBe('ready');
+  const posted = await fetch(`${e2eEnv.baseUrl}/api/admin/royalties/imports/${id}/post`, {
+    method: 'POST',
+    headers,
+  });
+  expect(posted.status).toBe(202);
+  await expect.poll(phaseOf, { timeout: 30_000 }).toBe('posted');
+  return fileName;
+}

@@ -1,9 +1,15 @@
 /**
  * Journey (issue 27, record 201): a Pro artist creates a second artist profile, releases under it (the
  * builder starts with that profile as primary artist), and sees My Songs and statements per profile or for
- * all profiles, through the sidebar's switcher, at 1280 and 390 px.
+ * all profiles, through the sidebar's switcher, at 1280 and 390 px; with a 15% fee on the account, each
+ * profile's statement (page and PDF) shows its own lines, its part of the fee, its split shares and its net,
+ * and the two profiles add up to the account's statement (issue 44 finding 1, record 235).
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileInput, mediaDir } from './support/builder';
 import { e2eEnv } from './support/env';
 import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
@@ -119,7 +125,7 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
   };
   const sideId = profiles.find((profile) => profile.name === side)?.id;
   expect(sideId).toBeTruthy();
-  await seed.release({
+  const dawn = await seed.release({
     userId: user.userId,
     title: 'Dawn Single',
     status: 'live',
@@ -127,6 +133,25 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
     isrcs: [isrcSide],
     ...(sideId ? { artistProfileId: sideId } : {}),
   });
+  // A collaborator's 20% of the side profile's single (record 235: it shows on that profile's statement only).
+  const split = await fetch(`${e2eEnv.baseUrl}/api/releases/${dawn.releaseId}/splits`, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      trackId: null,
+      ownerPercent: '80',
+      payees: [{ email: `dawn.collaborator.${suffix}@example.com`, percent: '20' }],
+    }),
+  });
+  expect(split.status).toBe(200);
+  // The label's 15% distribution fee (an override on this account only: other journeys run beside this one).
+  const admin = await seed.user({ roles: ['admin'] });
+  const fee = await fetch(`${e2eEnv.baseUrl}/api/admin/users/${user.userId}/fee`, {
+    method: 'PUT',
+    headers: { cookie: admin.cookie ?? '', origin: e2eEnv.baseUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ feePercent: '15' }),
+  });
+  expect(fee.status).toBe(200);
   await postReport(suffix, [
     `2026-01-10\t2025-12\tSpotify\tTest Artist\tOwl Song\t${isrcMain}\t\t1000\t100\tSong\tUS\t0\t10.00`,
     `2026-01-10\t2025-12\tSpotify\tTest Artist\tDawn Single\t${isrcSide}\t\t500\t100\tSong\tGB\t0\t5.00`,
@@ -151,7 +176,47 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
     await expect(summary.getByTestId('statement-row').filter({ hasText: 'Gross earnings' })).toContainText(
       '$5.00',
     );
+    // $5.00 less its 15% fee ($0.75), less the collaborator's 20% of the $4.25 left ($0.85): $3.40.
+    await expect(summary.getByTestId('statement-row').filter({ hasText: 'Distribution fee' })).toContainText(
+      '-$0.75',
+    );
+    await expect(summary.getByTestId('statement-row').filter({ hasText: 'Split shares paid' })).toContainText(
+      '-$0.85',
+    );
+    await expect(
+      summary.getByTestId('statement-row').filter({ hasText: `Net earnings of ${side}` }),
+    ).toContainText('$3.40');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    if (width === 1280) {
+      // The per-artist PDF (issue 44 finding 1): the profile's own line, split and net, not the account's.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        statement.getByRole('link', { name: /^Download the .* statement as PDF$/ }).click(),
+      ]);
+      const file = path.join(os.tmpdir(), `profile-statement-${suffix}.pdf`);
+      await download.saveAs(file);
+      const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+      await fs.rm(file, { force: true });
+      expect(text).toContain(`Artist profile: ${side}`);
+      expect(text).toMatch(new RegExp(`Gross earnings of ${side} \\(1 line\\)\\s+500\\s+\\$5\\.00`));
+      expect(text).toMatch(/Distribution fee \(15%\)\s+-\$0\.75/);
+      expect(text).toMatch(/Split shares paid to collaborators\s+-\$0\.85/);
+      expect(text).toMatch(new RegExp(`Net earnings of ${side}\\s+\\$3\\.40`));
+      expect(text).toMatch(/Net earnings of the other artist profiles and shares received\s+\$8\.50/);
+      expect(text).not.toContain('Owl Song');
+
+      // The first profile's statement: its $10.00, its $1.50 of the fee, no split, net $8.50.
+      await choose(page, width, 'Night Owls');
+      statement = page.getByTestId('statement').first();
+      const own = statement.getByRole('button', { name: /^(View|Hide) the .* statement$/ });
+      if ((await own.getAttribute('aria-expanded')) !== 'true') await own.click();
+      summary = statement.getByTestId('statement-summary');
+      const row = (label: string) => summary.getByTestId('statement-row').filter({ hasText: label });
+      await expect(row('Gross earnings')).toContainText('$10.00');
+      await expect(row('Distribution fee')).toContainText('-$1.50');
+      await expect(row('Split shares paid')).toHaveCount(0);
+      await expect(row('Net earnings of Night Owls')).toContainText('$8.50');
+    }
 
     await choose(page, width, 'All profiles');
     await expect(page.getByTestId('statements-profile')).toHaveText('All profiles.');
@@ -160,9 +225,12 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
     const toggle = statement.getByRole('button', { name: /^(View|Hide) the .* statement$/ });
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     summary = statement.getByTestId('statement-summary');
-    await expect(summary.getByTestId('statement-row').filter({ hasText: 'Gross earnings' })).toContainText(
-      '$15.00',
-    );
+    // The account's statement is the sum of its profiles': $15.00, fee -$2.25, split -$0.85, net $11.90.
+    const total = (label: string) => summary.getByTestId('statement-row').filter({ hasText: label });
+    await expect(total('Gross earnings')).toContainText('$15.00');
+    await expect(total('Distribution fee')).toContainText('-$2.25');
+    await expect(total('Split shares paid')).toContainText('-$0.85');
+    await expect(total('Net earnings')).toContainText('$11.90');
     await page.goto('/dashboard/songs');
     await expect(page.getByRole('main').getByText('Owl Song')).toBeVisible();
     await expect(page.getByRole('main').getByText(`Morning ${suffix}`)).toBeVisible();

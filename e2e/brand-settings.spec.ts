@@ -4,7 +4,8 @@
  * outbox and a statement name the product; with no enabled YouTube target the admin is warned that the
  * pricing page's "YouTube Content ID protection" is not backed. The brand is reset at the end (journeys
  * share one database). It changes what every page shows, so playwright.config.ts runs it alone after the
- * other journeys (project `site-wide`); to run it by itself: `npm run test:e2e -- --no-deps e2e/brand-settings.spec.ts`.
+ * other journeys (project `site-wide`). Issue 44: with a 15% fee the home page says what artists keep, and no
+ * public page shows "Tunedrop" through the brand. To run it by itself: `npm run test:e2e -- --no-deps e2e/brand-settings.spec.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -92,6 +93,35 @@ test('a brand change shows on the home page, in a mail and on a statement; an un
     const html = await (await fetch(`${e2eEnv.baseUrl}/`)).text();
     expect(html).toContain(`Why Artists Choose ${name}`);
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Issue 44: with a 15% fee the home page says what the artist keeps, not "100%" revenue share...
+    const fees = await api('/api/admin/finance/fees', {
+      method: 'PUT',
+      body: JSON.stringify({ basic: '15', pro: '15', payee: '0' }),
+    });
+    expect(fees.status).toBe(200);
+    await page.goto('/');
+    const stats = page.locator('main dl').first();
+    await expect(stats).toContainText('Revenue you keep85%');
+    await expect(stats).not.toContainText('100%');
+    await expect(stats).not.toContainText('Revenue share');
+    await expect(
+      page.getByText('85% of the revenue your music earns: our distribution fee is 15%.'),
+    ).toBeVisible();
+    await expect(page.getByText('24-48 hours on Pro (Basic: 7-14 days)').first()).toBeVisible();
+    // The pricing page names the fee under each plan's price, before anyone subscribes.
+    await page.goto('/pricing');
+    await expect(page.getByTestId('plan-fee')).toHaveText([
+      'Plus a 15% distribution fee: you keep 85% of your earnings',
+      'Plus a 15% distribution fee: you keep 85% of your earnings',
+    ]);
+    // ...and no public page shows "Tunedrop" through the operator's brand, in its text or its title.
+    for (const publicPath of ['/', '/pricing', '/terms', '/privacy', '/login', '/signup']) {
+      await page.goto(publicPath);
+      await expect(page.getByText(name).first()).toBeVisible();
+      await expect(page.locator('body'), publicPath).not.toContainText('Tunedrop');
+      expect(await page.title(), publicPath).not.toContain('Tunedrop');
+    }
     await visitor.close();
 
     // A mail: the password reset names the product.
@@ -121,6 +151,10 @@ test('a brand change shows on the home page, in a mail and on a statement; an un
     await fs.rm(file, { force: true });
     expect(text).toContain(`${name} royalty statement`);
   } finally {
+    await api('/api/admin/finance/fees', {
+      method: 'PUT',
+      body: JSON.stringify({ basic: '0', pro: '0', payee: '0' }),
+    });
     const resetBrand = await api('/api/admin/brand', { method: 'PUT', body: JSON.stringify(DEFAULT_BRAND) });
     expect(resetBrand.status).toBe(200);
     for (const target of youtube) {

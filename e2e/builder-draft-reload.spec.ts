@@ -74,3 +74,43 @@ test('a reload mid-wizard, or coming back later, restores the draft with its upl
   });
   media.remove();
 });
+
+test('"Draft saved" is shown only once the last change is saved, not when an older save answers', async ({
+  browser,
+}) => {
+  const { page } = await pageAs(browser, { plan: 'basic' });
+  await page.goto('/dashboard/release-builder');
+  await page.getByLabel('Release Title').fill('First Title');
+  await expect(page.getByTestId('save-state')).toHaveText('Draft saved');
+
+  // Every later save waits until the journey lets it through, in the order they were sent.
+  const held: { title: string; release: () => void }[] = [];
+  await page.route('**/api/builder/draft', async (route) => {
+    if (route.request().method() !== 'PUT') return route.continue();
+    const title = (route.request().postDataJSON() as { release: { title: string } }).release.title;
+    await new Promise<void>((resolve) => held.push({ title, release: resolve }));
+    await route.continue();
+  });
+  await page.getByLabel('Release Title').fill('Second Title');
+  await expect.poll(() => held.map((save) => save.title)).toEqual(['Second Title']);
+  await page.getByLabel('Release Title').fill('Third Title');
+  await expect(page.getByTestId('save-state')).toHaveText('Saving draft…');
+  await expect.poll(() => held.map((save) => save.title)).toEqual(['Second Title', 'Third Title']);
+
+  // The older save answers: the newer one is still on its way, so the page must not say "Draft saved".
+  const olderAnswered = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'PUT' &&
+      (response.request().postDataJSON() as { release: { title: string } }).release.title === 'Second Title',
+  );
+  held[0]?.release();
+  await olderAnswered;
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  await expect(page.getByTestId('save-state')).toHaveText('Saving draft…');
+
+  held[1]?.release();
+  await expect(page.getByTestId('save-state')).toHaveText('Draft saved');
+  await page.unroute('**/api/builder/draft');
+  await page.reload();
+  await expect(page.getByLabel('Release Title')).toHaveValue('Third Title');
+});

@@ -1,4 +1,9 @@
 /**
+ * Issue 43 finding 12 and issue 44 findings 2 and 4 (records 232, 233), second journey: a folder with one
+ * unreadable message imports the rest as a job and reports the bad one; the territories and the release
+ * moment of Tunedrop's own export (its producer written as StudioProducer) show on the owner's release page;
+ * the release is under the profile named like its artist, not the first.
+ *
  * Issue 26 finding 10 journey (record 200): a label's export (the official ERN 4.3 single sample with the
  * files a distributor ships) waits in the import folder; an admin imports it on Admin → Catalogue import
  * for a Pro artist account with review skipped, reads the report, and the release goes to a real OpenSSH
@@ -8,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { completedSingle, randomIsrc, randomUpc } from '../apps/server/src/test-support/catalogue-export';
 import { startSftpServer } from '../apps/server/src/test-support/sftp';
+import { tunedropExportFolder } from '../apps/server/src/test-support/tunedrop-export';
 import {
   adminApi,
   CODE_SETTINGS,
@@ -82,5 +88,83 @@ test('an admin imports an ERN release with review skipped; it reaches an SFTP st
     fs.rmSync(folder, { recursive: true, force: true });
     await admin.context.close();
     await sftp.stop();
+  }
+});
+
+test('a folder with one bad message imports the rest, keeps territories and the artist profile of the release', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const owner = await pageAs(browser, { plan: 'pro', artistName: 'Harbour First' });
+  const artist = `Mira Vale ${Math.random().toString(36).slice(2, 6)}`;
+  const folderName = `mixed-export-${Math.random().toString(36).slice(2, 8)}`;
+  const folder = path.join(e2eEnv.dataDir, 'catalogue-import', folderName);
+  try {
+    const created = await owner.page.request.post('/api/artist-profiles', {
+      data: { name: artist },
+      headers: { origin: e2eEnv.baseUrl },
+    });
+    expect(created.status()).toBe(201);
+    // Tunedrop's own export of a release sold everywhere but the US and Canada, and a message nested too deep.
+    await tunedropExportFolder(path.join(folder, 'good'), {
+      title: 'Lanterns',
+      artist,
+      upc: randomUpc(),
+      isrc: randomIsrc(),
+      territories: { mode: 'exclude', codes: ['US', 'CA'] },
+      releaseStart: { mode: 'worldwide_moment', at: new Date('2027-03-05T16:00:00Z') },
+    });
+    fs.mkdirSync(path.join(folder, 'bad'), { recursive: true });
+    fs.writeFileSync(
+      path.join(folder, 'bad', 'nested.xml'),
+      `<ern:NewReleaseMessage xmlns:ern="http://ddex.net/xml/ern/43">${'<a>'.repeat(3000)}${'</a>'.repeat(3000)}</ern:NewReleaseMessage>`,
+    );
+
+    const page = admin.page;
+    await page.goto('/admin/catalogue-import');
+    await page.getByLabel('Folder').selectOption(folderName);
+    await page.getByLabel('Artist account (email)').fill(owner.user.email ?? '');
+    await page.getByRole('button', { name: 'Import catalogue' }).click();
+    // Runs as a job: the report fills in and the page says when it is done.
+    await expect(page.getByTestId('catalogue-import-status')).toContainText('Done: 2 gone through', {
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('catalogue-report-summary')).toContainText('1 imported, 1 refused');
+    await expect(page.getByRole('listitem', { name: path.join('bad', 'nested.xml') })).toContainText(
+      'The message nests elements more than 64 deep; it is refused.',
+    );
+    await expect(page.getByRole('listitem', { name: 'Lanterns' })).toContainText('Imported · pending');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const { imports } = await adminApi<{ imports: { id: string; source: string }[] }>(
+      page.request,
+      'GET',
+      '/api/admin/catalogue-imports',
+    );
+    const importId = imports.find((item) => item.source === folderName)?.id ?? '';
+    const report = await adminApi<{ releases: { title: string | null; releaseId: string | null }[] }>(
+      page.request,
+      'GET',
+      `/api/admin/catalogue-imports/${importId}`,
+    );
+    const releaseId = report.releases.find((entry) => entry.title === 'Lanterns')?.releaseId ?? '';
+
+    // The owner's release page shows the territories of the message, and it is under the named profile.
+    await owner.page.goto(`/dashboard/releases/${releaseId}`);
+    await expect(owner.page.getByText('Everywhere except: Canada (CA), United States (US)')).toBeVisible();
+    // The release moment of the message's deals, not local midnight.
+    await expect(
+      owner.page.getByText('One moment worldwide: 2027-03-05 16:00 UTC (2027-03-05 16:00 UTC)'),
+    ).toBeVisible();
+    await owner.page.goto('/dashboard/artists');
+    await expect(owner.page.getByRole('heading', { name: artist }).locator('..')).toContainText('1 release');
+    await expect(owner.page.getByRole('heading', { name: 'Harbour First' }).locator('..')).toContainText(
+      '0 releases',
+    );
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+    await admin.context.close();
+    await owner.context.close();
   }
 });

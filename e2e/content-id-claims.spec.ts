@@ -103,6 +103,19 @@ test('a YouTube report credits the artist, lists the claims, and a released clai
   await expect(own.getByRole('button')).toHaveCount(0);
   expect(await seriousA11yViolations(artistPage)).toEqual([]);
 
+  // The list is searched on the server: a title finds its claim, nonsense the empty state.
+  const search = artistPage.getByLabel('Search claims by video, track title, ISRC or asset id');
+  await search.fill('Road trip');
+  await search.press('Enter');
+  await expect(claims).toHaveCount(1);
+  await search.fill('no such video');
+  await search.press('Enter');
+  await expect(artistPage.getByText(CLAIM_MESSAGES.noMatch)).toBeVisible();
+  await expect(claims).toHaveCount(0);
+  await search.fill('');
+  await search.press('Enter');
+  await expect(claims).toHaveCount(2);
+
   // Releasing asks first; Cancel leaves the claim.
   await fan.getByRole('button', { name: 'Release claim on Road trip vlog' }).click();
   const confirm = artistPage.getByRole('alertdialog', { name: 'Release this claim?' });
@@ -121,6 +134,9 @@ test('a YouTube report credits the artist, lists the claims, and a released clai
 
   // The admin's queue: both claims, the allow-listed one first (asked earlier); one marked done.
   await page.goto('/admin/content-id');
+  // The queue is paged (issue 43 finding 11): the search by asset id finds this artist's two claims.
+  await page.getByLabel('Search claims to release by video, track title, ISRC or asset id').fill(asset);
+  await page.keyboard.press('Enter');
   const queue = page.getByRole('list', { name: 'Claims to release' });
   const waiting = queue.getByTestId('claim-to-release').filter({ hasText: `Claimant ${suffix}` });
   await expect(waiting).toHaveCount(2);
@@ -135,6 +151,8 @@ test('a YouTube report credits the artist, lists the claims, and a released clai
   await expect(waiting).toHaveCount(1);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
+  await page.getByLabel('Search claims to release by video, track title, ISRC or asset id').fill(asset);
+  await page.keyboard.press('Enter');
   await expect(
     page
       .getByRole('list', { name: 'Claims to release' })

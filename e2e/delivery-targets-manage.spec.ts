@@ -3,10 +3,25 @@
  * Test connection explains an unreachable host, an edit keeps the stored credentials, a removal asks
  * first. Moderators do not reach the delivery pages. Issue 22: the SFTP host key recorded at the first
  * connection is shown, and a server answering with another key is refused with both fingerprints.
+ * Issue 44: a store no target serves says "No store connection" to the artist and is named to the admin;
+ * removing a target says how many releases and artists it reaches, and mails each artist. Issue 43: a folder
+ * outside the server's root and the metadata address are refused with the rule's sentence.
  */
-import { STORE_DPID, uniqueName } from './support/delivery';
+import path from 'node:path';
+import { targetFolderRefusedMessage, targetHostRefusedMessage } from '@tunedrop/shared/schemas/delivery';
+import {
+  answer,
+  deliverThroughApi,
+  isoDay,
+  runWorker,
+  STORE_DPID,
+  storeFolder,
+  uniqueName,
+  waitForPackage,
+} from './support/delivery';
+import { e2eEnv } from './support/env';
 import { startSshd } from './support/sshd';
-import { expect, pageAs, seriousA11yViolations, test } from './support/test';
+import { expect, outboxMails, pageAs, seed, seriousA11yViolations, test } from './support/test';
 
 test('an admin adds, tests, edits and removes an SFTP target; a moderator is kept out', async ({
   browser,
@@ -26,6 +41,21 @@ test('an admin adds, tests, edits and removes an SFTP target; a moderator is kep
   await dialog.getByRole('button', { name: 'Add target' }).click();
   await expect(dialog.getByText(/Enter a URL starting with sftp:\/\//)).toBeVisible();
   await expect(dialog.getByText(/Enter a DDEX Party ID: 18 characters starting with PADPIDA/)).toBeVisible();
+  // Where a target may point (issue 43, record 227): a folder outside the server's root and the cloud
+  // metadata address are refused by the server, on the URL field, whatever the connection would do.
+  await dialog.getByLabel('Recipient party id (DPID)').fill(STORE_DPID);
+  await dialog.getByLabel('URL').fill('file:///etc');
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(
+    dialog.getByText(targetFolderRefusedMessage('/etc', path.join(e2eEnv.dataDir, 'targets'))),
+  ).toBeVisible();
+  await dialog.getByLabel('URL').fill('sftp://store@169.254.169.254/in');
+  await dialog.getByRole('button', { name: 'Add target' }).click();
+  await expect(
+    dialog.getByText(
+      targetHostRefusedMessage('169.254.169.254', '169.254.169.254', 'the cloud metadata address'),
+    ),
+  ).toBeVisible();
   // Port 1 on loopback: nothing listens there.
   await dialog.getByLabel('URL').fill('sftp://store:s3cret-pass@127.0.0.1:1/incoming');
   await expect(dialog.getByLabel('SFTP private key (optional)')).toBeVisible();
@@ -145,5 +175,79 @@ test('an admin sees the host key recorded at the first connection; a changed key
   } finally {
     await admin.context.close();
     await sshd.stop();
+  }
+});
+
+test('a store without a target says "No store connection"; removing a target names who it reaches and mails them', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const store = storeFolder();
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const artist = await pageAs(browser);
+  const tag = Math.random().toString(36).slice(2, 8);
+  const title = `Half Connected ${tag}`;
+  const name = uniqueName('FLO store');
+  const page = admin.page;
+  try {
+    // FLO has a target; no journey serves MediaNet.
+    const { releaseId } = await seed.release({
+      userId: artist.user.userId,
+      title,
+      releaseDate: isoDay(10),
+      distributionStores: ['flo', 'medianet'],
+    });
+    await deliverThroughApi(page.request, { store, platforms: ['flo'], releaseId, targetName: name });
+    await runWorker();
+    await answer(await waitForPackage(store.dir, (item) => item.xml.includes(title)), { isAccepted: true });
+
+    await artist.page.goto(`/dashboard/releases/${releaseId}`);
+    await expect(
+      artist.page.getByRole('listitem', { name: 'MediaNet' }).getByTestId('store-state'),
+    ).toHaveText('No store connection');
+    await expect(
+      artist.page.getByRole('listitem', { name: 'FLO' }).getByTestId('store-state'),
+    ).not.toHaveText(/Waiting|No store connection/);
+
+    // The admin is told which stores have no connection and how many releases wait, on both pages.
+    await page.goto('/admin/delivery');
+    const warning = page.getByRole('region', { name: 'Stores without a connection' });
+    await expect(warning).toContainText('have no store connection');
+    // Journeys running beside this one add releases waiting on MediaNet too, so the count is at least this
+    // one's; target-lifecycle.test.ts checks the exact count on a database of its own.
+    await expect(warning.getByRole('listitem').filter({ hasText: 'MediaNet:' })).toHaveText(
+      /^MediaNet: [1-9]\d* releases? waiting$/,
+    );
+    await expect(warning.getByRole('listitem').filter({ hasText: /^FLO:/ })).toHaveCount(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.goto('/admin/releases');
+    await expect(page.getByRole('region', { name: 'Stores without a connection' })).toContainText(
+      /MediaNet: [1-9]\d* releases? waiting/,
+    );
+
+    // Removing the FLO target: the dialog says who it reaches before anything happens.
+    await page.goto('/admin/delivery');
+    const card = page.getByRole('listitem', { name, exact: true });
+    await expect(card.getByTestId('target-holds')).toHaveText('1 release (delivered, not taken down)');
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText(
+      'This affects 1 release of 1 artist: each artist is mailed which release leaves which store.',
+    );
+    await confirm.getByRole('button', { name: 'Take it down from this target' }).click();
+    await expect(page.getByText(`${name} is disabled and a takedown is queued`)).toBeVisible();
+
+    // The artist is mailed, in plain words, which release leaves which store.
+    // Quoted-printable soft line breaks undone, as a mail reader shows the text.
+    const mailText = async () =>
+      (await outboxMails(artist.user.email))
+        .map((mail) => mail.text.replace(/=\r?\n/g, ''))
+        .find((text) => text.includes('taken down from FLO.')) ?? '';
+    await expect.poll(mailText).toContain(`"${title}" is being taken down from FLO.`);
+    expect(await mailText()).toContain('Every other store keeps your releases as they are.');
+  } finally {
+    await admin.context.close();
+    await artist.context.close();
+    store.remove();
   }
 });

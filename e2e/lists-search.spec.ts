@@ -81,9 +81,10 @@ test('My Songs and Delivery are searched and filtered; one target is one store r
       .getByRole('searchbox', { name: 'Search deliveries by release title, artist or UPC' })
       .fill(signal);
     await adminPage.getByLabel('Store', { exact: true }).selectOption({ label: 'Qobuz' });
-    const rows = adminPage.getByTestId('delivery-row');
+    // Another journey's store for Qobuz may take this release too, beside the parallel journeys: one row
+    // is this journey's target.
+    const rows = adminPage.getByTestId('delivery-row').filter({ hasText: targetName });
     await expect(rows).toHaveCount(1);
-    await expect(rows).toContainText(targetName);
     await expect(adminPage).toHaveURL(/[?&]store=qobuz/);
     await adminPage.getByLabel('Store', { exact: true }).selectOption({ label: 'Spotify' });
     await expect(adminPage.getByRole('heading', { name: 'No deliveries match these filters' })).toBeVisible();

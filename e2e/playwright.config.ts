@@ -3,10 +3,13 @@ import { defineConfig } from '@playwright/test';
 import { e2eEnv } from './support/env';
 
 /**
- * Journeys that change what every page shows (the operator's brand, record 203): they run alone, after all
- * the others, so no journey asserting the spec's texts meets them half-way.
+ * Journeys that change what every page shows (the operator's brand, record 203; the lapse policy, which every
+ * lapsed artist's banner states, issue 44): they run alone, after all the others, so no journey asserting
+ * the spec's texts meets them half-way.
  */
-const SITE_WIDE = /brand-settings\.spec\.ts$/;
+const SITE_WIDE = /(brand-settings|lapse-policy)\.spec\.ts$/;
+/** The money journal checked after every journey moved money (issue 36): last of all. */
+const LEDGER = /ledger-verify\.spec\.ts$/;
 
 export default defineConfig({
   testDir: '.',
@@ -34,8 +37,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'journeys', testIgnore: SITE_WIDE },
+    { name: 'journeys', testIgnore: [SITE_WIDE, LEDGER] },
     { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['journeys'] },
+    { name: 'ledger', testMatch: LEDGER, dependencies: ['site-wide'] },
   ],
   webServer: {
     // The e2e bundle (npm run build): the production server plus the test-fixtures router (record 093).

@@ -4,7 +4,9 @@
  *    admin sees the before/after and approves; an update package carrying only the new cover reaches the
  *    store, and the release page shows the new title;
  * 2. a store rejects a release ("Needs action"); the artist fixes the metadata through an update, the
- *    admin approves it, the fix goes to that store, and its accepted answer clears "Needs action".
+ *    admin approves it, the fix goes to that store, and its accepted answer clears "Needs action";
+ * 3. the artist fixes a track's ISRC and songwriters (issue 44, record 236): another track's code is refused,
+ *    the admin approves the before/after, and a metadata-only update carries them to the store.
  */
 import { startSftpServer } from '../apps/server/src/test-support/sftp';
 import { mediaDir } from './support/builder';
@@ -185,5 +187,73 @@ test('a store rejection is fixed by the artist through an update and re-delivere
     await expect(artist.getByRole('heading', { name: fixed, level: 1 })).toBeVisible();
     await expect(artist.getByTestId('needs-action')).toHaveCount(0);
     await expect(artist.getByTestId('release-status')).toHaveText('Live');
+  });
+});
+
+test("an artist fixes a track's songwriter and ISRC after release; the update carries them to the store", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await withStore(browser, async (ctx) => {
+    const { artist, admin } = ctx;
+    const tag = Math.random().toString(36).slice(2, 8);
+    const title = `Credits Fix ${tag}`;
+    const isrc = `QZC${tag.slice(0, 2).toUpperCase()}26${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`;
+    const { releaseId, first } = await deliverRelease(ctx, title);
+    await answer(first, { isAccepted: true });
+
+    // Issue 44: the credits and the ISRC are fixed in Update Release, like any other change.
+    await artist.goto(`/dashboard/releases/${releaseId}`);
+    await artist.getByRole('button', { name: 'Update Release' }).click({ timeout: 30_000 });
+    const dialog = artist.getByRole('dialog', { name: 'Update Release' });
+    const credits = dialog.locator('details').filter({ hasText: 'Credits and ISRC of track 1' });
+    await credits.getByText('Credits and ISRC of track 1').click();
+    const code = credits.getByLabel('ISRC', { exact: true });
+    const oldIsrc = await code.inputValue();
+    // Another track's code is refused, with the builder's words, under the field.
+    const takenIsrc = `QZT${tag.slice(0, 2).toUpperCase()}26${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`;
+    await seed.release({
+      userId: ctx.artistId,
+      title: `Credits Other ${tag}`,
+      status: 'live',
+      isrcs: [takenIsrc],
+    });
+    await code.fill(takenIsrc);
+    await dialog.getByRole('button', { name: 'Send for Review' }).click();
+    await expect(credits.getByText('This ISRC is already used by another track')).toBeVisible();
+    await code.fill(isrc.toLowerCase());
+    await credits.getByRole('button', { name: 'Add Songwriter' }).click();
+    const writer = credits.getByRole('group', { name: /^Songwriter \d+$/ }).last();
+    await writer.getByLabel('First Name').fill('Lyra');
+    await writer.getByLabel('Last Name').fill(`Poet${tag}`);
+    expect(await seriousA11yViolations(artist)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Send for Review' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(artist.getByRole('heading', { name: 'Update in review', level: 2 })).toBeVisible();
+    await expect(artist.getByRole('row', { name: /ISRC, track 1/ })).toContainText(isrc);
+
+    // The admin sees the before/after of the code and approves; the update reaches the store.
+    await admin.goto('/admin/releases');
+    const card = admin.getByRole('listitem').filter({ has: admin.getByRole('heading', { name: title }) });
+    const isrcRow = card.getByRole('row', { name: /ISRC, track 1/ });
+    await expect(isrcRow.getByRole('cell').first()).toHaveText(oldIsrc);
+    await expect(isrcRow.getByRole('cell').last()).toHaveText(isrc);
+    await expect(card.getByRole('row', { name: /Songwriters, track 1/ })).toContainText(`Lyra Poet${tag}`);
+    await card.getByRole('button', { name: 'Approve Update' }).click();
+    await admin.getByRole('alertdialog').getByRole('button', { name: 'Approve and Send' }).click();
+    await expect(card).toHaveCount(0);
+    await runWorker();
+    const update = await waitForPackage(
+      ctx.root,
+      (item) => item.xml.includes(isrc) && item.messageId !== first.messageId,
+    );
+    expect(update.xml).toContain(`Poet${tag}`);
+    // Metadata only: no file is sent again.
+    expect(update.resources).toEqual([]);
+    await answer(update, { isAccepted: true });
+
+    await artist.reload();
+    await expect(artist.getByTestId('track-isrc').first()).toHaveText(new RegExp(isrc.split('').join('-?')));
+    await expect(artist.getByText(`Lyra Poet${tag}`).first()).toBeVisible();
   });
 });

@@ -233,3 +233,37 @@ test('a generic CSV is mapped column by column, saved as a preset, reviewed and 
   await expect(page.getByRole('link', { name: fileName })).toHaveCount(0);
   await admin.context.close();
 });
+
+test('an import whose run stopped says so on the admin page and finishes after the admin retries it', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const suffix = String(Number.parseInt(randomUUID().slice(0, 8), 16) % 10_000_000).padStart(7, '0');
+  const fileName = `stuck-${suffix}.tsv`;
+  await seed.stuckRoyaltyImport({
+    fileName,
+    content: [
+      'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)',
+      `2025-05-02\t2025-03\tStore ${suffix}\tNobody\tSong\tQZS${suffix.slice(0, 2)}26${suffix.slice(2, 7)}\t\t10\t100\tSong\tUS\t0\t1.25`,
+    ].join('\n'),
+  });
+  const admin = await pageAs(browser, { roles: ['admin'] });
+  const { page } = admin;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/admin/royalties');
+  const row = page.getByRole('row').filter({ hasText: fileName });
+  // Not "Has errors": it waits, and the page says that no retry is scheduled.
+  await expect(row).toContainText('The run stopped and no retry is scheduled.');
+  await expect(row).not.toContainText('Has errors');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await row.getByRole('button', { name: `Retry now: ${fileName}` }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Retry this import now?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await row.getByRole('button', { name: `Retry now: ${fileName}` }).click();
+  await confirm.getByRole('button', { name: 'Retry now' }).click();
+  await expect(page.getByText('Retry queued: the import goes on from where it stopped.')).toBeVisible();
+  await expect(row).toContainText('Ready to post', { timeout: 30_000 });
+  await expect(row.getByTestId('import-retry')).toHaveCount(0);
+  await admin.context.close();
+});

@@ -20,4 +20,9 @@ const run = (command, args) => {
 };
 
 run('npm', ['run', 'build', '--silent']);
-run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', ...process.argv.slice(2)]);
+const args = process.argv.slice(2);
+// Named files run alone: without --no-deps the site-wide and ledger projects would pull in every journey
+// they depend on, whatever the filter.
+const namesFiles = args.some((arg) => !arg.startsWith('-'));
+const extra = namesFiles && !args.includes('--no-deps') ? ['--no-deps'] : [];
+run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts', ...args, ...extra]);

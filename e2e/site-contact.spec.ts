@@ -57,13 +57,18 @@ test('the modal sends a message, shows Message Sent!, closes after 2 seconds and
   await links(page).nth(0).fill('https://nova.example/music');
   // The second link stays empty and is dropped.
 
-  // Hold the answer back a moment to see the sending state.
+  // Hold the answer back until the sending state has been seen (no fixed wait).
+  let answer = () => {};
+  const isSeen = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
   await page.route('**/api/contact', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await isSeen;
     await route.continue();
   });
   await dialog(page).getByRole('button', { name: 'Send Message' }).click();
   await expect(dialog(page).getByRole('button', { name: 'Sending...' })).toBeDisabled();
+  answer();
   const sent = dialog(page).getByRole('button', { name: 'Message Sent!' });
   await expect(sent).toBeVisible();
   const sentAt = Date.now();

@@ -5,6 +5,9 @@
  * takedown buttons and is refused a release edit by the server; Catalog edits the release, sees no
  * withdrawal button and is refused a withdrawal by the server (record 205). Then the owner transfers
  * ownership to Catalog after a confirmation and is an Admin, and Finance leaves the account.
+ * Record 229: Finance's new payout details mail the owner, hold withdrawals (the dialog and the server
+ * say until when) and appear in the admin audit trail with the member and the account. Record 230: joining
+ * lands on the account's dashboard, whose sidebar names the team account and no plan or price.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
@@ -42,7 +45,8 @@ async function join(browser: Browser, width: number, email: string) {
   await member.page.goto(await invitationLink(email));
   await expect(member.page.getByRole('heading', { name: 'Team invitation' })).toBeVisible();
   await member.page.getByRole('button', { name: `Join as ${email}` }).click();
-  await expect(member.page.getByText('You joined the team.')).toBeVisible();
+  // Straight into the account (record 230).
+  await expect(member.page).toHaveURL(/\/dashboard$/);
   return member.page;
 }
 
@@ -74,7 +78,11 @@ for (const width of [1280, 390]) {
 
     // Finance: statements and a withdrawal from the owner's balance; a release edit is refused.
     const finance = await join(browser, width, financeEmail);
-    await finance.getByRole('link', { name: 'Go to the dashboard' }).click();
+    if (width >= 768) {
+      await expect(finance.getByText('Team account', { exact: true })).toBeVisible();
+      await expect(finance.getByTestId('sidebar-plan')).toHaveText(ownerName);
+      await expect(finance.getByText(/\$\d+(\.\d\d)?\/month|Upgrade to Pro|Choose a plan/)).toHaveCount(0);
+    }
     await finance.goto('/dashboard/royalties');
     await expect(finance.getByRole('heading', { name: 'Royalties and Wallet' })).toBeVisible();
     await expect(finance.getByTestId('available-balance')).toHaveText('$200.00');
@@ -88,12 +96,29 @@ for (const width of [1280, 390]) {
     await finance.getByLabel('PayPal Email').fill('label.pay@example.com');
     await finance.getByRole('button', { name: 'Save Payment Information' }).click();
     await expect(finance.getByTestId('saved-payment-method')).toContainText('Saved: PayPal');
+    // A member's new payout details (record 229): the owner is mailed, and withdrawals are held (72 h).
+    await expect
+      .poll(async () => (await outboxMails(owner.user.email)).some((mail) => mail.text.includes('payout')))
+      .toBe(true);
     await finance.getByRole('button', { name: 'Request Withdrawal' }).click();
     const dialog = finance.getByRole('dialog', { name: 'Request Withdrawal' });
+    await expect(dialog.getByRole('alert')).toContainText('withdrawals are on hold until');
     await dialog.getByLabel('Amount (USD)').fill('60');
     await dialog.getByRole('button', { name: 'Request Withdrawal' }).click();
-    await expect(dialog).toBeHidden();
-    await expect(finance.getByTestId('available-balance')).toHaveText('$140.00');
+    await expect(finance.getByText('Withdrawals on hold').first()).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(finance.getByTestId('available-balance')).toHaveText('$200.00');
+    if (width >= 768) {
+      // The admin audit trail names the member and the account they acted for.
+      const admin = await pageAs(browser, { roles: ['admin'] });
+      await admin.page.goto('/admin/audit');
+      await admin.page.getByLabel('User (email or id)').fill(financeEmail);
+      await admin.page.getByRole('button', { name: 'Filter' }).click();
+      const row = admin.page.getByTestId('audit-row').filter({ hasText: 'Changed payout details' });
+      await expect(row).toContainText(financeEmail);
+      await expect(row).toContainText(`Team member, for account ${owner.user.email}`);
+      await admin.context.close();
+    }
     // No catalogue actions for Finance (record 205): no upload entry, no edit or takedown on My Songs.
     await finance.goto('/dashboard/songs');
     await expect(finance.getByText(`Team Song ${suffix}`)).toBeVisible();
@@ -117,7 +142,7 @@ for (const width of [1280, 390]) {
     await expect(catalog.getByText('Release updated successfully')).toBeVisible();
     await expect(catalog.getByText(`Edited By Catalog ${suffix}`)).toBeVisible();
     await catalog.goto('/dashboard/royalties');
-    await expect(catalog.getByTestId('available-balance')).toHaveText('$140.00');
+    await expect(catalog.getByTestId('available-balance')).toHaveText('$200.00');
     await expect(catalog.getByRole('heading', { name: 'Statements' })).toBeVisible();
     await expect(catalog.getByRole('button', { name: 'Request Withdrawal' })).toHaveCount(0);
     const refused = await catalog.request.post('/api/wallet/withdrawals', {

@@ -4,7 +4,8 @@
 // Native and wasm packages stay in node_modules (they load files next to themselves); everything else is
 // bundled, so a start reads a few files instead of compiling TypeScript and resolving thousands of modules.
 //   node apps/server/build.mjs              always build
-//   node apps/server/build.mjs --if-stale   build only when a source file is newer than the bundle (npm run cli)
+//   node apps/server/build.mjs --if-stale   build only when a source file is newer than the bundle (npm run cli);
+//                                           never where there are no sources (the production image)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,9 @@ function newestMtime(dir) {
 }
 
 if (process.argv.includes('--if-stale')) {
+  // The production image holds dist/ without the sources (and without esbuild): nothing to build there,
+  // so `npm run cli` runs the bundled CLI as it is (record 224).
+  if (!fs.existsSync(path.join(serverDir, 'src'))) process.exit(0);
   const builtAt = fs.existsSync(path.join(outdir, 'cli.js'))
     ? fs.statSync(path.join(outdir, 'cli.js')).mtimeMs
     : 0;
@@ -49,6 +53,13 @@ export const external = [
   'pdfkit', // reads its standard-font metrics (js/data/*.afm) next to itself
   'fontkit', // the one copy pdfkit uses too (statement fonts are parsed once and shared)
   'piscina', // starts its own worker script (dist/worker.js in its package), which then loads ours
+  // The OpenTelemetry SDK is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (record 225): kept out
+  // of the bundle, nothing of it is read or parsed otherwise (@opentelemetry/api, its no-op, is bundled).
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
 ];
 
 const started = performance.now();
@@ -59,9 +70,11 @@ const result = await build({
     'main-e2e': path.join(serverDir, 'src/main-e2e.ts'),
     cli: path.join(serverDir, 'src/cli.ts'),
     // The royalty staging worker (record 207), started by the bundle from next to it.
-    'royalty-stage-worker': path.join(serverDir, 'src/modules/royalties/stage-worker.ts'),
+    'royalty-stage-worker': path.join(serverDir, 'src/modules/royalty-imports/stage-worker.ts'),
+    // The catalogue import's ERN reading worker (record 232), started by the bundle from next to it.
+    'ern-read-worker': path.join(serverDir, 'src/modules/catalogue-import/ern-read-worker.ts'),
     // The statement worker threads' entry (record 208), loaded by statement-threads.ts beside the bundle.
-    'statement-worker': path.join(serverDir, 'src/modules/royalties/statement-worker.ts'),
+    'statement-worker': path.join(serverDir, 'src/modules/statements/statement-worker.ts'),
   },
   outdir,
   bundle: true,

@@ -5,7 +5,6 @@
  * writes `AcknowledgementMessage` files (ern-c-sftp/18) into the package's `acknowledgements/` folder.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { ackXml } from '../../apps/server/src/test-support/sftp';
@@ -17,8 +16,11 @@ export const STORE_DPID = 'PADPIDA99999999021';
 
 export type StoreFolder = { dir: string; url: string; remove: () => void };
 
+/** A store's folder under DATA_DIR/targets, where the server allows folder targets by default (record 227). */
 export function storeFolder(): StoreFolder {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-store-'));
+  const root = path.join(e2eEnv.dataDir, 'targets');
+  fs.mkdirSync(root, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(root, 'tunedrop-store-'));
   return { dir, url: `file://${dir}`, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -26,6 +26,9 @@ export const e2eEnv = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     RATE_LIMITS: 'off',
+    // The journeys' SFTP stores listen on loopback, refused to targets by default (record 227); their folder
+    // stores are under DATA_DIR/targets, the default root of file:// targets.
+    DELIVERY_ALLOWED_HOSTS: '127.0.0.1',
     // A database kept between runs needs the same secret every run (each run has a fresh DATA_DIR,
     // whose generated secret the database would refuse: decision 141).
     ...(process.env.E2E_DATABASE_URL

@@ -63,6 +63,9 @@ export const seed = {
     /** One of the owner's artist profiles (record 201); default the first. */
     artistProfileId?: string;
   }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
+  /** An uploaded royalty import whose job was lost: it stays staging until an admin retries it. */
+  stuckRoyaltyImport: (options: { fileName: string; content: string }) =>
+    fixture<{ id: string }>('/royalty-imports/stuck', options),
 };
 
 /** Adds the seeded user's session cookie to the context. */

@@ -7,11 +7,12 @@ import type { Deps } from './deps';
 import { access, globalMiddleware } from './lib/access';
 import type { AppEnv } from './lib/context';
 import { refuseControlCharacters } from './lib/control-characters';
-import { AppError, internalErrorBody } from './lib/errors';
+import { AppError, databaseUnavailable, databaseUnavailableReason, internalErrorBody } from './lib/errors';
 import { metricsHandler, observeHttpRequest } from './lib/metrics';
 import { webDistDir } from './lib/paths';
 import { closeOnUnreadBody } from './lib/request-body';
 import { requestIdFor, runWithRequestContext } from './lib/request-context';
+import { traceRequest } from './lib/telemetry';
 import { mountWebApp } from './lib/web-app';
 import { adminBalancesRoutes } from './modules/admin-balances/routes';
 import { adminReleasesRoutes } from './modules/admin-releases/routes';
@@ -34,14 +35,17 @@ import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
 import { lapsePolicyRoutes } from './modules/lapse-policy/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
+import { payoutsRoutes } from './modules/payouts/routes';
 import { releaseUpdatesRoutes } from './modules/release-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
-import { royaltyChecksRoutes } from './modules/royalties/report-checks-routes';
-import { royaltiesRoutes } from './modules/royalties/routes';
+import { royaltyChecksRoutes, royaltyImportsRoutes } from './modules/royalty-imports';
+import { royaltiesRoutes } from './modules/royalty-posting';
 import { siteRoutes } from './modules/site/routes';
 import { splitsRoutes } from './modules/splits/routes';
 import { staffNotificationsRoutes } from './modules/staff-notifications/routes';
+import { statementsRoutes } from './modules/statements';
 import { supportRoutes } from './modules/support/routes';
+import { taxRoutes } from './modules/tax/routes';
 import { accountsRoutes, teamInvitationRoutes, teamRoutes } from './modules/team/routes';
 import { walletRoutes } from './modules/wallet/routes';
 
@@ -60,6 +64,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/team-invitations', teamInvitationRoutes)
   .route('/', siteRoutes)
   .route('/', supportRoutes)
+  .route('/', taxRoutes)
   .route('/', contentIdRoutes)
   .route('/', contentIdClaimsRoutes)
   .route('/', billingRoutes)
@@ -68,14 +73,17 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', releasesRoutes)
   .route('/', releaseUpdatesRoutes)
   .route('/', walletRoutes)
+  .route('/', payoutsRoutes)
   .route('/', analyticsRoutes)
   .route('/', adminReleasesRoutes)
   .route('/', auditRoutes)
   .route('/', adminUsersRoutes)
   .route('/', adminWithdrawalsRoutes)
   .route('/', adminBalancesRoutes)
-  .route('/', royaltiesRoutes)
+  .route('/', royaltyImportsRoutes)
   .route('/', royaltyChecksRoutes)
+  .route('/', royaltiesRoutes)
+  .route('/', statementsRoutes)
   .route('/', financeRoutes)
   .route('/', splitsRoutes)
   .route('/', deliveryRoutes)
@@ -97,7 +105,18 @@ export function enableTestFixtures(routes: Hono<AppEnv, never, '/'>): void {
   testFixtures = routes;
 }
 
-export function createApp(deps: Deps) {
+/** What a worker instance serves (record 156): its probes and /metrics. */
+const WORKER_PATHS = /^\/(api\/health(\/(live|ready))?|metrics)$/;
+
+export type AppOptions = {
+  /**
+   * A worker (TUNEDROP_ROLE=worker) runs jobs and answers only its probes and metrics; every other path
+   * answers 404 naming the role, with its X-Request-Id like any answer.
+   */
+  isWorkerOnly?: boolean;
+};
+
+export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   const { logger } = deps;
 
@@ -111,7 +130,15 @@ export function createApp(deps: Deps) {
       const requestId = requestIdFor(c.req.header('x-request-id'), deps.config.TRUST_PROXY === '1');
       c.set('requestId', requestId);
       // Every log line written while this request runs (routes, services, errors) carries its id.
-      await runWithRequestContext({ requestId }, () => next());
+      // Inside the request's span when traces are on (record 225): the jobs it enqueues carry its context.
+      await runWithRequestContext({ requestId }, () =>
+        traceRequest(
+          c.req,
+          () => routePath(c),
+          () => c.res.status,
+          next,
+        ),
+      );
       try {
         c.res.headers.set('X-Request-Id', requestId);
       } catch {
@@ -134,6 +161,23 @@ export function createApp(deps: Deps) {
       }
     }),
   );
+  if (options.isWorkerOnly) {
+    app.use(
+      '*',
+      globalMiddleware(async (c, next) => {
+        if (WORKER_PATHS.test(c.req.path)) return next();
+        return c.json(
+          {
+            error: {
+              code: 'NOT_FOUND',
+              message: 'This is a worker instance (TUNEDROP_ROLE=worker): it runs jobs and serves no API.',
+            },
+          },
+          404,
+        );
+      }),
+    );
+  }
   app.use(
     '*',
     globalMiddleware(
@@ -203,11 +247,20 @@ export function createApp(deps: Deps) {
         error.status,
       );
     }
+    // A hung, gone or overloaded database (its timeouts, record 223): 503 with one stable message, logged
+    // with the driver's reason only (a wrapped query error's message carries the query's values).
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable) {
+      logger.warn(
+        { reqId: c.get('requestId'), path: c.req.path, reason: unavailable },
+        'database unavailable',
+      );
+      const answer = databaseUnavailable();
+      return c.json({ error: { code: answer.code, message: answer.message } }, 503, { 'Retry-After': '5' });
+    }
     logger.error({ err: error, reqId: c.get('requestId'), path: c.req.path }, 'unhandled error');
     return c.json({ error: internalErrorBody(c.get('requestId')) }, 500);
   });
 
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

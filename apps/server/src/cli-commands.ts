@@ -4,13 +4,15 @@ import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
 import { CliError, type Command, type FlagValue } from './lib/cli-error';
 import { AppError } from './lib/errors';
-import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth/service';
+import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth';
 import { catalogueCliCommands } from './modules/catalogue-import/cli';
 import { deliveryCliCommands } from './modules/delivery/cli';
-import { describeFinance, financeIdentities } from './modules/finance/overview';
-import { royaltiesCliCommands } from './modules/royalties/cli';
-import { auditBalances, describeMismatch } from './modules/wallet/audit';
-import { setBalanceByCli } from './modules/wallet/balance';
+import { describeFinance, financeIdentities } from './modules/finance';
+import { ledgerCliCommands } from './modules/ledger/cli';
+import { payoutsCliCommands } from './modules/payouts/cli';
+import { royaltiesCliCommands } from './modules/royalty-posting';
+import { taxCliCommands } from './modules/tax/cli';
+import { auditBalances, describeMismatch, setBalanceByCli } from './modules/wallet';
 import type { System } from './server';
 
 const requireString = (flags: Record<string, FlagValue>, name: string): string => {
@@ -151,5 +153,8 @@ export const cliCommands: Record<string, Command> = {
   },
   ...catalogueCliCommands,
   ...deliveryCliCommands,
+  ...ledgerCliCommands,
+  ...payoutsCliCommands,
   ...royaltiesCliCommands,
+  ...taxCliCommands,
 };

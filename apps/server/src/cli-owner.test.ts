@@ -15,18 +15,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSocketFile } from './cli-socket';
 import { openDatabase } from './db/client';
 import { LOCK_FILE } from './db/data-dir-lock';
 import { profiles, user } from './db/schema';
 import { cookieFrom } from './test-support/auth-fixtures';
+import { seedPgliteDataDir } from './test-support/harness';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-owner-'));
 const admin = { email: 'ada@example.com', password: 'Adm1n!Passw0rd' };
 const children = new Set<ChildProcess>();
 
+// An installed DATA_DIR (the migrated template): initdb and the migrations on a fresh one are
+// cli-database.test.ts's and data-dir-permissions.test.ts's.
+beforeAll(() => seedPgliteDataDir(dataDir), 60_000);
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });

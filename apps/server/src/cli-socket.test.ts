@@ -27,6 +27,19 @@ let system: TestSystem;
 let socket: CliSocket;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-socket-'));
 
+/** test:slow tells when it runs and finishes only when the test lets it (no fixed wait). */
+const slow = (() => {
+  let isRunning = () => {};
+  let letFinish = () => {};
+  const running = new Promise<void>((resolve) => {
+    isRunning = resolve;
+  });
+  const mayFinish = new Promise<void>((resolve) => {
+    letFinish = resolve;
+  });
+  return { running, isRunning: () => isRunning(), mayFinish, letFinish: () => letFinish() };
+})();
+
 beforeAll(async () => {
   system = await createTestSystem();
   // Commands defined only for this test, registered like any module's.
@@ -41,7 +54,8 @@ beforeAll(async () => {
   cliCommands['test:slow'] = {
     usage: '',
     async run() {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      slow.isRunning();
+      await slow.mayFinish;
       return 'slow done';
     },
   };
@@ -161,8 +175,10 @@ describe('CLI socket', () => {
 
   it('lets a command in flight finish and answer when the server closes the socket, then removes it', async () => {
     const answer = handOver(['test:slow']);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await socket.close();
+    await slow.running;
+    const closing = socket.close();
+    slow.letFinish();
+    await closing;
     expect(await answer).toEqual({ exitCode: 0, stdout: 'slow done', stderr: '' });
     expect(fs.existsSync(cliSocketFile(dataDir))).toBe(false);
     expect(await handOver(['audit:balances'])).toBe('no-server');
@@ -299,6 +315,51 @@ describe('CLI socket ownership (issue 22, finding 11)', () => {
       expect(await sendCliRequest(dir, parsed.request)).toMatchObject({ exitCode: 0 });
     } finally {
       await limited.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('the connection cap', () => {
+  it('drops refused connections whose client never closes, and close() returns with them open', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-cap-'));
+    const limited = await startCliSocket(system, dir, createLogger('silent'), {
+      idleTimeoutMs: 60_000,
+      maxConnections: 2,
+    });
+    if (!limited) throw new Error('socket not started');
+    const clients: net.Socket[] = [];
+    try {
+      const open = (isAccepted: boolean) =>
+        new Promise<{ client: net.Socket; closed: Promise<string> }>((resolve, reject) => {
+          // allowHalfOpen: the client keeps its end open after the server's answer (the leak of finding 12).
+          const client = net.connect({ path: cliSocketFile(dir), allowHalfOpen: true });
+          clients.push(client);
+          let answer = '';
+          client.on('data', (chunk) => {
+            answer += chunk;
+          });
+          const closed = new Promise<string>((done) => client.on('end', () => done(answer)));
+          client.on('error', () => undefined);
+          client.on('connect', () =>
+            isAccepted ? setTimeout(() => resolve({ client, closed }), 100) : resolve({ client, closed }),
+          );
+          client.on('error', reject);
+        });
+      await open(true);
+      await open(true);
+      const refused = await Promise.all(Array.from({ length: 5 }, () => open(false)));
+      // Each refused one is answered (its client keeps its own end open).
+      for (const { closed } of refused) {
+        expect(JSON.parse(await closed)).toMatchObject({ exitCode: 1 });
+      }
+      // Two idle connections stay open (their idle time is a minute) and five refused clients never close:
+      // close() still returns promptly (before, it waited on the refused ones for ever, and so did SIGTERM).
+      const started = Date.now();
+      await limited.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const client of clients) client.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);

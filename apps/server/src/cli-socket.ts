@@ -29,6 +29,7 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
 const MAX_SOCKET_PATH_BYTES = 103;
 const IDLE_TIMEOUT_MS = 10_000;
 const MAX_CONNECTIONS = 16;
+const DRAIN_MS = 10_000;
 const PROTOCOL_VERSION = 2;
 
 const requestSchema = z.object({
@@ -68,7 +69,12 @@ function usableSocketPath(dataDir: string): string | null {
 
 export type CliSocket = { path: string; close: () => Promise<void> };
 
-export type CliSocketOptions = { idleTimeoutMs?: number; maxConnections?: number };
+export type CliSocketOptions = {
+  idleTimeoutMs?: number;
+  maxConnections?: number;
+  /** How long close() waits for commands in flight before dropping their connections. */
+  drainMs?: number;
+};
 
 /**
  * Listens for CLI commands; call only while holding the DATA_DIR lock (it replaces a stale socket).
@@ -82,6 +88,7 @@ export async function startCliSocket(
 ): Promise<CliSocket | null> {
   const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const drainMs = options.drainMs ?? DRAIN_MS;
   const socketPath = usableSocketPath(dataDir);
   const file = cliSocketFile(dataDir);
   if (!socketPath) {
@@ -114,8 +121,11 @@ export async function startCliSocket(
 
   const running = new Set<Promise<unknown>>();
   const sockets = new Set<net.Socket>();
+  const refused = new Set<net.Socket>();
   const answer = (socket: net.Socket, result: CliResult) => {
     socket.end(`${JSON.stringify(result)}\n`);
+    // A client that never closes its end is dropped after the idle time, not kept against the cap.
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
   };
   const handle = async (socket: net.Socket, line: string) => {
     let request: CliRequest;
@@ -153,11 +163,18 @@ export async function startCliSocket(
   const server = net.createServer((socket) => {
     socket.on('error', () => undefined); // the CLI went away; its command still completes
     if (sockets.size >= maxConnections) {
-      answer(socket, {
+      // Answered, then destroyed: a client that never closes its end would otherwise hold the connection
+      // (and server.close() with it) forever (issue 43 finding 12).
+      refused.add(socket);
+      socket.on('close', () => refused.delete(socket));
+      socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+      socket.resume(); // whatever it sends is read and dropped, so closing sends no reset over the answer
+      const line = {
         exitCode: 1,
         stdout: '',
         stderr: `Error: the server already has ${maxConnections} CLI connections open; try again`,
-      });
+      };
+      socket.end(`${JSON.stringify(line)}\n`, () => socket.destroy());
       return;
     }
     sockets.add(socket);
@@ -195,11 +212,22 @@ export async function startCliSocket(
 
   return {
     path: file,
-    /** Stops accepting, lets commands in flight finish and answer, then removes the socket. */
+    /**
+     * Stops accepting, lets commands in flight finish and answer (for at most `drainMs`), then drops every
+     * connection and removes the socket: it always returns, so a shutdown always exits.
+     */
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([...running]);
-      for (const socket of sockets) socket.destroy();
+      for (const socket of refused) socket.destroy();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, drainMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      for (const socket of [...sockets, ...refused]) socket.destroy();
       await closed;
       fs.rmSync(file, { force: true });
       fs.rmSync(tokenFile, { force: true });

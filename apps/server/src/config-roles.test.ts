@@ -24,7 +24,7 @@ describe('TUNEDROP_ROLE', () => {
 
   it('refuses an unknown role', () => {
     expect(() => parseConfig({ TUNEDROP_ROLE: 'both' })).toThrow(
-      'Invalid configuration: TUNEDROP_ROLE: must be all, web or worker',
+      'Invalid configuration: TUNEDROP_ROLE: must be all, web, worker or migrate',
     );
   });
 });

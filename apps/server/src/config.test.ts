@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEVELOPMENT_SECRET, loadConfig, parseConfig } from './config';
+import { seedPgliteDataDir } from './test-support/harness';
 
 const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-config-'));
@@ -180,6 +181,9 @@ describe('starting with a bad variable', () => {
 describe('starting with no settings', () => {
   it('says it uses the secret generated in DATA_DIR, and warns that the payment sandbox is on', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-config-'));
+    // The database of an installed DATA_DIR, without its app-secret file: what is said about the secret
+    // does not depend on the database, and initdb with the migrations would cost the start seconds.
+    await seedPgliteDataDir(dataDir);
     const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
       env: {
         ...process.env,

@@ -2,12 +2,20 @@
 import path from 'node:path';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
 import { z } from 'zod';
+import type { DatabaseTimeouts } from './db/timed-client';
 import { readOrCreateAppSecret } from './lib/app-secret';
+import { parseAllowList } from './lib/metrics-access';
 
 const optionalString = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+const milliseconds = z.coerce
+  .number({ message: 'must be a number of milliseconds' })
+  .int({ message: 'must be a number of milliseconds' })
+  .min(0, { message: 'must be a number of milliseconds' })
+  .max(2_147_483_647, { message: 'must be at most 2147483647 milliseconds' });
 
 const optionalUrl = optionalString.pipe(z.url({ message: 'must be a URL' }).optional());
 
@@ -23,6 +31,12 @@ const configSchema = z.object({
       .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  /** PostgreSQL timeouts (record 223), in milliseconds; 0 turns one off. None applies to the embedded PGlite. */
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(15_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds.default(60_000),
+  /** The limit of jobs' long statements (posting chunks, staging steps) and of migrations (none by default). */
+  DATABASE_LONG_STATEMENT_TIMEOUT_MS: milliseconds.default(600_000),
   APP_SECRET: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SUPPORT_EMAIL: z.email({ message: 'must be an email address' }).default('support@tunedrop.local'),
@@ -84,6 +98,8 @@ const configSchema = z.object({
     .int()
     .min(0)
     .default(100_000),
+  /** Hours a change of payout details holds the account's withdrawals (record 229); 0 turns the hold off. */
+  PAYOUT_HOLD_HOURS: z.coerce.number({ message: 'must be a number of hours' }).min(0).max(8760).default(72),
   SMTP_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).positive().default(30),
   DDEX_SENDER_PARTY_ID: z.string().default('PADPIDA0000000000T'),
   DDEX_SENDER_NAME: z.string().default('Tunedrop'),
@@ -92,10 +108,42 @@ const configSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   E2E_FIXTURES_TOKEN: optionalString,
-  /** Which parts this process runs (issue 24): `all` (default), `web` (HTTP only) or `worker` (jobs only). */
-  TUNEDROP_ROLE: z.enum(['all', 'web', 'worker'], { message: 'must be all, web or worker' }).default('all'),
-  /** Bearer token for GET /metrics; unset, only loopback callers may read it (record 159). */
+  /**
+   * Which parts this process runs (issue 24): `all` (default), `web` (HTTP only) or `worker` (jobs only);
+   * `migrate` applies the migrations and the job engine's schema, then exits (record 224).
+   */
+  TUNEDROP_ROLE: z
+    .enum(['all', 'web', 'worker', 'migrate'], { message: 'must be all, web, worker or migrate' })
+    .default('all'),
+  /**
+   * OpenTelemetry (record 225): traces are exported over OTLP/HTTP to `<endpoint>/v1/traces` when set;
+   * unset, nothing of the SDK is loaded. OTEL_EXPORTER_OTLP_HEADERS (the exporter's own) adds headers.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().default('tunedrop'),
+  /** The folder `file://` delivery targets must be inside (record 227); unset, DATA_DIR/targets. */
+  DELIVERY_FILE_ROOT: optionalString,
+  /**
+   * Hosts, addresses or CIDR ranges (comma-separated) that SFTP and S3 delivery targets may use although
+   * they are loopback, link-local, private or cloud-metadata addresses (record 227); unset, none.
+   */
+  DELIVERY_ALLOWED_HOSTS: optionalString,
+  /** Bearer token for GET /metrics (records 159, 218). */
   METRICS_TOKEN: optionalString,
+  /**
+   * Addresses and CIDRs (comma-separated) whose callers may read GET /metrics without the token (record
+   * 218); unset: loopback, or nobody with TRUST_PROXY=1.
+   */
+  METRICS_ALLOW: optionalString,
+  /**
+   * On SIGTERM: how long job runs in flight may take to finish before they are handed over to other
+   * workers, and HTTP requests to be answered (record 217). The container's stop grace period must exceed it.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .min(0, 'must be 0 to 120 seconds')
+    .max(120, 'must be 0 to 120 seconds')
+    .default(8),
   /** Worker threads building royalty statements (record 208); unset, one fewer than the cores; 0 on the event loop. */
   STATEMENT_THREADS: optionalString.pipe(
     z
@@ -118,8 +166,20 @@ export type ParsedConfig = z.infer<typeof configSchema> & {
    */
   jobsConcurrency: Record<string, number>;
   dataDir: string;
+  /** DELIVERY_FILE_ROOT resolved (default `DATA_DIR/targets`). */
+  deliveryFileRoot: string;
   isPaymentsSandboxAllowed: boolean;
 };
+
+/** The pool's timeouts from the configuration (db/timed-client.ts). */
+export function databaseTimeouts(config: ParsedConfig): DatabaseTimeouts {
+  return {
+    connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    longStatementMs: config.DATABASE_LONG_STATEMENT_TIMEOUT_MS,
+  };
+}
 
 export type Config = ParsedConfig & {
   appSecret: string;
@@ -134,6 +194,27 @@ export type Config = ParsedConfig & {
 export const DEVELOPMENT_SECRET = 'tunedrop-development-secret-change-me-in-production';
 
 export class ConfigError extends Error {}
+
+/**
+ * Refuses a JOBS_CONCURRENCY_* variable that names no queue and no module (a typo would otherwise be
+ * ignored silently), with one line naming it and the names it may take.
+ */
+export function checkJobsConcurrencyNames(
+  config: Pick<ParsedConfig, 'jobsConcurrency'>,
+  queues: readonly string[],
+): void {
+  const known = new Set<string>();
+  for (const name of queues) {
+    known.add(name.toUpperCase().replace(/[.-]/g, '_'));
+    known.add((name.split('.')[0] ?? '').toUpperCase().replace(/-/g, '_'));
+  }
+  const unknown = Object.keys(config.jobsConcurrency).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${unknown.map((key) => `JOBS_CONCURRENCY_${key}`).join(', ')}: no such queue or module (known: ${[...known].sort().join(', ')})`,
+    );
+  }
+}
 
 /** Parses the environment and resolves the secret (generated into DATA_DIR when APP_SECRET is unset). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -179,7 +260,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig 
       'Invalid configuration: E2E_FIXTURES_TOKEN: must not be set when NODE_ENV=production',
     );
   }
-  if (values.TUNEDROP_ROLE !== 'all') {
+  if (values.TUNEDROP_ROLE === 'migrate' && !values.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL: required when TUNEDROP_ROLE=migrate (the embedded PGlite is migrated by the server that owns it, at start)',
+    );
+  }
+  if (values.TUNEDROP_ROLE === 'web' || values.TUNEDROP_ROLE === 'worker') {
     // Separate web and worker processes share one database and one secret (record 160): the embedded
     // PGlite belongs to one process, and a secret generated per DATA_DIR would differ between them.
     const missing = (['DATABASE_URL', 'APP_SECRET'] as const).filter((key) => !values[key]);
@@ -191,6 +277,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig 
   }
   if (values.METRICS_TOKEN && values.METRICS_TOKEN.length < 16) {
     throw new ConfigError('Invalid configuration: METRICS_TOKEN: must be at least 16 characters');
+  }
+  if (values.METRICS_ALLOW) {
+    const parsed = parseAllowList(values.METRICS_ALLOW);
+    if ('invalid' in parsed) {
+      throw new ConfigError(
+        `Invalid configuration: METRICS_ALLOW: "${parsed.invalid}" is not an IP address or CIDR (e.g. 10.0.0.0/8, ::1)`,
+      );
+    }
   }
   if (values.APP_SECRET && values.APP_SECRET.length < 32) {
     throw new ConfigError('Invalid configuration: APP_SECRET: must be at least 32 characters');
@@ -224,6 +318,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): ParsedConfig 
     appUrl,
     jobsConcurrency,
     dataDir: path.resolve(values.DATA_DIR),
+    deliveryFileRoot: path.resolve(values.DELIVERY_FILE_ROOT ?? path.join(values.DATA_DIR, 'targets')),
     isPaymentsSandboxAllowed: !values.STRIPE_SECRET_KEY && (!isProduction || values.PAYMENTS_SANDBOX === '1'),
   };
 }

@@ -7,9 +7,9 @@
 import type { ProfileEventHub } from './infra/events/profile-events';
 import type { MailTransport } from './infra/mail/mail';
 import type { Storage } from './infra/storage/storage';
-import type { JobEngineStatus, RequestDeps } from './lib/context';
+import type { RequestDeps } from './lib/context';
 import type { Logger } from './lib/logger';
-import type { Auth } from './modules/auth/auth';
+import type { Auth } from './modules/auth';
 
 declare module './lib/context' {
   interface RequestDeps {
@@ -25,4 +25,3 @@ declare module './lib/context' {
 }
 
 export type Deps = RequestDeps;
-export type { JobEngineStatus };

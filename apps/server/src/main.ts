@@ -1,14 +1,20 @@
-/** Start-up: configuration, database and migrations, then listen; SIGTERM/SIGINT drain and close cleanly. */
+/**
+ * Start-up: configuration, database and migrations (or, in production on PostgreSQL, the check that the
+ * migrate role ran: record 224), then listen; SIGTERM/SIGINT drain and close cleanly.
+ */
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { startCliSocket } from './cli-socket';
-import { type Config, ConfigError, parseConfig, withAppSecret } from './config';
+import { type Config, ConfigError, checkJobsConcurrencyNames, parseConfig, withAppSecret } from './config';
 import { AppSecretMismatchError } from './db/app-secret-check';
 import { DataDirLockedError, dataDirLockHolder } from './db/data-dir-lock';
+import { UnmigratedDatabaseError } from './db/migrate';
+import { allJobs } from './job-registry';
 import { appSecretFile } from './lib/app-secret';
 import { createLogger, type Logger } from './lib/logger';
 import { DataDirOwnerError, describeTightened, makeDataDirPrivate, type Tightened } from './lib/private-dir';
+import { migrateDatabase } from './migrate-role';
 import { startSystem } from './server';
 
 async function main() {
@@ -18,6 +24,11 @@ async function main() {
   let tightened: Tightened;
   try {
     const parsed = parseConfig();
+    // A typo'd JOBS_CONCURRENCY_* would otherwise be ignored silently (issue 43).
+    checkJobsConcurrencyNames(
+      parsed,
+      allJobs.map((job) => job.name),
+    );
     // Another server owning DATA_DIR: refuse with one line before anything else is printed (the lock
     // taken when the database opens is what guarantees it; this only keeps the refusal alone).
     const owner = parsed.DATABASE_URL ? null : dataDirLockHolder(parsed.dataDir);
@@ -37,6 +48,11 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // A promise nobody awaited failed (a background task's query, a closed connection's late error): it is
+  // logged as an error and the server keeps serving; any transaction it ran in rolled back (record 260).
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection; the server keeps running');
+  });
   const loose = describeTightened(config.dataDir, tightened);
   if (loose) logger.warn(loose);
   if (config.appSecretSource === 'DATA_DIR') {
@@ -50,11 +66,25 @@ async function main() {
       'payment sandbox is on: checkouts are simulated and nobody is charged (set STRIPE_SECRET_KEY for real payments)',
     );
   }
+  if (config.TUNEDROP_ROLE === 'migrate') {
+    // The one-shot step before a rollout (record 224): migrate, then exit.
+    try {
+      await migrateDatabase(config, logger);
+      process.exit(0);
+    } catch (error) {
+      console.error(`TUNEDROP_ROLE=migrate: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+  }
   let system: Awaited<ReturnType<typeof startSystem>>;
   try {
     system = await startSystemWhenFree(config, logger);
   } catch (error) {
-    if (error instanceof DataDirLockedError || error instanceof AppSecretMismatchError) {
+    if (
+      error instanceof DataDirLockedError ||
+      error instanceof AppSecretMismatchError ||
+      error instanceof UnmigratedDatabaseError
+    ) {
       console.error(error.message);
       process.exit(1);
     }
@@ -72,10 +102,9 @@ async function main() {
           return null;
         })
       : null;
-  const app = createApp(system);
   // A worker runs jobs and answers only its probes and metrics (record 156): no API, no web app.
-  const fetch = config.TUNEDROP_ROLE === 'worker' ? workerOnly(app.fetch) : app.fetch;
-  const server = serve({ fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const app = createApp(system, { isWorkerOnly: config.TUNEDROP_ROLE === 'worker' });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info(
       { url: config.appUrl, port: info.port, database: system.database.kind, role: config.TUNEDROP_ROLE },
       'Tunedrop is listening',
@@ -83,50 +112,57 @@ async function main() {
   }) as Server;
 
   let isShuttingDown = false;
+  /**
+   * SIGTERM/SIGINT (record 217): readiness answers 503 at once and no new job is fetched; job runs in
+   * flight get SHUTDOWN_DRAIN_SECONDS to finish and are then handed over to other workers, while HTTP
+   * keeps answering (probes see the 503); then HTTP closes, requests still open are cut at the end of the
+   * drain time (at least a second later), the database closes and the process exits. Whatever hangs, it
+   * exits 5 s after the drain time.
+   */
   const shutdown = (signal: string) => {
     if (isShuttingDown) return;
     isShuttingDown = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+    if (system.shutdown) system.shutdown.isDraining = true;
+    logger.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, 'shutting down: draining');
+    const hardExit = setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting anyway');
+      process.exit(1);
+    }, drainMs + 5000);
+    hardExit.unref();
     // Live-update streams never finish on their own; end them so the server can close.
     void system.events.stop();
-    const force = setTimeout(() => {
-      logger.error('requests did not finish in 10 s; closing anyway');
-      server.closeAllConnections();
-    }, 10_000);
-    force.unref();
-    server.close(async () => {
-      try {
+    const startedAt = Date.now();
+    const closeHttp = () =>
+      new Promise<void>((resolve) => {
+        // Requests in flight get the rest of the drain time (at least a second).
+        const force = setTimeout(
+          () => {
+            logger.error('requests did not finish in time; closing anyway');
+            server.closeAllConnections();
+          },
+          Math.max(1000, drainMs - (Date.now() - startedAt)),
+        );
+        force.unref();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    void system.jobs
+      .stop({ timeoutMs: drainMs })
+      .then(closeHttp)
+      .then(async () => {
         await cliSocket?.close();
         await system.stop();
         logger.info('database closed; bye');
         process.exit(0);
-      } catch (error) {
+      })
+      .catch((error: unknown) => {
         logger.error({ err: error }, 'error while closing');
         process.exit(1);
-      }
-    });
-    server.closeIdleConnections();
+      });
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-}
-
-const WORKER_PATHS = /^\/(api\/health(\/(live|ready))?|metrics)$/;
-
-/** Only the health probes and /metrics; every other path answers 404 naming the role. */
-function workerOnly(fetch: (request: Request) => Response | Promise<Response>) {
-  return (request: Request) => {
-    if (WORKER_PATHS.test(new URL(request.url).pathname)) return fetch(request);
-    return Response.json(
-      {
-        error: {
-          code: 'NOT_FOUND',
-          message: 'This is a worker instance (TUNEDROP_ROLE=worker): it runs jobs and serves no API.',
-        },
-      },
-      { status: 404 },
-    );
-  };
 }
 
 /**

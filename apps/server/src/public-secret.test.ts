@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_SECRET } from './config';
 import { AppSecretMismatchError, checkAppSecret } from './db/app-secret-check';
 import { tracks } from './db/schema';
-import { signFileUrl } from './modules/admin-releases/files';
+import { signFileUrl } from './modules/admin-releases';
 import { createTestRelease, createTestUser } from './test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from './test-support/harness';
 

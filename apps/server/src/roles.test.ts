@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, checkJobsConcurrencyNames, parseConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { mailOutbox } from './db/schema';
 import { enqueueMail } from './infra/mail/mail';
@@ -82,6 +82,32 @@ describe('roles', () => {
     );
   });
 
+  it('a JOBS_CONCURRENCY_* that names no queue or module is refused at start, in one line naming it', () => {
+    const queues = ['delivery.send', 'royalties.import'];
+    expect(() =>
+      checkJobsConcurrencyNames(
+        parseConfig({ JOBS_CONCURRENCY_DELIVERY_SEND: '2', JOBS_CONCURRENCY_ROYALTIES: '1' }),
+        queues,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkJobsConcurrencyNames(parseConfig({ JOBS_CONCURRENCY_DELIVERY_SNED: '2' }), queues),
+    ).toThrow(
+      'Invalid configuration: JOBS_CONCURRENCY_DELIVERY_SNED: no such queue or module (known: DELIVERY, DELIVERY_SEND, ROYALTIES, ROYALTIES_IMPORT)',
+    );
+    const result = spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir(), JOBS_CONCURRENCY_DELIVERY_SNED: '2' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Invalid configuration: JOBS_CONCURRENCY_DELIVERY_SNED: no such queue or module \(known: /,
+    );
+  }, 60_000);
+
   it('without DATABASE_URL, web and worker are refused with a clear message', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
       env: {
@@ -141,6 +167,7 @@ describe('roles', () => {
         const response = await fetch(`http://127.0.0.1:${workerPort}${pathname}`);
         expect(response.status, pathname).toBe(404);
         expect(JSON.stringify(await response.json())).toContain('worker instance');
+        expect(response.headers.get('x-request-id'), pathname).toMatch(/^[0-9a-f-]{36}$/);
       }
       // The web instance still serves the API.
       expect((await fetch(`http://127.0.0.1:${webPort}/api/auth/get-session`)).status).not.toBe(404);

@@ -1,10 +1,11 @@
 /** Builds the running system from a Config: database (migrated), auth, storage, mail. Used by main and tests. */
 import path from 'node:path';
-import type { Config } from './config';
+import { type Config, databaseTimeouts } from './config';
 import { checkAppSecret } from './db/app-secret-check';
 import { openDatabase } from './db/client';
 import type { LockRole } from './db/data-dir-lock';
-import { runMigrations } from './db/migrate';
+import { pendingMigrations, runMigrations, UnmigratedDatabaseError, unmigratedMessage } from './db/migrate';
+import { poolTimeouts } from './db/timed-client';
 import type { Deps } from './deps';
 import { createProfileEventHub } from './infra/events/profile-events';
 import { createOutboxTransport, createSmtpTransport } from './infra/mail/mail';
@@ -14,8 +15,9 @@ import { allJobs } from './job-registry';
 import { createJobEngine, type JobEngine } from './lib/jobs';
 import type { Logger } from './lib/logger';
 import { recordJobFailure } from './lib/metrics';
-import { createAuth } from './modules/auth/auth';
-import { closeUploads } from './modules/builder/uploads';
+import { startTelemetry } from './lib/telemetry';
+import { createAuth } from './modules/auth';
+import { closeUploads } from './modules/builder';
 
 export type System = Deps & { jobs: JobEngine; stop: () => Promise<void> };
 
@@ -34,14 +36,30 @@ export type StartOptions = {
 };
 
 export async function startSystem(config: Config, logger: Logger, options: StartOptions = {}) {
+  // Before anything that may open a span (record 225); a no-op without OTEL_EXPORTER_OTLP_ENDPOINT.
+  const telemetry = await startTelemetry({
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: config.OTEL_SERVICE_NAME,
+    role: config.TUNEDROP_ROLE,
+    logger,
+  });
+  const timeouts = databaseTimeouts(config);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    timeouts,
     dataDir: options.isDatabaseInMemory && !config.DATABASE_URL ? 'memory://' : config.dataDir,
     pgliteTemplate: options.pgliteTemplate,
     lockRole: options.lockRole,
   });
+  const mayMigrate = selfMigrates(config);
   try {
-    await runMigrations(database);
+    if (mayMigrate) {
+      await runMigrations(database);
+    } else {
+      // Production on PostgreSQL (record 224): the migrate role changes the schema before a rollout.
+      const pending = await pendingMigrations(database);
+      if (pending.length > 0) throw new UnmigratedDatabaseError(unmigratedMessage(pending));
+    }
     await checkAppSecret(database.db, config);
   } catch (error) {
     await database.close().catch(() => undefined);
@@ -59,7 +77,8 @@ export async function startSystem(config: Config, logger: Logger, options: Start
   const s3 = s3OptionsFrom(config);
   const storage = s3 ? createS3Storage(s3) : createLocalStorage(path.join(config.dataDir, 'storage'));
   // Every background task is a job (job-registry.ts, records 155 and 156); `web` only enqueues.
-  const role = options.runWorkers === false ? 'web' : config.TUNEDROP_ROLE;
+  const role =
+    options.runWorkers === false || config.TUNEDROP_ROLE === 'migrate' ? 'web' : config.TUNEDROP_ROLE;
   const jobDeps: Record<string, unknown> = {};
   const jobs = createJobEngine({
     role,
@@ -68,11 +87,14 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     logger,
     database,
     databaseUrl: config.DATABASE_URL,
+    // pg-boss's own pool: its maintenance may run long statements; a hung database still fails it.
+    poolOptions: poolTimeouts({ ...timeouts, statementMs: timeouts.longStatementMs }),
     concurrency: jobConcurrency(
       allJobs.map((job) => job.name),
       config.jobsConcurrency,
     ),
     ...(options.jobPollingSeconds ? { pollingIntervalSeconds: options.jobPollingSeconds } : {}),
+    migrate: mayMigrate,
     // tunedrop_job_failures_total on /metrics (record 159).
     onJobFailed: recordJobFailure,
   });
@@ -87,12 +109,15 @@ export async function startSystem(config: Config, logger: Logger, options: Start
     wakeMail,
     events: createProfileEventHub(database, logger),
     jobs,
+    shutdown: { isDraining: false },
     async stop() {
-      // Runs in flight finish (or are failed back to their queue after 10 s) before the database closes.
-      await jobs.stop({ timeoutMs: 10_000 });
+      // Runs in flight finish (or are handed over after the drain time) before the database closes; main
+      // drains first on SIGTERM, and a second stop waits for that one (record 217).
+      await jobs.stop({ timeoutMs: config.SHUTDOWN_DRAIN_SECONDS * 1000 });
       await system.events.stop();
       await closeUploads(config);
       await database.close();
+      await telemetry.shutdown();
     },
   };
   Object.assign(jobDeps, system, {
@@ -107,9 +132,23 @@ export async function startSystem(config: Config, logger: Logger, options: Start
   } catch (error) {
     await jobs.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
+    // pg-boss checks its own schema when it may not migrate it.
+    const message = error instanceof Error ? error.message : '';
+    if (!mayMigrate && /pg-boss (is not installed|database requires migrations)/.test(message))
+      throw new UnmigratedDatabaseError(unmigratedMessage([]));
     throw error;
   }
   return system;
+}
+
+/**
+ * Whether this process applies migrations (its own and pg-boss's) at start (record 224): everywhere but
+ * production on PostgreSQL, where several instances of a new version would each change the schema under
+ * the old ones still serving; there the one-shot `TUNEDROP_ROLE=migrate` does it before the rollout.
+ * The embedded PGlite (one process) and development keep migrating at start.
+ */
+export function selfMigrates(config: Pick<Config, 'NODE_ENV' | 'DATABASE_URL'>): boolean {
+  return !(config.NODE_ENV === 'production' && config.DATABASE_URL);
 }
 
 /**

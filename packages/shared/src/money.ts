@@ -6,3 +6,4 @@
 export * from './money/allocation';
 export * from './money/cents';
 export * from './money/decimal';
+export * from './money/report-cents';

@@ -19,6 +19,9 @@ import pg from 'pg';
 import { keepPrivateUnder } from '../lib/private-dir';
 import { acquireDataDirLock, type LockRole } from './data-dir-lock';
 import * as schema from './schema';
+import { type DatabaseTimeouts, poolTimeouts, TimedClient } from './timed-client';
+
+export type { DatabaseTimeouts };
 
 export type Schema = typeof schema;
 /** The common Postgres database type both drivers satisfy; queries take this (or a transaction). */
@@ -45,6 +48,7 @@ export type Database = {
 } & ({ kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool });
 
 export type OpenOptions = {
+  timeouts?: DatabaseTimeouts | undefined;
   databaseUrl?: string | undefined;
   dataDir: string;
   /** A dumped PGlite data directory to start from (tests reuse one migrated copy). */
@@ -57,7 +61,7 @@ export type OpenOptions = {
 };
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.timeouts);
   // `memory://` keeps the embedded database in memory (unit and API tests).
   if (options.dataDir === 'memory://') return openPglite(null, options.pgliteTemplate);
   const lock = acquireDataDirLock(options.dataDir, options.lockRole ?? 'server');
@@ -85,8 +89,17 @@ export async function dumpPglite(database: Database): Promise<Blob> {
   return database.client.dumpDataDir('none');
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    Client: TimedClient,
+    ...(timeouts ? poolTimeouts(timeouts) : {}),
+  });
+  // A transaction's longer limits (allowLongStatements) end with it.
+  pool.on('release', (_error, client) => {
+    if (client instanceof TimedClient) client.readTimeoutMs = null;
+  });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries in flight report their own errors.
   });

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedPgliteTemplate } from '../test-support/harness';
 import { type Database, openDatabase } from './client';
 
 // Both drivers answer raw SQL with { rows }; the common Db type leaves the result untyped.
@@ -12,7 +13,8 @@ const labelsOf = (result: unknown) => (result as { rows: { label: string }[] }).
 
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: 'memory://' });
+  // Any PGlite will do: the migrated template opens in a second where a new database runs initdb.
+  database = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await migratedPgliteTemplate() });
   await database.db.execute(sql`create table probe (label text not null)`);
 });
 afterAll(async () => {

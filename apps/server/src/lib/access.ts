@@ -107,6 +107,10 @@ function viewerQuery(db: Db) {
       >`(select ${accountOwners.ownerId} from ${accountOwners} where ${accountOwners.accountId} = ${user.id})`,
       ownAccountRole: sql<string | null>`(select ${accountMembers.role} from ${accountMembers}
         where ${accountMembers.accountId} = ${user.id} and ${accountMembers.userId} = ${user.id})`,
+      // The first account the person joined as a member (record 230), by account_members_user_idx.
+      firstTeamAccount: sql<string | null>`(select ${accountMembers.accountId} from ${accountMembers}
+        where ${accountMembers.userId} = ${user.id} and ${accountMembers.accountId} <> ${user.id}
+        order by ${accountMembers.createdAt}, ${accountMembers.accountId} limit 1)`,
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
@@ -173,7 +177,7 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
     row = await viewerRow(db, token);
     if (!row) return null;
   }
-  const chosen = getCookie(c, ACCOUNT_COOKIE);
+  const chosen = getCookie(c, ACCOUNT_COOKIE) || teamOnlyAccount(row);
   const membership = chosen && chosen !== row.userId ? await membershipOf(db, chosen, row.userId) : null;
   return {
     user: {
@@ -198,6 +202,26 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
       ? { id: membership.accountId, role: membership.role }
       : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
   };
+}
+
+/**
+ * Where a browser that chose no account acts (record 230): a person who never held a subscription of
+ * their own and is not staff, but joined a team, acts for the team's account, so an invited member is
+ * never put to the plan picker of their own empty account. Choosing their own account (the switcher
+ * writes its id to the cookie) still takes them there.
+ */
+function teamOnlyAccount(row: {
+  firstTeamAccount: string | null;
+  subscriptionStatus: string;
+  subscriptionEnd: Date | null;
+  roles: Role[];
+}): string | null {
+  if (!row.firstTeamAccount) return null;
+  const hasOwnAccess =
+    row.subscriptionStatus !== 'inactive' ||
+    row.subscriptionEnd !== null ||
+    row.roles.some((role) => role === 'admin' || role === 'moderator' || role === 'free_access');
+  return hasOwnAccess ? null : row.firstTeamAccount;
 }
 
 /**
@@ -309,8 +333,4 @@ export function assertNotBanned(viewer: Viewer): void {
     const reason = viewer.profile.banReason ? ` Reason: ${viewer.profile.banReason}` : '';
     throw new AppError('banned', `Your account has been banned from uploading music.${reason}`, 403);
   }
-}
-
-export function hasViewerRole(viewer: Viewer, role: Role): boolean {
-  return hasRole(viewer.roles, role);
 }

@@ -43,7 +43,7 @@ export const ROUTE_BODY_LIMITS: ReadonlyArray<RouteBodyLimit> = [
     method: 'POST',
     bytes: () => ROYALTY_LIMITS.maxUploadBytes,
     isStreamedByRoute: true,
-    why: 'sales-report files, streamed to disk and counted (royalties/routes.ts)',
+    why: 'sales-report files, streamed to disk, hashed and counted (royalty-imports/routes.ts)',
   },
   {
     prefix: '/api/artist-profiles',
@@ -91,6 +91,14 @@ export const tooLargeMessage = (bytes: number) =>
 
 const tooLarge = (c: Context<AppEnv>, bytes: number) =>
   c.json({ error: { code: 'payload_too_large', message: tooLargeMessage(bytes) } }, 413);
+
+/**
+ * A route's own bound below the request's (the royalty and statement forms' JSON: 64 KB), for routes whose
+ * path prefix is exempt from the global one (`/api/admin/royalties/imports` for the upload).
+ */
+export function jsonBodyLimit(bytes = 64 * 1024): MiddlewareHandler<AppEnv> {
+  return counterFor(bytes);
+}
 
 /** hono's bodyLimit per limit, built once: it counts a chunked body as it arrives (buffered up to the limit). */
 const counters = new Map<number, MiddlewareHandler<AppEnv>>();

@@ -8,7 +8,11 @@ import type { Database, Db } from '../db/client';
 export type JobEngineStatus = {
   isReady(): boolean;
   counts(): Promise<{ queue: string; state: string; count: number }[]>;
+  ages(): Promise<{ queue: string; waitingSeconds: number; activeSeconds: number; expirySeconds: number }[]>;
 };
+
+/** Set by main on SIGTERM (record 217): readiness answers 503 from then on while the instance drains. */
+export type ShutdownState = { isDraining: boolean };
 
 /**
  * The services on every request's context (`c.var.deps`). lib declares here the ones it reads itself;
@@ -24,6 +28,7 @@ export interface RequestDeps {
   db: Db;
   /** The job engine once the system runs one: readiness and /metrics read its state. */
   jobs?: JobEngineStatus;
+  shutdown?: ShutdownState;
 }
 
 /** The signed-in user as GET /api/me answers it, read with the session in one query (lib/access.ts). */

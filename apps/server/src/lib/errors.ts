@@ -38,3 +38,53 @@ export function internalErrorBody(requestId: string | undefined): {
     ...(requestId ? { requestId } : {}),
   };
 }
+
+/** SQLSTATEs of a database that cannot answer now (not of a bad query): its timeouts, shutdown, overload. */
+const UNAVAILABLE_STATES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '25P03', '55P03']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+/** node-postgres's own words for a connection that timed out, broke or was dropped (pg 8, pg-pool 3). */
+const UNAVAILABLE_MESSAGES = [
+  'Query read timeout',
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'is not queryable',
+  'timeout expired',
+];
+
+/**
+ * Why an error means the database is unreachable, slow past its limits or shutting down (record 223), or
+ * null: the error itself, the cause of a wrapped one (Drizzle's DrizzleQueryError, an auth library's) or
+ * one of an AggregateError's. The reason is the driver's code and words, never the query or its values.
+ */
+export function databaseUnavailableReason(error: unknown, depth = 0): string | null {
+  if (!(error instanceof Error) || depth > 5) return null;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_STATES.has(code) || code.startsWith('08') || UNAVAILABLE_CODES.has(code))
+      return `${code}: ${error.message}`;
+  }
+  const words = UNAVAILABLE_MESSAGES.find((message) => error.message.includes(message));
+  if (words && !error.message.startsWith('Failed query')) return error.message;
+  if (error instanceof AggregateError) {
+    for (const inner of error.errors) {
+      const reason = databaseUnavailableReason(inner, depth + 1);
+      if (reason) return reason;
+    }
+  }
+  return databaseUnavailableReason(error.cause, depth + 1);
+}
+
+/** The answer when the database cannot answer (record 223): one stable message, 503, retry shortly. */
+export const databaseUnavailable = () =>
+  new AppError(
+    'database_unavailable',
+    'The service is temporarily unavailable: its database is not answering. Please try again in a moment.',
+    503,
+  );

@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestSystem, type TestSystem } from '../test-support/harness';
-import { createJobEngine, defineJob, enqueue, type JobEngine } from './jobs';
+import { inlineJob } from '../test-support/jobs';
+import { createJobEngine, enqueue, type JobEngine } from './jobs';
 import { createLogger } from './logger';
 import { rows } from './sql';
 
@@ -60,7 +61,7 @@ const jobStates = (name: string) =>
 describe('job engine', () => {
   it('runs a job committed with its transaction and never one whose transaction rolled back', async () => {
     const seen: string[] = [];
-    const echo = defineJob({
+    const echo = inlineJob({
       name: 'test.echo',
       payload: z.object({ text: z.string() }),
       async run({ text }) {
@@ -77,36 +78,58 @@ describe('job engine', () => {
     await system.db.transaction(async (tx) => {
       await enqueue(tx, echo, { text: 'committed' });
     });
-    await waitFor(() => seen.length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(seen).toEqual(['committed']);
+    // The rolled-back job left no row to run: the committed one is the only job, and it completed.
+    await waitFor(async () => (await jobStates('test.echo'))[0]?.state === 'completed');
     expect(await jobStates('test.echo')).toEqual([{ state: 'completed', retryCount: 0 }]);
+    expect(seen).toEqual(['committed']);
     // A payload its schema refuses is never enqueued.
     await expect(enqueue(system.db, echo, { text: 1 } as unknown as { text: string })).rejects.toThrow();
   });
 
+  it('a job enqueued in a rolled-back transaction leaves no job; a committed one leaves exactly one', async () => {
+    const noted = inlineJob({ name: 'test.noted', payload: z.object({ n: z.number() }), async run() {} });
+    // Role web: the queue is created, nothing runs, so the jobs are counted as enqueued.
+    await startEngine([noted], 'web');
+    const count = async () => (await jobStates('test.noted')).length;
+    const failed = await system.db
+      .transaction(async (tx) => {
+        const id = await enqueue(tx, noted, { n: 1 });
+        expect(id).toEqual(expect.any(String));
+        throw new Error('the caller failed after enqueueing');
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect(await count()).toBe(0);
+    const id = await system.db.transaction((tx) => enqueue(tx, noted, { n: 2 }));
+    const stored = await rows<{ id: string; data: unknown }>(
+      system.db,
+      sql`select id, data from pgboss.job where name = 'test.noted'`,
+    );
+    expect(stored).toEqual([{ id, data: { n: 2 } }]);
+  });
+
   it('a singleton key refuses a second waiting job, even from two transactions at once', async () => {
-    const once = defineJob({
+    const once = inlineJob({
       name: 'test.once',
       payload: z.object({}),
       policy: 'stately',
       async run() {},
     });
     // Queues are made at start: a web engine (enqueue only) makes this one.
-    await startEngine([once], 'web');
+    const web = await startEngine([once], 'web');
     const ids = await Promise.all(
       [1, 2].map(() => system.db.transaction((tx) => enqueue(tx, once, {}, { singletonKey: 'release-1' }))),
     );
     expect(ids.filter(Boolean)).toHaveLength(1);
     expect(await jobStates('test.once')).toEqual([{ state: 'created', retryCount: 0 }]);
-    // Role web created the queue but runs nothing.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect((await jobStates('test.once'))[0]?.state).toBe('created');
+    // Role web created the queue but runs nothing: it started no worker loop, the one thing that takes jobs.
+    expect(web.isWorking).toBe(false);
+    expect(web.runner).toBeNull();
   });
 
   it('a failing job is retried with backoff, then given up', async () => {
     const runs: number[] = [];
-    const failing = defineJob({
+    const failing = inlineJob({
       name: 'test.failing',
       payload: z.object({}),
       retry: { limit: 2, delaySeconds: 1, backoff: true },
@@ -128,7 +151,7 @@ describe('job engine', () => {
   it('a schedule runs once per interval with two engines started on one database', async () => {
     // PGlite belongs to one process; two engines over its one connection still share the schedule.
     let count = 0;
-    const tick = defineJob({
+    const tick = inlineJob({
       name: 'test.tick',
       payload: z.object({}),
       policy: 'singleton',
@@ -137,20 +160,32 @@ describe('job engine', () => {
         count += 1;
       },
     });
-    // The cron fires once a minute: start early in a minute, so the run and the 4 s after it stay in
-    // that minute (a second, rightful run in the next minute would otherwise count as a double).
-    const second = new Date().getSeconds();
-    if (second > 30) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    // The cron fires once a minute (pg-boss sends a minute's run once, whichever engine sees it first).
+    // Rather than wait for a minute to start, the test watches a few seconds and allows one run for each
+    // minute those seconds touch: 1, or 2 when they cross into the next minute. A schedule run by each
+    // engine, or at each check, would be several runs (each engine checks the cron every second here).
+    const firstMinute = Math.floor(Date.now() / 60_000);
     await Promise.all([startEngine([tick]), startEngine([tick])]);
     await waitFor(() => count > 0);
-    // Both engines checked the cron (every second here) several times in this minute.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    expect(count).toBe(1);
-  }, 75_000);
+    // Wait until the engines have checked the cron three more times after the run (each check stamps
+    // pg-boss's cron_on, once a second across the engines), not for a fixed time.
+    const checks = new Set<string>();
+    await waitFor(async () => {
+      const [version] = await rows<{ cronOn: string | null }>(
+        system.db,
+        sql`select cron_on::text from pgboss.version`,
+      );
+      if (version?.cronOn) checks.add(version.cronOn);
+      return checks.size > 3;
+    }, 20_000);
+    const minutesTouched = Math.floor(Date.now() / 60_000) - firstMinute + 1;
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect(count).toBeLessThanOrEqual(minutesTouched);
+  }, 30_000);
 
   it('a busy worker takes its next job at once, not after its polling interval', async () => {
     const done: number[] = [];
-    const quick = defineJob({
+    const quick = inlineJob({
       name: 'test.quick',
       payload: z.object({ n: z.number() }),
       async run() {

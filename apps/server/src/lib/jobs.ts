@@ -1,32 +1,34 @@
 /**
  * The one job engine (issue 24, records 155 and 156): every background task is a named job with a zod
- * payload, defined in its module's `jobs.ts` with `defineJob`, registered in `job-registry.ts` and run
- * by pg-boss. Jobs are created with `enqueue(tx, job, payload)` inside the caller's own transaction, so
- * a rolled-back transaction leaves no job behind and a committed one always has its job.
+ * payload, defined in its module's `jobs.ts` with `defineJob` (name, payload, retries), its handler in
+ * the module's `job-handlers.ts`; `job-registry.ts` pairs each definition with its handler, imported at
+ * the job's first run (record 258). Jobs are created with `enqueue(tx, job, payload)` inside the caller's
+ * own transaction (pg-boss's `send` with `{ db }`, record 257), so a rolled-back transaction leaves no job
+ * behind and a committed one always has its job.
  *
  * On PostgreSQL pg-boss keeps its own small pool; on the embedded PGlite it runs over the app's single
  * connection (record 155 says how that is kept safe). pg-boss creates and migrates its own schema
  * `pgboss` at start, under its advisory lock.
  */
 
-import { createRequire } from 'node:module';
-import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client';
 import { errorCode } from './error-fields';
+import { jobClient, jobDb, SCHEMA } from './job-client';
+import {
+  BACKSTOP_SECONDS,
+  createJobRunner,
+  type FailureReason,
+  type JobRunner,
+  REQUEST_ID_KEY,
+} from './job-runner';
+import { queueAges, queueCounts } from './job-tables';
 import type { Logger } from './logger';
-import { rows } from './sql';
+import { currentRequestContext } from './request-context';
+import { splitTraceContext, traceJob, withTraceContext } from './telemetry';
 
-/** pg-boss's schema; it creates and migrates it itself at start. */
-const SCHEMA = 'pgboss';
-/**
- * pg-boss's own INSERT of one job (its `send` runs this very statement). Used directly so a job can be
- * created through the caller's Drizzle transaction without a pg-boss instance at hand; pg-boss is
- * pinned to an exact version and jobs.test.ts checks the statement against it.
- */
-const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { insertJob(schema: string): string };
-const INSERT_JOB = plans.insertJob(SCHEMA);
+export type { FailureReason } from './job-runner';
 
 /** Which parts of the system a process runs: `web` serves HTTP (and enqueues), `worker` runs jobs. */
 export type Role = 'all' | 'web' | 'worker';
@@ -53,7 +55,11 @@ export type JobContext<D> = {
   logger: Logger;
 };
 
-export type JobDefinition<P, D = unknown> = {
+/**
+ * What a job is, apart from what it does (record 258): the module's `jobs.ts` defines it, the code that
+ * enqueues it imports only this, and its handler (`job-handlers.ts`) is loaded when it first runs.
+ */
+export type JobDefinition<P> = {
   /** The queue's name: `<module>.<task>`, e.g. `delivery.send`. */
   readonly name: string;
   readonly payload: z.ZodType<P>;
@@ -68,27 +74,60 @@ export type JobDefinition<P, D = unknown> = {
    * must be valid for `payload`.
    */
   readonly schedule?: { cron: string; payload: P };
-  // Method syntax on purpose: a definition needing a subset of the deps is accepted where the engine
+};
+
+/** What a job does: its run, and what to release when a run's worker is gone. */
+export type JobHandler<P, D = unknown> = {
+  /**
+   * Called in the takeover's transaction when a run's worker stopped (no heartbeat) or handed the run
+   * over at shutdown, before the run is retried (record 217): release what the dead run held.
+   */
+  takeOver?(payload: P, context: { db: DbOrTx; jobId: string }): Promise<void>;
+  // Method syntax on purpose: a handler needing a subset of the deps is accepted where the engine
   // passes all of them (method parameters are checked bivariantly).
   run(payload: P, context: JobContext<D>): Promise<void>;
 };
 
-/** A definition of any payload, for lists of jobs (the registry, the engine). */
-// biome-ignore lint/suspicious/noExplicitAny: payload types differ per job; each is checked by its own schema
-export type AnyJob<D = any> = JobDefinition<any, D>;
+/** A definition with its handler, loaded at its first run: what the engine runs (job-registry.ts). */
+export type RegisteredJob<P, D = unknown> = JobDefinition<P> & {
+  readonly handler: () => Promise<JobHandler<P, D>>;
+};
 
-export function defineJob<P, D = unknown>(definition: JobDefinition<P, D>): JobDefinition<P, D> {
+/** A job of any payload, for lists of jobs (the registry, the engine). */
+// biome-ignore lint/suspicious/noExplicitAny: payload types differ per job; each is checked by its own schema
+export type AnyJob<D = any> = RegisteredJob<any, D>;
+
+export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
   if (!/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/.test(definition.name)) {
     throw new Error(`job name "${definition.name}" must be <module>.<task> in lower case`);
   }
   return definition;
 }
 
+/** A handler for `job` (its payload type checked against the definition's). */
+export function handleJob<P, D>(_job: JobDefinition<P>, handler: JobHandler<P, D>): JobHandler<P, D> {
+  return handler;
+}
+
 /**
- * What enqueueing needs of a job: its name and payload schema. A module whose handler imports the
- * code that enqueues it declares this part apart (no import cycle).
+ * `job` with its handler: `load` imports the handler's module when the job first runs (the web role
+ * never loads it), or the handler itself.
  */
-export type JobQueue<P> = Pick<JobDefinition<P>, 'name' | 'payload'>;
+export function withHandler<P, D>(
+  job: JobDefinition<P>,
+  load: (() => Promise<JobHandler<P, D>>) | JobHandler<P, D>,
+): RegisteredJob<P, D> {
+  let loaded: Promise<JobHandler<P, D>> | undefined;
+  const handler = () => {
+    loaded ??= typeof load === 'function' ? load() : Promise.resolve(load);
+    // A failed import is tried again at the next run.
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+    return loaded;
+  };
+  return { ...job, handler };
+}
 
 export type EnqueueOptions = {
   /** With the queue's policy, refuses a second job of the same key (see QueuePolicy). */
@@ -104,36 +143,31 @@ export type EnqueueOptions = {
  */
 export async function enqueue<P>(
   tx: DbOrTx,
-  job: JobQueue<P>,
+  job: Pick<JobDefinition<P>, 'name' | 'payload'>,
   payload: P,
   options: EnqueueOptions = {},
 ): Promise<string | null> {
-  const data = job.payload.parse(payload);
+  const data = job.payload.parse(payload) as unknown;
+  // The request that enqueues it (if any): the run's log lines carry its id (record 217).
+  const requestId = currentRequestContext()?.requestId;
+  const stored =
+    requestId && data && typeof data === 'object' && !Array.isArray(data)
+      ? { ...data, [REQUEST_ID_KEY]: requestId }
+      : data;
   const startAfter =
     options.startAfter instanceof Date
-      ? options.startAfter.toISOString()
+      ? options.startAfter
       : options.startAfter && options.startAfter > 0
-        ? String(Math.ceil(options.startAfter))
-        : null;
-  // pg-boss's createJob values, in its order: id, name, data, priority, startAfter, singletonKey,
-  // singletonSeconds, singletonOffset, deadLetter, then expiry, retention and retry with their
-  // defaults (null: the queue's own settings, made from the definition at start, apply).
-  const values = [null, job.name, JSON.stringify(data), 0, startAfter, options.singletonKey ?? null, null, 0];
-  const inserted = await rows<{ id: string }>(tx, withParams(INSERT_JOB, values));
-  return inserted[0]?.id ?? null;
-}
-
-/** pg-boss's `$n` placeholders as Drizzle parameters (missing ones are null). */
-function withParams(text: string, values: readonly unknown[]): SQL {
-  const chunks: SQL[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\$(\d+)/g)) {
-    chunks.push(sql.raw(text.slice(last, match.index)));
-    chunks.push(sql`${values[Number(match[1]) - 1] ?? null}`);
-    last = (match.index ?? 0) + match[0].length;
-  }
-  chunks.push(sql.raw(text.slice(last)));
-  return sql.join(chunks, sql.raw(''));
+        ? Math.ceil(options.startAfter)
+        : undefined;
+  // pg-boss's public send, through the caller's transaction (record 257). Retries, expiry and retention
+  // are the queue's, set from the definition at every start. The enqueuing span's trace context rides
+  // along when traces are on (record 225).
+  return jobClient.send(job.name, withTraceContext(stored) as object, {
+    db: jobDb(tx),
+    ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    ...(startAfter !== undefined ? { startAfter } : {}),
+  });
 }
 
 export type JobEngineOptions<D> = {
@@ -143,16 +177,21 @@ export type JobEngineOptions<D> = {
   logger: Logger;
   /** Runs at once per queue, from JOBS_CONCURRENCY_<QUEUE> (overrides each definition's own). */
   concurrency?: Readonly<Record<string, number>>;
-  /** Called for each failed run (metrics count them). */
-  onJobFailed?: (queue: string, error: unknown) => void;
+  /** Called for each failed run, whatever failed it (metrics count them). */
+  onJobFailed?: (queue: string, reason: FailureReason) => void;
   /** How often an idle worker looks for jobs (default 2 s; tests use less). */
   pollingIntervalSeconds?: number;
+  /** Tests shorten the heartbeat and the staleness that counts a run's worker as gone (record 217). */
+  heartbeat?: { heartbeatMs: number; staleMs: number };
 };
 
 export type JobEngine = {
   /** Migrates pg-boss's schema, creates the queues and schedules; role `all`/`worker` start working. */
   start(): Promise<void>;
-  /** Stops taking jobs and waits (up to `timeoutMs`) for the runs in flight. */
+  /**
+   * Stops taking jobs and waits (up to `timeoutMs`) for the runs in flight, then hands the rest over
+   * (failed with an immediate retry, their `takeOver` hook run) and stops pg-boss.
+   */
   stop(options?: { timeoutMs?: number }): Promise<void>;
   /** Whether this process runs jobs (role `all` or `worker`). */
   readonly isWorking: boolean;
@@ -160,6 +199,13 @@ export type JobEngine = {
   isReady(): boolean;
   /** Jobs per queue and state (created, retry, active, completed, failed...), for metrics. */
   counts(): Promise<{ queue: string; state: string; count: number }[]>;
+  /**
+   * Per queue: seconds since the oldest due job that does not run became due, and since the oldest
+   * running job started (0 when none), and the queue's expiry.
+   */
+  ages(): Promise<{ queue: string; waitingSeconds: number; activeSeconds: number; expirySeconds: number }[]>;
+  /** The worker loop (role all/worker, once started): tests run its takeover directly. */
+  readonly runner: JobRunner | null;
 };
 
 const DEFAULT_RETRY: RetryPolicy = { limit: 3, delaySeconds: 10, backoff: true };
@@ -205,6 +251,13 @@ export type CreateJobEngineOptions<D> = JobEngineOptions<D> & {
   database: Database;
   /** PostgreSQL: pg-boss opens its own small pool on this URL. */
   databaseUrl?: string | undefined;
+  /** PostgreSQL: timeouts of that pool (record 223), as pg.Pool options. */
+  poolOptions?: object;
+  /**
+   * false: pg-boss only checks that its schema is current and fails the start otherwise (production
+   * instances; the migrate role creates and upgrades it, record 224). Default true.
+   */
+  migrate?: boolean;
 };
 
 export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngine {
@@ -218,16 +271,21 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
   const connection: PgBoss.ConstructorOptions =
     options.database.kind === 'pglite'
       ? { db: pgliteAdapter(options.database.client) }
-      : { connectionString: options.databaseUrl, max: 4, application_name: 'tunedrop-jobs' };
+      : {
+          connectionString: options.databaseUrl,
+          max: 4,
+          application_name: 'tunedrop-jobs',
+          ...options.poolOptions,
+        };
   const boss = new PgBoss({
     ...connection,
     schema: SCHEMA,
-    migrate: true,
+    migrate: options.migrate ?? true,
     // Maintenance (expiring stalled runs, archiving) and cron only where jobs run; both take pg-boss's
     // advisory lock, so any number of workers do each once.
     supervise: isWorking,
     schedule: isWorking,
-    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+    pollingIntervalSeconds: Math.max(0.5, options.pollingIntervalSeconds ?? 2),
     ...(options.pollingIntervalSeconds !== undefined && options.pollingIntervalSeconds < 2
       ? { cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 }
       : {}),
@@ -236,10 +294,16 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
   boss.on('error', (error: unknown) => {
     logger.error({ err: error }, 'job engine error');
   });
+  const expiryOf = (job: AnyJob<D>) => job.expireInSeconds ?? 15 * 60;
+  let runner: JobRunner | null = null;
+  let stopping: Promise<void> | null = null;
 
   return {
     isWorking,
     isReady: () => isStarted,
+    get runner() {
+      return runner;
+    },
     async start() {
       await boss.start();
       for (const job of options.jobs) {
@@ -250,7 +314,9 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
           retryLimit: retry.limit,
           retryDelay: retry.delaySeconds,
           retryBackoff: retry.backoff ?? false,
-          expireInSeconds: job.expireInSeconds ?? 15 * 60,
+          // Our takeover fails a run at the definition's expiry (record 217); pg-boss's own expiry, later,
+          // only acts when no worker is up to check.
+          expireInSeconds: expiryOf(job) + BACKSTOP_SECONDS,
         };
         await retryOnDeadlock(async () => {
           // pg-boss's create_queue takes no lock: instances starting together can deadlock on it.
@@ -270,57 +336,54 @@ export function createJobEngine<D>(options: CreateJobEngineOptions<D>): JobEngin
           const job = options.jobs.find((entry) => entry.name === schedule.name);
           if (!job?.schedule) await boss.unschedule(schedule.name);
         }
-        for (const job of options.jobs) {
-          const concurrency = options.concurrency?.[job.name] ?? job.concurrency ?? 1;
-          for (let i = 0; i < concurrency; i++) {
-            let workerId = '';
-            workerId = await boss.work(
-              job.name,
-              {
-                batchSize: 1,
-                includeMetadata: true,
-                pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-              },
-              async ([entry]: PgBoss.JobWithMetadata<unknown>[]) => {
-                if (!entry) return;
-                const jobLogger = logger.child({ job: job.name, jobId: entry.id });
-                try {
-                  await job.run(job.payload.parse(entry.data), {
-                    deps: options.deps,
-                    jobId: entry.id,
-                    retryCount: entry.retryCount,
-                    logger: jobLogger,
-                  });
-                } catch (error) {
-                  jobLogger.warn({ err: error, retryCount: entry.retryCount }, 'job failed');
-                  options.onJobFailed?.(job.name, error);
-                  throw error;
-                } finally {
-                  // pg-boss 10 waits its polling interval after every fetch, even one that found a job:
-                  // a busy worker asks for the next job at once instead.
-                  boss.notifyWorker(workerId);
-                }
-              },
-            );
-          }
-        }
+        runner = createJobRunner({
+          db: options.database.db,
+          logger,
+          pollingMs: (options.pollingIntervalSeconds ?? 2) * 1000,
+          ...(options.onJobFailed ? { onFailed: options.onJobFailed } : {}),
+          ...(options.heartbeat ?? {}),
+          jobs: options.jobs.map((job) => ({
+            name: job.name,
+            concurrency: options.concurrency?.[job.name] ?? job.concurrency ?? 1,
+            run: (stored, entry, jobLogger) => {
+              // A consumer span continuing the enqueuing request's trace, when traces are on (record 225).
+              const { data, carrier } = splitTraceContext(stored);
+              return traceJob(job.name, carrier, async () =>
+                (await job.handler()).run(job.payload.parse(data), {
+                  deps: options.deps,
+                  jobId: entry.id,
+                  retryCount: entry.retryCount,
+                  logger: jobLogger,
+                }),
+              );
+            },
+            takeOver: async (data: unknown, context: { db: DbOrTx; jobId: string }) => {
+              const payload = job.payload.safeParse(data);
+              if (payload.success) await (await job.handler()).takeOver?.(payload.data, context);
+            },
+          })),
+        });
+        runner.start();
       }
       isStarted = true;
     },
-    async stop({ timeoutMs = 10_000 } = {}) {
+    stop({ timeoutMs = 10_000 } = {}) {
       isStarted = false;
-      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: true });
+      // Once: main drains on SIGTERM and the system's stop then waits for the same drain.
+      stopping ??= (async () => {
+        await runner?.drain(timeoutMs);
+        await boss.stop({ graceful: true, wait: true, timeout: 1000, close: true });
+      })();
+      return stopping;
     },
-    async counts() {
-      const result = await boss
-        .getDb()
-        .executeSql(
-          `select name as queue, state, count(*)::int as count from ${SCHEMA}.job group by name, state order by name, state`,
-          [],
-        );
-      return (result.rows as { queue: string; state: string; count: number }[]).map((row) => ({
-        ...row,
-        count: Number(row.count),
+    counts: () => queueCounts(boss.getDb()),
+    async ages() {
+      const found = await queueAges(boss.getDb());
+      return options.jobs.map((job) => ({
+        queue: job.name,
+        waitingSeconds: Math.max(0, found.get(job.name)?.waiting ?? 0),
+        activeSeconds: Math.max(0, found.get(job.name)?.active ?? 0),
+        expirySeconds: expiryOf(job),
       }));
     },
   };

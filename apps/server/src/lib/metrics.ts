@@ -12,6 +12,8 @@ import type { Context } from 'hono';
 import client from 'prom-client';
 import type { AppEnv } from './context';
 import { AppError } from './errors';
+import type { FailureReason } from './job-runner';
+import { isAddressAllowed, metricsAllowList } from './metrics-access';
 import { rows } from './sql';
 
 const registry = new client.Registry();
@@ -33,7 +35,28 @@ const importLines = new client.Counter({
 
 const jobFailures = new client.Counter({
   name: 'tunedrop_job_failures_total',
-  help: 'Job runs that failed (threw or timed out) in this process, by queue',
+  help: 'Job runs failed by this process, by queue and reason: error (the handler threw), expired (ran past its expiry), worker_lost (its worker stopped sending heartbeats: crashed, killed or frozen)',
+  labelNames: ['queue', 'reason'] as const,
+  registers: [registry],
+});
+
+const oldestWaiting = new client.Gauge({
+  name: 'tunedrop_job_oldest_waiting_seconds',
+  help: 'Per queue: seconds since the oldest job that is due and not running became due (0 when none)',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+
+const oldestActive = new client.Gauge({
+  name: 'tunedrop_job_oldest_active_seconds',
+  help: 'Per queue: seconds since the oldest running job started (0 when none)',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+
+const jobExpiry = new client.Gauge({
+  name: 'tunedrop_job_expiry_seconds',
+  help: "Per queue: how long a run may take before it is failed and retried (compare the oldest active job's age)",
   labelNames: ['queue'] as const,
   registers: [registry],
 });
@@ -58,6 +81,12 @@ const deliveries = new client.Gauge({
   registers: [registry],
 });
 
+const importStalled = new client.Gauge({
+  name: 'tunedrop_import_stalled_seconds',
+  help: 'Seconds since the least recently progressing royalty import in a running phase (queued, reading, staging, posting) last moved; 0 when none runs',
+  registers: [registry],
+});
+
 const pool = new client.Gauge({
   name: 'tunedrop_db_pool_connections',
   help: 'node-postgres pool of this process: total, idle and waiting (requests queued for a connection); absent on the embedded PGlite, a single connection with no pool',
@@ -72,6 +101,15 @@ const database = new client.Gauge({
   registers: [registry],
 });
 
+const databaseUp = new client.Gauge({
+  name: 'tunedrop_database_up',
+  help: "1 when the database answered this scrape's queries within a second, 0 when it failed or hung (its figures are then missing or stale)",
+  registers: [registry],
+});
+
+/** A scrape waits this long for the database's figures, then answers without them (record 223). */
+const DATABASE_FIGURES_TIMEOUT_MS = 1000;
+
 /** Called by the request middleware once a request is answered. */
 export function observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
   httpDuration.observe({ method, route: route || 'unmatched', status: String(status) }, seconds);
@@ -82,9 +120,9 @@ export function recordImportLines(count: number): void {
   if (count > 0) importLines.inc(count);
 }
 
-/** The job engine calls this for each failed run. */
-export function recordJobFailure(queue: string): void {
-  jobFailures.inc({ queue });
+/** The job engine calls this for each run it failed, whatever failed it (record 217). */
+export function recordJobFailure(queue: string, reason: FailureReason): void {
+  jobFailures.inc({ queue, reason });
 }
 
 /** Reads the figures that live in the database and the pool, then renders every metric. */
@@ -105,13 +143,28 @@ async function render(c: Context<AppEnv>): Promise<string> {
     sql`select state, count(*)::int as count from deliveries group by state`,
   );
   for (const row of states) deliveries.set({ state: row.state }, Number(row.count));
+  // Imports without progress (alert rule of record 225): progress_at moves with each phase and chunk.
+  const [stalled] = await rows<{ seconds: number | string | null }>(
+    deps.db,
+    sql`select extract(epoch from now() - min(progress_at))::float8 as seconds
+          from royalty_imports where phase in ('queued', 'reading', 'staging', 'posting')`,
+  );
+  importStalled.set(Math.max(0, Number(stalled?.seconds ?? 0)));
   jobs.reset();
+  oldestWaiting.reset();
+  oldestActive.reset();
+  jobExpiry.reset();
   const engine = deps.jobs;
   if (engine) {
     const isUp = engine.isReady();
     jobEngineUp.set(isUp ? 1 : 0);
     if (isUp) {
       for (const row of await engine.counts()) jobs.set({ queue: row.queue, state: row.state }, row.count);
+      for (const row of await engine.ages()) {
+        oldestWaiting.set({ queue: row.queue }, row.waitingSeconds);
+        oldestActive.set({ queue: row.queue }, row.activeSeconds);
+        jobExpiry.set({ queue: row.queue }, row.expirySeconds);
+      }
     }
   } else {
     jobEngineUp.set(0);
@@ -119,40 +172,46 @@ async function render(c: Context<AppEnv>): Promise<string> {
   return registry.metrics();
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-/**
- * Who may read /metrics (record 159): with METRICS_TOKEN set, a caller sending it as a bearer token;
- * without it, only a caller on this machine's loopback, and only when no proxy is trusted (behind a proxy
- * on the same host every request comes from loopback).
- */
+/** The rule of record 218 (lib/metrics-access.ts): the bearer token, or a peer address in METRICS_ALLOW. */
 function mayRead(c: Context<AppEnv>): boolean {
-  const { METRICS_TOKEN, TRUST_PROXY } = c.var.deps.config;
-  if (METRICS_TOKEN) {
+  const { config } = c.var.deps;
+  if (config.METRICS_TOKEN) {
     const given = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    const expected = Buffer.from(METRICS_TOKEN);
+    const expected = Buffer.from(config.METRICS_TOKEN);
     const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    if (actual.length === expected.length && timingSafeEqual(actual, expected)) return true;
   }
-  if (TRUST_PROXY === '1') return false;
+  let address: string | undefined;
   try {
-    return LOOPBACK.has(getConnInfo(c).remote.address ?? '');
+    address = getConnInfo(c).remote.address;
   } catch {
-    // An in-process request (tests) has no socket: not loopback.
+    // An in-process request (tests) has no socket: no address.
     return false;
   }
+  return isAddressAllowed(metricsAllowList(config), address);
 }
 
 export async function metricsHandler(c: Context<AppEnv>): Promise<Response> {
   if (!mayRead(c)) {
     throw new AppError(
       'forbidden',
-      c.var.deps.config.METRICS_TOKEN
-        ? 'Metrics need the METRICS_TOKEN as a bearer token.'
-        : 'Metrics are served only to this machine (loopback) unless METRICS_TOKEN is set.',
+      'Metrics need the METRICS_TOKEN as a bearer token, or a caller address in METRICS_ALLOW (unset: loopback, unless TRUST_PROXY=1).',
       403,
     );
   }
-  const body = await render(c);
+  // A hung database must not hang the scrape that would show it: its figures wait at most a second.
+  let timer: NodeJS.Timeout | undefined;
+  const isAnswered = await Promise.race([
+    render(c).then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), DATABASE_FIGURES_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  databaseUp.set(isAnswered ? 1 : 0);
+  const body = await registry.metrics();
   return c.body(body, 200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
 }

@@ -123,3 +123,16 @@ describe('an incoming X-Request-Id', () => {
     expect(response.headers.get('x-request-id')).toBe(longest);
   });
 });
+
+describe('a worker instance', () => {
+  it('answers its 404s with an X-Request-Id too', async () => {
+    const app = createApp(system, { isWorkerOnly: true });
+    const refused = await app.request('/api/releases');
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await readJson(refused)).error.message).toContain('worker instance');
+    const probe = await app.request('/api/health/live');
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

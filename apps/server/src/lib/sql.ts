@@ -35,6 +35,14 @@ export async function rows<Row extends Record<string, unknown>>(db: DbOrTx, quer
   });
 }
 
+/**
+ * Runs `query` and returns its rows as the driver answers them (column names unchanged): for pg-boss's
+ * `db` adapter (lib/job-client.ts), which reads its own column names.
+ */
+export async function driverRows(db: DbOrTx, query: SQL): Promise<Record<string, unknown>[]> {
+  return (await execute(db, query)).rows;
+}
+
 /** The first row of `query` (see rows()), or undefined when it answers none. */
 export async function firstRow<Row extends Record<string, unknown>>(
   db: DbOrTx,

@@ -60,4 +60,20 @@ describe('web app serving', () => {
     expect(favicon.status).toBe(200);
     expect(favicon.headers.get('cache-control')).toBe('no-cache');
   });
+
+  it('answers 404, not the shell, for a script or stylesheet that is not there (an old page during a deploy)', async () => {
+    for (const assetPath of [
+      '/assets/app-old.js',
+      '/assets/index-old.css',
+      '/assets/deep/x.js',
+      '/missing.js',
+    ]) {
+      const response = await app.request(assetPath);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).not.toContain('text/html');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+    // Pages still get the shell.
+    expect(await (await app.request('/dashboard/releases')).text()).toBe('<div id="root"></div>');
+  });
 });

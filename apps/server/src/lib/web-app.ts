@@ -2,7 +2,7 @@
  * The built web app (apps/web/dist), mounted after the API routes: gzip-compressed responses,
  * fingerprinted assets cached for a year, the prerendered public pages (record 128) for their own
  * paths, other files as they are, and the empty shell (index.html) for every other path, where the
- * client router takes over. Pages and the shell are `no-cache`, so a new build shows at once.
+ * client router takes over; a missing file (`/assets/*`, or a path ending in a file extension) is a 404. Pages and the shell are `no-cache`, so a new build shows at once.
  * With the operator's brand saved (issue 27, record 203), each page carries it in a `<meta name="site-brand">`
  * and the accent colour as CSS variables, and the prerendered pages are rendered again with it through the
  * build's prerender bundle (once per brand and instance, then kept): the markup stays the page, with no
@@ -82,6 +82,9 @@ export function withRenderedMarkup(
   return html;
 }
 
+/** Paths of built files, never pages: a missing one is a 404, not the shell. */
+const ASSET_PATH = /\.(?:m?js|css|map|woff2?|ttf|png|jpe?g|svg|webp|ico|webmanifest|json|txt|xml)$/i;
+
 export type WebAppOptions = {
   /** The operator's brand as the pages read it; unset (tests of serving alone), pages go out as built. */
   readSiteBrand?: (db: DbOrTx) => Promise<SiteBrand>;
@@ -106,6 +109,12 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string, options: WebAppO
       if (c.res.ok && !c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', value);
     };
   app.use('/assets/*', cacheFor('public, max-age=31536000, immutable'), serveStatic({ root }));
+  // A script or stylesheet that is not there (an old page asking for the previous build's file during a
+  // rolling deploy) answers 404, never the shell: a browser given HTML for a script fails obscurely, and a
+  // 404 is not cached by the browser or a CDN as the asset.
+  const missingAsset: MiddlewareHandler<AppEnv> = async (c) =>
+    c.text('Not found', 404, { 'Cache-Control': 'no-store' });
+  app.get('/assets/*', missingAsset);
   // Before the other static files, or `/` would get the empty shell (dist/index.html).
   const brandOf = async (c: { var: { deps?: { db: DbOrTx } } }): Promise<SiteBrand | null> => {
     if (!options.readSiteBrand || !c.var.deps) return null;
@@ -126,6 +135,7 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string, options: WebAppO
     });
   }
   app.use('*', cacheFor('no-cache'), serveStatic({ root }));
+  app.get('*', async (c, next) => (ASSET_PATH.test(c.req.path) ? missingAsset(c, next) : next()));
   app.get('*', async (c) => {
     c.header('Cache-Control', 'no-cache');
     const brand = await brandOf(c);

@@ -3,11 +3,12 @@
  * `node --import tsx delivery-worker-child.ts` with DATABASE_URL, APP_SECRET, STORAGE_DIR, WORKER_ID,
  * LEASE_MS and SLOW (1 = reads trickle). Runs one worker pass, prints `claimed` / `done` lines, exits.
  */
+import os from 'node:os';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { createLocalStorage } from '../infra/storage/local-storage';
 import { createLogger } from '../lib/logger';
-import { runDeliveryOnce } from '../modules/delivery/worker';
+import { runDeliveryOnce } from '../modules/delivery';
 import { slowStorage } from './slow-storage';
 
 const env = process.env;
@@ -17,6 +18,8 @@ const config = loadConfig({
   APP_SECRET: env.APP_SECRET as string,
   DATABASE_URL: env.DATABASE_URL as string,
   LOG_LEVEL: 'silent',
+  // Its store is a temporary folder (record 227: refused outside the root by default).
+  DELIVERY_FILE_ROOT: os.tmpdir(),
 });
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL as string, dataDir: config.dataDir });
 const local = createLocalStorage(env.STORAGE_DIR as string);

@@ -2,7 +2,7 @@
  * ERN message fixtures for the ddex tests (records 192, 198): Luna's "Moonrise" and its tracks, each test
  * overriding what it is about.
  */
-import type { ErnRelease, ErnTrack } from '../modules/ddex/ern';
+import type { ErnRelease, ErnTrack } from '../modules/ddex';
 
 /** Track `position` of "Moonrise": a 3-minute 16-bit WAV written by Ann Writer and produced by Bo Producer. */
 export const ernTrack = (position: number, overrides: Partial<ErnTrack> = {}): ErnTrack => ({

@@ -4,10 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Plan, PlatformId, ReleaseStatus, Role, SubscriptionStatus } from '@tunedrop/shared';
+import { centsToDecimal } from '@tunedrop/shared/money';
 import { eq } from 'drizzle-orm';
 import { producers, profiles, releases, songwriters, tracks } from '../db/schema';
 import type { Deps } from '../deps';
-import { createAccount, grantRole } from '../modules/auth/service';
+import { createAccount, grantRole } from '../modules/auth';
+import { recordTransaction } from '../modules/ledger';
 import { makeWav } from './media';
 
 export type TestUserOptions = {
@@ -60,6 +62,21 @@ export async function createTestUser(
       ...(options.banReason ? { banned: true, banReason: options.banReason, bannedAt: new Date() } : {}),
     })
     .where(eq(profiles.id, userId));
+  // A seeded balance is in the journal too (an opening balance), so the journal's sums, which the finance
+  // overview reads, and ledger:verify agree with it (issue 36).
+  if (options.balanceCents) {
+    await recordTransaction(deps.db, {
+      kind: 'opening_balance',
+      reference: { type: 'user', id: userId },
+      memo: 'Opening balance (test fixture)',
+      // Carried over from long before any statement month, as the journeys' ledger line is (test-fixtures).
+      at: new Date('2000-01-01T00:00:00Z'),
+      entries: [
+        { account: 'artist_payable', subject: userId, amount: centsToDecimal(-options.balanceCents) },
+        { account: 'manual_adjustments', amount: centsToDecimal(options.balanceCents) },
+      ],
+    });
+  }
   for (const role of options.roles ?? []) await grantRole(deps.db, userId, role);
   return { userId, email, password, artistName };
 }

@@ -329,6 +329,7 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PATCH', '/api/admin/delivery/targets/:id', 'admin'),
   route('DELETE', '/api/admin/delivery/targets/:id', 'admin'),
   route('POST', '/api/admin/delivery/targets/:id/test', 'admin'),
+  route('GET', '/api/admin/delivery/unconnected-stores', 'admin'),
   route('GET', '/api/admin/delivery/unmatched-acks', 'admin'),
   route('GET', '/api/admin/deliveries', 'admin'),
   route('GET', '/api/admin/deliveries/:id', 'admin'),
@@ -357,6 +358,7 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('GET', '/api/admin/royalties/imports/:id', 'admin'),
   route('DELETE', '/api/admin/royalties/imports/:id', 'admin'),
   route('POST', '/api/admin/royalties/imports/:id/post', 'admin'),
+  route('POST', '/api/admin/royalties/imports/:id/retry', 'admin'),
   route('POST', '/api/admin/royalties/imports/:id/include-overlap', 'admin', {
     call: { json: { confirm: true } },
   }),
@@ -402,9 +404,49 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('PUT', '/api/admin/royalties/statement-issuer', 'admin', {
     call: { json: { legalName: 'Tunedrop Music Ltd', address: '1 Sound Street\nLondon' } },
   }),
+  // payouts: the artist's payouts, the admin's runs and providers, the provider's webhook (issue 38, record 267)
+  route('GET', '/api/payouts', 'user', { account: 'read' }),
+  route('POST', '/api/payouts/webhooks/paypal', 'public'),
+  route('GET', '/api/admin/payouts/settings', 'admin'),
+  route('PUT', '/api/admin/payouts/providers', 'admin'),
+  route('POST', '/api/admin/payouts/providers/:provider/test', 'admin', {
+    call: { path: '/api/admin/payouts/providers/bank-csv/test' },
+  }),
+  route('PUT', '/api/admin/payouts/schedule', 'admin'),
+  route('GET', '/api/admin/payouts/preview', 'admin'),
+  route('GET', '/api/admin/payouts/runs', 'admin'),
+  route('POST', '/api/admin/payouts/runs', 'admin'),
+  route('GET', '/api/admin/payouts/runs/:id', 'admin'),
+  route('GET', '/api/admin/payouts/runs/:id/file', 'admin'),
+  route('POST', '/api/admin/payouts/runs/:id/confirmation', 'admin'),
+  route('POST', '/api/admin/payouts/runs/:id/poll', 'admin'),
+  route('POST', '/api/admin/payouts/items/:id/mark', 'admin'),
+
+  // tax forms, rates and withholding (issue 38, record 270)
+  route('GET', '/api/tax/standing', 'user'),
+  route('POST', '/api/tax/residency', 'user', { call: { json: { isUsPerson: true } } }),
+  route('POST', '/api/tax/forms', 'user'),
+  route('GET', '/api/tax/forms/:id/pdf', 'user'),
+  route('GET', '/api/tax/vat', 'user'),
+  route('PUT', '/api/tax/vat', 'user', { call: { json: { vatNumber: 'DE123456789', ratePercent: '19' } } }),
+  route('GET', '/api/tax/invoices', 'user'),
+  route('GET', '/api/tax/invoices/:id/pdf', 'user'),
+  route('GET', '/api/admin/tax/settings', 'admin'),
+  route('PUT', '/api/admin/tax/settings', 'admin', {
+    call: { json: { regime: 'us_withholding_agent', noW9Policy: 'block', scope: 'us_territory' } },
+  }),
+  route('GET', '/api/admin/tax/treaty-rates', 'admin'),
+  route('POST', '/api/admin/tax/treaty-rates', 'admin'),
+  route('GET', '/api/admin/tax/forms', 'admin'),
+  route('GET', '/api/admin/tax/forms/:id/pdf', 'admin'),
+  route('POST', '/api/admin/tax/forms/:id/invalidate', 'admin'),
+  route('GET', '/api/admin/tax/reports/:year/:form', 'admin', {
+    call: { path: '/api/admin/tax/reports/2026/1099-misc' },
+  }),
   // lapsed accounts (record 196)
   route('GET', '/api/admin/lapse-policy', 'admin'),
   route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
+  route('GET', '/api/me/lapse-standing', 'user', { account: 'read' }),
   // catalogue import (record 200)
   route('GET', '/api/admin/catalogue-imports', 'admin'),
   route('POST', '/api/admin/catalogue-imports', 'admin', {
@@ -485,4 +527,7 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/test-fixtures/releases', 'public'),
   route('POST', '/api/test-fixtures/releases/:id/release-date', 'public'),
   route('POST', '/api/test-fixtures/delivery/run', 'public'),
+  route('POST', '/api/test-fixtures/lapse-policy/run', 'public'),
+  route('POST', '/api/test-fixtures/tax-form', 'public'),
+  route('POST', '/api/test-fixtures/royalty-imports/stuck', 'public'),
 ];

@@ -2,11 +2,15 @@
  * Runs the royalty jobs the test system queued (the test harness starts no workers): every import still
  * being read, then every posting claimed, with the same functions the job handlers call.
  */
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { royaltyImports } from '../db/schema';
-import { runPosting } from '../modules/royalties/posting';
-import { runImport } from '../modules/royalties/service';
-import { readLimitsOf } from '../modules/royalties/source';
+import type { Deps } from '../deps';
+import { queueImport, readLimitsOf, runImport } from '../modules/royalty-imports';
+import { runPosting } from '../modules/royalty-posting';
 import type { TestSystem } from './harness';
 
 export async function runRoyaltyJobs(system: TestSystem): Promise<void> {
@@ -33,4 +37,39 @@ export async function afterJobs(system: TestSystem, response: Response, cookie: 
     status: 202,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/** Uploads a report as `cookie`'s user and runs the royalty jobs it queued (afterJobs' answer). */
+export async function uploadReport(
+  system: TestSystem,
+  cookie: string,
+  query: URLSearchParams | string,
+  body: string | Uint8Array,
+): Promise<Response> {
+  const response = await system.request(`/api/admin/royalties/imports?${query}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/octet-stream' },
+    cookie,
+  });
+  return afterJobs(system, response, cookie);
+}
+
+/** An uploaded royalty import whose job was lost (record 220): it waits staging until an admin retries it. */
+export async function createStuckImport(
+  deps: Pick<Deps, 'db' | 'storage'>,
+  input: { fileName: string; content: string },
+): Promise<{ id: string }> {
+  const file = path.join(os.tmpdir(), `tunedrop-stuck-${randomUUID()}`);
+  await writeFile(file, input.content);
+  try {
+    const accepted = await queueImport(
+      deps,
+      { filePath: file, fileName: input.fileName, format: 'auto' },
+      { queueJob: false },
+    );
+    return { id: accepted.id };
+  } finally {
+    await rm(file, { force: true });
+  }
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { el, renderXml } from '../modules/ddex/xml';
+import { el, renderXml } from '../modules/ddex';
 
 export type SftpServer = {
   port: number;

@@ -1,17 +1,23 @@
 /** Wallet fixtures: money enters through the balance path (so the audit stays clean), payment details through the service. */
 import type { Deps } from '../deps';
-import { applyBalanceChange } from '../modules/wallet/balance';
-import { savePaymentSettings } from '../modules/wallet/service';
+import { applyBalanceChange, savePaymentSettings } from '../modules/wallet';
 
-/** Sets a user's available balance the way the CLI does: a logged change, a rise counted as earnings. */
-export function fundUser(deps: Pick<Deps, 'db'>, userId: string, balanceCents: number) {
-  return applyBalanceChange(deps.db, {
-    userId,
-    newBalanceCents: balanceCents,
-    addsPositiveDifferenceToEarnings: true,
-    updateType: 'cli',
-    notes: 'test funding',
-  });
+/**
+ * Sets a user's available balance the way the CLI does: a logged change, a rise counted as earnings. `at`
+ * dates it in the past (its log row and its journal transaction alike: the journal cannot be re-dated).
+ */
+export function fundUser(deps: Pick<Deps, 'db'>, userId: string, balanceCents: number, at?: Date) {
+  return applyBalanceChange(
+    deps.db,
+    {
+      userId,
+      newBalanceCents: balanceCents,
+      addsPositiveDifferenceToEarnings: true,
+      updateType: 'cli',
+      notes: 'test funding',
+    },
+    at ? { at } : {},
+  );
 }
 
 export function savePaypal(

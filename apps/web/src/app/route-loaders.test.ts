@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dashboardStatsQuery } from '../features/dashboard/api/stats';
+import { dashboardStatsQuery } from '../features/dashboard';
 import { viewerQuery } from '../lib/viewer';
 import { queryClient } from './query-client';
 import { loaders, preloadPath, registerRoutes } from './route-loaders';
@@ -48,18 +48,21 @@ describe('route loaders', () => {
   it('read My Songs with the search of the URL, and leave a state filter to the page', async () => {
     run(loaders.songs, 'http://app.test/dashboard/songs?q=moon');
     await vi.waitFor(() => expect(requested).toEqual(['/api/releases?limit=20&q=moon']));
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
     requested = [];
     run(loaders.songs, 'http://app.test/dashboard/songs?state=live');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A read the loader starts is in flight at once (the query is fetching when run returns): none is.
+    expect(queryClient.isFetching()).toBe(0);
     expect(requested).toEqual([]);
   });
 
   it('do not read again what was just read', async () => {
     run(loaders.dashboardHome, 'http://app.test/dashboard');
     await vi.waitFor(() => expect(queryClient.getQueryData(dashboardStatsQuery.queryKey)).toBeDefined());
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
     requested = [];
     run(loaders.dashboardHome, 'http://app.test/dashboard');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(queryClient.isFetching()).toBe(0);
     expect(requested).toEqual([]);
   });
 });

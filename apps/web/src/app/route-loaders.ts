@@ -7,9 +7,9 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { matchRoutes, type RouteObject } from 'react-router';
-import { reviewReleasesQuery } from '../features/admin-releases/api/list-review-releases';
-import { dashboardStatsQuery } from '../features/dashboard/api/stats';
-import { myReleasesQuery } from '../features/releases/api/list-my-releases';
+import { reviewReleasesQuery } from '../features/admin-releases';
+import { dashboardStatsQuery } from '../features/dashboard';
+import { myReleasesQuery } from '../features/releases';
 import { appConfigQuery } from '../lib/app-config';
 import { artistProfilesQuery } from '../lib/artist-profiles';
 import { viewerQuery } from '../lib/viewer';

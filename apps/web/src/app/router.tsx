@@ -100,6 +100,7 @@ export const routes: RouteObject[] = [
             ...loaders.adminReleases,
             ...page(() => import('../features/admin-releases/routes/admin-releases-page')),
           },
+          { path: 'releases/:id/splits', ...page(() => import('./pages/admin-release-splits-page')) },
           { path: 'audit', ...page(() => import('../features/audit/routes/admin-audit-page')) },
           { path: 'users', ...page(() => import('../features/admin-users/routes/admin-users-page')) },
           {

@@ -27,6 +27,7 @@ export const paths = {
   team: '/dashboard/team',
   contentIdClaims: '/dashboard/content-id',
   adminReleases: '/admin/releases',
+  adminReleaseSplits: (id: string) => `/admin/releases/${id}/splits`,
   adminUsers: '/admin/users',
   adminWithdrawals: '/admin/withdrawals',
   adminBulkBalance: '/admin/bulk-balance',

@@ -5,9 +5,9 @@
  * a zone. Sizes and durations have one format each (record 169); store names come from
  * `platformName` in `@tunedrop/shared`.
  */
-import { formatCents } from '@tunedrop/shared';
+import { formatCents, formatCompactCents } from '@tunedrop/shared';
 
-export { formatCents };
+export { formatCents, formatCompactCents };
 
 const LOCALE = 'en-US';
 const isCalendarDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -40,14 +40,6 @@ export function formatPeriod(
     return format(start, { month: 'short', year: length === 'short' ? '2-digit' : 'numeric' });
   const day = format(start, { month: 'short', day: 'numeric' });
   return bucket === 'week' && length === 'long' ? `Week of ${day}` : day;
-}
-
-/** "$1.2k" for chart axes; full amounts (formatCents) everywhere else. */
-export function formatCompactCents(cents: number): string {
-  const dollars = cents / 100;
-  if (Math.abs(dollars) >= 1_000_000) return `$${(dollars / 1_000_000).toFixed(1)}M`;
-  if (Math.abs(dollars) >= 1000) return `$${(dollars / 1000).toFixed(1)}k`;
-  return `$${dollars.toFixed(0)}`;
 }
 
 /** "12,345" */

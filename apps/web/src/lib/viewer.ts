@@ -51,6 +51,8 @@ export function viewerFacts(viewer: Viewer) {
     isPro: hasProFeatures(viewer.profile.plan, roles),
     /** A payee (record 175): no plan is put to them; their first page is Royalties, not the gate. */
     isPayee: viewer.isPayee,
+    /** Acting for someone else's account as a team member (record 230): plans and prices are the owner's. */
+    isTeamMember: viewer.account.id !== viewer.user.id && viewer.account.role !== 'owner',
     passesGate: passesSubscriptionGate({
       subscriptionStatus: viewer.profile.subscriptionStatus,
       subscriptionEnd: viewer.profile.subscriptionEnd,

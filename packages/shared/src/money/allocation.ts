@@ -4,6 +4,8 @@
  * (decisions 111 and 140), kept here once with their property tests.
  */
 
+import { formatScaled, parseScaled, rescale, roundScaled } from './decimal';
+
 /**
  * Largest-remainder allocation: `total` units shared by `weights` (each ≥ 0, at least one > 0). Each part
  * is floor(total × w / Σw), and the units left over go one each to the largest remainders, ties to the
@@ -83,4 +85,71 @@ export function splitByPercent(
   // BigInt division truncates toward zero, as the posting's trunc() does.
   const payees = hundredthsOfPercent.map((share) => (cents * share) / 10000n);
   return { owner: cents - payees.reduce((a, b) => a + b, 0n), payees };
+}
+
+/**
+ * The single-pass rule (RunningShare) over a decimal total (decision 111): `total` (decimal text, e.g. a
+ * DSR summary's NetRevenue) shared in units of 10^-s, s = max(2, its decimals), by weights adding up to
+ * `totalWeight`; each share comes back as decimal text with the total's sign.
+ */
+export class RunningDecimalShare {
+  private readonly running: RunningShare;
+  private readonly negative: boolean;
+  private readonly scale: number;
+
+  constructor(total: string, totalWeight: bigint) {
+    const parsed = parseScaled(total) ?? { units: 0n, scale: 0 };
+    const scaled = rescale(parsed, Math.max(2, parsed.scale));
+    this.negative = scaled.units < 0n;
+    this.scale = scaled.scale;
+    this.running = new RunningShare(this.negative ? -scaled.units : scaled.units, totalWeight);
+  }
+
+  /** The next line's share as decimal text; null once the weights go past the total. */
+  next(weight: bigint): string | null {
+    const share = this.running.next(weight);
+    if (share === null) return null;
+    return formatScaled({ units: this.negative ? -share : share, scale: this.scale });
+  }
+
+  get isComplete(): boolean {
+    return this.running.isComplete;
+  }
+
+  get weightSeen(): bigint {
+    return this.running.weightSeen;
+  }
+}
+
+/**
+ * Whole cents for exact amounts that must add up to `totalCents` (record 190, a statement's rows): each
+ * amount rounded to the cent (half away from zero), then nudged one cent at a time, the amounts whose
+ * rounding lost the most first, until they add up. [] for no amounts (then the total must be 0).
+ */
+export function centsAddingUpTo(exacts: readonly string[], totalCents: bigint): bigint[] {
+  if (exacts.length === 0) {
+    if (totalCents !== 0n) throw new RangeError('no rows to carry a non-zero total');
+    return [];
+  }
+  const values = exacts.map((text) => parseScaled(text) ?? { units: 0n, scale: 0 });
+  const scale = Math.max(2, ...values.map((value) => value.scale));
+  const cents = values.map((value) => roundScaled(value, 2).units);
+  // How far each exact amount lies above its rounded cents, in units of 10^-scale.
+  const unit = 10n ** BigInt(scale - 2);
+  const error = values.map((value, index) => rescale(value, scale).units - (cents[index] as bigint) * unit);
+  let left = totalCents - cents.reduce((a, b) => a + b, 0n);
+  const step = left > 0n ? 1n : -1n;
+  const order = error
+    .map((value, index) => ({ value, index }))
+    .sort((a, b) =>
+      a.value === b.value ? a.index - b.index : (step > 0n ? a.value < b.value : a.value > b.value) ? 1 : -1,
+    );
+  while (left !== 0n) {
+    for (const { index } of order) {
+      if (left === 0n) break;
+      cents[index] = (cents[index] as bigint) + step;
+      left -= step;
+    }
+  }
+  return cents;
 }

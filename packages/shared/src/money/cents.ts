@@ -24,3 +24,11 @@ export function parseAmountToCents(input: string | number): number | null {
 export function centsToAmount(cents: number): number {
   return cents / 100;
 }
+
+/** "$1.2k" for chart axes (one decimal, so rounded); full amounts (formatCents) everywhere else. */
+export function formatCompactCents(cents: number): string {
+  const dollars = centsToAmount(cents);
+  if (Math.abs(dollars) >= 1_000_000) return `$${(dollars / 1_000_000).toFixed(1)}M`;
+  if (Math.abs(dollars) >= 1000) return `$${(dollars / 1000).toFixed(1)}k`;
+  return `$${dollars.toFixed(0)}`;
+}

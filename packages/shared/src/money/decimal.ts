@@ -7,6 +7,9 @@
 /** A decimal as an integer number of 10^-scale units. */
 export type ScaledDecimal = { units: bigint; scale: number };
 
+/** The zero a running exact sum starts from (a plain value: it crosses worker threads). */
+export const DECIMAL_ZERO: ScaledDecimal = { units: 0n, scale: 0 };
+
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 
 /** "12.50" → { units: 1250n, scale: 2 }; "-.5", "+3", "5." are read too; null for anything else (no exponent, no grouping). */
@@ -78,6 +81,118 @@ export function multiplyDecimal(a: string, b: string): string {
 export function addScaled(a: ScaledDecimal, b: ScaledDecimal): ScaledDecimal {
   const scale = Math.max(a.scale, b.scale);
   return { units: rescale(a, scale).units + rescale(b, scale).units, scale };
+}
+
+/**
+ * A decimal's text without trailing fraction zeros, as PostgreSQL's `trim_scale(x)::text` writes it
+ * ("1.2500" → "1.25", "3.000" → "3", "-0.00" → "0"). Text only: it never rounds or re-parses.
+ */
+export function trimScale(text: string): string {
+  if (!text.includes('.')) return text;
+  const trimmed = text.replace(/0+$/, '').replace(/\.$/, '');
+  return trimmed === '-0' ? '0' : trimmed;
+}
+
+/**
+ * The exact sum of decimal texts, written as `trim_scale(sum(x))::text` would write it ("0.1" + "0.2"
+ * → "0.3", none → "0"). Throws on text that is not a plain decimal rather than counting it as zero.
+ */
+export function sumDecimals(values: readonly string[]): string {
+  let total: ScaledDecimal = { units: 0n, scale: 0 };
+  for (const value of values) {
+    const parsed = parseScaled(value);
+    if (!parsed) throw new RangeError(`not a decimal: ${JSON.stringify(value)}`);
+    total = addScaled(total, parsed);
+  }
+  return trimScale(formatScaled(total));
+}
+
+/**
+ * The exact sum written at the largest scale of its terms ("1.50" + "2" → "3.50", none → "0"), as numeric
+ * addition keeps it: the journal's legs are stored as written. Throws on text that is not a plain decimal.
+ */
+export function sumDecimalsAtScale(values: readonly string[]): string {
+  let total: ScaledDecimal = DECIMAL_ZERO;
+  for (const value of values) {
+    const parsed = parseScaled(value);
+    if (!parsed) throw new RangeError(`not a decimal: ${JSON.stringify(value)}`);
+    total = addScaled(total, parsed);
+  }
+  return formatScaled(total);
+}
+
+/** a + b, exact, without trailing fraction zeros (see sumDecimals). */
+export function addDecimal(a: string, b: string): string {
+  return sumDecimals([a, b]);
+}
+
+/** Whether the text is a decimal equal to zero ("0", "-0.000"); false for anything else, non-decimals included. */
+export function isZeroDecimal(text: string): boolean {
+  return parseScaled(text)?.units === 0n;
+}
+
+/** −a, exact, keeping its scale ("12.50" → "-12.50", "-0.5" → "0.5", "0.00" → "0"); throws on text that is not a decimal. */
+export function negateDecimal(text: string): string {
+  const parsed = parseScaled(text);
+  if (!parsed) throw new RangeError(`not a decimal: ${JSON.stringify(text)}`);
+  return parsed.units === 0n ? '0' : formatScaled({ units: -parsed.units, scale: parsed.scale });
+}
+
+/** Whether the decimal is a whole number of cents ("1.50", "2", "1.2300" yes; "0.005" no; non-decimals no). */
+export function isWholeCents(text: string): boolean {
+  const parsed = parseScaled(text);
+  if (!parsed) return false;
+  return parsed.scale <= 2 || parsed.units % 10n ** BigInt(parsed.scale - 2) === 0n;
+}
+
+/** The decimals as integers at their largest scale (["1.5", "0.25"] → [150n, 25n]), for weights; a non-decimal is 0. */
+export function unitsAtCommonScale(texts: readonly string[]): bigint[] {
+  const values = texts.map((text) => parseScaled(text) ?? DECIMAL_ZERO);
+  const scale = Math.max(0, ...values.map((value) => value.scale));
+  return values.map((value) => rescale(value, scale).units);
+}
+
+/**
+ * A running exact sum plus one decimal text, in scaled units (no text round trip: a per-line sum over
+ * millions of lines); the sum unchanged when the text is not a decimal.
+ */
+export function addToSum(sum: ScaledDecimal, text: string): ScaledDecimal {
+  const parsed = parseScaled(text);
+  return parsed ? addScaled(sum, parsed) : sum;
+}
+
+/** a − b, exact, without trailing fraction zeros (see sumDecimals). */
+export function subtractDecimal(a: string, b: string): string {
+  const negative = parseScaled(b);
+  if (!negative) throw new RangeError(`not a decimal: ${JSON.stringify(b)}`);
+  return sumDecimals([a, formatScaled({ units: -negative.units, scale: negative.scale })]);
+}
+
+/**
+ * Exact decimal text → an integer number of 10^-places units ("12.5", 2 → 1250n); null when it is not a
+ * plain decimal or has more than `places` decimals (it never rounds).
+ */
+export function decimalToUnits(text: string, places: number): bigint | null {
+  const parsed = parseScaled(text);
+  if (!parsed || parsed.scale > places) return null;
+  return rescale(parsed, places).units;
+}
+
+/** An integer number of 10^-places units → decimal text with `places` decimals (1250, 2 → "12.50"). */
+export function unitsToDecimal(units: number | bigint, places: number): string {
+  return formatScaled({ units: BigInt(units), scale: places });
+}
+
+/** cents × percent / 100, rounded half away from zero to the cent (a rate applied to an amount); null when the percent is not a decimal. */
+export function percentOfCents(cents: number | bigint, percent: string): bigint | null {
+  const rate = parseScaled(percent);
+  if (!rate) return null;
+  return roundScaled({ units: BigInt(cents) * rate.units, scale: rate.scale + 2 }, 0).units;
+}
+
+/** Whole cents → decimal USD text with two decimals (1234 → "12.34", -5 → "-0.05"), for CSV and form fields. */
+export function centsToDecimal(cents: number | bigint): string {
+  return formatScaled({ units: BigInt(cents), scale: 2 });
 }
 
 /** Decimal text → whole cents, half away from zero ("12.345" → 1235n); null when it is not a decimal. */

@@ -6,17 +6,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addDecimal,
   allocateLargestRemainder,
   canonicalDecimal,
+  centsToDecimal,
   decimalToCents,
   formatScaled,
   formatUsdDecimal,
+  isZeroDecimal,
   multiplyDecimal,
   parseScaled,
   RunningShare,
   roundDecimal,
   roundScaled,
   splitByPercent,
+  subtractDecimal,
+  sumDecimals,
+  trimScale,
 } from '../money';
 
 const sum = (values: readonly bigint[]) => values.reduce((a, b) => a + b, 0n);
@@ -84,6 +90,53 @@ describe('decimal text', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), (cents) => {
         expect(decimalToCents(formatScaled({ units: cents, scale: 2 }))).toBe(cents);
+      }),
+    );
+  });
+});
+
+describe('decimal sums', () => {
+  it('adds any decimals exactly: the sum read back equals the sum of the values at the largest scale', () => {
+    fc.assert(
+      fc.property(fc.array(scaled, { maxLength: 12 }), (values) => {
+        const scale = Math.max(0, ...values.map((value) => value.scale));
+        const exact = sum(values.map((value) => value.units * 10n ** BigInt(scale - value.scale)));
+        const total = parseScaled(sumDecimals(values.map(formatScaled)));
+        expect(total).not.toBeNull();
+        const read = total as { units: bigint; scale: number };
+        expect(read.scale <= scale).toBe(true);
+        expect(read.units * 10n ** BigInt(scale - read.scale)).toBe(exact);
+      }),
+    );
+  });
+
+  it('writes sums as trim_scale(sum(x))::text does and refuses text that is not a decimal', () => {
+    expect(addDecimal('0.1', '0.2')).toBe('0.3');
+    expect(addDecimal('1.50', '-1.5')).toBe('0');
+    expect(addDecimal('-0.25', '0.05')).toBe('-0.2');
+    expect(subtractDecimal('10.00', '-0.005')).toBe('10.005');
+    expect(subtractDecimal('1', '1.000')).toBe('0');
+    expect(sumDecimals([])).toBe('0');
+    expect([isZeroDecimal('-0.000'), isZeroDecimal('0.001'), isZeroDecimal('')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(sumDecimals(['12', '0.000000001', '-3.1'])).toBe('8.900000001');
+    expect(() => sumDecimals(['1', 'abc'])).toThrow(RangeError);
+    expect(trimScale('1.2500')).toBe('1.25');
+    expect(trimScale('3.000')).toBe('3');
+    expect(trimScale('-0.00')).toBe('0');
+    expect(trimScale('100')).toBe('100');
+  });
+
+  it('writes cents as two-decimal text', () => {
+    expect(centsToDecimal(1234)).toBe('12.34');
+    expect(centsToDecimal(-5)).toBe('-0.05');
+    expect(centsToDecimal(0)).toBe('0.00');
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 12), max: 10 ** 12 }), (cents) => {
+        expect(centsToDecimal(cents)).toBe((cents / 100).toFixed(2));
       }),
     );
   });

@@ -10,6 +10,9 @@ export const USER_TABS = [
   { id: 'pro', label: 'Pro' },
   // Payees hold no plan (record 175): counted here, not under Basic (issue 27).
   { id: 'payees', label: 'Payee' },
+  // Team-only members and staff without a subscription hold no plan either (record 274): counted apart.
+  { id: 'team', label: 'Team members' },
+  { id: 'staff', label: 'Staff' },
   { id: 'banned', label: 'Banned' },
   { id: 'free_access', label: 'Free Access' },
   { id: 'moderators', label: 'Moderators' },
@@ -20,7 +23,9 @@ export const USERS_PAGE_SIZE = 20;
 
 export const adminUsersQuerySchema = z.object({
   q: safeText().trim().max(200).optional().default(''),
-  tab: z.enum(['all', 'basic', 'pro', 'payees', 'banned', 'free_access', 'moderators']).default('all'),
+  tab: z
+    .enum(['all', 'basic', 'pro', 'payees', 'team', 'staff', 'banned', 'free_access', 'moderators'])
+    .default('all'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
@@ -54,6 +59,8 @@ export type AdminUser = {
   plan: Plan;
   /** Shown as "Payee" instead of the plan (record 175). */
   isPayee: boolean;
+  /** The team account a person who never subscribed joined (record 230): shown instead of a plan. */
+  teamOf: string | null;
   roles: Role[];
   banned: boolean;
   banReason: string | null;

@@ -27,6 +27,7 @@ export const AUDIT_KINDS = {
   'delivery.target.remove': 'Removed a delivery target',
   'finance.fee': 'Changed a distribution fee',
   'splits.expense': 'Recorded a release expense',
+  'splits.save': 'Saved a release’s split',
   'release.approve': 'Approved release',
   'release.reject': 'Rejected release',
   'release.unapprove': 'Unapproved release',
@@ -44,12 +45,20 @@ export const AUDIT_KINDS = {
   'release.store_takedown_reject': 'Rejected a store takedown',
   'release.delete': 'Deleted release permanently',
   'release.export': 'Exported release files',
+  'release.edit': 'Edited a release',
+  'release.edit_tracks': 'Edited a release’s tracks',
   'user.ban': 'Banned user',
   'user.unban': 'Unbanned user',
   'role.grant': 'Granted a role',
   'role.revoke': 'Revoked a role',
   'withdrawal.approve': 'Approved a withdrawal',
   'withdrawal.reject': 'Rejected a withdrawal',
+  'wallet.payment_settings': 'Changed payout details',
+  'wallet.withdrawal_request': 'Requested a withdrawal',
+  'payouts.provider_settings': 'Changed a payout provider',
+  'payouts.settings': 'Changed the payout schedule',
+  'payouts.run': 'Started a payout run',
+  'payouts.mark': 'Marked a payout paid or returned',
   'team.invite': 'Invited a team member',
   'team.invitation_withdraw': 'Withdrew a team invitation',
   'team.join': 'Joined a team',
@@ -64,6 +73,10 @@ export const AUDIT_KINDS = {
   'content_id.asset_id': 'Set a track’s YouTube asset id',
   'content_id.claim_release_request': 'Asked to release a Content ID claim',
   'content_id.claim_released': 'Released a Content ID claim',
+  'tax.form_signed': 'Signed a tax form',
+  'tax.form_invalidated': 'A tax form stopped being valid',
+  'tax.treaty_rate': 'Changed a treaty rate',
+  'tax.vat_registration': 'Changed a VAT registration',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -83,8 +96,10 @@ export const AUDIT_KIND_GROUPS = {
   user: 'Users (all)',
   role: 'Roles (all)',
   withdrawal: 'Withdrawals (all)',
+  wallet: 'Wallet: payout details and requests (all)',
   content_id: 'Content ID (all)',
   team: 'Team (all)',
+  tax: 'Tax forms and rates (all)',
 } as const;
 
 /** What an audit row is about; its name is stored with the row so deletions leave it readable. */
@@ -100,7 +115,12 @@ export type AuditSubjectType =
   | 'release'
   | 'track'
   | 'user'
-  | 'withdrawal';
+  | 'withdrawal'
+  | 'tax_form'
+  | 'treaty_rate'
+  | 'payout_provider'
+  | 'payout_run'
+  | 'payout';
 
 const kindFilter = safeText()
   .trim()
@@ -145,6 +165,12 @@ export type AuditEntry = {
   releaseId: string | null;
   subjectUserId: string | null;
   withdrawalRequestId: string | null;
+  /**
+   * The account a team member acted for (record 202), with its owner's email now; null when the actor
+   * acted on their own account.
+   */
+  accountId: string | null;
+  accountLabel: string | null;
   subjectType: string | null;
   subjectId: string | null;
   /** The subject's name when the action was written (kept after the subject is deleted). */

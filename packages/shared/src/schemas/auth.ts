@@ -34,6 +34,11 @@ export const signupSchema = z
     plan: planSchema,
     /** A royalty-split invitation the person signs up from (issue 17): the verification link returns there. */
     invitation: invitationTokenSchema.optional(),
+    /**
+     * A team invitation the person signs up from (issue 44 finding 3, record 230): no plan is asked for,
+     * and the verification link returns to the invitation, to join the account.
+     */
+    teamInvitation: invitationTokenSchema.optional(),
   })
   .superRefine((data, ctx) => {
     const emailMessage =
@@ -144,8 +149,14 @@ export function checkoutCallbackPath(plan: Plan): string {
  * Where the verification link lands: back on the split invitation the person signed up from (a
  * collaborator needs no subscription, issue 17), otherwise on the checkout of the plan they picked.
  */
-export function verificationCallbackPath(plan: Plan, invitation?: string): string {
+export function verificationCallbackPath(plan: Plan, invitation?: string, teamInvitation?: string): string {
+  if (teamInvitation) return `/team/invitations/${teamInvitation}`;
   return invitation ? `/splits/invitations/${invitation}` : checkoutCallbackPath(plan);
+}
+
+/** A verification link back to a team invitation (record 230): the person joins an account, with no plan. */
+export function isTeamInvitationCallbackPath(callbackPath: string | null | undefined): boolean {
+  return callbackPath?.startsWith('/team/invitations/') === true;
 }
 
 /** Where a payee (record 175) lands when no invitation is named: their balance, shares and withdrawals. */

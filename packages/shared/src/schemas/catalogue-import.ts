@@ -29,8 +29,18 @@ export type CatalogueImportReleaseReport = {
   notes: string[];
 };
 
+/** An import runs as a job (record 232): queued, running (with its progress), then done or failed. */
+export const CATALOGUE_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type CatalogueImportStatus = (typeof CATALOGUE_IMPORT_STATUSES)[number];
+
 export type CatalogueImportReport = {
   id: string;
+  status: CatalogueImportStatus;
+  /** Messages (or CSV releases) gone through, of `total` (0 until the folder is read). */
+  processed: number;
+  total: number;
+  /** The artist profile chosen for every release of the folder; null: each release's own artist decides. */
+  artistProfile: string | null;
   createdAt: string;
   actor: string;
   source: string;
@@ -49,8 +59,6 @@ export type CatalogueImportSummary = Omit<CatalogueImportReport, 'releases' | 'p
 export type CatalogueImportFolder = { name: string; format: CatalogueImportFormat; files: number };
 
 export type CatalogueImportOverview = {
-  /** The server folder the page imports from (operators put each export in a subfolder of it). */
-  root: string;
   folders: CatalogueImportFolder[];
   imports: CatalogueImportSummary[];
 };
@@ -62,6 +70,11 @@ export const CATALOGUE_IMPORT_MESSAGES = {
   ownerUnknown: (email: string) => `No account with the email ${email}`,
   noSource: 'No ERN message (.xml) or catalogue CSV (.csv) in this folder',
   bothSources: 'The folder holds both ERN messages and a CSV: keep one kind per import',
+  profileUnknown: (name: string, email: string, names: readonly string[]) =>
+    `${email} has no artist profile named ${name} (its profiles: ${names.join(', ') || 'none'})`,
+  profileNoMatch: (artists: readonly string[], names: readonly string[]) =>
+    `No artist profile of the account is named like the release's artist (${artists.join(', ') || 'none given'}); choose one of its profiles for the folder: ${names.join(', ')}.`,
+  started: 'Import started: the report fills in as each release is checked.',
 } as const;
 
 /** The admin page's request: a subfolder of the import folder, the owner, and whether to skip review. */
@@ -77,6 +90,8 @@ export const catalogueImportRequestSchema = z.object({
     .max(320)
     .email(CATALOGUE_IMPORT_MESSAGES.ownerRequired),
   skipReview: z.boolean().default(false),
+  /** One of the owner's artist profiles for every release; empty: each release's main artist chooses. */
+  artistProfile: safeText().trim().max(200).optional().default(''),
 });
 export type CatalogueImportRequest = z.infer<typeof catalogueImportRequestSchema>;
 

@@ -6,14 +6,15 @@
  *
  * Routes (apps/server/src/modules/content-id/claims-routes.ts):
  *   Artist (access('subscriber'), then Pro in the service):
- *     GET    /api/content-id/claims                     → { items: ContentIdClaimView[] }
+ *     GET    /api/content-id/claims?q&page&limit        → ClaimsPage<ContentIdClaimView>
  *     POST   /api/content-id/claims/:id/release         → ContentIdClaimView (404 another artist's claim)
  *   Admin (access('admin')):
- *     GET    /api/admin/content-id/claims               → { items: AdminContentIdClaim[] } (to release)
+ *     GET    /api/admin/content-id/claims?q&page&limit  → ClaimsPage<AdminContentIdClaim> (to release)
  *     POST   /api/admin/content-id/claims/:id/done      → AdminContentIdClaim (409 when not waiting)
  *     PUT    /api/admin/content-id/tracks/:trackId/asset contentIdAssetSchema → { trackId, assetId }
  */
 import { z } from 'zod';
+import type { PageInfo } from '../paging';
 import { safeText } from '../text';
 
 /**
@@ -47,7 +48,22 @@ export const CLAIM_MESSAGES = {
     `Release the claim on "${video}"? The video's owner keeps its earnings from then on, and the claim cannot be restored here.`,
   noClaims: 'No claims yet. Claims appear here once a YouTube report for your Content ID tracks is imported.',
   allowListReason: 'Your allow-listed channel',
+  noMatch: 'No claims match your search.',
+  queueEmpty: 'No claim is waiting to be released.',
 } as const;
+
+/**
+ * Claims lists are paged (issue 43 finding 11: one YouTube report of 100,000 lines made a 57 MB answer):
+ * `q` searches the video's title and id, the track's title and ISRC and the asset id; `limit` at most 100.
+ */
+export const CLAIMS_PAGE_SIZE = 25;
+export const CLAIMS_MAX_PAGE_SIZE = 100;
+export const claimsQuerySchema = z.object({
+  q: safeText().trim().max(200).optional().default(''),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(CLAIMS_MAX_PAGE_SIZE).default(CLAIMS_PAGE_SIZE),
+});
+export type ClaimsQuery = z.infer<typeof claimsQuerySchema>;
 
 /** A YouTube asset id, as in YouTube's reports (asset_id) and CMS: A and letters or digits. */
 export const youtubeAssetIdSchema = safeText(CLAIM_MESSAGES.assetInvalid, CLAIM_MESSAGES.assetInvalid)
@@ -81,3 +97,6 @@ export type AdminContentIdClaim = ContentIdClaimView & {
   artistName: string | null;
   email: string;
 };
+
+/** A page of claims (PageInfo: 1-based page, its size, the matching claims over every page). */
+export type ClaimsPage<Claim> = PageInfo & { items: Claim[] };

@@ -75,6 +75,8 @@ export const CONTENT_ID_MESSAGES = {
   answerRequired: 'Please answer this question.',
   proOnly: 'YouTube Content ID is part of the Pro plan. Upgrade to Pro to protect your tracks.',
   needsSubscription: 'YouTube Content ID needs a subscription in force. Resubscribe to Pro to change it.',
+  /** A team member (record 230) is offered no plan: the owner decides. */
+  notForTeam: 'YouTube Content ID is not included in this account. Its owner can add it.',
   trackNotFound: 'Track not found.',
   channelNotFound: 'Channel not found.',
   channelInvalid: 'Enter a YouTube channel id: UC followed by 22 letters, digits, - or _.',

@@ -4,6 +4,7 @@
  * shapes of the finance overview API.
  */
 import { z } from 'zod';
+import type { ReportCents } from '../money/report-cents';
 import { safeText } from '../text';
 
 export const FEE_TEXTS = {
@@ -86,6 +87,8 @@ export type FinanceReportRow = {
   residueUsd: string;
   /** grossUsd − (credited + held + fee)/100 − suspense − residue: zero when the report reconciles. */
   differenceUsd: string;
+  /** The figures shown, in whole cents by the one rule of money/report-cents.ts: they add up to the gross. */
+  cents: ReportCents;
 };
 
 export type FinancePeriodRow = {
@@ -97,6 +100,8 @@ export type FinancePeriodRow = {
   heldCents: number;
   suspenseUsd: string;
   residueUsd: string;
+  /** The sum of its reports' `cents`. */
+  cents: ReportCents;
   withdrawalsPaidCents: number;
   withdrawalsPendingCents: number;
 };

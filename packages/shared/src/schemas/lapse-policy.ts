@@ -4,6 +4,7 @@
  * takedown. A lapse is the subscription gate closing (ended, past due; spec 01 §4).
  */
 import { z } from 'zod';
+import { LAPSED_MESSAGES } from '../access';
 
 export const LAPSE_POLICY_MODES = ['keep_live', 'take_down'] as const;
 export type LapsePolicyMode = (typeof LAPSE_POLICY_MODES)[number];
@@ -38,3 +39,32 @@ export const LAPSE_POLICY_TEXTS = {
   takeDown: 'Take down after',
   saved: 'Lapsed-account policy saved.',
 } as const;
+
+/**
+ * Where a lapsed account's releases stand under the policy (issue 44): the one source of the dates and the
+ * consequence that the dashboard's banner and the lapse mails both say. `kept_live`: the policy keeps them
+ * (or nothing of the account is out); `scheduled`: taken down on that day (YYYY-MM-DD, UTC) unless the
+ * account subscribes again; `taking_down`: the takedown day came.
+ */
+export type LapseStanding =
+  | { kind: 'kept_live' }
+  | { kind: 'scheduled'; takedownDate: string }
+  | { kind: 'taking_down' };
+
+/** The consequence, in the same words on the banner and in the mails. */
+export function lapseConsequence(standing: LapseStanding): string {
+  switch (standing.kind) {
+    case 'kept_live':
+      return 'Your releases stay in the stores.';
+    case 'scheduled':
+      return `Unless you subscribe again, your live releases will be taken down from the stores on ${standing.takedownDate}.`;
+    case 'taking_down':
+      return 'Your releases are being taken down from the stores because your subscription is not active.';
+  }
+}
+
+/** The lapsed banner's text: the spec's while releases are kept, else the policy's consequence first. */
+export function lapsedBannerBody(standing: LapseStanding): string {
+  if (standing.kind === 'kept_live') return LAPSED_MESSAGES.body;
+  return `${lapseConsequence(standing)} Your royalties and withdrawals stay available. Resubscribe to upload new releases, edit or resubmit releases, and see analytics.`;
+}

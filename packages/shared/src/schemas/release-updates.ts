@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ReleaseStatus } from '../constants';
 import { rejectReleaseSchema } from './admin-releases';
+import { trackSubmissionSchema } from './builder';
 import { editReleaseSchema, replaceFileSchema } from './releases';
 
 export const RELEASE_UPDATE_MESSAGES = {
@@ -15,7 +16,8 @@ export const RELEASE_UPDATE_MESSAGES = {
   notUpdatable:
     'Only an approved or live release can be updated. Edit a release in review from Edit Release.',
   takedownRequested: 'This release has a takedown request: it cannot be updated until that is decided.',
-  nothingChanged: 'Nothing was changed: edit a detail, the cover or a track’s audio first.',
+  nothingChanged:
+    'Nothing was changed: edit a detail, the cover, a track’s credits or ISRC, or its audio first.',
   submitted: 'Update sent for review: the stores keep the current version until it is approved.',
   submitFailed: 'Failed to send the update',
   approved: 'Update approved: it is being sent to the stores',
@@ -26,10 +28,18 @@ export const RELEASE_UPDATE_MESSAGES = {
   rejectFailed: 'Failed to reject the update',
   noUpdates: 'No updates waiting for review',
   trackNotOnRelease: 'That track is not on this release.',
+  /** Issue 44: a track's ISRC is changed after release on Pro only, as custom codes are set in the builder. */
+  isrcProOnly: 'Changing an ISRC is a Pro feature — upgrade to unlock.',
 } as const;
 
 /** One replaced WAV: the track (it keeps its ISRC) and the checked builder upload. */
 const audioReplacementSchema = replaceFileSchema.extend({ trackId: z.uuid('Track not found.') });
+
+/** One track's credits and ISRC in an update: the builder's per-track rules, one schema per rule. */
+export const trackCreditsUpdateSchema = trackSubmissionSchema
+  .pick({ isrc: true, primaryArtists: true, featuredArtists: true, songwriters: true, producers: true })
+  .extend({ trackId: z.uuid('Track not found.') });
+export type TrackCreditsUpdate = z.output<typeof trackCreditsUpdateSchema>;
 
 /**
  * POST /api/releases/:id/update: any of the Edit Release details (all of them, as the form sends them),
@@ -41,6 +51,11 @@ export const releaseUpdateSchema = z.object({
   details: editReleaseSchema.omit({ availability: true }).optional(),
   coverUploadId: replaceFileSchema.shape.uploadId.optional(),
   audio: z.array(audioReplacementSchema).max(20).default([]),
+  /**
+   * A track's credits (performers, songwriters, producers) and ISRC fixed after release (issue 44, record
+   * 236): the whole lists, as the builder checks them; an ISRC left out stays as it is.
+   */
+  tracks: z.array(trackCreditsUpdateSchema).max(20).default([]),
 });
 export type ReleaseUpdateInput = z.input<typeof releaseUpdateSchema>;
 export type ReleaseUpdateRequest = z.output<typeof releaseUpdateSchema>;
@@ -57,6 +72,15 @@ export type ReleaseUpdateState = (typeof RELEASE_UPDATE_STATES)[number];
  * not be resent).
  */
 export type UpdateScope = { cover: boolean; audioTrackIds: string[] };
+
+/** Labels of a track's fields in the diff (record 236). */
+export const TRACK_UPDATE_FIELD_LABELS = {
+  isrc: 'ISRC',
+  primaryArtists: 'Primary artists',
+  featuredArtists: 'Featured artists',
+  songwriters: 'Songwriters',
+  producers: 'Producers',
+} as const;
 
 /** One line of the before/after diff the artist and the reviewer see. */
 export type ReleaseUpdateChange =

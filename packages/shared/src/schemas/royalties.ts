@@ -2,7 +2,8 @@
  * Royalty import (issue 16): store / aggregator statements in, an earnings ledger out.
  * Input schemas and response shapes shared by the server routes and the web pages.
  *
- * Routes served (apps/server/src/modules/royalties/routes.ts):
+ * Routes served (apps/server/src/modules/royalty-imports/routes.ts, royalty-posting/routes.ts for the list, retry
+ * and posting, statements/routes.ts for the ledger and statements):
  *   Admin (access('admin')):
  *     POST   /api/admin/royalties/imports            streamed upload (raw body = the file, plain or .gz;
  *                                                    query: royaltyImportQuerySchema) → ImportSummary (201)
@@ -36,7 +37,8 @@ export type RoyaltyFormat = (typeof ROYALTY_FORMATS)[number];
 /** The format a file was read as (auto resolved). */
 export type RoyaltySourceFormat = Exclude<RoyaltyFormat, 'auto'>;
 
-export const ROYALTY_IMPORT_STATUSES = ['staged', 'failed', 'posted'] as const;
+/** staging: still being read or checked (its phase says where); never shown as failed while it may finish. */
+export const ROYALTY_IMPORT_STATUSES = ['staging', 'staged', 'failed', 'posted'] as const;
 export type RoyaltyImportStatus = (typeof ROYALTY_IMPORT_STATUSES)[number];
 /**
  * Where an import's job is (decision 161): waiting for a worker, reading and staging the file's lines,
@@ -244,7 +246,16 @@ export type ImportListItem = {
   createdAt: string;
   postedAt: string | null;
   progress: ImportProgress;
+  /** Set while a run that stopped waits for its retry (record 220); null otherwise. */
+  retry: ImportRetry | null;
 };
+
+/**
+ * An unfinished import or posting whose run is not going on (record 220): `scheduled`, a retry at `at`;
+ * `stalled`, a run that has made no progress for a while and is taken over by `at` at the latest if its
+ * worker died; `none`, no run scheduled (retries used up): only the admin's retry finishes it.
+ */
+export type ImportRetry = { state: 'scheduled' | 'stalled' | 'none'; at: string | null };
 
 /** The upload's answer (202): the import's id; its job reads, stages (and posts) it. */
 export type ImportAccepted = { id: string; progress: ImportProgress };
@@ -352,6 +363,8 @@ export const ROYALTY_TEXTS = {
   alreadyPosting: 'This report is already being posted.',
   notReadyToPost: 'This report is still being read; post it once it is ready.',
   notPostable: 'This report has errors and cannot be posted.',
+  notRetryable: 'This report is not waiting for a retry.',
+  retryQueued: 'Retry queued: the import goes on from where it stopped.',
   postedNotDeletable: 'A posted report cannot be deleted.',
   /** How a line whose sale another report posted is marked (decision 186). */
   alreadyPostedIn: (report: string, date: string) => `already posted in ${report} on ${date}`,

@@ -3,11 +3,11 @@
  * exchange rate (read from the file first, settable on the staged report), and the sanity warnings an
  * admin accepts or resolves before the report can be posted.
  *
- * Routes (apps/server/src/modules/royalties/report-checks-routes.ts), access('admin'):
+ * Routes (apps/server/src/modules/royalty-imports/report-checks-routes.ts), access('admin'):
  *   POST /api/admin/royalties/imports/inspect            raw body = the file's first bytes; query
  *                                                        inspectQuerySchema → CurrencyInspection
  *   PUT  /api/admin/royalties/imports/:id/rate           reportRateSchema → ImportSummary
- *   GET  /api/admin/royalties/imports/:id/warnings       → ReportWarningsResponse
+ *   GET  /api/admin/royalties/imports/:id/warnings       query reportWarningsQuerySchema → ReportWarningsResponse
  *   POST /api/admin/royalties/imports/:id/warnings/:warningId/accept    acceptWarningSchema → ReportWarning
  *   POST /api/admin/royalties/imports/:id/warnings/:warningId/resolve   → ReportWarningsResponse
  */
@@ -68,7 +68,25 @@ export type ReportWarning = {
   lines: ReportWarningLine[];
 };
 
-export type ReportWarningsResponse = { items: ReportWarning[]; openCount: number };
+/**
+ * One page of a report's warnings (issue 43: a list that grows with the report is paged; a report crediting
+ * another name on each of 9,500 tracks has 9,500 warnings). `openCount` and `total` count them all.
+ */
+export type ReportWarningsResponse = {
+  items: ReportWarning[];
+  openCount: number;
+  page: number;
+  pageSize: number;
+  total: number;
+};
+
+export const REPORT_WARNINGS_PAGE_SIZE = 25;
+
+export const reportWarningsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(REPORT_WARNINGS_PAGE_SIZE),
+});
+export type ReportWarningsQuery = z.infer<typeof reportWarningsQuerySchema>;
 
 export const REPORT_WARNING_LINES_LISTED = 50;
 

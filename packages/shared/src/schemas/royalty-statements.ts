@@ -82,10 +82,16 @@ export type RoyaltyStatement = {
   issuer: { legalName: string; address: string };
   account: { name: string; email: string };
   /**
-   * Set on one artist profile's view (record 201): `earnings` are that profile's releases only; the
-   * balance, fee, shares, withdrawals and adjustments stay the whole account's (one balance per account).
+   * Set on one artist profile's view (records 201 and 235): earnings, fee, shares paid and net earnings are
+   * that profile's releases' only; the opening and closing balance, withdrawals and adjustments stay the
+   * whole account's (one balance per account), and `outsideProfileCents` is the rest of the account's net.
    */
   artistProfile?: { id: string; name: string };
+  /**
+   * On a profile's view: the account's net earnings not of this profile (its other profiles, shares received
+   * on others' releases, other credits), so opening + this net + this + withdrawals + adjustments = closing.
+   */
+  outsideProfileCents?: number;
   /** Sales months of the earnings lines posted in the period. */
   salesPeriods: string[];
   openingCents: number;

@@ -3,7 +3,7 @@
  * track or release, held line by line in USD at the report's rate until an admin assigns the code (the
  * money is posted to that artist through their splits) or releases it to operator revenue with a reason.
  *
- * Routes served (apps/server/src/modules/royalties/routes.ts), access('admin'):
+ * Routes served (apps/server/src/modules/royalty-posting/routes.ts), access('admin'):
  *   GET  /api/admin/royalties/suspense           suspenseQuerySchema → SuspenseResponse (open lines by code)
  *   POST /api/admin/royalties/suspense/assign    suspenseAssignSchema → SuspenseAssignResult
  *   POST /api/admin/royalties/suspense/release   suspenseReleaseSchema → SuspenseReleaseResult

@@ -22,7 +22,7 @@
  * Percentages are decimal text with at most two decimals, compared as integer hundredths (never floats).
  */
 import { z } from 'zod';
-import { formatCents, parseAmountToCents } from '../money';
+import { decimalToUnits, formatCents, parseAmountToCents, unitsToDecimal } from '../money';
 import { safeText } from '../text';
 
 export const SPLIT_LIMITS = {
@@ -83,6 +83,11 @@ export const SPLIT_TEXTS = {
   /** Fixed: nothing a sender typed ever becomes a subject or headline (record 147). */
   invitationMailSubject: 'You are invited to share royalties on Tunedrop',
   expenseMailSubject: 'An expense was added to a release you share on Tunedrop',
+  /** An admin's change of another account's split (record 229): why, kept in the audit log and mailed. */
+  reasonLabel: 'Reason for this change (required; the collaborators whose share changes are told)',
+  reasonRequired:
+    'Give a reason for changing this account’s split: it is logged and mailed to the collaborators.',
+  shareChangedMailSubject: 'Your royalty share of a release on Tunedrop was changed',
   invitationOtherAccount: (maskedEmail: string) =>
     `This invitation was sent to ${maskedEmail}. Sign in with that email address to accept it.`,
   invitationUnverified:
@@ -103,13 +108,13 @@ const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
 export function percentToHundredths(text: string): number | null {
   const value = text.trim();
   if (!PERCENT.test(value)) return null;
-  const [whole = '0', fraction = ''] = value.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  const hundredths = decimalToUnits(value, 2);
+  return hundredths === null ? null : Number(hundredths);
 }
 
 /** 1250 → "12.50". */
 export function hundredthsToPercent(hundredths: number): string {
-  return `${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}`;
+  return unitsToDecimal(hundredths, 2);
 }
 
 const percentText = (min: number, rangeMessage: string) =>
@@ -136,6 +141,8 @@ export const splitSetSchema = z
     trackId: z.uuid().nullable(),
     ownerPercent: percentText(0, SPLIT_TEXTS.ownerRange),
     payees: z.array(splitPayeeInputSchema).max(SPLIT_LIMITS.maxPayees),
+    /** Required of an admin changing another account's split (record 229); the server enforces it. */
+    reason: safeText().trim().max(500).optional(),
   })
   .superRefine((value, ctx) => {
     const seen = new Set<string>();
@@ -195,6 +202,8 @@ export type ReleaseSplits = {
   releaseId: string;
   releaseTitle: string;
   ownerEmail: string;
+  /** The viewer changes another account's split (an admin): a save needs a reason (record 229). */
+  isReasonRequired: boolean;
   tracks: { id: string; position: number; title: string }[];
   /** The newest version per target (release default first, then tracks with their own split). */
   current: SplitVersionView[];

@@ -94,4 +94,8 @@ export const TEAM_TEXTS = {
     `Leave ${name}? You will no longer see or act for this account unless the owner invites you again.`,
   left: (name: string) => `You left ${name}.`,
   leaveOtherAccount: 'You are acting for another account now. Reload the page and try again.',
+  // Changing a member's role (record 202; the Team page's dialog, issue 37).
+  roleChangeSame: 'Choose a role other than the current one.',
+  roleChanged: (name: string, role: string) => `${name} is now ${role}.`,
+  roleChangeFailed: 'The role could not be changed.',
 } as const;

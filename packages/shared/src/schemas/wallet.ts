@@ -12,7 +12,7 @@ import {
   type Role,
   type WithdrawalStatus,
 } from '../constants';
-import { formatCents, parseAmountToCents } from '../money';
+import { centsToDecimal, formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../text';
 
 /** A message of the spec shown as a toast: a title and a description. */
@@ -72,6 +72,7 @@ export const WALLET_ERROR_TITLES: Record<string, string> = {
   payment_info_required: WALLET_MESSAGES.paymentInfoRequired.title,
   invalid_amount: WALLET_MESSAGES.invalidAmount.title,
   balance_below_minimum: 'Insufficient balance',
+  payout_hold: 'Withdrawals on hold',
   amount_too_low: 'Amount too low',
   insufficient_balance: 'Insufficient balance',
   not_found: 'Not found',
@@ -86,6 +87,21 @@ export const WALLET_TEXTS = {
   withdrawalNotFound: 'Withdrawal not found.',
   notPending: 'This withdrawal request is no longer pending.',
 } as const;
+
+/** Withdrawals are held for a while after the payout details change (record 229, `PAYOUT_HOLD_HOURS`). */
+export const PAYOUT_HOLD_TEXTS = {
+  title: 'Withdrawals on hold',
+  /** `until` is an ISO time; shown in UTC so the server's message and the page say the same. */
+  held: (until: string) =>
+    `Your payout details were changed recently. To protect your account, withdrawals are on hold until ${holdTime(until)}.`,
+  mailSubjectDetails: 'Your Tunedrop payout details were changed',
+  mailSubjectWithdrawal: 'A withdrawal was requested from your Tunedrop account',
+} as const;
+
+/** "2026-12-02 14:05 UTC": one unambiguous form for the message, the page and the mail. */
+export function holdTime(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
 
 /** Minimum withdrawal by plan: $50 basic; $20 for Pro-level accounts (pro, free_access, admin). */
 export function minimumWithdrawalCents(plan: Plan | null | undefined, roles: readonly Role[]): number {
@@ -320,7 +336,7 @@ export function withdrawalFormSchema(wallet: {
 
 /** The amount input's starting value: the full balance with 2 decimals. */
 export function centsToInputValue(cents: number): string {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  return centsToDecimal(cents);
 }
 
 // ---------------------------------------------------------------- API shapes
@@ -348,6 +364,8 @@ export type WalletSummary = {
   paymentMethod: PaymentMethod | null;
   paymentDetails: MaskedPaymentDetails | null;
   pendingRequests: WithdrawalSummary[];
+  /** Set while a change of payout details holds withdrawals (record 229): until when, as an ISO time. */
+  payoutHoldUntil: string | null;
 };
 
 // ---------------------------------------------------------------- Pro analytics (/dashboard/analytics)

@@ -33,6 +33,8 @@ export const profiles = pgTable(
     paymentMethod: text('payment_method').$type<PaymentMethod>(),
     /** AES-GCM ciphertext of the payment details JSON; never stored in clear. */
     paymentDetailsEncrypted: text('payment_details_encrypted'),
+    /** Withdrawals wait until then after a change of payout details (record 229); null: no hold. */
+    payoutHoldUntil: timestamp('payout_hold_until', { withTimezone: true }),
     banned: boolean('banned').notNull().default(false),
     banReason: text('ban_reason'),
     bannedAt: timestamp('banned_at', { withTimezone: true }),

@@ -1,4 +1,8 @@
-import type { CatalogueImportFormat, CatalogueImportReport } from '@tunedrop/shared/schemas/catalogue-import';
+import type {
+  CatalogueImportFormat,
+  CatalogueImportReport,
+  CatalogueImportStatus,
+} from '@tunedrop/shared/schemas/catalogue-import';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { user } from './auth';
@@ -25,10 +29,17 @@ export const catalogueImports = pgTable(
     importedCount: integer('imported_count').notNull(),
     refusedCount: integer('refused_count').notNull(),
     report: jsonb('report').$type<CatalogueImportReport>().notNull(),
+    /** As a job (migration 0063, record 232): queued, running, done or failed, and how far it is. */
+    status: text('status').$type<CatalogueImportStatus>().notNull().default('done'),
+    processed: integer('processed').notNull().default(0),
+    total: integer('total').notNull().default(0),
+    /** The artist profile chosen for the folder (record 233); null: each release's main artist decides. */
+    artistProfile: text('artist_profile'),
     createdAt: createdAt(),
   },
   (t) => [
     check('catalogue_imports_format_check', sql`format in ('ern', 'csv', 'none')`),
+    check('catalogue_imports_status_check', sql`status in ('queued', 'running', 'done', 'failed')`),
     index('catalogue_imports_created_idx').on(t.createdAt.desc()),
   ],
 );

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { user } from './auth';
 import { createdAt, inList } from './columns';
 
@@ -73,5 +83,26 @@ export const auditLog = pgTable(
     index('audit_log_release_idx').on(t.releaseId),
     index('audit_log_subject_user_idx').on(t.subjectUserId),
     index('audit_log_actor_idx').on(t.actorId),
+  ],
+);
+
+// ---------------------------------------------------------------- job engine
+
+/**
+ * A job run in progress and its worker's last heartbeat (record 217): a run not refreshed for 30 s is
+ * taken over by another worker. Keyed by the job and the run's start (a retry keeps the job's id).
+ */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    jobId: uuid('job_id').notNull(),
+    startedOn: timestamp('started_on', { withTimezone: true }).notNull(),
+    queue: text('queue').notNull(),
+    worker: text('worker').notNull(),
+    beatAt: timestamp('beat_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'job_runs_pkey', columns: [t.jobId, t.startedOn] }),
+    index('job_runs_worker_idx').on(t.worker),
   ],
 );

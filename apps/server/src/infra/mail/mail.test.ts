@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailOutbox } from '../../db/schema';
 import { createLogger } from '../../lib/logger';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
@@ -198,8 +198,11 @@ describe('mail is sent outside database transactions', () => {
     };
     // While the lease runs, no other worker takes it.
     expect(await deliverPendingMail(system.db, recording, options)).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await deliverPendingMail(system.db, recording, options)).toBe(1);
+    // Once the lease (400 ms) has ended, the next pass takes it.
+    await vi.waitFor(async () => expect(await deliverPendingMail(system.db, recording, options)).toBe(1), {
+      timeout: 10_000,
+      interval: 100,
+    });
     expect(delivered).toEqual(['crashed@example.com']);
     const [row] = await system.db
       .select()

@@ -15,11 +15,22 @@ import { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
 import { readProductName, withProductName } from '../../lib/brand-name';
-import { defineJob, enqueue, type JobQueue } from '../../lib/jobs';
+import { defineJob, enqueue } from '../../lib/jobs';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 
-const MAIL_SEND: JobQueue<Record<string, never>> = { name: 'mail.send', payload: z.object({}).strict() };
+/**
+ * Sends what is due in the outbox (its handler: mail-job.ts). Enqueued with each message, and every minute
+ * (once across instances) for the retries a failed send scheduled in its row (2^attempts seconds later).
+ */
+export const mailSendJob = defineJob({
+  name: 'mail.send',
+  payload: z.object({}).strict(),
+  policy: 'short',
+  retry: { limit: 3, delaySeconds: 10, backoff: true },
+  concurrency: 1,
+  schedule: { cron: '* * * * *', payload: {} },
+});
 
 export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
   // The templates name the product 'Tunedrop'; the operator's brand renames it (record 203).
@@ -32,7 +43,7 @@ export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void>
   });
   // One waiting job drains the whole outbox (a `short` queue refuses a second waiting one); a message
   // committed while a run is finishing gets a new job.
-  await enqueue(db, MAIL_SEND, {}, { singletonKey: 'outbox' });
+  await enqueue(db, mailSendJob, {}, { singletonKey: 'outbox' });
 }
 
 export interface MailTransport {
@@ -141,6 +152,7 @@ export async function deliverPendingMail(
   options: DeliveryOptions,
 ): Promise<number> {
   const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
+  const from = brandedFrom(options.from, await readProductName(db));
   const leaseMs = options.leaseMs ?? 2 * sendTimeoutMs + 60_000;
   let sent = 0;
   let handled = 0;
@@ -164,7 +176,7 @@ export async function deliverPendingMail(
           subject: row.subject,
           text: row.textBody,
           ...(row.htmlBody ? { html: row.htmlBody } : {}),
-          from: options.from,
+          from,
           messageId: `<${row.id}@${options.domain}>`,
         }),
         sendTimeoutMs,
@@ -189,19 +201,12 @@ export async function deliverPendingMail(
   return sent;
 }
 
-export type MailJobDeps = { db: Db; mailTransport: MailTransport; mailOptions: DeliveryOptions };
-
 /**
- * Sends what is due in the outbox. Enqueued with each message, and every minute (once across
- * instances) for the retries a failed send scheduled in its row (2^attempts seconds later).
+ * The sender as the recipient sees it (issue 44): the built-in "Tunedrop <...>" names the operator's brand
+ * instead; a MAIL_FROM the operator wrote with another name is theirs and stays as it is.
  */
-export const sendMail = defineJob({
-  ...MAIL_SEND,
-  policy: 'short',
-  retry: { limit: 3, delaySeconds: 10, backoff: true },
-  concurrency: 1,
-  schedule: { cron: '* * * * *', payload: {} },
-  async run(_payload, { deps }: { deps: MailJobDeps }) {
-    await deliverPendingMail(deps.db, deps.mailTransport, deps.mailOptions);
-  },
-});
+export function brandedFrom(from: string, productName: string): string {
+  const match = /^\s*"?Tunedrop"?\s*<([^>]+)>\s*$/.exec(from);
+  if (!match || productName === 'Tunedrop') return from;
+  return `"${productName.replace(/["\\]/g, '')}" <${match[1]}>`;
+}

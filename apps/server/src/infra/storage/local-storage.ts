@@ -77,6 +77,17 @@ export function createLocalStorage(root: string): Storage {
       await fsp.writeFile(tmp, body, { mode: 0o600 });
       return commit(tmp, target);
     },
+    async scratchFile() {
+      // `.scratch` is no key (a key's segments never start with a dot).
+      const dir = path.join(base, '.scratch');
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      return path.join(dir, `upload.${randomUUID()}.tmp`);
+    },
+    async localPath(key) {
+      const target = resolve(key);
+      const stat = await fsp.stat(target).catch(() => null);
+      return stat?.isFile() ? target : null;
+    },
     async get(key) {
       const target = resolve(key);
       const stat = await fsp.stat(target).catch(() => null);

@@ -20,6 +20,17 @@ export interface Storage {
    * answers how many. Only stores that keep such files implement it (the local directory).
    */
   removeStaleTemporaryFiles?(before: Date): Promise<number>;
+  /**
+   * A new path on the storage's own file system for a file about to be put, so that putFile moves it by a
+   * rename instead of reading it again (record 251); named as a write in progress, so one a crash leaves
+   * behind is removed by removeStaleTemporaryFiles. Only the local directory has one.
+   */
+  scratchFile?(): Promise<string>;
+  /**
+   * The stored object's path on this machine, for a reader that needs a file (the royalty import's parse
+   * reads it there, record 251), or null when there is none. Only the local directory has one.
+   */
+  localPath?(key: string): Promise<string | null>;
   /** Streams the object; rejects with a not-found AppError when it is missing. */
   get(key: string): Promise<{ body: Readable; sizeBytes: number }>;
   exists(key: string): Promise<boolean>;

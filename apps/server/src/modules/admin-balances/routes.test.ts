@@ -5,12 +5,12 @@ import { parseBalanceCsv } from '@tunedrop/shared/schemas/admin-balances';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { balanceUpdatesLog, profiles, royaltyImports, user, withdrawalRequests } from '../../db/schema';
+import { rows } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestUser, signInCookie } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
-import { auditBalances } from '../wallet/audit';
-import { requestWithdrawal } from '../wallet/service';
+import { auditBalances, requestWithdrawal } from '../wallet';
 import { verifyBalanceRows } from './service';
 
 let system: TestSystem;
@@ -384,14 +384,14 @@ describe('bulk apply in one statement (issue 29, record 172)', () => {
       const event = await stream.next();
       expect(event.changed).toEqual(expect.arrayContaining(['balance_cents']));
       expect(event.profile?.balanceCents).toBe(100);
-      // Give any further notification of this batch time to arrive: there must be none.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const batch = payloads.map((payload) => JSON.parse(payload));
-      expect(batch).toEqual([{ allUsers: true, changed: ['balance_cents', 'total_earnings_cents'] }]);
-      // The next statement is compared row by row again: a name change names its user.
+      // The next statement is compared row by row again: a name change names its user. Notifications
+      // arrive in commit order, so any further one of the batch would come before it: there is none.
       await system.db.update(profiles).set({ artistName: 'Renamed' }).where(eq(profiles.id, watcher.userId));
-      await vi.waitFor(() => expect(payloads).toHaveLength(2));
-      expect(JSON.parse(payloads[1] ?? '')).toEqual({ userIds: [watcher.userId], changed: ['artist_name'] });
+      await vi.waitFor(() => expect(payloads.length).toBeGreaterThanOrEqual(2));
+      expect(payloads.map((payload) => JSON.parse(payload))).toEqual([
+        { allUsers: true, changed: ['balance_cents', 'total_earnings_cents'] },
+        { userIds: [watcher.userId], changed: ['artist_name'] },
+      ]);
     } finally {
       await unlisten();
       await stream.close();
@@ -578,7 +578,9 @@ describe('the balance log still references its users, checked once per statement
   });
 
   it('holds a user whose profile the transaction wrote without a key-share lock, and still refuses their deletion', async () => {
-    if (system.database.kind !== 'postgres') return; // Two connections at once: PostgreSQL only.
+    // On PostgreSQL the delete runs on a second connection while the writer is still open and waits for
+    // it; PGlite has one connection, so there the delete follows the writer's commit. Both must refuse it.
+    const isConcurrent = system.database.kind === 'postgres';
     const artist = await funded(0);
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -605,11 +607,30 @@ describe('the balance log still references its users, checked once per statement
       await gate;
     });
     await written;
-    // The delete cascades to the profile and waits for the writer; once it commits, the log names the user.
-    const deletion = failure(system.db.delete(user).where(eq(user.id, artist.userId)));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    await writer;
+    const deleteUser = () => failure(system.db.delete(user).where(eq(user.id, artist.userId)));
+    let deletion: Promise<string | undefined>;
+    if (isConcurrent) {
+      // The delete cascades to the profile and waits for the writer; once it commits, the log names the user.
+      deletion = deleteUser();
+      // Wait until the delete is blocked on the writer's lock, not for a fixed time.
+      await vi.waitFor(
+        async () => {
+          const [waiting] = await rows<{ n: number }>(
+            system.db,
+            sql`select count(*)::int as n from pg_stat_activity
+                where wait_event_type = 'Lock' and query ilike 'delete from "user"%'`,
+          );
+          expect(waiting?.n).toBe(1);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      release();
+      await writer;
+    } else {
+      release();
+      await writer;
+      deletion = deleteUser();
+    }
     expect(await deletion).toBe('23503');
     expect((await profileOf(artist.userId)).balanceCents).toBe(1);
   });

@@ -2,6 +2,7 @@
  * Balance Management for admins: user search, the single edit, and the bulk CSV's verify (one query for
  * every identifier) and apply (one statement in one transaction).
  */
+import { centsToDecimal } from '@tunedrop/shared/money';
 import {
   type AppliedRow,
   type ApplyRowsInput,
@@ -20,7 +21,8 @@ import { profiles } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
 import { firstRow, rows, run } from '../../lib/sql';
-import { applyBalanceChange, lockProfile } from '../wallet/balance';
+import { recordTransaction } from '../ledger';
+import { applyBalanceChange, lockProfile } from '../wallet';
 
 export type Admin = { id: string; email: string };
 
@@ -226,6 +228,23 @@ export async function applyBalanceRows(db: Db, admin: Admin, input: ApplyRowsInp
       sql`select set_config('enable_hashjoin', 'on', true), set_config('enable_mergejoin', 'on', true)`,
     );
     const appliedRows = answer?.applied ?? [];
+    // The journal: one transaction for the file, a leg per changed user against manual adjustments.
+    const legs = appliedRows.flatMap(([n]) => {
+      const row = input.rows[n];
+      const moved = row ? row.newBalanceCents - row.expectedOldBalanceCents : 0;
+      return row && moved !== 0
+        ? [
+            { account: 'artist_payable' as const, subject: row.userId, amount: centsToDecimal(-moved) },
+            { account: 'manual_adjustments' as const, amount: centsToDecimal(moved) },
+          ]
+        : [];
+    });
+    await recordTransaction(tx, {
+      kind: 'bulk_adjustment',
+      actorId: admin.id,
+      memo: `Bulk CSV update (${appliedRows.length} row${appliedRows.length === 1 ? '' : 's'})`,
+      entries: legs,
+    });
     const missed =
       appliedRows.length === input.rows.length
         ? []

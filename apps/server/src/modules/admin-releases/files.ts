@@ -90,4 +90,4 @@ export async function releaseFileByPath(
 }
 
 // Range streaming moved to lib/file-response.ts so the owner's player (releases module) shares it.
-export { fileResponse, parseRange } from '../../lib/file-response';
+export { fileResponse } from '../../lib/file-response';

@@ -28,9 +28,8 @@ import {
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { firstRow, run } from '../../lib/sql';
-import { storeRejectionsOf, storeRejectionsSql } from '../delivery/needs-action';
-import { availabilityView } from '../releases/availability';
-import { coverUrl } from '../releases/service';
+import { availabilityView, coverUrl } from '../catalogue';
+import { storeRejectionsOf, storeRejectionsSql } from '../delivery';
 
 const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
 

@@ -19,8 +19,8 @@ import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { exportManifest, loadReleaseData, streamExportZip } from '../ddex';
-import { releaseIdParam } from '../releases/service';
+import { releaseForDelivery, releaseIdParam } from '../catalogue';
+import { exportManifest, streamExportZip } from '../ddex';
 import { writeAudit } from './audit';
 import { bulkReview } from './bulk-review';
 import { fileResponse, releaseFileByPath, signFileUrl, verifyFileSignature } from './files';
@@ -113,7 +113,7 @@ export const adminReleasesRoutes = new Hono<AppEnv>()
   // Checks the export can be built (every file present) before the browser starts the download.
   .get('/admin/releases/:id/export/manifest', access('moderator'), async (c) => {
     const releaseId = releaseIdParam(c.req.param('id'));
-    const data = await loadReleaseData(c.var.deps.db, releaseId);
+    const data = await releaseForDelivery(c.var.deps.db, releaseId);
     const manifest: ExportManifest = {
       ...(await exportManifest(c.var.deps.storage, data)),
       downloadUrl: `/api/admin/releases/${releaseId}/export`,
@@ -124,7 +124,7 @@ export const adminReleasesRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     const releaseId = releaseIdParam(c.req.param('id'));
     const { deps } = c.var;
-    const data = await loadReleaseData(deps.db, releaseId);
+    const data = await releaseForDelivery(deps.db, releaseId);
     const manifest = await exportManifest(deps.storage, data);
     await writeAudit(deps.db, viewer, {
       action: 'release.export',

@@ -13,9 +13,9 @@ import { profiles, releases, tracks, userRoles } from '../../db/schema';
 import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
-import { afterReleaseDecision, assertNotAtStores } from '../delivery/planning';
-import { enqueueReleaseMail, type ReleaseMailKind } from '../releases/mails';
-import { deleteReleaseRows, releaseNotFound, removeStoredFiles } from '../releases/service';
+import { enqueueReleaseMail, type ReleaseMailKind, releaseNotFound } from '../catalogue';
+import { afterReleaseDecision, assertNotAtStores } from '../delivery';
+import { deleteReleaseRows, removeStoredFiles } from '../releases';
 import { type AuditAction, writeAudit } from './audit';
 
 // ------------------------------------------------------------------ decisions

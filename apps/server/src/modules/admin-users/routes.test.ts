@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, profiles, splitPayees, userRoles } from '../../db/schema';
+import { accountMembers, auditLog, profiles, splitPayees, userRoles } from '../../db/schema';
 import { ADMIN_ROUTES, staff } from '../../test-support/admin-fixtures';
 import { createTestRelease, createTestUser } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { isPayeeSql } from '../wallet/payees';
+import { isPayeeSql } from '../wallet';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
@@ -59,6 +59,8 @@ describe('GET /api/admin/users', () => {
       basic: 15,
       pro: 8,
       payees: 0,
+      team: 0,
+      staff: 0,
       banned: 1,
       free_access: 2,
       moderators: 1,
@@ -104,11 +106,26 @@ describe('tab counts without a search (kept by triggers, migration 0008)', () =>
         rows.filter((row) => roles.some((grant) => grant.userId === row.id && grant.role === role)).length;
       const payees = await system.db.select({ id: profiles.id }).from(profiles).where(isPayeeSql);
       const isPayee = (id: string) => payees.some((payee) => payee.id === id);
+      const members = await system.db.select().from(accountMembers);
+      // As the cards' badges (record 230): never subscribed and joined another account; staff without a plan.
+      const isTeam = (row: (typeof rows)[number]) =>
+        row.subscriptionStatus === 'inactive' &&
+        row.subscriptionEnd === null &&
+        !isPayee(row.id) &&
+        members.some((member) => member.userId === row.id && member.accountId !== row.id);
+      const isStaff = (row: (typeof rows)[number]) =>
+        row.subscriptionStatus === 'inactive' &&
+        !isTeam(row) &&
+        roles.some((grant) => grant.userId === row.id && ['admin', 'moderator'].includes(grant.role));
+      const holdsPlan = (row: (typeof rows)[number], plan: string) =>
+        row.plan === plan && !isPayee(row.id) && !isTeam(row) && !isStaff(row);
       return {
         all: rows.length,
-        basic: rows.filter((row) => row.plan === 'basic' && !isPayee(row.id)).length,
-        pro: rows.filter((row) => row.plan === 'pro' && !isPayee(row.id)).length,
+        basic: rows.filter((row) => holdsPlan(row, 'basic')).length,
+        pro: rows.filter((row) => holdsPlan(row, 'pro')).length,
         payees: payees.length,
+        team: rows.filter(isTeam).length,
+        staff: rows.filter(isStaff).length,
         banned: rows.filter((row) => row.banned).length,
         free_access: withRole('free_access'),
         moderators: withRole('moderator'),
@@ -126,6 +143,60 @@ describe('tab counts without a search (kept by triggers, migration 0008)', () =>
     expect(await counts()).toEqual(await truth());
     await system.db.delete(profiles).where(eq(profiles.id, made.userId));
     expect(await counts()).toEqual(await truth());
+  });
+});
+
+describe('team members and staff (records 230, 274)', () => {
+  it('counts and lists them under their own tabs, not Basic, with or without a search', async () => {
+    const tag = `zt${crypto.randomUUID().slice(0, 6)}`;
+    const before = (await readJson(await asAdmin('/api/admin/users'))).counts;
+    const owner = await createTestUser(system, {
+      plan: 'basic',
+      email: `${tag}-owner@example.com`,
+      artistName: `Crew ${tag}`,
+    });
+    const member = await createTestUser(system, {
+      email: `${tag}-member@example.com`,
+      subscription: 'inactive',
+    });
+    await system.db
+      .insert(accountMembers)
+      .values({ accountId: owner.userId, userId: member.userId, role: 'catalog' });
+    const moderator = await createTestUser(system, {
+      email: `${tag}-moderator@example.com`,
+      subscription: 'inactive',
+      roles: ['moderator'],
+    });
+    // A moderator who pays for a plan is counted by the plan.
+    const payingModerator = await createTestUser(system, {
+      email: `${tag}-paying@example.com`,
+      roles: ['moderator'],
+    });
+
+    const after = (await readJson(await asAdmin('/api/admin/users'))).counts;
+    expect(after).toMatchObject({
+      all: before.all + 4,
+      basic: before.basic + 2,
+      team: before.team + 1,
+      staff: before.staff + 1,
+      moderators: before.moderators + 2,
+    });
+    const searched = await readJson(await asAdmin(`/api/admin/users?q=${tag}`));
+    expect(searched.counts).toMatchObject({ all: 4, basic: 2, pro: 0, team: 1, staff: 1, moderators: 2 });
+    const listed = async (tab: string) =>
+      (await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=${tab}`))).users.map(
+        (user: { id: string }) => user.id,
+      );
+    expect((await listed('basic')).sort()).toEqual([owner.userId, payingModerator.userId].sort());
+    expect(await listed('staff')).toEqual([moderator.userId]);
+    const team = await readJson(await asAdmin(`/api/admin/users?q=${tag}&tab=team`));
+    expect(team.users.map((user: { id: string; teamOf: string }) => [user.id, user.teamOf])).toEqual([
+      [member.userId, `Crew ${tag}`],
+    ]);
+    expect((await listed('all')).length).toBe(4);
+    // Without a search, the Team members tab lists the member too.
+    const unfiltered = await readJson(await asAdmin('/api/admin/users?tab=team'));
+    expect(unfiltered.users.map((user: { id: string }) => user.id)).toContain(member.userId);
   });
 });
 

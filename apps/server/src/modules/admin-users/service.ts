@@ -18,21 +18,37 @@ import { profileCountDeltas, profiles, releases, userRoles } from '../../db/sche
 import { AppError, notFound } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
-import { camelCaseName, firstRow, run } from '../../lib/sql';
+import { camelCaseName, firstRow, run, rows as sqlRows } from '../../lib/sql';
 import { recordAudit } from '../audit';
-import { IS_PAYEE_CONDITION, isPayeeSql } from '../wallet/payees';
+import { IS_PAYEE_CONDITION, isPayeeSql } from '../wallet';
 
 export type Admin = { id: string; email: string };
 
 const hasRoleSql = (role: Role) =>
   sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${profiles.id} and ${userRoles.role} = ${role})`;
 
+/**
+ * A person who never subscribed and joined someone else's account (record 230), unless a payee: the card's
+ * "Team member of NAME". Raw text on `profiles` like IS_PAYEE_CONDITION, for the list and the search alike.
+ */
+const IS_TEAM_CONDITION = `(profiles.subscription_status = 'inactive' and profiles.subscription_end is null
+  and exists (select 1 from account_members am where am.user_id = profiles.id and am.account_id <> profiles.id)
+  and not (${IS_PAYEE_CONDITION}))`;
+/** An admin or moderator without a subscription who is not a team member: the card's "Staff". */
+const IS_STAFF_CONDITION = `(profiles.subscription_status = 'inactive'
+  and exists (select 1 from user_roles sr where sr.user_id = profiles.id and sr.role in ('admin', 'moderator'))
+  and not ${IS_TEAM_CONDITION})`;
+/** Holds the plan column's plan: not a payee (record 175), a team-only member or staff (record 274). */
+const HOLDS_PLAN_CONDITION = `not (${IS_PAYEE_CONDITION}) and not ${IS_TEAM_CONDITION} and not ${IS_STAFF_CONDITION}`;
+
 const TAB_FILTERS: Record<UserTab, SQL> = {
   all: sql`true`,
-  // Basic and Pro count the plan holders; payees (record 175) have their own tab.
-  basic: sql`${profiles.plan} = 'basic' and not ${isPayeeSql}`,
-  pro: sql`${profiles.plan} = 'pro' and not ${isPayeeSql}`,
+  // Basic and Pro count the plan holders; payees (record 175), team members and staff (record 274) have their own tabs.
+  basic: sql`${profiles.plan} = 'basic' and ${sql.raw(HOLDS_PLAN_CONDITION)}`,
+  pro: sql`${profiles.plan} = 'pro' and ${sql.raw(HOLDS_PLAN_CONDITION)}`,
   payees: isPayeeSql,
+  team: sql.raw(IS_TEAM_CONDITION),
+  staff: sql.raw(IS_STAFF_CONDITION),
   banned: sql`${profiles.banned}`,
   free_access: hasRoleSql('free_access'),
   moderators: hasRoleSql('moderator'),
@@ -54,18 +70,23 @@ const EMPTY_TAB_COUNTS: Readonly<Record<UserTab, number>> = {
   basic: 0,
   pro: 0,
   payees: 0,
+  team: 0,
+  staff: 0,
   banned: 0,
   free_access: 0,
   moderators: 0,
 };
 
-const SEARCH_IS_PAYEE = `exists (select 1 from profiles where profiles.id = m.id and ${IS_PAYEE_CONDITION})`;
+const onSearchRow = (condition: string) =>
+  `exists (select 1 from profiles where profiles.id = m.id and ${condition})`;
 
 const SEARCH_TAB_CONDITIONS: Record<UserTab, string> = {
   all: 'true',
-  basic: `m.plan = 'basic' and not ${SEARCH_IS_PAYEE}`,
-  pro: `m.plan = 'pro' and not ${SEARCH_IS_PAYEE}`,
-  payees: SEARCH_IS_PAYEE,
+  basic: `m.plan = 'basic' and ${onSearchRow(HOLDS_PLAN_CONDITION)}`,
+  pro: `m.plan = 'pro' and ${onSearchRow(HOLDS_PLAN_CONDITION)}`,
+  payees: onSearchRow(IS_PAYEE_CONDITION),
+  team: onSearchRow(IS_TEAM_CONDITION),
+  staff: onSearchRow(IS_STAFF_CONDITION),
   banned: 'm.banned',
   free_access: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'free_access')",
   moderators: "exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'moderator')",
@@ -112,6 +133,14 @@ function usersPageQuery(db: Db, tab: UserTab, search: SQL | undefined) {
         artistName: profiles.artistName,
         plan: profiles.plan,
         isPayee: isPayeeSql.mapWith(Boolean),
+        // A person who never subscribed and joined a team is that team's member, not "Basic" (record 230).
+        // Qualified by hand: Drizzle leaves a one-table select's columns unqualified (see wallet/payees.ts).
+        teamOf: sql<string | null>`case when profiles.subscription_status = 'inactive'
+          and profiles.subscription_end is null then
+          (select coalesce(nullif(a.artist_name, ''), a.full_name) from account_members m
+             join profiles a on a.id = m.account_id
+            where m.user_id = profiles.id and m.account_id <> profiles.id
+            order by m.created_at, m.account_id limit 1) end`,
         roles: sql`coalesce((select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles}
         where ${userRoles.userId} = ${profiles.id}), '{}')`.mapWith(parseRoles),
         banned: profiles.banned,
@@ -202,6 +231,14 @@ function queriesOf(db: Db): UsersQueries {
   return queries;
 }
 
+/** Team-only members and staff per plan column, from the few people in account_members and staff roles. */
+const NO_PLAN_COUNTS = sql`select profiles.plan, ${sql.raw(IS_TEAM_CONDITION)} as is_team, count(*)::int as count
+  from profiles
+ where profiles.id in (select am.user_id from account_members am where am.user_id <> am.account_id
+                       union select ur.user_id from user_roles ur where ur.role in ('admin', 'moderator'))
+   and (${sql.raw(IS_TEAM_CONDITION)} or ${sql.raw(IS_STAFF_CONDITION)})
+ group by 1, 2`;
+
 /** Delta rows beyond this are folded into one row per (plan, banned) by the next reader. */
 const DELTA_ROWS_TO_FOLD = 200;
 
@@ -224,6 +261,16 @@ async function unfilteredCounts(db: Db, queries: UsersQueries): Promise<Record<U
     counts.payees += row.count;
     if (row.plan === 'basic') counts.basic -= row.count;
     if (row.plan === 'pro') counts.pro -= row.count;
+  }
+  // Team-only members and staff without a plan (record 274), found from account_members and user_roles.
+  for (const row of await sqlRows<{ plan: string; isTeam: boolean; count: string | number }>(
+    db,
+    NO_PLAN_COUNTS,
+  )) {
+    const count = Number(row.count);
+    counts[row.isTeam ? 'team' : 'staff'] += count;
+    if (row.plan === 'basic') counts.basic -= count;
+    if (row.plan === 'pro') counts.pro -= count;
   }
   for (const row of roles) {
     if (row.role === 'free_access') counts.free_access = row.count;

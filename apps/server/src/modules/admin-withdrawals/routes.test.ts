@@ -5,8 +5,7 @@ import { mailOutbox, profiles, withdrawalRequests } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, saveBank, savePaypal } from '../../test-support/wallet-fixtures';
-import { auditBalances } from '../wallet/audit';
-import { requestWithdrawal } from '../wallet/service';
+import { auditBalances, requestWithdrawal } from '../wallet';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;

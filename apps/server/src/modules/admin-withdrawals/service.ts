@@ -20,9 +20,15 @@ import { AppError } from '../../lib/errors';
 import { pageInfo, pageWindow } from '../../lib/paging';
 import { containsPattern } from '../../lib/search';
 import { recordAudit } from '../audit';
-import { applyBalanceChange, releasePending } from '../wallet/balance';
-import { decryptPaymentDetails } from '../wallet/payment-crypto';
-import { type Actor, leavePending, summaryWithoutDetails, type WithdrawalRow } from '../wallet/service';
+import {
+  type Actor,
+  applyBalanceChange,
+  decryptPaymentDetails,
+  leavePending,
+  releasePending,
+  summaryWithoutDetails,
+  type WithdrawalRow,
+} from '../wallet';
 
 const processedBy = alias(profiles, 'processed_by_profile');
 
@@ -132,7 +138,7 @@ export async function approveWithdrawal(db: Db, admin: Actor, requestId: string)
       { id: requestId },
       { status: 'completed', processedAt: new Date(), processedBy: admin.id },
     );
-    await releasePending(tx, row.userId, row.amountCents);
+    await releasePending(tx, row, admin.id);
     await audit(tx, admin, 'withdrawal.approve', row, { status: 'pending' }, { status: 'completed' });
     const email = await ownerEmail(tx, row.userId);
     if (email) {

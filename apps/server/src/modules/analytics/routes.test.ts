@@ -1,4 +1,4 @@
-/** The Pro analytics API: who may see it, the earnings series from the balance log, releases, the CSV export. */
+/** The Pro analytics API: who may see it, the earnings series and balances from the journal, releases, the CSV export. */
 import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +6,8 @@ import { balanceUpdatesLog } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
-import { rejectWithdrawal } from '../admin-withdrawals/service';
-import { applyBalanceChange } from '../wallet/balance';
-import { requestWithdrawal } from '../wallet/service';
+import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals';
+import { applyBalanceChange, requestWithdrawal } from '../wallet';
 
 let system: TestSystem;
 beforeAll(async () => {
@@ -44,13 +43,10 @@ describe('access', () => {
 });
 
 describe('GET /api/analytics', () => {
-  it('builds the earnings series from the balance log, with the earlier earnings as the starting cumulative', async () => {
+  it('builds the earnings series from the journal, with the earlier earnings as the starting cumulative', async () => {
     const pro = await system.signedInUser({ plan: 'pro' });
-    await fundUser(system, pro.userId, 10_000);
     // The first $100 was earned 40 days ago: outside the 30-day range, inside the 30 days before it.
-    await system.db.execute(
-      sql`update ${balanceUpdatesLog} set created_at = now() - interval '40 days' where user_id = ${pro.userId}`,
-    );
+    await fundUser(system, pro.userId, 10_000, new Date(Date.now() - 40 * 24 * 3600 * 1000));
     await applyBalanceChange(system.db, {
       userId: pro.userId,
       newBalanceCents: 12_550,
@@ -88,6 +84,43 @@ describe('GET /api/analytics', () => {
     expect(all.totals.earningsInRangeCents).toBe(12_550);
     expect(all.totals.earningsPreviousRangeCents).toBeNull();
     expect(all.earnings.at(-1).cumulativeCents).toBe(12_550);
+  });
+
+  it('reads the money from the journal: a tampered cached balance or balance history changes nothing', async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    await fundUser(system, pro.userId, 10_000, new Date(Date.now() - 40 * 24 * 3600 * 1000));
+    await fundUser(system, pro.userId, 12_000);
+    await savePaypal(system, pro.userId);
+    const paid = await requestWithdrawal(system.db, pro.userId, 30);
+    expect(
+      (await approveWithdrawal(system.db, { id: admin.userId, email: admin.email }, paid.id)).status,
+    ).toBe('completed');
+    const rejected = await requestWithdrawal(system.db, pro.userId, 25);
+    await rejectWithdrawal(system.db, { id: admin.userId, email: admin.email }, rejected.id, 'Wrong account');
+    const before = await readJson(await system.request('/api/analytics?range=30d', { cookie: pro.cookie }));
+    expect(before.totals).toMatchObject({
+      balanceCents: 9000,
+      pendingBalanceCents: 0,
+      withdrawnCents: 3000,
+      earningsInRangeCents: 2000,
+      earningsPreviousRangeCents: 10_000,
+    });
+    expect(before.earnings.at(-1)).toMatchObject({
+      earningsCents: 2000,
+      cumulativeCents: 12_000,
+      balanceCents: 9000,
+    });
+
+    await system.db.execute(
+      sql`update profiles set balance_cents = 1, pending_balance_cents = 2 where id = ${pro.userId}`,
+    );
+    await system.db.execute(
+      sql`update ${balanceUpdatesLog} set new_balance_cents = 5, earnings_delta_cents = 7 where user_id = ${pro.userId}`,
+    );
+    const after = await readJson(await system.request('/api/analytics?range=30d', { cookie: pro.cookie }));
+    expect(after.totals).toEqual(before.totals);
+    expect(after.earnings).toEqual(before.earnings);
   });
 
   it('counts releases by status, tracks and platforms, only for the caller', async () => {

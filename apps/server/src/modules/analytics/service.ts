@@ -1,15 +1,17 @@
 /**
- * Pro analytics: earnings over time from the balance log (earnings_delta_cents), the balance after
- * each period, releases by status and platform, and the withdrawal history (also as CSV).
+ * Pro analytics: earnings over time and the balance after each period, summed over the journal (issue 36,
+ * record 259), releases by status and platform, and the withdrawal history (also as CSV).
  */
 import { toCsv } from '@tunedrop/shared/csv';
+import { centsToDecimal } from '@tunedrop/shared/money';
 import { ANALYTICS_RANGES, type AnalyticsRange, type AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
 import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, releases, tracks } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { rows } from '../../lib/sql';
-import { listWithdrawals } from '../wallet/service';
+import { payableMoves, userBalanceCents, withdrawnCents } from '../ledger';
+import { listWithdrawals } from '../wallet';
 
 const RANGE_INTERVALS: Record<AnalyticsRange, string | null> = {
   '30d': '30 days',
@@ -27,39 +29,37 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
   const rangeStart = interval
     ? sql`date_trunc(${bucketSql}, (now() - ${sql.raw(`'${interval}'::interval`)}) at time zone 'UTC')`
     : sql`date_trunc(${bucketSql}, coalesce(
-        (select min(created_at) from balance_updates_log where user_id = ${userId}), now()) at time zone 'UTC')`;
+        (select min(at) from (${payableMoves(userId)}) moves), now()) at time zone 'UTC')`;
 
+  // Total earnings is the profile's figure (the admin may set it, spec 5); the money is the journal's.
   const [profile] = await db
-    .select({
-      balanceCents: profiles.balanceCents,
-      totalEarningsCents: profiles.totalEarningsCents,
-      pendingBalanceCents: profiles.pendingBalanceCents,
-    })
+    .select({ totalEarningsCents: profiles.totalEarningsCents })
     .from(profiles)
     .where(eq(profiles.id, userId));
   if (!profile) throw notFound('User not found');
+  const { balanceCents, pendingBalanceCents } = await userBalanceCents(db, userId);
 
-  // Raw SQL earns its place here: generate_series buckets and a correlated balance per bucket.
-  const series = await rows<{ start: string; earned: string | number; balance: string | number | null }>(
+  // Raw SQL earns its place here: generate_series buckets and the balance at each bucket's end.
+  const series = await rows<{ start: string; earned: string | number; balance: string | number }>(
     db,
     sql`
-      with bounds as (
+      with moves as materialized (${payableMoves(userId)}),
+      bounds as (
         select ${rangeStart} as first, date_trunc(${bucketSql}, now() at time zone 'UTC') as last
       ),
       buckets as (
         select generate_series(first, last, ${stepSql}) as start from bounds
       ),
       earned as (
-        select date_trunc(${bucketSql}, created_at at time zone 'UTC') as start, sum(earnings_delta_cents) as earned
-          from balance_updates_log
-         where user_id = ${userId} and created_at at time zone 'UTC' >= (select first from bounds)
+        select date_trunc(${bucketSql}, at at time zone 'UTC') as start, sum(earned) as earned
+          from moves
+         where at at time zone 'UTC' >= (select first from bounds)
          group by 1
       )
       select to_char(b.start, 'YYYY-MM-DD') as start,
              coalesce(e.earned, 0) as earned,
-             (select l.new_balance_cents from balance_updates_log l
-               where l.user_id = ${userId} and l.created_at at time zone 'UTC' < b.start + ${stepSql}
-               order by l.created_at desc, l.id desc limit 1) as balance
+             (select coalesce(sum(m.cents), 0) from moves m
+               where m.at at time zone 'UTC' < b.start + ${stepSql}) as balance
         from buckets b left join earned e on e.start = b.start
        order by b.start`,
   );
@@ -68,15 +68,15 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
     db,
     sql`
       with bounds as (select ${rangeStart} as first)
-      select coalesce(sum(earnings_delta_cents) filter (where created_at at time zone 'UTC' < (select first from bounds)), 0) as before,
+      select coalesce(sum(earned) filter (where at at time zone 'UTC' < (select first from bounds)), 0) as before,
              ${
                interval
-                 ? sql`coalesce(sum(earnings_delta_cents) filter (
-                     where created_at at time zone 'UTC' < (select first from bounds)
-                       and created_at at time zone 'UTC' >= (select first from bounds) - ${sql.raw(`'${interval}'::interval`)}), 0)`
+                 ? sql`coalesce(sum(earned) filter (
+                     where at at time zone 'UTC' < (select first from bounds)
+                       and at at time zone 'UTC' >= (select first from bounds) - ${sql.raw(`'${interval}'::interval`)}), 0)`
                  : sql`null`
              } as previous
-        from balance_updates_log where user_id = ${userId}`,
+        from (${payableMoves(userId)}) moves`,
   );
 
   let cumulative = Number(sums?.before ?? 0);
@@ -87,7 +87,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
       start: row.start,
       earningsCents,
       cumulativeCents: cumulative,
-      balanceCents: row.balance === null ? 0 : Number(row.balance),
+      balanceCents: Number(row.balance),
     };
   });
   const best = earnings.reduce<(typeof earnings)[number] | null>(
@@ -133,10 +133,10 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
     range,
     bucket,
     totals: {
-      ...profile,
-      withdrawnCents: withdrawals
-        .filter((item) => item.status === 'completed')
-        .reduce((sum, item) => sum + item.amountCents, 0),
+      balanceCents,
+      totalEarningsCents: profile.totalEarningsCents,
+      pendingBalanceCents,
+      withdrawnCents: await withdrawnCents(db, userId),
       earningsInRangeCents: earnings.reduce((sum, point) => sum + point.earningsCents, 0),
       earningsPreviousRangeCents:
         sums?.previous === null || sums?.previous === undefined ? null : Number(sums.previous),
@@ -159,7 +159,7 @@ export async function withdrawalsCsv(db: Db, userId: string): Promise<string> {
     ['requested_at', 'amount', 'status', 'payment_method', 'processed_at', 'rejection_reason'],
     rows.map((row) => [
       row.requestedAt.toISOString(),
-      (row.amountCents / 100).toFixed(2),
+      centsToDecimal(row.amountCents),
       row.status,
       row.paymentMethod,
       row.processedAt?.toISOString() ?? '',

@@ -2,8 +2,6 @@
 export {
   accountIdOf,
   findOwnArtistProfile,
-  hasUnlimitedProfiles,
-  listArtistProfileRows,
   profileForNewRelease,
   resolveProfileFilter,
 } from './service';

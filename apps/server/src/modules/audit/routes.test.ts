@@ -255,6 +255,7 @@ describe('reading the log', () => {
       'Action',
       'Actor',
       'Actor name',
+      'For account',
       'Subject type',
       'Subject',
       'Changes',
@@ -269,6 +270,7 @@ describe('reading the log', () => {
       'Disabled a delivery target',
       people.admin.email,
       expect.any(String),
+      '',
       'delivery_target',
       'Audited Store',
       'enabled: true → false',
@@ -299,7 +301,7 @@ describe('reading the log', () => {
     const response = await asAdmin('/api/admin/audit.csv?kind=finance.fee');
     const [, ...records] = parse(await response.text()) as string[][];
     expect(records).toHaveLength(1_203);
-    expect(new Set(records.map((record) => record[6])).size).toBe(1_203);
+    expect(new Set(records.map((record) => record[7])).size).toBe(1_203);
     expect(records.filter((record) => /^cli:/.test(record[3] ?? ''))).toHaveLength(1_203);
   });
 });

@@ -20,6 +20,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 
 const actorProfile = alias(profiles, 'actor_profile');
 const subjectProfile = alias(profiles, 'subject_profile');
+const accountProfile = alias(profiles, 'account_profile');
 
 async function filterConditions(db: DbOrTx, filters: AuditFilter): Promise<SQL[]> {
   const conditions: SQL[] = [];
@@ -38,7 +39,10 @@ async function filterConditions(db: DbOrTx, filters: AuditFilter): Promise<SQL[]
       ids.push(...found.map((row) => row.id));
     }
     const byUser = or(
-      ...ids.map((id) => or(eq(auditLog.actorId, id), eq(auditLog.subjectUserId, id))),
+      // A member's action for an account is the account's too: its owner's address finds it.
+      ...ids.map((id) =>
+        or(eq(auditLog.actorId, id), eq(auditLog.subjectUserId, id), eq(auditLog.accountId, id)),
+      ),
       eq(sql`lower(${auditLog.actorEmail})`, user.toLowerCase()),
     );
     if (byUser) conditions.push(byUser);
@@ -72,6 +76,8 @@ async function auditRows(db: DbOrTx, conditions: SQL[], cursor: string | null, l
       releaseId: auditLog.releaseId,
       subjectUserId: auditLog.subjectUserId,
       withdrawalRequestId: auditLog.withdrawalRequestId,
+      accountId: auditLog.accountId,
+      accountLabel: accountProfile.email,
       subjectType: auditLog.subjectType,
       subjectId: auditLog.subjectId,
       // Rows from before record 191 carry no name: the release's title or the user's email, if still there.
@@ -85,6 +91,7 @@ async function auditRows(db: DbOrTx, conditions: SQL[], cursor: string | null, l
     .leftJoin(actorProfile, eq(actorProfile.id, auditLog.actorId))
     .leftJoin(releases, eq(releases.id, auditLog.releaseId))
     .leftJoin(subjectProfile, eq(subjectProfile.id, auditLog.subjectUserId))
+    .leftJoin(accountProfile, eq(accountProfile.id, auditLog.accountId))
     .where(where.length > 0 ? and(...where) : undefined)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(limit + 1);
@@ -93,7 +100,12 @@ async function auditRows(db: DbOrTx, conditions: SQL[], cursor: string | null, l
 type AuditRow = Awaited<ReturnType<typeof auditRows>>[number];
 
 function toEntry({ createdAtText: _text, createdAt, ...row }: AuditRow): AuditEntry {
-  return { ...row, actorName: row.actorName ?? null, createdAt: createdAt.toISOString() };
+  return {
+    ...row,
+    actorName: row.actorName ?? null,
+    accountLabel: row.accountLabel ?? null,
+    createdAt: createdAt.toISOString(),
+  };
 }
 
 /** Newest first. `user` is an email or a user id and matches the actor or the subject. */
@@ -120,6 +132,7 @@ export const AUDIT_CSV_HEADER = [
   'Action',
   'Actor',
   'Actor name',
+  'For account',
   'Subject type',
   'Subject',
   'Changes',
@@ -136,6 +149,7 @@ function csvRow(entry: AuditEntry) {
     auditKindLabel(entry.action),
     entry.actorEmail,
     entry.actorName,
+    entry.accountLabel ?? entry.accountId,
     entry.subjectType,
     entry.subjectLabel,
     auditChanges(entry.before, entry.after).join('; '),

@@ -38,6 +38,8 @@ async function mailedLink(email: string): Promise<string> {
 }
 
 const follow = (path: string) => system.request(path, { redirect: 'manual' });
+/** Waits into the next second of the clock (tokens made before now carry an earlier one). */
+const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)));
 
 async function accountOf(id: string) {
   const [row] = await system.db
@@ -107,7 +109,7 @@ describe('GET /api/auth/verify-email', () => {
     const email = await signUp();
     const older = await mailedLink(email);
     // A token is a JWT stamped to the second: one made in the same second would be the same link.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await nextSecond();
     const resent = await system.request('/api/auth/resend-verification', { method: 'POST', json: { email } });
     expect(resent.status).toBe(200);
     const newer = await mailedLink(email);
@@ -125,7 +127,7 @@ describe('GET /api/auth/verify-email', () => {
       .update(emailTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(emailTokens.userId, userId));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await nextSecond();
     await system.request('/api/auth/resend-verification', { method: 'POST', json: { email } });
     const newer = await mailedLink(email);
 

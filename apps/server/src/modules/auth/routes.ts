@@ -12,7 +12,7 @@ import { clientAddress } from '../../lib/client-address';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
-import { isPayee } from '../wallet/payees';
+import { isPayee } from '../wallet';
 import { verifyEmailOnce } from './email-tokens';
 import { ACCOUNT_LIMITS, consumeLimit, type LimitRule, limitKey, tooManyAttemptsMessage } from './rate-limit';
 import { countReleases, resendVerification, signUp, updateProfile } from './service';

@@ -11,11 +11,14 @@ import {
 import { isAPIError } from 'better-auth/api';
 import { hashPassword } from 'better-auth/crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { account, profiles, releases, user, userRoles } from '../../db/schema';
-import type { Deps } from '../../deps';
 import { AppError } from '../../lib/errors';
-import { isPayee } from '../wallet/payees';
+import { isPayee } from '../wallet';
+import type { Auth } from './auth';
+
+/** What these operations take of the request's deps (not deps.ts itself, which imports this module's Auth). */
+type Deps = { db: Db; auth: Auth };
 
 export type NewAccount = {
   email: string;
@@ -118,7 +121,7 @@ export async function signUp(
     }
     throw error;
   }
-  await sendVerificationMail(deps, input.email, input.plan, input.invitation);
+  await sendVerificationMail(deps, input.email, input.plan, input.invitation, input.teamInvitation);
   return created;
 }
 
@@ -131,8 +134,9 @@ export async function sendVerificationMail(
   email: string,
   plan: Plan,
   invitation?: string,
+  teamInvitation?: string,
 ): Promise<void> {
-  await mailVerificationLink(deps, email, verificationCallbackPath(plan, invitation));
+  await mailVerificationLink(deps, email, verificationCallbackPath(plan, invitation, teamInvitation));
 }
 
 async function mailVerificationLink(
@@ -190,13 +194,4 @@ export async function updateProfile(db: DbOrTx, userId: string, input: ProfileIn
 export async function countReleases(db: DbOrTx, userId: string): Promise<number> {
   const [row] = await db.select({ total: count() }).from(releases).where(eq(releases.userId, userId));
   return Number(row?.total ?? 0);
-}
-
-export async function isTwoFactorEnabled(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ isEnabled: user.twoFactorEnabled })
-    .from(user)
-    .where(eq(user.id, userId))
-    .limit(1);
-  return row?.isEnabled === true;
 }

@@ -61,6 +61,16 @@ describe('the verification mail', () => {
     expect(mail.text).not.toMatch(/plan|pay:/i);
   });
 
+  it('brings someone invited to a team back to the team invitation, with no word of a plan', async () => {
+    const email = uniqueEmail('member');
+    const token = randomBytes(32).toString('base64url');
+    expect((await signUp(email, { teamInvitation: token })).status).toBe(201);
+    const mail = await mailTo(email);
+    expect(mail.callback).toBe(`/team/invitations/${token}`);
+    expect(mail.text).toContain('then you come back to the team invitation and join the account');
+    expect(mail.text).not.toMatch(/plan|pay:/i);
+  });
+
   it('sent again to a payee, leads to their balance rather than a checkout', async () => {
     const owner = await system.signedInUser({ plan: 'pro' });
     const { releaseId } = await createTestRelease(system, owner.userId);

@@ -2,14 +2,19 @@
  * The operator's brand and plans (issue 27, record 203): admins only, validated by the shared schemas,
  * audited; the warnings name the claims the enabled targets do not back; mails and statements read the name.
  */
-import { DEFAULT_PLANS, defaultPlanFeatures } from '@tunedrop/shared/schemas/brand';
+import {
+  DEFAULT_PLANS,
+  defaultPlanFeatures,
+  parseSiteBrand,
+  revenueKept,
+} from '@tunedrop/shared/schemas/brand';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deliveryTargets, mailOutbox } from '../../db/schema';
-import { enqueueMail } from '../../infra/mail/mail';
+import { brandedFrom, deliverPendingMail, enqueueMail } from '../../infra/mail/mail';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { readStatementIssuer } from '../royalties/statement-issuer';
+import { readStatementIssuer } from '../statements';
 import { readSiteBrand } from './service';
 
 let system: TestSystem;
@@ -145,6 +150,33 @@ describe('brand and plan settings', () => {
       address: '',
       source: 'default',
     });
+  });
+
+  it('states what artists keep after the fee, and mail comes from the brand (issue 44)', async () => {
+    expect((await readSiteBrand(system.db)).fees).toBeNull();
+    const fees = await put('/api/admin/finance/fees', { basic: '20', pro: '15', payee: '0' });
+    expect(fees.status).toBe(200);
+    const site = await readSiteBrand(system.db);
+    expect(site.fees).toEqual({ basic: '20', pro: '15' });
+    // The home page's "Revenue share" and Full Control read this: no "100%" beside a fee.
+    expect(revenueKept(site)).toEqual({ kept: '80-85%', fee: '15-20%' });
+    expect(parseSiteBrand(JSON.stringify(site))).toEqual(site);
+
+    // The outbox's sender names the brand, not the built-in product.
+    const senders: string[] = [];
+    const sent = await deliverPendingMail(
+      system.db,
+      { send: async (mail) => void senders.push(mail.from) },
+      { from: 'Tunedrop <no-reply@tunedrop.local>', domain: 'tunedrop.local' },
+    );
+    expect(sent).toBeGreaterThan(0);
+    expect(new Set(senders)).toEqual(new Set(['"Harbour Sound" <no-reply@tunedrop.local>']));
+    expect(brandedFrom('Label Desk <desk@label.example>', 'Harbour Sound')).toBe(
+      'Label Desk <desk@label.example>',
+    );
+
+    expect((await put('/api/admin/finance/fees', { basic: '0', pro: '0', payee: '0' })).status).toBe(200);
+    expect((await readSiteBrand(system.db)).fees).toBeNull();
   });
 
   it('warns about claims the enabled targets and settings do not back', async () => {

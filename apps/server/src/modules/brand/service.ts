@@ -26,11 +26,12 @@ import sharp from 'sharp';
 import type { DbOrTx } from '../../db/client';
 import { deliveryTargets, settings } from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
-import { BRAND_SETTING, readProductName } from '../../lib/brand-name';
+import { BRAND_SETTING } from '../../lib/brand-name';
 import { AppError, validationError } from '../../lib/errors';
 import { type AuditActor, auditSettings, readSettingValues } from '../audit';
+import { readFeeSettings } from '../royalty-posting';
 
-export { BRAND_SETTING, readProductName };
+export { BRAND_SETTING };
 export const PLANS_SETTING = 'PLANS';
 /** JSON {key, contentType}: the stored logo's object key. */
 export const BRAND_LOGO_SETTING = 'BRAND_LOGO';
@@ -121,7 +122,15 @@ export async function readSiteBrand(db: DbOrTx): Promise<SiteBrand> {
     platformsClaim: state.brand.platformsClaim,
     logoUrl: logoUrlOf(state.logo),
     plans: { basic: planOf('basic'), pro: planOf('pro') },
+    fees: await siteFees(db),
   };
+}
+
+/** The plans' fees the public pages state (issue 44); none while both are 0 (the spec's "100%"). */
+async function siteFees(db: DbOrTx): Promise<SiteBrand['fees']> {
+  const fees = await readFeeSettings(db);
+  if (Number(fees.basic) === 0 && Number(fees.pro) === 0) return null;
+  return { basic: fees.basic, pro: fees.pro };
 }
 
 async function saveJsonSetting(

@@ -9,6 +9,7 @@ import { and, eq, isNull, like, or } from 'drizzle-orm';
 import { uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { validationError } from '../../lib/errors';
+import type { TrackFile } from '../catalogue';
 import { stagingFor } from './staging';
 import { finalizeUpload, findUploads, keySegment, removeStaged, type UploadRow } from './uploads';
 
@@ -143,7 +144,7 @@ export async function removeStagedAudio(deps: FileDeps, audio: UploadRow[]): Pro
 }
 
 /** The technical fields of a track row taken from a checked WAV upload (as the submission stores them). */
-export function trackFileFields(file: UploadRow, fileKey: string) {
+export function trackFileFields(file: UploadRow, fileKey: string): TrackFile {
   const details = file.details ?? {};
   return {
     durationMs: Number(details.durationMs) || null,

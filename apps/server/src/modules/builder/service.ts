@@ -16,23 +16,22 @@ import {
   type SpotifyArtistResult,
   type SubmittedRelease,
   type UploadInfo,
-  uniqueArtistsByName,
+  withoutInvalidDraftLinks,
 } from '@tunedrop/shared/schemas/builder';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { producers, releaseDrafts, releases, songwriters, tracks, uploads } from '../../db/schema';
+import { releaseDrafts, releases, tracks, uploads } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { createSpotifyClient, type SpotifyClient } from '../../infra/spotify/spotify';
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
-import { errorCode, errorField } from '../../lib/error-fields';
 import { AppError, conflict, validationError } from '../../lib/errors';
 import { must } from '../../lib/must';
 import { firstRow } from '../../lib/sql';
 import { profileForNewRelease } from '../artist-profiles';
-import { optInAtSubmission } from '../content-id/opt-in-at-submission';
-import { availabilityColumns } from '../releases/availability';
+import { createRelease, uniqueViolation } from '../catalogue';
+import { optInAtSubmission } from '../content-id';
 import { notifyReleaseSubmitted } from '../staff-notifications';
 import {
   copyAudioIntoStorage,
@@ -83,7 +82,7 @@ export async function loadDraft(deps: ServiceDeps, userId: string): Promise<Draf
   const [row] = await deps.db.select().from(releaseDrafts).where(eq(releaseDrafts.userId, userId));
   if (!row) return { draft: null, uploads: {}, limits };
   const { uploadIds: _ignored, ...data } = row.data;
-  const parsed = builderDraftSchema.safeParse(data);
+  const parsed = builderDraftSchema.safeParse(withoutInvalidDraftLinks(data));
   if (!parsed.success) return { draft: null, uploads: {}, limits };
   return {
     draft: parsed.data,
@@ -184,19 +183,6 @@ async function findByIdempotencyKey(db: DbOrTx, userId: string, key: string) {
   return row;
 }
 
-/** Unique violations by constraint name, whichever driver raised them. */
-function uniqueViolation(error: unknown): string | null {
-  for (let current = error; current && typeof current === 'object'; current = errorField(current, 'cause')) {
-    if (errorCode(current) === '23505') {
-      const constraint = errorField(current, 'constraint');
-      if (typeof constraint === 'string') return constraint;
-      const message = errorField(current, 'message');
-      return /"([^"]+)"/.exec(typeof message === 'string' ? message : '')?.[1] ?? 'unknown';
-    }
-  }
-  return null;
-}
-
 /** Rows the submission refers to must be this user's, of the right kind and checked (§ Submission). */
 function checkFiles(
   submission: ReleaseSubmission,
@@ -282,7 +268,16 @@ export async function submitRelease(
   }
 
   const ids = [submission.release.coverUploadId, ...submission.tracks.map((track) => track.audioUploadId)];
-  const files = checkFiles(submission, await findUploads(db, userId, ids));
+  let files: ReturnType<typeof checkFiles>;
+  try {
+    files = checkFiles(submission, await findUploads(db, userId, ids));
+  } catch (error) {
+    // A concurrent attempt with the same key (a double click) may have committed and consumed the files
+    // between the check above and this read: answer its release rather than "not usable".
+    const finished = await findByIdempotencyKey(db, userId, submission.idempotencyKey);
+    if (finished) return { release: toSubmitted(finished), isRepeat: true };
+    throw error;
+  }
   const releaseId = releaseIdFor(userId, submission.idempotencyKey);
   let audioKeys: Map<string, string>;
   try {
@@ -301,72 +296,30 @@ export async function submitRelease(
     throw error;
   }
 
-  const { release } = submission;
-  const allPrimary = uniqueArtistsByName(submission.tracks.flatMap((track) => track.primaryArtists));
-  const allFeatured = uniqueArtistsByName(submission.tracks.flatMap((track) => track.featuredArtists));
+  const { coverUploadId: _cover, ...details } = submission.release;
   try {
     const created = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(releases)
-        .values({
-          id: releaseId,
-          userId,
-          artistProfileId: artistProfile.id,
-          title: release.title,
-          primaryArtists: allPrimary.map((artist) => artist.name),
-          featuredArtists: allFeatured.map((artist) => artist.name),
-          primaryArtistsData: allPrimary,
-          featuredArtistsData: allFeatured,
-          genre: release.genre,
-          releaseDate: release.releaseDate,
-          originalReleaseDate: release.originalReleaseDate ?? null,
-          ...availabilityColumns(release.releaseDate, release.availability),
-          labelName: release.labelName ?? null,
-          upc: release.upc ?? null,
-          copyrightHolder: release.copyrightHolder,
-          publishingHolder: release.publishingHolder,
-          copyrightYear: release.copyrightYear,
-          publishingYear: release.publishingYear,
-          distributionStores: submission.platforms,
-          status: 'pending',
-          coverArtKey: files.cover.storageKey,
-          coverThumbSmallKey: files.cover.thumbSmallKey,
-          coverThumbMediumKey: files.cover.thumbMediumKey,
-          idempotencyKey: submission.idempotencyKey,
-        })
-        .returning();
-      if (!row) throw new Error('release insert returned nothing');
-
-      const trackRows = await tx
-        .insert(tracks)
-        .values(
-          submission.tracks.map((track, index) => {
-            const file = must(files.audio[index], `upload of track ${index + 1}`);
-            return {
-              releaseId,
-              position: index + 1,
-              title: track.title,
-              isrc: track.isrc ?? null,
-              explicit: track.explicit,
-              ...trackFileFields(file, must(audioKeys.get(file.id), 'audio key')),
-              primaryArtistsData: track.primaryArtists,
-              featuredArtistsData: track.featuredArtists,
-            };
-          }),
-        )
-        .returning({ id: tracks.id, position: tracks.position });
-      const trackIdAt = new Map(trackRows.map((track) => [track.position, track.id]));
-
-      const writerRows = submission.tracks.flatMap((track, index) =>
-        track.songwriters.map((writer) => ({
-          trackId: must(trackIdAt.get(index + 1), 'track id'),
-          firstName: writer.firstName,
-          middleName: writer.middleName ?? null,
-          lastName: writer.lastName,
-          role: writer.role,
-        })),
-      );
-      if (writerRows.length > 0) await tx.insert(songwriters).values(writerRows);
+      const { release: row, trackIds } = await createRelease(tx, {
+        id: releaseId,
+        userId,
+        artistProfileId: artistProfile.id,
+        status: 'pending',
+        idempotencyKey: submission.idempotencyKey,
+        release: details,
+        platforms: submission.platforms,
+        cover: {
+          key: must(files.cover.storageKey, 'stored cover'),
+          thumbSmallKey: files.cover.thumbSmallKey,
+          thumbMediumKey: files.cover.thumbMediumKey,
+        },
+        tracks: submission.tracks.map((track, index) => {
+          const file = must(files.audio[index], `upload of track ${index + 1}`);
+          return {
+            ...track,
+            file: trackFileFields(file, must(audioKeys.get(file.id), 'audio key')),
+          };
+        }),
+      });
 
       const consumed = await tx
         .update(uploads)
@@ -380,15 +333,6 @@ export async function submitRelease(
       }
       await tx.delete(releaseDrafts).where(eq(releaseDrafts.userId, userId));
 
-      const producerRows = submission.tracks.flatMap((track, index) =>
-        track.producers.map((producer) => ({
-          trackId: must(trackIdAt.get(index + 1), 'track id'),
-          firstName: producer.firstName,
-          middleName: producer.middleName ?? null,
-          lastName: producer.lastName,
-        })),
-      );
-      if (producerRows.length > 0) await tx.insert(producers).values(producerRows);
       // Content ID chosen in the builder (Pro, checked by planRuleErrors above): opted in with the release.
       await optInAtSubmission(
         tx,
@@ -398,7 +342,7 @@ export async function submitRelease(
           track.contentIdAnswers
             ? [
                 {
-                  trackId: must(trackIdAt.get(index + 1), 'track id'),
+                  trackId: must(trackIds[index], 'track id'),
                   title: track.title,
                   answers: track.contentIdAnswers,
                 },

@@ -23,14 +23,7 @@ import type { Config } from '../../config';
 import { s3OptionsFrom } from '../../infra/storage/s3-storage';
 import { assertSafeKey, type Storage } from '../../infra/storage/storage';
 import { errorName, httpStatusOf } from '../../lib/error-fields';
-
-/** Positional reads of one staged file (the WAV header reader walks its chunks with these). */
-export type ByteSource = {
-  readonly size: number;
-  /** Up to `length` bytes at `position` (fewer at the end of the file). */
-  read(position: number, length: number): Promise<Buffer>;
-  close(): Promise<void>;
-};
+import { type ByteSource, openFileSource } from '../catalogue';
 
 export interface UploadStaging {
   readonly kind: 'local' | 's3';
@@ -71,21 +64,6 @@ export function localStagedFile(config: Pick<Config, 'dataDir'>, id: string): st
 }
 
 const laterOf = (known: Date | undefined, next: Date) => (known && known > next ? known : next);
-
-export async function openFileSource(filePath: string): Promise<ByteSource> {
-  const handle = await fsp.open(filePath, 'r');
-  const { size } = await handle.stat();
-  return {
-    size,
-    async read(position, length) {
-      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
-      if (buffer.length === 0) return buffer;
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      return buffer.subarray(0, bytesRead);
-    },
-    close: () => handle.close(),
-  };
-}
 
 function createLocalStaging(config: Pick<Config, 'dataDir'>): UploadStaging {
   const file = (id: string) => localStagedFile(config, id);

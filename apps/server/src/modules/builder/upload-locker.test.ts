@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ERRORS } from '@tus/utils';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { PgUploadLocker } from './upload-locker';
 
@@ -44,10 +44,9 @@ describe.skipIf(!url)('PostgreSQL upload locker', () => {
       .then(() => {
         isAcquired = true;
       });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The waiter's NOTIFY reaches the holder's instance, which would cancel its request; it still waits.
+    await vi.waitFor(() => expect(isAsked).toBe(true), { timeout: 5000 });
     expect(isAcquired).toBe(false);
-    // The waiter's NOTIFY reached the holder's instance, which would cancel its request.
-    expect(isAsked).toBe(true);
     await held.unlock();
     await waiting;
     expect(isAcquired).toBe(true);
@@ -68,9 +67,8 @@ describe.skipIf(!url)('PostgreSQL upload locker', () => {
       .then(() => {
         isAcquired = true;
       });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0), { timeout: 5000 });
     expect(isAcquired).toBe(false);
-    expect(asked).toBeGreaterThan(0);
     await first.unlock();
     await waiting;
     expect(isAcquired).toBe(true);

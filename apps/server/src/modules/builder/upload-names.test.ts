@@ -38,6 +38,20 @@ describe('upload file names', () => {
     expect((await rowsOfUser()).length).toBe(before);
   });
 
+  it.each([
+    ['a right-to-left override (U+202E)', 'song\u202Evaw.exe'],
+    ['a right-to-left isolate (U+2067)', 'take\u20671.wav'],
+    ['a zero-width space', 'take\u200B1.wav'],
+  ])('refuses %s with 422 and says why, storing nothing', async (_label, name) => {
+    const before = (await rowsOfUser()).length;
+    const result = await tusUpload(system, cookie, { kind: 'audio', name, body: shortWav() });
+    expect(result.created.status).toBe(422);
+    expect(await readJson(result.created)).toEqual({
+      error: { code: 'invalid_upload', message: BUILDER_MESSAGES.fileNameFormatting },
+    });
+    expect((await rowsOfUser()).length).toBe(before);
+  });
+
   it('keeps quotes and apostrophes, which are ordinary in file names', async () => {
     const result = await tusUpload(system, cookie, {
       kind: 'audio',

@@ -8,7 +8,7 @@ import { uploads } from '../../db/schema';
 import { shortWav, tusPatch, tusUpload, uploadHead, validCover } from '../../test-support/builder-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { makeImage, makeWav } from '../../test-support/media';
-import { WAV_MESSAGES } from './wav';
+import { WAV_MESSAGES } from '../catalogue';
 
 let system: TestSystem;
 let cookie: string;

@@ -23,10 +23,9 @@ import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { internalErrorBody } from '../../lib/errors';
 import { run } from '../../lib/sql';
-import { CoverError, checkCover, THUMB_SIZES } from './cover';
-import { closeStaging, localStagingDir, stagingFor, UPLOAD_ID_PATTERN } from './staging';
+import { CoverError, checkCover, readWavHeader, THUMB_SIZES, WavError } from '../catalogue';
+import { closeStaging, stagingFor, UPLOAD_ID_PATTERN } from './staging';
 import { PgUploadLocker } from './upload-locker';
-import { readWavHeader, WavError } from './wav';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -34,9 +33,6 @@ export const UPLOADS_PATH = '/api/uploads';
 export { UPLOAD_ID_PATTERN };
 /** Unfinished uploads one user may hold at once: 20 tracks, a cover and room for replacements. */
 export const MAX_OPEN_UPLOADS_PER_USER = 40;
-
-/** The local staging folder (the embedded default; with S3 configured nothing is staged on disk). */
-export const stagingDir = localStagingDir;
 
 /** Removes whatever an upload left in staging (local files, or the bucket's upload objects). */
 export async function removeStaged(config: Config, id: string): Promise<void> {

@@ -101,6 +101,9 @@ export async function readCatalogueCsv(
           ? list(first.stores)
           : null,
       storeState: (first.store_state ?? '').trim().toLowerCase() === 'taken_down' ? 'taken_down' : 'live',
+      availability: null,
+      displayArtists: list(first.artists),
+      artistLinks: {},
       tracks: [],
       problems: [],
       notes: [],

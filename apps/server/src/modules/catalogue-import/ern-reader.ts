@@ -5,11 +5,12 @@
  * and a DOCTYPE is refused before parsing, so no entity is ever declared, expanded or fetched.
  */
 import type { SongwriterRole } from '@tunedrop/shared';
-import type { SourceStoreState } from '@tunedrop/shared/schemas/catalogue-import';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { readDeals } from './ern-deals-reader';
 import {
   holderFromLine,
   normaliseIcpn,
+  type SourceArtistLinks,
   type SourceFile,
   type SourcePerson,
   type SourceRelease,
@@ -61,7 +62,11 @@ const LISTS = new Set([
   'ParentalWarningType',
 ]);
 
+/** Limits on what is parsed (record 232): ERN 4.3 nests about 10 deep; the size is checked before reading. */
+export const ERN_LIMITS = { depth: 64 } as const;
+
 const parser = new XMLParser({
+  maxNestedTags: ERN_LIMITS.depth,
   removeNSPrefix: true,
   ignoreAttributes: false,
   attributeNamePrefix: '@',
@@ -111,8 +116,34 @@ function titleOf(item: Node): string | null {
   return text(item.DisplayTitleText);
 }
 
-function partyNames(doc: Node): Map<string, { fullName: string; person: SourcePerson }> {
-  const parties = new Map<string, { fullName: string; person: SourcePerson }>();
+type PartyRead = { fullName: string; person: SourcePerson; links: SourceArtistLinks };
+
+/** Spotify's DPID (the namespace of its artist URIs, modules/ddex/ern.ts) and Apple Music's documented namespace. */
+const SPOTIFY_NAMESPACE = 'PADPIDA2011072101T';
+const APPLE_NAMESPACE = 'music.apple.com';
+
+/** An artist's store links: the profile pages as written, else links made from the proprietary ids. */
+function linksOf(party: Node): SourceArtistLinks {
+  const links: SourceArtistLinks = {};
+  for (const page of texts(party.ArtistProfilePage)) {
+    if (/^https:\/\/open\.spotify\.com\//i.test(page)) links.spotifyLink ??= page;
+    else if (/^https:\/\/music\.apple\.com\//i.test(page)) links.appleMusicLink ??= page;
+  }
+  for (const id of list(party.PartyId).flatMap((partyId) => raw(partyId.ProprietaryId))) {
+    const namespace = attr(id, 'Namespace');
+    const value = text(id);
+    if (!value) continue;
+    const spotify = /^spotify:artist:([A-Za-z0-9]{22})$/.exec(value)?.[1];
+    if (namespace === SPOTIFY_NAMESPACE && spotify)
+      links.spotifyLink ??= `https://open.spotify.com/artist/${spotify}`;
+    else if (namespace === APPLE_NAMESPACE && /^\d{1,15}$/.test(value))
+      links.appleMusicLink ??= `https://music.apple.com/artist/${value}`;
+  }
+  return links;
+}
+
+function partyNames(doc: Node): Map<string, PartyRead> {
+  const parties = new Map<string, PartyRead>();
   for (const party of list(node(doc.PartyList).Party)) {
     const ref = text(party.PartyReference);
     const name = preferred(list(party.PartyName));
@@ -129,7 +160,7 @@ function partyNames(doc: Node): Map<string, { fullName: string; person: SourcePe
       if (middle.length > 0) person.middleName = middle.join(' ');
       else delete person.middleName;
     }
-    parties.set(ref, { fullName, person });
+    parties.set(ref, { fullName, person, links: linksOf(party) });
   }
   return parties;
 }
@@ -216,7 +247,8 @@ function readTrack(
           ...party.person,
           role: earlier && earlier.role !== writerRole ? 'music_and_lyrics' : writerRole,
         });
-      } else if (role === 'Producer') {
+      } else if (role === 'Producer' || role === 'StudioProducer') {
+        // StudioProducer is what ERN 4.3's role list (and Tunedrop's own export) calls a producer.
         if (
           !producers.some(
             (p) => p.lastName === party.person.lastName && p.firstName === party.person.firstName,
@@ -272,30 +304,6 @@ function dateOnly(value: string | null): string | null {
   return match?.[1] ?? null;
 }
 
-/** The main release's store state from its deals (ERN-CHOREOGRAPHY §5): no deal, or only ended ones, is a takedown. */
-function storeStateOf(
-  dealList: Node,
-  releaseReference: string,
-  today: string,
-): { state: SourceStoreState; firstStart: string | null } {
-  const deals = list(dealList.ReleaseDeal)
-    .filter((releaseDeal) => texts(releaseDeal.DealReleaseReference).includes(releaseReference))
-    .flatMap((releaseDeal) => list(releaseDeal.Deal));
-  const periods = deals.flatMap((deal) => list(node(deal.DealTerms).ValidityPeriod));
-  const starts = periods
-    .map((p) => dateOnly(text(p.StartDate) ?? text(p.StartDateTime)))
-    .filter((d): d is string => Boolean(d));
-  const firstStart = starts.sort()[0] ?? null;
-  if (deals.length === 0) return { state: 'taken_down', firstStart };
-  const isOpen =
-    periods.length === 0 ||
-    periods.some((p) => {
-      const end = dateOnly(text(p.EndDate) ?? text(p.EndDateTime));
-      return end === null || end >= today;
-    });
-  return { state: isOpen ? 'live' : 'taken_down', firstStart };
-}
-
 /** Parses one message; throws ErnReadError when it is not a readable ERN 4.3 NewReleaseMessage. */
 export function readErnMessage(xml: string, source: string, now: Date = new Date()): SourceRelease {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml))
@@ -308,7 +316,19 @@ export function readErnMessage(xml: string, source: string, now: Date = new Date
   const ernNamespace = /xmlns(?::[\w-]+)?="(http:\/\/ddex\.net\/xml\/ern\/[^"]+)"/.exec(xml)?.[1];
   if (ernNamespace && ernNamespace !== 'http://ddex.net/xml/ern/43')
     throw new ErnReadError(`Only ERN 4.3 messages are read (this one is ${ernNamespace}).`);
-  const root = node(parser.parse(xml));
+  let parsed: unknown;
+  try {
+    parsed = parser.parse(xml);
+  } catch (error) {
+    // The parser's own limits (nesting) and anything else it refuses: this message only, with the reason.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ErnReadError(
+      /nested/i.test(message)
+        ? `The message nests elements more than ${ERN_LIMITS.depth} deep; it is refused.`
+        : `The message could not be read: ${message}`,
+    );
+  }
+  const root = node(parsed);
   if (!('NewReleaseMessage' in root)) throw new ErnReadError('Not an ERN NewReleaseMessage.');
   const doc = node(root.NewReleaseMessage);
 
@@ -361,12 +381,23 @@ export function readErnMessage(xml: string, source: string, now: Date = new Date
   const cLine = lineOf(list(release.CLine), 'C');
   const genre = text(preferred(list(release.Genre))?.GenreText) ?? '';
   const today = now.toISOString().slice(0, 10);
-  const { state, firstStart } = storeStateOf(
+  const statedDate = dateOnly(text(preferred(raw(release.ReleaseDate))));
+  const deals = readDeals(
     node(doc.DealList),
-    text(release.ReleaseReference) ?? 'R0',
+    { reference: text(release.ReleaseReference) ?? 'R0', releaseDate: statedDate },
     today,
   );
-  const releaseDate = dateOnly(text(preferred(raw(release.ReleaseDate)))) ?? firstStart;
+  for (const note of deals.notes) notes.add(note);
+  const releaseDate = statedDate ?? deals.firstStart;
+  const displayArtists = list(release.DisplayArtist)
+    .filter((artist) => (text(artist.DisplayArtistRole) ?? 'MainArtist') !== 'FeaturedArtist')
+    .sort((a, b) => Number(attr(a, 'SequenceNumber') ?? 0) - Number(attr(b, 'SequenceNumber') ?? 0))
+    .flatMap((artist) => parties.get(text(artist.ArtistPartyReference) ?? '')?.fullName ?? []);
+  const display = text(preferred(raw(release.DisplayArtistName)));
+  const artistLinks: Record<string, SourceArtistLinks> = {};
+  for (const party of parties.values())
+    if (party.links.spotifyLink || party.links.appleMusicLink)
+      artistLinks[party.fullName.trim().toLowerCase()] = party.links;
   const originalReleaseDate = dateOnly(text(preferred(raw(release.OriginalReleaseDate))));
 
   return {
@@ -382,8 +413,11 @@ export function readErnMessage(xml: string, source: string, now: Date = new Date
     publishingHolder: pLine?.holder ?? '',
     publishingYear: pLine?.year ?? null,
     cover,
-    stores: null,
-    storeState: state,
+    stores: deals.stores,
+    storeState: deals.state,
+    availability: deals.availability,
+    displayArtists: displayArtists.length > 0 ? displayArtists : display ? [display] : [],
+    artistLinks,
     tracks,
     problems,
     notes: [...notes],

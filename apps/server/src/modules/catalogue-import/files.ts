@@ -10,8 +10,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { LIMITS } from '@tunedrop/shared';
-import { CoverError, type CoverInfo, checkCover } from '../builder/cover';
-import { readWavHeader, WavError, type WavInfo } from '../builder/wav';
+import { CoverError, type CoverInfo, checkCover, readWavHeader, WavError, type WavInfo } from '../catalogue';
 import type { SourceFile } from './source';
 
 export class ImportFileError extends Error {

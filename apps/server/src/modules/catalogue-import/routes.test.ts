@@ -1,10 +1,17 @@
-/** The admin page's routes for catalogue import (record 200): folders, one import, the kept report; admins only. */
+/**
+ * The admin page's routes for catalogue import (record 200): folders, one import started as a job (record
+ * 232: 202 with the queued import, the job's run then fills the report), the kept report; admins only.
+ */
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../lib/sql';
 import { completedSingle, randomIsrc, randomUpc } from '../../test-support/catalogue-export';
 import { type DeliveryBed, startDeliveryBed } from '../../test-support/delivery-fixtures';
 import { readJson, type TestSystem } from '../../test-support/harness';
+import { runCatalogueImportJob } from './job-handlers';
+import { catalogueImportJob } from './jobs';
 import { catalogueImportRoot } from './routes';
 
 let bed: DeliveryBed;
@@ -28,6 +35,8 @@ describe('catalogue import routes', () => {
     const overview = await readJson(overviewResponse);
     expect(overviewResponse.status, JSON.stringify(overview)).toBe(200);
     expect(overview.folders).toContainEqual({ name: 'label-export', format: 'ern', files: 1 });
+    // No server path in the overview (issue 43 finding 12).
+    expect(JSON.stringify(overview)).not.toContain(system.config.dataDir);
 
     const refused = await system.request('/api/admin/catalogue-imports', {
       method: 'POST',
@@ -47,9 +56,35 @@ describe('catalogue import routes', () => {
       cookie: admin,
       json: { folder: 'label-export', ownerEmail: label.email, skipReview: true },
     });
-    expect(created.status).toBe(201);
-    const report = await readJson(created);
-    expect(report).toMatchObject({ source: 'label-export', importedCount: 1, skipReview: true });
+    expect(created.status).toBe(202);
+    const queued = await readJson(created);
+    expect(queued).toMatchObject({
+      source: 'label-export',
+      status: 'queued',
+      importedCount: 0,
+      releases: [],
+    });
+    // Off the request: a job of its own was enqueued with the import, and its run does the work.
+    const jobs = await rows<{ data: { importId: string } }>(
+      system.db,
+      sql`select data from pgboss.job where name = ${catalogueImportJob.name}`,
+    );
+    expect(jobs.map((job) => job.data.importId)).toContain(queued.id);
+    await runCatalogueImportJob.run(
+      { importId: queued.id },
+      { deps: system, jobId: 'test', retryCount: 0, logger: system.logger },
+    );
+    const report = await readJson(
+      await system.request(`/api/admin/catalogue-imports/${queued.id}`, { cookie: admin }),
+    );
+    expect(report).toMatchObject({
+      source: 'label-export',
+      status: 'done',
+      processed: 1,
+      total: 1,
+      importedCount: 1,
+      skipReview: true,
+    });
 
     const listed = await readJson(await system.request('/api/admin/catalogue-imports', { cookie: admin }));
     expect(listed.imports[0]).toMatchObject({

@@ -1,7 +1,9 @@
 /**
  * The admin page "Catalogue import" (record 200), mounted under /api: admins list the folders waiting in
- * DATA_DIR/catalogue-import and the earlier imports, import one folder for an owner, and read or
- * download a report. The folder is a name the server listed, never a path the browser chose.
+ * DATA_DIR/catalogue-import and the earlier imports, start the import of one folder for an owner (a job,
+ * record 232: the answer is the queued import, whose report and progress the page then reads), and read
+ * or download a report. The folder is a name the server listed, never a path the browser chose, and no
+ * answer carries a server path.
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,23 +13,23 @@ import {
   catalogueImportRequestSchema,
 } from '@tunedrop/shared/schemas/catalogue-import';
 import { Hono } from 'hono';
-import type { Config } from '../../config';
 import { access, requireViewer } from '../../lib/access';
 import { attachmentDisposition } from '../../lib/content-disposition';
 import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { enqueue } from '../../lib/jobs';
 import { validate } from '../../lib/validate';
+import { catalogueImportJob } from './jobs';
+import { formatCatalogueReport } from './report-text';
 import {
+  catalogueImportRoot,
+  createCatalogueImport,
   describeFolder,
-  formatCatalogueReport,
-  importCatalogue,
   listCatalogueImports,
   readCatalogueImport,
 } from './service';
 
-/** Where operators put each export (one subfolder per delivery from the old distributor). */
-export const catalogueImportRoot = (config: Pick<Config, 'dataDir'>) =>
-  path.join(config.dataDir, 'catalogue-import');
+export { catalogueImportRoot } from './service';
 
 async function listFolders(root: string): Promise<CatalogueImportOverview['folders']> {
   await mkdir(root, { recursive: true });
@@ -48,7 +50,6 @@ export const catalogueImportRoutes = new Hono<AppEnv>()
   .get('/admin/catalogue-imports', access('admin'), async (c) => {
     const root = catalogueImportRoot(c.var.deps.config);
     const overview: CatalogueImportOverview = {
-      root,
       folders: await listFolders(root),
       imports: await listCatalogueImports(c.var.deps.db),
     };
@@ -67,14 +68,18 @@ export const catalogueImportRoutes = new Hono<AppEnv>()
         throw new AppError('folder_invalid', CATALOGUE_IMPORT_MESSAGES.folderInvalid, 422, {
           folder: CATALOGUE_IMPORT_MESSAGES.folderInvalid,
         });
-      const report = await importCatalogue(c.var.deps, {
-        dir: path.join(root, body.folder),
-        sourceLabel: body.folder,
-        ownerEmail: body.ownerEmail,
-        skipReview: body.skipReview,
-        actor: { userId: viewer.user.id, label: viewer.user.email },
+      const report = await c.var.deps.db.transaction(async (tx) => {
+        const created = await createCatalogueImport(tx, {
+          sourceLabel: body.folder,
+          ownerEmail: body.ownerEmail,
+          skipReview: body.skipReview,
+          artistProfile: body.artistProfile || null,
+          actor: { userId: viewer.user.id, label: viewer.user.email },
+        });
+        await enqueue(tx, catalogueImportJob, { importId: created.id }, { singletonKey: created.id });
+        return created;
       });
-      return c.json(report, 201);
+      return c.json(report, 202);
     },
   )
   .get('/admin/catalogue-imports/:id', access('admin'), async (c) => {

@@ -27,7 +27,7 @@ import {
   startDeliveryBed,
 } from '../../test-support/delivery-fixtures';
 import type { TestSystem } from '../../test-support/harness';
-import { runDeliveryOnce } from '../delivery/worker';
+import { runDeliveryOnce } from '../delivery';
 import { importCatalogue } from './service';
 
 let bed: DeliveryBed;

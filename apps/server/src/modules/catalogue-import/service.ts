@@ -1,20 +1,14 @@
 /**
- * Catalogue import (issue 26 finding 10, record 200): brings a label's existing releases in from a
- * folder of ERN 4.3 messages or a catalogue CSV, each release checked with the builder's own schemas and
- * plan rules, its codes kept (never new ones), refused whole or stored whole: files are copied into
- * storage first and removed again unless the release's one transaction commits.
+ * Catalogue import (issue 26 finding 10, record 200; as a job, record 232): brings a label's existing
+ * releases in from a folder of ERN 4.3 messages or a catalogue CSV. An import is recorded first (queued),
+ * then run (by the `catalogue.import` job for the admin page, inline for the CLI): each message is read
+ * with limits and refused alone when it cannot be, each release checked and stored whole or refused
+ * whole (release-import.ts), and the report grows one release at a time with the progress, so a run
+ * resumed after a crash carries on where the last one stopped.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { hasProFeatures, PLATFORM_IDS, type ReleaseStatus, type Role } from '@tunedrop/shared';
-import {
-  planRuleErrors,
-  type ReleaseSubmission,
-  type ReleaseSubmissionInput,
-  releaseSubmissionSchema,
-  sanitizeFileName,
-} from '@tunedrop/shared/schemas/builder';
 import {
   CATALOGUE_IMPORT_MESSAGES,
   type CatalogueImportFormat,
@@ -22,36 +16,18 @@ import {
   type CatalogueImportReport,
   type CatalogueImportSummary,
 } from '@tunedrop/shared/schemas/catalogue-import';
-import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import {
-  catalogueImports,
-  producers,
-  profiles,
-  releases,
-  songwriters,
-  tracks,
-  user,
-  userRoles,
-} from '../../db/schema';
-import type { Storage } from '../../infra/storage/storage';
+import type { Db, DbOrTx } from '../../db/client';
+import { catalogueImports } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import { THUMB_SIZES } from '../builder/cover';
-import { addEvent, queueNewDeliveries } from '../delivery/planning';
 import { readCatalogueCsv } from './csv-reader';
-import { ErnReadError, readErnMessage } from './ern-reader';
-import {
-  type CheckedAudio,
-  type CheckedCover,
-  checkAudioFile,
-  checkCoverFile,
-  ImportFileError,
-} from './files';
+import { readErnFile } from './ern-parse';
+import { findOwner, profileNamed } from './owner';
+import { type ImportDeps, importedReleaseId, importOne, refusedWhole } from './release-import';
 import type { SourceRelease } from './source';
 
-export type ImportDeps = { db: Db; storage: Storage; config: Config; logger: Logger };
+export type { ImportDeps } from './release-import';
 
 export type CatalogueImportOptions = {
   /** The folder holding the messages or the CSV with their files. */
@@ -59,48 +35,23 @@ export type CatalogueImportOptions = {
   ownerEmail: string;
   skipReview: boolean;
   actor: { userId: string | null; label: string };
-  /** How the report names the folder (the admin page shows the subfolder's name, not a server path). */
+  /** How the report names the folder (never a server path: the folder's own name by default). */
   sourceLabel?: string;
+  /** One of the owner's artist profiles (its name) for every release; empty: each release's artist decides. */
+  artistProfile?: string | null;
   now?: Date;
 };
 
 /** Limits on hostile or mistaken input: how much is read before anything is checked. */
 export const IMPORT_LIMITS = {
-  messageBytes: 20 * 1024 * 1024,
   csvBytes: 20 * 1024 * 1024,
   releasesPerRun: 500,
   folderDepth: 3,
 } as const;
 
-type Owner = { id: string; email: string; artistName: string; isPro: boolean; isBanned: boolean };
-
-async function findOwner(db: Db, email: string): Promise<Owner> {
-  const [row] = await db
-    .select({
-      id: user.id,
-      email: user.email,
-      artistName: profiles.artistName,
-      plan: profiles.plan,
-      banned: profiles.banned,
-    })
-    .from(user)
-    .innerJoin(profiles, eq(profiles.id, user.id))
-    .where(eq(user.email, email.trim().toLowerCase()));
-  if (!row)
-    throw new AppError('owner_unknown', CATALOGUE_IMPORT_MESSAGES.ownerUnknown(email), 422, {
-      ownerEmail: CATALOGUE_IMPORT_MESSAGES.ownerUnknown(email),
-    });
-  const roles = (
-    await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, row.id))
-  ).map((r) => r.role as Role);
-  return {
-    id: row.id,
-    email: row.email,
-    artistName: row.artistName,
-    isPro: hasProFeatures(row.plan, roles),
-    isBanned: row.banned,
-  };
-}
+/** Where operators put each export (one subfolder per delivery from the old distributor). */
+export const catalogueImportRoot = (config: Pick<Config, 'dataDir'>) =>
+  path.join(config.dataDir, 'catalogue-import');
 
 /** The messages (every .xml, a few folders deep) and the CSVs of a folder, skipping hidden entries. */
 async function findSources(dir: string): Promise<{ messages: string[]; csvs: string[] }> {
@@ -129,394 +80,121 @@ export async function describeFolder(dir: string): Promise<{ format: CatalogueIm
   return { format: 'none', files: messages.length + csvs.length };
 }
 
-const placeholderId = () => randomBytes(16).toString('hex');
-
-/** The builder's submission the source release amounts to; file ids are placeholders for files checked apart. */
-function toSubmission(source: SourceRelease): {
-  input: ReleaseSubmissionInput;
-  coverId: string;
-  audioIds: string[];
-} {
-  const coverId = placeholderId();
-  const audioIds = source.tracks.map(() => placeholderId());
-  const artists = (names: string[]) => names.map((name) => ({ name }));
-  return {
-    coverId,
-    audioIds,
-    input: {
-      idempotencyKey: `catalogue-import-${randomUUID()}`,
-      release: {
-        title: source.title,
-        genre: source.genre as ReleaseSubmissionInput['release']['genre'],
-        releaseDate: source.releaseDate ?? '',
-        coverUploadId: source.cover ? coverId : '',
-        copyrightHolder: source.copyrightHolder,
-        publishingHolder: source.publishingHolder,
-        copyrightYear: source.copyrightYear === null ? '' : source.copyrightYear,
-        publishingYear: source.publishingYear === null ? '' : source.publishingYear,
-        upc: source.upc,
-        labelName: source.labelName ?? undefined,
-        originalReleaseDate: source.originalReleaseDate,
-      },
-      tracks: source.tracks.map((track, index) => ({
-        title: track.title,
-        audioUploadId: track.audio ? (audioIds[index] ?? '') : '',
-        explicit: track.isExplicit,
-        isrc: track.isrc,
-        primaryArtists: artists(track.primaryArtists),
-        featuredArtists: artists(track.featuredArtists),
-        songwriters: track.songwriters,
-        producers: track.producers,
-      })),
-      platforms: source.stores ?? [...PLATFORM_IDS],
-    },
-  };
-}
-
-const FIELD_NAMES: Record<string, string> = {
-  title: 'title',
-  genre: 'genre',
-  releaseDate: 'release date',
-  coverUploadId: 'cover',
-  copyrightHolder: '© holder',
-  publishingHolder: '℗ holder',
-  copyrightYear: '© year',
-  publishingYear: '℗ year',
-  upc: 'UPC',
-  labelName: 'label',
-  originalReleaseDate: 'original release date',
-  audioUploadId: 'audio file',
-  isrc: 'ISRC',
-  primaryArtists: 'primary artists',
-  songwriters: 'songwriters',
-  producers: 'producers',
-  platforms: 'stores',
-};
-
-/** `tracks.0.songwriters` → `Track 1 "Title", songwriters`; a rule's message follows. */
-function describePath(keys: readonly PropertyKey[], source: SourceRelease): string {
-  const [first, second, third] = keys.map(String);
-  if (first === 'release') return `Release ${FIELD_NAMES[second ?? ''] ?? second ?? ''}`.trim();
-  if (first === 'tracks' && second !== undefined && /^\d+$/.test(second)) {
-    const index = Number(second);
-    const title = source.tracks[index]?.title;
-    const field = third ? `, ${FIELD_NAMES[third] ?? third}` : '';
-    return `Track ${index + 1}${title ? ` "${title}"` : ''}${field}`;
-  }
-  if (first === 'tracks') return 'Tracks';
-  return FIELD_NAMES[first ?? ''] ?? first ?? 'Release';
-}
-
-/** Every rule the builder applies that the source breaks, as report lines (empty when it passes). */
-function ruleReasons(
-  source: SourceRelease,
-  owner: Owner,
-  now: Date,
-): { reasons: string[]; submission: ReleaseSubmission | null; coverId: string; audioIds: string[] } {
-  const { input, coverId, audioIds } = toSubmission(source);
-  const parsed = releaseSubmissionSchema.safeParse(input);
-  if (!parsed.success) {
-    const reasons = [
-      ...new Set(parsed.error.issues.map((issue) => `${describePath(issue.path, source)}: ${issue.message}`)),
-    ];
-    return { reasons, submission: null, coverId, audioIds };
-  }
-  const planErrors = planRuleErrors(parsed.data, { isPro: owner.isPro, artistName: owner.artistName, now });
-  const reasons = Object.entries(planErrors).map(
-    ([key, message]) => `${describePath(key.split('.'), source)}: ${message}`,
-  );
-  return { reasons, submission: parsed.data, coverId, audioIds };
-}
-
-async function codeCollisions(db: Db, submission: ReleaseSubmission): Promise<string[]> {
-  const reasons: string[] = [];
-  const upc = submission.release.upc;
-  if (upc) {
-    const [other] = await db
-      .select({ id: releases.id, title: releases.title })
-      .from(releases)
-      .where(and(eq(releases.upc, upc), ne(releases.status, 'deleted')))
-      .limit(1);
-    if (other) reasons.push(`UPC ${upc} is already used by the release "${other.title}" (${other.id}).`);
-  }
-  const isrcs = submission.tracks.flatMap((track) => (track.isrc ? [track.isrc] : []));
-  if (isrcs.length > 0) {
-    const used = await db
-      .select({ isrc: tracks.isrc, title: tracks.title, releaseTitle: releases.title })
-      .from(tracks)
-      .innerJoin(releases, eq(releases.id, tracks.releaseId))
-      .where(inArray(tracks.isrc, isrcs));
-    for (const row of used)
-      reasons.push(`ISRC ${row.isrc} is already used by the track "${row.title}" of "${row.releaseTitle}".`);
-  }
-  return reasons;
-}
-
-function statusFor(
-  source: SourceRelease,
-  submission: ReleaseSubmission,
-  skipReview: boolean,
-): { status: ReleaseStatus; note: string | null } {
-  if (source.storeState === 'taken_down')
-    return {
-      status: 'taken_down',
-      note: 'Taken down at its source: kept as taken down, nothing is delivered.',
-    };
-  if (!skipReview) return { status: 'pending', note: 'Waiting for review in Pending.' };
-  const missing = [
-    ...(submission.release.upc ? [] : ['UPC']),
-    ...(submission.tracks.some((track) => !track.isrc) ? ['ISRC'] : []),
-  ];
-  if (missing.length > 0)
-    return {
-      status: 'pending',
-      note: `Left in Pending although review was skipped: the source has no ${missing.join(' or ')}, and an import never gets new codes without review.`,
-    };
-  return { status: 'approved', note: null };
-}
-
-/** Unique violations by constraint name (both drivers), as the builder reads them. */
-function uniqueConstraint(error: unknown): string | null {
-  for (
-    let current: unknown = error;
-    current && typeof current === 'object';
-    current = (current as { cause?: unknown }).cause
-  ) {
-    const record = current as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (record.code === '23505')
-      return typeof record.constraint === 'string'
-        ? record.constraint
-        : (/"([^"]+)"/.exec(String(record.message))?.[1] ?? 'unknown');
-  }
-  return null;
-}
-
-async function importOne(
-  deps: ImportDeps,
-  source: SourceRelease,
-  context: { root: string; base: string; owner: Owner; skipReview: boolean; now: Date },
-): Promise<CatalogueImportReleaseReport> {
-  const report: CatalogueImportReleaseReport = {
-    source: source.source,
-    title: source.title || null,
-    upc: source.upc,
-    outcome: 'refused',
-    status: null,
-    releaseId: null,
-    storeState: source.storeState,
-    tracks: source.tracks.map((track) => ({ title: track.title, isrc: track.isrc })),
-    reasons: [...source.problems],
-    notes: [...source.notes],
-  };
-  const { owner } = context;
-  if (owner.isBanned)
-    report.reasons.push(`The account ${owner.email} is banned: nothing is imported for it.`);
-  const rules = ruleReasons(source, owner, context.now);
-  report.reasons.push(...rules.reasons);
-
-  // Files: checked by content even when a rule already refused the release, so the report is complete.
-  let cover: CheckedCover | null = null;
-  const audio: (CheckedAudio | null)[] = [];
-  if (source.cover) {
-    try {
-      cover = await checkCoverFile(context.root, context.base, source.cover);
-    } catch (error) {
-      if (!(error instanceof ImportFileError)) throw error;
-      report.reasons.push(`Cover: ${error.message}`);
-    }
-  }
-  for (const [index, track] of source.tracks.entries()) {
-    if (!track.audio) {
-      audio.push(null);
-      continue;
-    }
-    try {
-      audio.push(
-        await checkAudioFile(context.root, context.base, track.audio, deps.config.UPLOAD_MAX_WAV_BYTES),
-      );
-    } catch (error) {
-      if (!(error instanceof ImportFileError)) throw error;
-      report.reasons.push(`Track ${index + 1} "${track.title}": ${error.message}`);
-      audio.push(null);
-    }
-  }
-  const submission = rules.submission;
-  if (submission) report.reasons.push(...(await codeCollisions(deps.db, submission)));
-  if (report.reasons.length > 0 || !submission || !cover || audio.some((file) => file === null)) {
-    if (report.reasons.length === 0) report.reasons.push('A file could not be checked.');
-    return report;
-  }
-
-  const { status, note } = statusFor(source, submission, context.skipReview);
-  const releaseId = randomUUID();
-  const prefix = `${owner.id}/${releaseId}/`;
-  const written: string[] = [];
-  try {
-    const coverName = sanitizeFileName(cover.name) || 'cover';
-    const stem = coverName.replace(/\.[^.]*$/, '');
-    const coverKey = `${prefix}cover-${coverName}`;
-    const thumbSmallKey = `${prefix}cover-${stem}-thumb-${THUMB_SIZES.small}.jpg`;
-    const thumbMediumKey = `${prefix}cover-${stem}-thumb-${THUMB_SIZES.medium}.jpg`;
-    written.push(coverKey);
-    await deps.storage.copyFile(
-      coverKey,
-      cover.path,
-      cover.cover.format === 'png' ? 'image/png' : 'image/jpeg',
-    );
-    written.push(thumbSmallKey);
-    await deps.storage.putBuffer(thumbSmallKey, cover.cover.thumbSmall, 'image/jpeg');
-    written.push(thumbMediumKey);
-    await deps.storage.putBuffer(thumbMediumKey, cover.cover.thumbMedium, 'image/jpeg');
-    const audioKeys: string[] = [];
-    for (const [index, file] of audio.entries()) {
-      if (!file) throw new Error('unchecked audio');
-      // Streamed copy (never read whole): the local store copies, S3 uploads in parts.
-      const key = `${prefix}${String(index + 1).padStart(2, '0')}-${sanitizeFileName(file.name) || 'audio.wav'}`;
-      written.push(key);
-      await deps.storage.copyFile(key, file.path, 'audio/wav');
-      audioKeys.push(key);
-    }
-
-    const release = submission.release;
-    const uniqueNames = (names: string[]) => [
-      ...new Map(names.map((n) => [n.trim().toLowerCase(), n])).values(),
-    ];
-    const primary = uniqueNames(submission.tracks.flatMap((t) => t.primaryArtists.map((a) => a.name)));
-    const featured = uniqueNames(submission.tracks.flatMap((t) => t.featuredArtists.map((a) => a.name)));
-    const queued = await deps.db.transaction(async (tx) => {
-      await tx.insert(releases).values({
-        id: releaseId,
-        userId: owner.id,
-        title: release.title,
-        primaryArtists: primary,
-        featuredArtists: featured,
-        primaryArtistsData: primary.map((name) => ({ name })),
-        featuredArtistsData: featured.map((name) => ({ name })),
-        genre: release.genre,
-        releaseDate: release.releaseDate,
-        originalReleaseDate: release.originalReleaseDate ?? null,
-        labelName: release.labelName ?? null,
-        upc: release.upc ?? null,
-        copyrightHolder: release.copyrightHolder,
-        publishingHolder: release.publishingHolder,
-        copyrightYear: release.copyrightYear,
-        publishingYear: release.publishingYear,
-        distributionStores: submission.platforms,
-        status,
-        coverArtKey: coverKey,
-        coverThumbSmallKey: thumbSmallKey,
-        coverThumbMediumKey: thumbMediumKey,
-      });
-      const trackRows = await tx
-        .insert(tracks)
-        .values(
-          submission.tracks.map((track, index) => {
-            const file = audio[index];
-            if (!file) throw new Error('unchecked audio');
-            return {
-              releaseId,
-              position: index + 1,
-              title: track.title,
-              isrc: track.isrc ?? null,
-              explicit: track.explicit,
-              durationMs: file.wav.durationMs,
-              fileKey: audioKeys[index] ?? '',
-              originalFileName: file.name,
-              fileSizeBytes: file.sizeBytes,
-              sampleRate: file.wav.sampleRate,
-              bitDepth: file.wav.bitDepth,
-              channels: file.wav.channels,
-              primaryArtistsData: track.primaryArtists,
-              featuredArtistsData: track.featuredArtists,
-            };
-          }),
-        )
-        .returning({ id: tracks.id, position: tracks.position });
-      const trackId = new Map(trackRows.map((row) => [row.position, row.id]));
-      const writerRows = submission.tracks.flatMap((track, index) =>
-        track.songwriters.map((w) => ({
-          trackId: trackId.get(index + 1) ?? '',
-          firstName: w.firstName,
-          middleName: w.middleName ?? null,
-          lastName: w.lastName,
-          role: w.role,
-        })),
-      );
-      if (writerRows.length > 0) await tx.insert(songwriters).values(writerRows);
-      const producerRows = submission.tracks.flatMap((track, index) =>
-        track.producers.map((p) => ({
-          trackId: trackId.get(index + 1) ?? '',
-          firstName: p.firstName,
-          middleName: p.middleName ?? null,
-          lastName: p.lastName,
-        })),
-      );
-      if (producerRows.length > 0) await tx.insert(producers).values(producerRows);
-      const origin = `Imported from the catalogue (${source.source}).`;
-      if (status === 'approved') {
-        // Review skipped: approved with the source's codes, and queued like an approval (no codes assigned).
-        await addEvent(tx, releaseId, 'approved', `${origin} Review skipped; codes kept.`);
-        return queueNewDeliveries(tx, releaseId);
-      }
-      await addEvent(tx, releaseId, status, note ? `${origin} ${note}` : origin);
-      return 0;
-    });
-    written.length = 0;
-    report.outcome = 'imported';
-    report.status = status;
-    report.releaseId = releaseId;
-    if (note) report.notes.push(note);
-    if (status === 'approved')
-      report.notes.push(
-        queued > 0
-          ? `Approved with its codes; queued for delivery to ${queued} target${queued === 1 ? '' : 's'}.`
-          : 'Approved with its codes; no enabled delivery target serves its stores yet.',
-      );
-    return report;
-  } catch (error) {
-    const constraint = uniqueConstraint(error);
-    if (constraint === 'tracks_isrc_unique') {
-      report.reasons.push('One of its ISRCs was taken by another release meanwhile.');
-      return report;
-    }
-    throw error;
-  } finally {
-    // Not committed: nothing it copied stays in storage.
-    for (const key of written) await deps.storage.delete(key).catch(() => undefined);
-  }
-}
-
-function refusedWhole(source: string, reason: string): CatalogueImportReleaseReport {
-  return {
-    source,
-    title: null,
-    upc: null,
-    outcome: 'refused',
-    status: null,
-    releaseId: null,
-    storeState: 'unknown',
-    tracks: [],
-    reasons: [reason],
-    notes: [],
-  };
-}
-
-/** Runs one import of a folder and keeps its report; answers the report. */
-export async function importCatalogue(
-  deps: ImportDeps,
-  options: CatalogueImportOptions,
+/**
+ * Records a new import after checking its owner (and the chosen profile): a 422 with the field when
+ * either is wrong, nothing recorded. The import is then run by its job or inline.
+ */
+export async function createCatalogueImport(
+  db: DbOrTx,
+  options: Omit<CatalogueImportOptions, 'dir'> & { sourceLabel: string },
 ): Promise<CatalogueImportReport> {
   const now = options.now ?? new Date();
-  const info = await stat(options.dir).catch(() => null);
-  if (!info?.isDirectory()) throw new AppError('folder_missing', `No folder at ${options.dir}`, 422);
-  const root = await realpath(options.dir);
-  const owner = await findOwner(deps.db, options.ownerEmail);
+  const owner = await findOwner(db as Db, options.ownerEmail, now);
+  const artistProfile = options.artistProfile?.trim()
+    ? profileNamed(owner, options.artistProfile.trim()).name
+    : null;
+  const id = randomUUID();
+  const report: CatalogueImportReport = {
+    id,
+    status: 'queued',
+    processed: 0,
+    total: 0,
+    artistProfile,
+    createdAt: now.toISOString(),
+    actor: options.actor.label,
+    source: options.sourceLabel,
+    format: 'none',
+    ownerEmail: owner.email,
+    skipReview: options.skipReview,
+    importedCount: 0,
+    refusedCount: 0,
+    problems: [],
+    releases: [],
+  };
+  await db.insert(catalogueImports).values({
+    id,
+    actorUserId: options.actor.userId,
+    actorLabel: options.actor.label,
+    source: report.source,
+    format: 'none',
+    ownerUserId: owner.id,
+    ownerEmail: owner.email,
+    skipReview: options.skipReview,
+    importedCount: 0,
+    refusedCount: 0,
+    report,
+    status: 'queued',
+    artistProfile,
+    createdAt: now,
+  });
+  return report;
+}
+
+/** One release's report appended with the progress, in one statement (what a resumed run reads back). */
+async function appendResult(db: Db, id: string, entry: CatalogueImportReleaseReport): Promise<void> {
+  const imported = entry.outcome === 'imported' ? 1 : 0;
+  await db
+    .update(catalogueImports)
+    .set({
+      report: sql`jsonb_set(${catalogueImports.report}, '{releases}', coalesce(${catalogueImports.report}->'releases', '[]'::jsonb) || jsonb_build_array(${JSON.stringify(entry)}::jsonb))`,
+      processed: sql`${catalogueImports.processed} + 1`,
+      importedCount: sql`${catalogueImports.importedCount} + ${imported}`,
+      refusedCount: sql`${catalogueImports.refusedCount} + ${1 - imported}`,
+    })
+    .where(eq(catalogueImports.id, id));
+}
+
+async function finish(db: Db, id: string, status: 'done' | 'failed', problems: string[]): Promise<void> {
+  await db
+    .update(catalogueImports)
+    .set({
+      status,
+      report: sql`jsonb_set(${catalogueImports.report}, '{problems}', ${JSON.stringify(problems)}::jsonb)`,
+    })
+    .where(eq(catalogueImports.id, id));
+}
+
+/** Marks an import failed with the reason (its job gave up after its last retry). */
+export async function failCatalogueImport(db: Db, id: string, reason: string): Promise<void> {
+  const report = await readCatalogueImport(db, id);
+  if (!report || report.status === 'done') return;
+  await finish(db, id, 'failed', [...report.problems, reason]);
+}
+
+type Unit = { source: string; base: string; read: () => Promise<SourceRelease | string> };
+
+/**
+ * Runs a recorded import over its folder: what its report holds already is skipped (a resumed run),
+ * every other release is read, checked and stored or refused, one report line at a time.
+ */
+export async function runCatalogueImport(
+  deps: ImportDeps,
+  importId: string,
+  dir: string,
+  now = new Date(),
+): Promise<CatalogueImportReport> {
+  const started = await readCatalogueImport(deps.db, importId);
+  if (!started) throw new AppError('not_found', 'No such import', 404);
+  if (started.status === 'done' || started.status === 'failed') return started;
+  await deps.db.update(catalogueImports).set({ status: 'running' }).where(eq(catalogueImports.id, importId));
+  const info = await stat(dir).catch(() => null);
+  if (!info?.isDirectory()) {
+    await finish(deps.db, importId, 'failed', ['The folder is no longer there.']);
+    return (await readCatalogueImport(deps.db, importId)) ?? started;
+  }
+  const root = await realpath(dir);
+  let owner: Awaited<ReturnType<typeof findOwner>>;
+  try {
+    owner = await findOwner(deps.db, started.ownerEmail, now);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    await finish(deps.db, importId, 'failed', [error.message]);
+    return (await readCatalogueImport(deps.db, importId)) ?? started;
+  }
   const { messages, csvs } = await findSources(root);
   const problems: string[] = [];
-  const results: CatalogueImportReleaseReport[] = [];
+  const units: Unit[] = [];
   let format: CatalogueImportFormat = 'none';
-  const context = { root, owner, skipReview: options.skipReview, now };
-
   if (messages.length > 0 && csvs.length > 0) problems.push(CATALOGUE_IMPORT_MESSAGES.bothSources);
   else if (messages.length === 0 && csvs.length === 0) problems.push(CATALOGUE_IMPORT_MESSAGES.noSource);
   else if (messages.length > 0) {
@@ -525,22 +203,14 @@ export async function importCatalogue(
       problems.push(`More than ${IMPORT_LIMITS.releasesPerRun} messages: import the folder in parts.`);
     for (const file of messages.slice(0, IMPORT_LIMITS.releasesPerRun)) {
       const name = path.relative(root, file);
-      const { size } = await stat(file);
-      if (size > IMPORT_LIMITS.messageBytes) {
-        results.push(
-          refusedWhole(name, `The message is larger than ${IMPORT_LIMITS.messageBytes / 1024 ** 2} MB.`),
-        );
-        continue;
-      }
-      let source: SourceRelease;
-      try {
-        source = readErnMessage(await readFile(file, 'utf8'), name, now);
-      } catch (error) {
-        if (!(error instanceof ErnReadError)) throw error;
-        results.push(refusedWhole(name, error.message));
-        continue;
-      }
-      results.push(await importOne(deps, source, { ...context, base: path.dirname(file) }));
+      units.push({
+        source: name,
+        base: path.dirname(file),
+        read: async () => {
+          const read = await readErnFile(file, name, now);
+          return read.ok ? read.release : read.reason;
+        },
+      });
     }
   } else {
     format = 'csv';
@@ -553,42 +223,79 @@ export async function importCatalogue(
       const read = await readCatalogueCsv(file, path.basename(file));
       problems.push(...read.problems);
       for (const source of read.releases.slice(0, IMPORT_LIMITS.releasesPerRun))
-        results.push(await importOne(deps, source, { ...context, base: path.dirname(file) }));
+        units.push({ source: source.source, base: path.dirname(file), read: async () => source });
     }
   }
+  await deps.db
+    .update(catalogueImports)
+    .set({
+      format,
+      total: units.length,
+      report: sql`jsonb_set(jsonb_set(${catalogueImports.report}, '{format}', ${JSON.stringify(format)}::jsonb), '{problems}', ${JSON.stringify(problems)}::jsonb)`,
+    })
+    .where(eq(catalogueImports.id, importId));
 
-  const importedCount = results.filter((r) => r.outcome === 'imported').length;
-  const refusedCount = results.length - importedCount;
-  const id = randomUUID();
-  const report: CatalogueImportReport = {
-    id,
-    createdAt: now.toISOString(),
-    actor: options.actor.label,
-    source: options.sourceLabel ?? options.dir,
-    format,
-    ownerEmail: owner.email,
-    skipReview: options.skipReview,
-    importedCount,
-    refusedCount,
-    problems,
-    releases: results,
+  const done = new Set(started.releases.map((entry) => entry.source));
+  const context = {
+    root,
+    owner,
+    skipReview: started.skipReview,
+    now,
+    artistProfile: started.artistProfile,
   };
-  await deps.db.insert(catalogueImports).values({
-    id,
-    actorUserId: options.actor.userId,
-    actorLabel: options.actor.label,
-    source: report.source,
-    format,
-    ownerUserId: owner.id,
-    ownerEmail: owner.email,
-    skipReview: options.skipReview,
-    importedCount,
-    refusedCount,
-    report,
-    createdAt: now,
-  });
-  deps.logger.info({ importId: id, importedCount, refusedCount }, 'catalogue import');
+  for (const unit of units) {
+    if (done.has(unit.source)) continue;
+    const source = await unit.read();
+    const entry =
+      typeof source === 'string'
+        ? refusedWhole(unit.source, source)
+        : await importOne(deps, source, {
+            ...context,
+            base: unit.base,
+            releaseId: importedReleaseId(importId, unit.source),
+          });
+    await appendResult(deps.db, importId, entry);
+    done.add(unit.source);
+  }
+  await finish(deps.db, importId, 'done', problems);
+  const report = (await readCatalogueImport(deps.db, importId)) ?? started;
+  deps.logger.info(
+    { importId, importedCount: report.importedCount, refusedCount: report.refusedCount },
+    'catalogue import',
+  );
   return report;
+}
+
+/** Records an import and runs it here (the CLI, and tests): the report when it is done. */
+export async function importCatalogue(
+  deps: ImportDeps,
+  options: CatalogueImportOptions,
+): Promise<CatalogueImportReport> {
+  const info = await stat(options.dir).catch(() => null);
+  if (!info?.isDirectory()) throw new AppError('folder_missing', `No folder at ${options.dir}`, 422);
+  const created = await createCatalogueImport(deps.db, {
+    ...options,
+    sourceLabel: options.sourceLabel ?? path.basename(path.resolve(options.dir)),
+  });
+  return runCatalogueImport(deps, created.id, options.dir, options.now);
+}
+
+type Row = typeof catalogueImports.$inferSelect;
+
+/** The report with the row's own progress and counts (the columns are the truth while it runs). */
+function reportOf(row: Row): CatalogueImportReport {
+  return {
+    ...row.report,
+    status: row.status,
+    processed: row.processed,
+    total: row.total,
+    artistProfile: row.artistProfile,
+    format: row.format,
+    importedCount: row.importedCount,
+    refusedCount: row.refusedCount,
+    problems: row.report.problems ?? [],
+    releases: row.report.releases ?? [],
+  };
 }
 
 export async function listCatalogueImports(db: Db, limit = 50): Promise<CatalogueImportSummary[]> {
@@ -597,40 +304,14 @@ export async function listCatalogueImports(db: Db, limit = 50): Promise<Catalogu
     .from(catalogueImports)
     .orderBy(desc(catalogueImports.createdAt))
     .limit(limit);
-  return rows.map(({ report }) => {
-    const { releases: _releases, problems: _problems, ...summary } = report;
+  return rows.map((row) => {
+    const { releases: _releases, problems: _problems, ...summary } = reportOf(row);
     return summary;
   });
 }
 
 export async function readCatalogueImport(db: Db, id: string): Promise<CatalogueImportReport | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await db
-    .select({ report: catalogueImports.report })
-    .from(catalogueImports)
-    .where(eq(catalogueImports.id, id));
-  return row?.report ?? null;
-}
-
-/** The report as text: what the CLI prints and the page's download offers. */
-export function formatCatalogueReport(report: CatalogueImportReport): string {
-  const lines = [
-    `Catalogue import ${report.id} of ${report.source} (${report.format.toUpperCase()}) for ${report.ownerEmail}${
-      report.skipReview ? ', review skipped' : ''
-    }: ${report.importedCount} imported, ${report.refusedCount} refused.`,
-    ...report.problems.map((problem) => `! ${problem}`),
-  ];
-  for (const release of report.releases) {
-    const name = `${release.title ? `"${release.title}"` : '(untitled)'}${release.upc ? ` UPC ${release.upc}` : ''} [${release.source}]`;
-    if (release.outcome === 'imported') {
-      lines.push(
-        `IMPORTED ${name}: ${release.status}, ${release.tracks.length} track(s), release ${release.releaseId}`,
-      );
-    } else {
-      lines.push(`REFUSED  ${name}`);
-      for (const reason of release.reasons) lines.push(`  - ${reason}`);
-    }
-    for (const note of release.notes) lines.push(`  · ${note}`);
-  }
-  return lines.join('\n');
+  const [row] = await db.select().from(catalogueImports).where(eq(catalogueImports.id, id));
+  return row ? reportOf(row) : null;
 }

@@ -5,6 +5,7 @@
  */
 import type { SongwriterRole } from '@tunedrop/shared';
 import type { SourceStoreState } from '@tunedrop/shared/schemas/catalogue-import';
+import type { ReleaseAvailability } from '@tunedrop/shared/schemas/release-availability';
 
 export type SourcePerson = { firstName: string; middleName?: string; lastName: string };
 
@@ -27,6 +28,12 @@ export type SourceTrack = {
   producers: SourcePerson[];
 };
 
+/** Release time and territories as the source gives them (ERN deals; the CSV has none: the defaults). */
+export type SourceAvailability = ReleaseAvailability;
+
+/** An artist's store links as the source gives them (ERN PartyId / ArtistProfilePage). */
+export type SourceArtistLinks = { spotifyLink?: string; appleMusicLink?: string };
+
 export type SourceRelease = {
   /** The message file or the CSV's release key: how the report names it. */
   source: string;
@@ -43,6 +50,12 @@ export type SourceRelease = {
   cover: SourceFile | null;
   /** Platform ids; null means every store. */
   stores: string[] | null;
+  /** Where and from when it is on sale; null for the defaults (worldwide, local midnight). */
+  availability: SourceAvailability | null;
+  /** The release's main artists as the source displays them (the artist profile is chosen by these). */
+  displayArtists: string[];
+  /** Store links per artist name (lower-cased), kept on the credits. */
+  artistLinks: Record<string, SourceArtistLinks>;
   storeState: SourceStoreState;
   tracks: SourceTrack[];
   /** Reasons the source itself already refuses the release (unreadable parts). */

@@ -5,7 +5,11 @@
  */
 
 import { CONTENT_ID_MESSAGES } from '@tunedrop/shared/schemas/content-id';
-import { CLAIM_MESSAGES, contentIdAssetSchema } from '@tunedrop/shared/schemas/content-id-claims';
+import {
+  CLAIM_MESSAGES,
+  claimsQuerySchema,
+  contentIdAssetSchema,
+} from '@tunedrop/shared/schemas/content-id-claims';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { access, requireViewer } from '../../lib/access';
@@ -24,11 +28,16 @@ const claimParamSchema = z.object({ id: z.uuid(CLAIM_MESSAGES.claimNotFound) });
 const trackParamSchema = z.object({ trackId: z.uuid(CONTENT_ID_MESSAGES.trackNotFound) });
 
 export const contentIdClaimsRoutes = new Hono<AppEnv>()
-  .get('/content-id/claims', access('subscriber', 'read'), async (c) => {
-    const viewer = requireViewer(c);
-    requireContentIdPlan(viewer);
-    return c.json({ items: await listClaims(c.var.deps.db, viewer.account.id) }, 200);
-  })
+  .get(
+    '/content-id/claims',
+    access('subscriber', 'read'),
+    validate('query', claimsQuerySchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      requireContentIdPlan(viewer);
+      return c.json(await listClaims(c.var.deps.db, viewer.account.id, c.req.valid('query')), 200);
+    },
+  )
   .post(
     '/content-id/claims/:id/release',
     access('subscriber', 'catalog'),
@@ -39,8 +48,8 @@ export const contentIdClaimsRoutes = new Hono<AppEnv>()
       return c.json(await releaseClaim(c.var.deps.db, viewer, c.req.valid('param').id), 200);
     },
   )
-  .get('/admin/content-id/claims', access('admin'), async (c) => {
-    return c.json({ items: await listClaimsToRelease(c.var.deps.db) }, 200);
+  .get('/admin/content-id/claims', access('admin'), validate('query', claimsQuerySchema), async (c) => {
+    return c.json(await listClaimsToRelease(c.var.deps.db, c.req.valid('query')), 200);
   })
   .post(
     '/admin/content-id/claims/:id/done',

@@ -1,6 +1,6 @@
 /**
  * Content ID claims (issue 28, decision 193): the videos an artist's tracks claim on YouTube, read from the
- * imported YouTube reports (royalties/youtube-claims.ts writes them), with views and earnings of the posted
+ * imported YouTube reports (royalty-imports/youtube-claims.ts writes them), with views and earnings of the posted
  * reports. The artist asks for a claim to be released; staff release it in YouTube's CMS and mark it done.
  * Ownership is in every query: another artist's claim answers 404 like an unknown one.
  */
@@ -9,13 +9,16 @@ import {
   CLAIM_MESSAGES,
   type ClaimReleaseReason,
   type ClaimStatus,
+  type ClaimsPage,
+  type ClaimsQuery,
   type ContentIdClaimView,
 } from '@tunedrop/shared/schemas/content-id-claims';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { contentIdClaims, contentIdTracks, tracks } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
+import { containsPattern } from '../../lib/search';
 import { rows } from '../../lib/sql';
 import { recordAudit } from '../audit';
 
@@ -61,36 +64,72 @@ function view(row: ClaimRow): ContentIdClaimView {
   };
 }
 
+/** What a claims list asks for: a search and a page (claimsQuerySchema); none is every claim. */
+type Paging = Pick<ClaimsQuery, 'q' | 'page' | 'limit'>;
+
 /**
  * Claims with their views and USD earnings summed over the posted reports (each report's amounts at its
- * fixed rate, exact decimal text), filtered by `where`. A claim only in reports not yet
- * posted is not shown to the artist (`postedOnly`), staff see it.
+ * fixed rate, exact decimal text), filtered by `where` and the search, one page of them with the count of
+ * all (issue 43 finding 11). A claim only in reports not yet posted is not shown to the artist
+ * (`postedOnly`), staff see it.
  */
-async function selectClaims(db: DbOrTx, where: ReturnType<typeof sql>, postedOnly: boolean) {
-  return rows<ClaimRow>(
+async function selectClaims(db: DbOrTx, where: SQL, postedOnly: boolean, paging?: Paging) {
+  const q = paging?.q ?? '';
+  const search = q
+    ? sql`and (lower(coalesce(c.video_title, '')) like ${containsPattern(q)}
+           or lower(c.video_id) like ${containsPattern(q)}
+           or lower(t.title) like ${containsPattern(q)}
+           or lower(coalesce(t.isrc, '')) like ${containsPattern(q)}
+           or lower(coalesce(c.asset_id, '')) like ${containsPattern(q)})`
+    : sql``;
+  const page = paging ? sql`limit ${paging.limit} offset ${(paging.page - 1) * paging.limit}` : sql``;
+  return rows<ClaimRow & { total: string | number }>(
     db,
     sql`
       select c.id, c.video_id, c.video_title, c.channel_id, c.channel_name, c.track_id, t.title as track_title,
              c.asset_id, c.status, c.release_reason, c.release_requested_at, c.released_at, c.user_id,
              p.artist_name, u.email,
              coalesce(sum(g.views) filter (where i.status = 'posted'), 0)::text as views,
-             trim_scale(coalesce(sum(g.amount * coalesce(i.exchange_rate, 1)) filter (where i.status = 'posted'), 0))::text as earnings_usd
+             trim_scale(coalesce(sum(g.amount * coalesce(i.exchange_rate, 1)) filter (where i.status = 'posted'), 0))::text as earnings_usd,
+             count(*) over () as total
         from content_id_claims c
         join tracks t on t.id = c.track_id
         join "user" u on u.id = c.user_id
         left join profiles p on p.id = c.user_id
         join content_id_claim_usage g on g.claim_id = c.id
         join royalty_imports i on i.id = g.import_id and i.status <> 'failed'
-       where ${where}
+       where ${where} ${search}
        group by c.id, t.title, p.artist_name, u.email
       having ${postedOnly ? sql`bool_or(i.status = 'posted')` : sql`true`}
-       order by c.release_requested_at nulls first, sum(g.amount * coalesce(i.exchange_rate, 1)) desc, c.video_id`,
+       order by c.release_requested_at nulls first, sum(g.amount * coalesce(i.exchange_rate, 1)) desc, c.video_id, c.id
+       ${page}`,
   );
 }
 
-/** The artist's claims (the Pro check is the route's and the caller's). */
-export async function listClaims(db: DbOrTx, userId: string): Promise<ContentIdClaimView[]> {
-  return (await selectClaims(db, sql`c.user_id = ${userId}`, true)).map(view);
+/** One page of claims and how many match; a page past the last counts them apart. */
+async function pageOf<Claim>(
+  db: DbOrTx,
+  where: SQL,
+  postedOnly: boolean,
+  paging: Paging,
+  toView: (row: ClaimRow) => Claim,
+): Promise<ClaimsPage<Claim>> {
+  const found = await selectClaims(db, where, postedOnly, paging);
+  let total = Number(found[0]?.total ?? 0);
+  if (found.length === 0 && paging.page > 1) {
+    const [first] = await selectClaims(db, where, postedOnly, { ...paging, page: 1, limit: 1 });
+    total = Number(first?.total ?? 0);
+  }
+  return { items: found.map(toView), page: paging.page, pageSize: paging.limit, total };
+}
+
+/** The artist's claims, a page at a time (the Pro check is the route's and the caller's). */
+export async function listClaims(
+  db: DbOrTx,
+  userId: string,
+  paging: Paging,
+): Promise<ClaimsPage<ContentIdClaimView>> {
+  return pageOf(db, sql`c.user_id = ${userId}`, true, paging, view);
 }
 
 async function claimById(db: DbOrTx, claimId: string, userId: string | null): Promise<ClaimRow | undefined> {
@@ -146,9 +185,12 @@ function adminView(row: ClaimRow): AdminContentIdClaim {
   return { ...view(row), userId: row.userId, artistName: row.artistName, email: row.email };
 }
 
-/** Staff's queue: claims to release in YouTube's CMS, the oldest request first. */
-export async function listClaimsToRelease(db: DbOrTx): Promise<AdminContentIdClaim[]> {
-  return (await selectClaims(db, sql`c.status = 'release_requested'`, false)).map(adminView);
+/** Staff's queue: claims to release in YouTube's CMS, the oldest request first, a page at a time. */
+export async function listClaimsToRelease(
+  db: DbOrTx,
+  paging: Paging,
+): Promise<ClaimsPage<AdminContentIdClaim>> {
+  return pageOf(db, sql`c.status = 'release_requested'`, false, paging, adminView);
 }
 
 /** Staff released the claim in YouTube's CMS. */

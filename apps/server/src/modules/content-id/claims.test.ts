@@ -185,6 +185,26 @@ describe('importing a YouTube Content ID report', () => {
     expect(others.body.items.map((claim) => claim.videoId)).toEqual(['vidCCCCCCC3']);
   });
 
+  it('pages the claims with the count of all, and searches them by title, ISRC and asset id', async () => {
+    type Page = { items: ContentIdClaimView[]; page: number; pageSize: number; total: number };
+    const videos = async (query: string) => {
+      const { status, body } = await get<Page>(`/api/content-id/claims?${query}`, pro.cookie);
+      expect(status).toBe(200);
+      return { ids: body.items.map((claim) => claim.videoId), total: body.total, page: body.page };
+    };
+    expect(await videos('limit=1')).toEqual({ ids: ['vidAAAAAAA1'], total: 2, page: 1 });
+    expect(await videos('limit=1&page=2')).toEqual({ ids: ['vidBBBBBBB2'], total: 2, page: 2 });
+    expect(await videos('limit=1&page=3')).toEqual({ ids: [], total: 2, page: 3 });
+    expect((await videos('q=fan%20EDIT')).ids).toEqual(['vidAAAAAAA1']);
+    expect((await videos('q=qzh8a2600002')).ids).toEqual(['vidBBBBBBB2']);
+    expect((await videos(`q=${ASSET}`)).ids).toEqual(['vidBBBBBBB2']);
+    // Another artist's claim is not found by its ISRC; a LIKE wildcard is text.
+    expect(await videos('q=QZH8B2600001')).toEqual({ ids: [], total: 0, page: 1 });
+    expect((await videos('q=%25')).ids).toEqual([]);
+    const tooMany = await get<{ error: { code: string } }>('/api/content-id/claims?limit=101', pro.cookie);
+    expect(tooMany.status).toBe(422);
+  });
+
   it('refuses the claims list to a Basic artist (the Pro gate)', async () => {
     const { status, body } = await get<{ error: { code: string } }>('/api/content-id/claims', basic.cookie);
     expect(status).toBe(403);

@@ -26,7 +26,7 @@ import {
 } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { queueContentIdUpdate } from '../delivery/planning';
+import { queueContentIdUpdate } from '../delivery';
 
 /** Content ID is a Pro feature: a Pro plan (the route's subscriber rule adds "in force"), free access or admin. */
 export function requireContentIdPlan(viewer: Viewer): void {

@@ -10,13 +10,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { validateErn43 } from '../../test-support/ddex';
 import { ernRelease, ernTrack } from '../../test-support/ern-fixtures';
-import {
-  ARTIST_ID_NAMESPACES,
-  buildErnMessage,
-  type ErnRelease,
-  type ErnTrack,
-  parseAppleMusicArtistId,
-} from './ern';
+import { ARTIST_ID_NAMESPACES, parseAppleMusicArtistId } from './artist-ids';
+import { buildErnMessage, type ErnRelease, type ErnTrack } from './ern';
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed XML tree, read by the element names the schema gives
 type Xml = any;

@@ -34,11 +34,5 @@ export {
   topFolders,
   xmlName,
 } from './package';
-export {
-  ernReleaseFrom,
-  loadReleaseData,
-  type ReleaseData,
-  safeEntryName,
-  uniqueEntryNames,
-} from './release-data';
+export { ernReleaseFrom, type ReleaseData } from './release-data';
 export { el, renderXml, type XmlAttrs, type XmlChild, XmlElement } from './xml';

@@ -18,7 +18,7 @@ import {
   startDeliveryBed,
 } from '../../test-support/delivery-fixtures';
 import { readDeliveries, storeAcknowledgeAll } from '../../test-support/sftp';
-import { runDeliveryOnce } from '../delivery/worker';
+import { runDeliveryOnce } from '../delivery';
 import { packageXml, planPackage } from './package';
 
 let bed: DeliveryBed;

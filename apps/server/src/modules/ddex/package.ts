@@ -9,8 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { PlatformId } from '@tunedrop/shared';
 import type { DbOrTx } from '../../db/client';
 import type { DeliveredFile } from '../../db/schema';
+import { releaseForDelivery } from '../catalogue';
 import { buildErnMessage } from './ern';
-import { ernReleaseFrom, loadReleaseData, type ReleaseData } from './release-data';
+import { ernReleaseFrom, type ReleaseData } from './release-data';
 import { el, renderXml } from './xml';
 
 /** YYYYMMDDhhmmssnnn in UTC. */
@@ -47,7 +48,7 @@ export async function planPackage(
     isStaged: boolean;
   },
 ): Promise<PackagePlan> {
-  const data = await loadReleaseData(db, releaseId);
+  const data = await releaseForDelivery(db, releaseId);
   const releaseKey = packageReleaseId(data.release);
   const folder = options.batchFolder
     ? `${options.batchFolder}/${releaseKey}`

@@ -14,13 +14,14 @@ import {
   releaseStoreTakedowns,
   releases,
 } from '../../db/schema';
-import { parseAck } from '../ddex';
+import { type ParsedAck, parseAck } from '../ddex';
 import { notifyAcknowledgement } from '../staff-notifications';
+import { type AckText, decodeAck } from './ack-text';
 import { mailReleasesLive, mailStoreRejection } from './artist-mails';
 import { openTargetTransport } from './connect';
 import type { WorkerDeps } from './state';
 import { servesPlatform, type TargetRow } from './targets';
-import type { Transport } from './transport';
+import { errorField, type RemoteEntry, type Transport, UnreadableFileError } from './transport';
 
 const ACK_MAX_BYTES = 64 * 1024;
 
@@ -48,21 +49,61 @@ export async function pollAcknowledgements(deps: WorkerDeps): Promise<number> {
     let transport: Transport | null = null;
     try {
       transport = await openTargetTransport(deps.db, deps.config, target);
-      for (const folder of [...new Set(folders)]) {
-        const entries = await transport.list(`${folder}/acknowledgements`);
-        for (const entry of entries) {
-          if (entry.isDir || entry.name.endsWith('.part') || entry.name.startsWith('.')) continue;
-          handled += await recordAck(deps, target, transport, folder, entry);
-        }
-      }
     } catch (error) {
-      deps.logger.warn({ err: error, targetId }, 'acknowledgement poll failed');
+      deps.logger.warn({ err: error, targetId }, 'acknowledgement poll could not connect');
+      continue;
+    }
+    try {
+      for (const folder of [...new Set(folders)])
+        handled += await pollFolder(deps, target, transport, folder);
     } finally {
-      await transport?.close();
+      await transport.close();
     }
   }
   if (handled > 0) await promoteReleases(deps.db, deps.config.appUrl);
   return handled;
+}
+
+/**
+ * The files of one package's acknowledgements folder, each on its own (record 226): one that cannot be
+ * read or recorded is logged (or kept as unreadable, with why) and the others still go on.
+ */
+async function pollFolder(deps: WorkerDeps, target: TargetRow, transport: Transport, folder: string) {
+  let entries: RemoteEntry[];
+  try {
+    entries = await transport.list(`${folder}/acknowledgements`);
+  } catch (error) {
+    deps.logger.warn({ err: error, targetId: target.id, folder }, 'acknowledgement folder unreadable');
+    return 0;
+  }
+  let handled = 0;
+  for (const entry of entries) {
+    if (entry.isDir || entry.name.endsWith('.part') || entry.name.startsWith('.')) continue;
+    try {
+      handled += await recordAck(deps, target, transport, folder, entry);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, targetId: target.id, file: `${folder}/acknowledgements/${entry.name}` },
+        'acknowledgement not recorded',
+      );
+    }
+  }
+  return handled;
+}
+
+/** Errors of one file that another poll would meet again: kept as the file's reason, not retried. */
+const FILE_ERROR_CODES = new Set(['UNREADABLE_FILE', 'EACCES', 'EPERM', 'EISDIR', 'ENXIO', 'EINVAL']);
+
+/** The file's text, or why it is no acknowledgement; a passing error (the connection) is thrown. */
+async function readAck(transport: Transport, remotePath: string): Promise<AckText> {
+  try {
+    return decodeAck(await transport.readBytes(remotePath, ACK_MAX_BYTES));
+  } catch (error) {
+    const code = errorField(error, 'code');
+    if (typeof code !== 'string' || !FILE_ERROR_CODES.has(code)) throw error;
+    const reason = error instanceof UnreadableFileError ? error.message : `${code}`;
+    return { text: '', unreadable: `Unreadable: ${reason}` };
+  }
 }
 
 async function recordAck(
@@ -72,20 +113,23 @@ async function recordAck(
   folder: string,
   entry: { name: string; size: number },
 ): Promise<number> {
-  const remotePath = `${folder}/acknowledgements/${entry.name}`;
+  const name = entry.name.replaceAll('\u0000', '');
+  const remotePath = `${folder}/acknowledgements/${name}`;
   const [seen] = await deps.db
     .select({ size: deliveryAcks.size, outcome: deliveryAcks.outcome })
     .from(deliveryAcks)
     .where(and(eq(deliveryAcks.targetId, target.id), eq(deliveryAcks.remotePath, remotePath)));
   // Each file once; a malformed (e.g. half-written) one again when its size changed.
   if (seen && !(seen.outcome === 'malformed' && seen.size !== entry.size)) return 0;
-  const text = await transport.readText(remotePath, ACK_MAX_BYTES);
-  const parsed = parseAck(text);
+  const read = await readAck(transport, `${folder}/acknowledgements/${entry.name}`);
+  const { text } = read;
+  const parsed: ParsedAck =
+    'unreadable' in read ? { kind: 'malformed', reason: read.unreadable } : parseAck(text);
   await deps.db.transaction(async (tx) => {
     const base = {
       targetId: target.id,
       remotePath,
-      fileName: entry.name,
+      fileName: name,
       size: entry.size,
       text,
       receivedAt: new Date(),

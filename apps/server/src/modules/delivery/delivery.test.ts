@@ -27,7 +27,7 @@ import {
 } from '../../test-support/sftp';
 import { parseAck } from '../ddex';
 import { upcFor } from './codes';
-import { sendDelivery } from './jobs';
+import { sendDelivery } from './job-handlers';
 import { claimJobs, resolveOptions } from './state';
 import { runDeliveryOnce } from './worker';
 
@@ -293,8 +293,9 @@ describe('delivery over real SFTP', () => {
       await system.request(`/api/releases/${releaseId}/detail`, { cookie: people.artist.cookie }),
     );
     expect(detail.stores.find((s: { platformId: string }) => s.platformId === 'spotify').state).toBe('live');
+    // No enabled target serves Apple Music: the artist is told so, not left "Waiting" (issue 44).
     expect(detail.stores.find((s: { platformId: string }) => s.platformId === 'apple_music').state).toBe(
-      'waiting',
+      'no_connection',
     );
     expect(detail.tracks[0].isrc).toMatch(/^QZABC/);
     expect(detail.statusHistory.map((e: { status: string }) => e.status)).toContain('live');

@@ -6,12 +6,13 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, mailOutbox } from '../../db/schema';
-import { createJobEngine, type JobEngine } from '../../lib/jobs';
+import { createJobEngine, type JobEngine, withHandler } from '../../lib/jobs';
 import { rows, run } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { sendDelivery, sweepDeliveries } from './jobs';
+import { sendDelivery, sweepDeliveries } from './job-handlers';
+import { sendDeliveryJob } from './jobs';
 
 let system: TestSystem;
 let engine: JobEngine | null = null;
@@ -78,7 +79,7 @@ describe('delivery.send on the engine', () => {
 
     engine = createJobEngine({
       role: 'all',
-      jobs: [sendDelivery],
+      jobs: [withHandler(sendDeliveryJob, sendDelivery)],
       deps: { ...system, deliveryOptions: { retryBaseMs: 1000 } },
       logger: system.logger,
       database: system.database,

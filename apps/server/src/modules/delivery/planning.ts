@@ -20,7 +20,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { YOUTUBE_ART_TRACK_PLATFORM } from '../ddex';
 import { assignCodes, type CodesResult, readSettings, releasesNeedingCodes } from './codes';
-import { enqueueReleaseDeliveries } from './queues';
+import { enqueueReleaseDeliveries } from './jobs';
 import { servesPlatform, type TargetRow } from './targets';
 import { hasContentIdDeals, isQueuedAnywhere, youtubeTargets } from './youtube';
 

@@ -19,11 +19,10 @@ import {
   releases,
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
-import { loadReleaseData } from '../ddex';
-import { availabilityView } from '../releases/availability';
-import { coverUrl } from '../releases/service';
+import { availabilityView, coverUrl, releaseForDelivery } from '../catalogue';
 import { notifyTakedownRequested } from '../staff-notifications';
 import { releaseStoreRejections } from './needs-action';
+import { connectedPlatforms } from './store-connections';
 import { REMOVED_BEFORE_SENT } from './target-lifecycle';
 import { servesPlatform } from './targets';
 
@@ -33,14 +32,19 @@ function storeState(
   delivery: typeof deliveries.$inferSelect | undefined,
   takedown: typeof releaseStoreTakedowns.$inferSelect | undefined,
   releaseStatus: string,
+  isConnected: boolean,
 ): { state: StoreState; date: Date | null; message: string | null } {
   if (takedown?.state === 'requested')
     return { state: 'takedown_requested', date: takedown.requestedAt, message: null };
   if (takedown?.state === 'approved')
     return { state: 'takedown_queued', date: takedown.approvedAt, message: null };
   if (takedown?.state === 'done') return { state: 'taken_down', date: takedown.doneAt, message: null };
-  if (!delivery)
-    return { state: releaseStatus === 'taken_down' ? 'taken_down' : 'waiting', date: null, message: null };
+  if (!delivery) {
+    if (releaseStatus === 'taken_down') return { state: 'taken_down', date: null, message: null };
+    // Approved, yet no enabled target serves the store: it is not coming (issue 44), not "Waiting".
+    const isStranded = !isConnected && ['approved', 'live'].includes(releaseStatus);
+    return { state: isStranded ? 'no_connection' : 'waiting', date: null, message: null };
+  }
   const at = delivery.stateChangedAt;
   switch (delivery.state) {
     case 'queued':
@@ -86,7 +90,7 @@ async function ownedRelease(db: DbOrTx, userId: string, releaseId: string) {
 
 export async function releaseDetail(db: DbOrTx, userId: string, releaseId: string): Promise<ReleaseDetail> {
   const release = await ownedRelease(db, userId, releaseId);
-  const data = await loadReleaseData(db, releaseId);
+  const data = await releaseForDelivery(db, releaseId);
   const rows = await db
     .select({ delivery: deliveries, target: deliveryTargets })
     .from(deliveries)
@@ -102,11 +106,12 @@ export async function releaseDetail(db: DbOrTx, userId: string, releaseId: strin
     .where(eq(releaseStatusEvents.releaseId, releaseId))
     .orderBy(asc(releaseStatusEvents.at));
   const isOut = ['approved', 'live'].includes(release.status);
+  const connected = await connectedPlatforms(db);
   const stores: ReleaseDetailStore[] = release.distributionStores.map((platformId) => {
     const served = rows.find((r) => servesPlatform(r.target, platformId));
     const delivery = served?.delivery;
     const takedown = takedowns.find((t) => t.platformId === platformId);
-    const s = storeState(delivery, takedown, release.status);
+    const s = storeState(delivery, takedown, release.status, connected.has(platformId));
     return {
       platformId,
       name: PLATFORMS.find((p) => p.id === platformId)?.name ?? platformId,

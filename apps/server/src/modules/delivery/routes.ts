@@ -25,7 +25,7 @@ import type { AppEnv } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { releaseIdParam } from '../releases/service';
+import { releaseIdParam } from '../catalogue';
 import { releaseDetail, requestStoreTakedown } from './release-stores';
 import {
   adminTakedown,
@@ -36,6 +36,7 @@ import {
   saveSettings,
   settingsView,
 } from './service';
+import { unconnectedStores } from './store-connections';
 import { rejectStoreTakedown } from './store-takedown-reject';
 import { addTestedTarget, removeTarget, testTargetConnection, updateTestedTarget } from './target-lifecycle';
 import { getTargetRow, listTargets } from './targets';
@@ -71,10 +72,14 @@ export const deliveryRoutes = new Hono<AppEnv>()
     validate('query', targetRemoveQuerySchema),
     async (c) => {
       const id = idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound);
-      const { takeDown } = c.req.valid('query');
+      const { takeDown, releases, artists } = c.req.valid('query');
+      // The admin confirms who is affected (issue 44): counts that differ from the server's are refused.
       const result = await removeTarget(c.var.deps.db, id, {
         takeDownFirst: takeDown === 'all',
         actor: requireViewer(c),
+        confirmed: { releases, artists },
+        requireConfirmation: true,
+        appUrl: c.var.deps.config.appUrl,
       });
       // 202: accepted, not done: the target stays (disabled) until its takedowns are acknowledged.
       if (!result.removed) return c.json({ ok: true as const, ...result }, 202);
@@ -85,6 +90,10 @@ export const deliveryRoutes = new Hono<AppEnv>()
     const { db, config } = c.var.deps;
     const row = await getTargetRow(db, idParam(c.req.param('id'), DELIVERY_MESSAGES.targetNotFound));
     return c.json(await testTargetConnection(db, config, row), 200);
+  })
+  // Stores no enabled target serves, with the releases waiting on them (issue 44): the admin's warning.
+  .get('/admin/delivery/unconnected-stores', access('admin'), async (c) => {
+    return c.json(await unconnectedStores(c.var.deps.db), 200);
   })
   .get('/admin/delivery/unmatched-acks', access('admin'), async (c) => {
     return c.json({ items: await listUnmatchedAcks(c.var.deps.db) }, 200);

@@ -30,8 +30,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
 import { type AuditActor, auditSettings, readSettingValues } from '../audit';
 import { readSettings, releasesNeedingCodes, upcRemaining, writeSetting } from './codes';
+import { enqueueDelivery } from './jobs';
 import { addEvent, backfillCodes, queueReleaseUpdate, queueTakedowns } from './planning';
-import { enqueueDelivery } from './queues';
 import { servesPlatform } from './targets';
 // ------------------------------------------------------------------ settings
 

@@ -10,8 +10,8 @@ import { type DeliveredFile, deliveries, deliveryAttempts, deliveryTargets } fro
 import type { Deps } from '../../deps';
 import type { PackagePlan } from '../ddex';
 import { notifyDeliveryFailed } from '../staff-notifications';
+import { enqueueDelivery } from './jobs';
 import { dbNowPlus, heldBy, type Lease } from './lease';
-import { enqueueDelivery } from './queues';
 import type { Transport } from './transport';
 
 export type WorkerOptions = {

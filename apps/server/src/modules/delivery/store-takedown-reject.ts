@@ -11,7 +11,7 @@ import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { recordAudit } from '../audit';
-import { enqueueReleaseMail } from '../releases/mails';
+import { enqueueReleaseMail } from '../catalogue';
 import { addEvent } from './planning';
 
 export async function rejectStoreTakedown(

@@ -5,14 +5,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { PLATFORMS } from '@tunedrop/shared';
 import {
   DELIVERY_MESSAGES,
   type DeliveryTargetView,
+  removalNotConfirmedMessage,
+  STORE_STATE_LABELS,
   targetHoldsMessage,
+  unconnectedStoresMessage,
 } from '@tunedrop/shared/schemas/delivery';
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, like, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, deliveryTargets } from '../../db/schema';
+import { auditLog, deliveries, deliveryTargets, mailOutbox, releases } from '../../db/schema';
 import { run } from '../../lib/sql';
 import { type DeliveryBed, startDeliveryBed } from '../../test-support/delivery-fixtures';
 import { readJson, type TestSystem } from '../../test-support/harness';
@@ -71,6 +75,32 @@ async function sendAndAcknowledge(root: string) {
   storeAcknowledgeAll(root);
   await runDeliveryOnce(system, { pollAcks: true });
 }
+
+const mailsTo = (email: string) =>
+  system.db
+    .select({ subject: mailOutbox.subject, textBody: mailOutbox.textBody })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.recipient, email),
+        or(
+          like(mailOutbox.subject, '%being taken down from%'),
+          like(mailOutbox.subject, '%will not be sent to%'),
+        ),
+      ),
+    )
+    .orderBy(asc(mailOutbox.createdAt));
+
+const titleOf = async (releaseId: string) =>
+  (await system.db.select({ title: releases.title }).from(releases).where(eq(releases.id, releaseId)))[0]
+    ?.title as string;
+
+const auditOf = (targetId: string) =>
+  system.db
+    .select({ after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'delivery.target.remove'), eq(auditLog.subjectId, targetId)))
+    .orderBy(asc(auditLog.createdAt));
 
 async function approveTakedown(releaseId: string) {
   const asked = await system.request(`/api/releases/${releaseId}/takedown`, {
@@ -138,9 +168,31 @@ describe('a target holding releases', () => {
     const queuedOnly = await bed.approvedReleases(1, { distributionStores: ['spotify'] });
     await system.db.update(deliveryTargets).set({ enabled: true }).where(eq(deliveryTargets.id, target.id));
 
-    const accepted = await admin(`/api/admin/delivery/targets/${target.id}?takeDown=all`, {
+    // Issue 44: the admin sees who is affected and confirms those counts; a removal without them changes nothing.
+    const name = (await targetView(target.id))?.name as string;
+    expect((await targetView(target.id))?.removal).toEqual({ releases: 2, artists: 1 });
+    const unconfirmed = await admin(`/api/admin/delivery/targets/${target.id}?takeDown=all`, {
       method: 'DELETE',
     });
+    expect(unconfirmed.status).toBe(409);
+    expect((await readJson(unconfirmed)).error).toEqual({
+      code: 'removal_not_confirmed',
+      message: removalNotConfirmedMessage(name, { releases: 2, artists: 1 }),
+    });
+    const stale = await admin(`/api/admin/delivery/targets/${target.id}?takeDown=all&releases=1&artists=1`, {
+      method: 'DELETE',
+    });
+    expect(stale.status).toBe(409);
+    expect((await targetView(target.id))?.enabled).toBe(true);
+    for (const id of ids) expect((await deliveryOf(id, target.id))?.state).toBe('acknowledged');
+    expect(await mailsTo(people.artist.email)).toEqual([]);
+
+    const accepted = await admin(
+      `/api/admin/delivery/targets/${target.id}?takeDown=all&releases=2&artists=1`,
+      {
+        method: 'DELETE',
+      },
+    );
     expect(accepted.status).toBe(202);
     expect(await readJson(accepted)).toEqual({ ok: true, removed: false, takedowns: 2, held: 2 });
     const view = await targetView(target.id);
@@ -152,8 +204,25 @@ describe('a target holding releases', () => {
     // The release approved but never sent there is not held: it does not go out to a disabled target.
     expect((await deliveryOf(queuedOnly[0] as string, target.id))?.state).toBe('queued');
 
-    const removed = await admin(`/api/admin/delivery/targets/${target.id}`, { method: 'DELETE' });
+    // The artist is told, in one mail, which releases leave which store.
+    const [takedownMail] = await mailsTo(people.artist.email);
+    expect(takedownMail?.subject).toBe('2 of your releases are being taken down from some stores');
+    for (const id of ids) {
+      expect(takedownMail?.textBody).toContain(`"${await titleOf(id)}" is being taken down from Spotify.`);
+    }
+    expect(takedownMail?.textBody).toContain('Every other store keeps your releases as they are.');
+    const [audited] = await auditOf(target.id);
+    expect(audited?.after).toMatchObject({ takedownsQueued: 2, artistsMailed: 1 });
+
+    expect((await targetView(target.id))?.removal).toEqual({ releases: 1, artists: 1 });
+    const removed = await admin(`/api/admin/delivery/targets/${target.id}?releases=1&artists=1`, {
+      method: 'DELETE',
+    });
     expect(removed.status).toBe(200);
+    const closedMail = (await mailsTo(people.artist.email))[1];
+    expect(closedMail?.subject).toBe(
+      `Your release "${await titleOf(queuedOnly[0] as string)}" will not be sent to Spotify`,
+    );
     // Its job never sent is closed with the reason, which the artist sees on the store row.
     const closed = await deliveryOf(queuedOnly[0] as string, target.id);
     expect(closed).toMatchObject({ state: 'failed', lastError: REMOVED_BEFORE_SENT });
@@ -165,6 +234,45 @@ describe('a target holding releases', () => {
       message: REMOVED_BEFORE_SENT,
     });
   }, 60_000);
+
+  it('a store no enabled target serves says "No store connection"; the admin is told which and how many wait', async () => {
+    const target = await keyOnlyTarget('spotify-only');
+    await admin(`/api/admin/delivery/targets/${target.id}`, {
+      method: 'PATCH',
+      json: { platforms: ['spotify'] },
+    });
+    const [releaseId] = await bed.approvedReleases(1, { distributionStores: ['spotify', 'deezer'] });
+    const detail = await readJson(
+      await system.request(`/api/releases/${releaseId}/detail`, { cookie: people.artist.cookie }),
+    );
+    const stateOf = (platformId: string) =>
+      detail.stores.find((s: { platformId: string }) => s.platformId === platformId)?.state;
+    expect(stateOf('spotify')).toBe('queued');
+    expect(stateOf('deezer')).toBe('no_connection');
+    expect(STORE_STATE_LABELS.no_connection).toBe('No store connection');
+
+    const warning = await readJson(await admin('/api/admin/delivery/unconnected-stores'));
+    expect(warning.stores.map((s: { platformId: string }) => s.platformId)).not.toContain('spotify');
+    expect(warning.stores.find((s: { platformId: string }) => s.platformId === 'deezer')).toEqual({
+      platformId: 'deezer',
+      name: 'Deezer',
+      releases: 1,
+    });
+    expect(warning.stores).toHaveLength(PLATFORMS.length - 1);
+    expect(unconnectedStoresMessage(warning)).toMatch(/^24 stores have no store connection/);
+    const moderator = await system.request('/api/admin/delivery/unconnected-stores', {
+      cookie: people.moderator.cookie,
+    });
+    expect(moderator.status).toBe(403);
+
+    // Once a target serves Deezer, it is no longer listed.
+    await admin(`/api/admin/delivery/targets/${target.id}`, {
+      method: 'PATCH',
+      json: { platforms: ['spotify', 'deezer'] },
+    });
+    const after = await readJson(await admin('/api/admin/delivery/unconnected-stores'));
+    expect(after.stores.map((s: { platformId: string }) => s.platformId)).not.toContain('deezer');
+  });
 
   it('a DPID with a wrong check character is refused for a target and for the sender', async () => {
     const target = await admin('/api/admin/delivery/targets', {

@@ -6,8 +6,10 @@
 import {
   DELIVERY_MESSAGES,
   type DeliveryTargetView,
+  removalNotConfirmedMessage,
   type TargetInput,
   type TargetPatch,
+  type TargetRemovalImpact,
   type TargetTestResult,
   targetHoldsMessage,
   targetInputSchema,
@@ -22,8 +24,19 @@ import { AppError, notFound } from '../../lib/errors';
 import type { AuditActor } from '../audit';
 import { openTargetTransport, openTransport } from './connect';
 import { addEvent, queueTakedowns } from './planning';
+import { assertTargetAddress } from './target-address';
 import { auditTarget, targetAuditFields } from './target-audit';
-import { createTarget, getTargetRow, isHeld, openTarget, type TargetRow, updateTarget } from './targets';
+import { mailTargetRemoval } from './target-removal-mails';
+import {
+  createTarget,
+  getTargetRow,
+  impactOf,
+  isHeld,
+  openTarget,
+  removalDeliveries,
+  type TargetRow,
+  updateTarget,
+} from './targets';
 import { describeTransportError, probeTransport } from './transport';
 
 /** Why a job never sent to a removed target will not go out (the admin's and the artist's line). */
@@ -69,16 +82,26 @@ export type RemoveResult =
   /** Takedowns queued for what the target held; it stays, disabled, until they are acknowledged. */
   | { removed: false; takedowns: number; held: number };
 
+export type RemoveOptions = {
+  takeDownFirst?: boolean;
+  actor?: AuditActor;
+  /**
+   * The counts the admin confirmed (issue 44). With `requireConfirmation` (the admin's route), a removal
+   * that affects releases is refused unless they equal what the server finds now.
+   */
+  confirmed?: Partial<TargetRemovalImpact>;
+  requireConfirmation?: boolean;
+  /** For the link in the artists' mail. */
+  appUrl?: string;
+};
+
 /**
  * Removes a target that holds nothing (its jobs never sent are closed as failed, with the reason).
  * Holding releases: refused (409 target_holds_releases) unless `takeDownFirst`, which disables it and
- * queues a takedown of each release it holds (a takedown already on its way is left as it is).
+ * queues a takedown of each release it holds (a takedown already on its way is left as it is). Either
+ * way the artists of the releases affected are mailed which release and store (issue 44).
  */
-export async function removeTarget(
-  db: Db,
-  id: string,
-  options: { takeDownFirst?: boolean; actor?: AuditActor } = {},
-): Promise<RemoveResult> {
+export async function removeTarget(db: Db, id: string, options: RemoveOptions = {}): Promise<RemoveResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -87,19 +110,29 @@ export async function removeTarget(
       .for('update');
     if (!row) throw notFound(DELIVERY_MESSAGES.targetNotFound);
     const held = await heldDeliveries(tx, id);
+    if (held.length > 0 && !options.takeDownFirst) {
+      throw new AppError('target_holds_releases', targetHoldsMessage(row.name, held.length), 409);
+    }
+    const affected = await removalDeliveries(tx, id);
+    const impact = impactOf(affected.rows);
+    const isConfirmed =
+      options.confirmed?.releases === impact.releases && options.confirmed?.artists === impact.artists;
+    if (options.requireConfirmation && impact.releases > 0 && !isConfirmed) {
+      throw new AppError('removal_not_confirmed', removalNotConfirmedMessage(row.name, impact), 409);
+    }
+    const mailed = await mailTargetRemoval(tx, {
+      mode: affected.mode,
+      targetName: row.name,
+      deliveries: affected.rows,
+      appUrl: options.appUrl,
+    });
     if (held.length > 0) {
-      if (!options.takeDownFirst) {
-        throw new AppError('target_holds_releases', targetHoldsMessage(row.name, held.length), 409);
-      }
       await tx
         .update(deliveryTargets)
         .set({ enabled: false, updatedAt: new Date() })
         .where(eq(deliveryTargets.id, id));
-      const toTakeDown = held.filter(
-        (d) => !['takedown_queued', 'takedown_sent', 'uploading'].includes(d.state),
-      );
       let takedowns = 0;
-      for (const delivery of toTakeDown) {
+      for (const delivery of affected.rows) {
         takedowns += await queueTakedowns(tx, delivery.releaseId, id);
         const [release] = await tx
           .select({ status: releases.status })
@@ -119,7 +152,12 @@ export async function removeTarget(
         id,
         name: row.name,
         before: { enabled: row.enabled, holds: held.length },
-        after: { enabled: false, takedownsQueued: takedowns, removed: 'once the takedowns are acknowledged' },
+        after: {
+          enabled: false,
+          takedownsQueued: takedowns,
+          artistsMailed: mailed,
+          removed: 'once the takedowns are acknowledged',
+        },
       });
       return { removed: false, takedowns, held: held.length };
     }
@@ -137,7 +175,7 @@ export async function removeTarget(
       id,
       name: row.name,
       before: targetAuditFields(row),
-      after: { removed: true },
+      after: { removed: true, jobsClosed: affected.rows.length, artistsMailed: mailed },
     });
     return { removed: true };
   });
@@ -215,6 +253,8 @@ export async function addTestedTarget(
   actor?: AuditActor,
 ): Promise<DeliveryTargetView> {
   const value = targetInputSchema.parse(input);
+  // Refused where it points (record 227) before anything connects there, enabled or not.
+  await assertTargetAddress(config, { url: value.url, ...(value.s3 ? { s3: value.s3 } : {}) });
   if (!value.enabled) return createTarget(db, config, input, actor);
   let seen = null as string | null;
   try {
@@ -271,6 +311,7 @@ export async function updateTestedTarget(
   const url = value.url ?? current.url;
   const privateKey = value.privateKey ?? current.privateKey;
   const s3 = value.s3 ?? current.s3;
+  await assertTargetAddress(config, { url, ...(s3 ? { s3 } : {}) });
   const isSameServer =
     targetUrlScheme(url) === 'sftp' && row.scheme === 'sftp' && sftpHost(url) === sftpHost(current.url);
   // The pin in force after the save: the one given, else the current one while the server stays the same.

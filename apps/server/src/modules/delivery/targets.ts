@@ -4,23 +4,26 @@
  * target's id; the API only ever shows the masked URL and whether a secret is set.
  */
 import { randomUUID } from 'node:crypto';
+import type { PlatformId } from '@tunedrop/shared';
 import {
   DELIVERY_MESSAGES,
   type DeliveryState,
   type DeliveryTargetView,
   type TargetInput,
   type TargetPatch,
+  type TargetRemovalImpact,
   targetInputSchema,
   targetPatchSchema,
   targetUrlScheme,
 } from '@tunedrop/shared/schemas/delivery';
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { deliveries, deliveryTargets } from '../../db/schema';
+import { deliveries, deliveryTargets, releases } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError, notFound, validationError } from '../../lib/errors';
 import type { AuditActor } from '../audit';
+import { assertTargetAddress } from './target-address';
 import { auditTarget, auditTargetEdit, targetAuditFields } from './target-audit';
 import { errorField } from './transport';
 
@@ -52,6 +55,7 @@ function toView(
   row: TargetRow,
   counts: Partial<Record<DeliveryState, number>> = {},
   holds = 0,
+  removal: TargetRemovalImpact = { releases: 0, artists: 0 },
 ): DeliveryTargetView {
   return {
     id: row.id,
@@ -68,6 +72,7 @@ function toView(
     hostKeyFingerprint: row.hostKeySha256,
     hostKeyRecordedAt: row.hostKeyRecordedAt?.toISOString() ?? null,
     holds,
+    removal,
     counts,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -153,14 +158,72 @@ export async function listTargets(db: DbOrTx): Promise<DeliveryTargetView[]> {
     .from(deliveries)
     .where(isHeld)
     .groupBy(deliveries.targetId);
-  return rows.map((row) =>
-    toView(
-      row,
-      Object.fromEntries(counts.filter((c) => c.targetId === row.id).map((c) => [c.state, Number(c.n)])),
-      Number(held.find((h) => h.targetId === row.id)?.n ?? 0),
-    ),
-  );
+  const views: DeliveryTargetView[] = [];
+  for (const row of rows) {
+    views.push(
+      toView(
+        row,
+        Object.fromEntries(counts.filter((c) => c.targetId === row.id).map((c) => [c.state, Number(c.n)])),
+        Number(held.find((h) => h.targetId === row.id)?.n ?? 0),
+        impactOf((await removalDeliveries(db, row.id)).rows),
+      ),
+    );
+  }
+  return views;
 }
+
+/** Delivery states whose takedown is already on its way (or whose upload is running): removal leaves them be. */
+const TAKING_DOWN_OR_SENDING: DeliveryState[] = ['takedown_queued', 'takedown_sent', 'uploading'];
+
+export type RemovalDelivery = {
+  id: string;
+  releaseId: string;
+  state: DeliveryState;
+  platforms: PlatformId[];
+  userId: string;
+};
+
+/**
+ * What removing the target acts on now (record 177, issue 44): holding releases, a takedown of each held
+ * one not already on its way (`takedown`); holding none, the jobs never sent there, closed (`close`).
+ */
+export async function removalDeliveries(
+  db: DbOrTx,
+  targetId: string,
+): Promise<{ mode: 'takedown' | 'close'; rows: RemovalDelivery[] }> {
+  const found = await db
+    .select({
+      id: deliveries.id,
+      releaseId: deliveries.releaseId,
+      state: deliveries.state,
+      platforms: deliveries.platforms,
+      userId: releases.userId,
+      isHeld: sql<boolean>`(${isHeld})`,
+    })
+    .from(deliveries)
+    .innerJoin(releases, eq(releases.id, deliveries.releaseId))
+    .where(
+      and(
+        eq(deliveries.targetId, targetId),
+        or(isHeld, notInArray(deliveries.state, ['taken_down', 'failed'])),
+      ),
+    );
+  const held = found.filter((row) => row.isHeld);
+  const pick = ({ isHeld: _held, ...row }: (typeof found)[number]): RemovalDelivery => row;
+  if (held.length > 0) {
+    return {
+      mode: 'takedown',
+      rows: held.filter((row) => !TAKING_DOWN_OR_SENDING.includes(row.state)).map(pick),
+    };
+  }
+  return { mode: 'close', rows: found.map(pick) };
+}
+
+/** The releases and their artists among `rows` (the counts the admin confirms). */
+export const impactOf = (rows: RemovalDelivery[]): TargetRemovalImpact => ({
+  releases: new Set(rows.map((row) => row.releaseId)).size,
+  artists: new Set(rows.map((row) => row.userId)).size,
+});
 
 export async function getTargetRow(db: DbOrTx, id: string): Promise<TargetRow> {
   const [row] = await db
@@ -186,6 +249,7 @@ export async function createTarget(
     ...(value.privateKey ? { privateKey: value.privateKey } : {}),
     ...(value.s3 ? { s3: value.s3 } : {}),
   };
+  await assertTargetAddress(config, secret);
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx
@@ -234,6 +298,8 @@ export async function updateTarget(
     ...((value.s3 ?? current.s3) ? { s3: value.s3 ?? current.s3 } : {}),
   };
   assertHostKeyFits(secret.url, value.hostKey);
+  // Where it points is checked when that changes (a name or a switch saves as before).
+  if (value.url !== undefined || value.s3 !== undefined) await assertTargetAddress(config, secret);
   // A given key (or null: learn it again) replaces the pin; another host or another scheme drops it.
   const isOtherServer =
     targetUrlScheme(secret.url) !== 'sftp' ||

@@ -1,6 +1,10 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -8,9 +12,17 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Config } from '../../config';
 import type { TargetSecret } from './targets';
-import { byteCounter, join, type RemoteEntry, type Transport } from './transport';
+import {
+  byteCounter,
+  errorField,
+  join,
+  type RemoteEntry,
+  type Transport,
+  UnreadableFileError,
+} from './transport';
 
-export function s3Transport(secret: TargetSecret, config: Config): Transport {
+/** `lookup`: how the own endpoint's name is resolved (the address rules, record 227). */
+export function s3Transport(secret: TargetSecret, config: Config, lookup?: LookupFunction): Transport {
   const url = new URL(secret.url);
   const Bucket = url.hostname;
   const prefix = decodeURIComponent(url.pathname).replace(/^\/+/, '');
@@ -25,6 +37,10 @@ export function s3Transport(secret: TargetSecret, config: Config): Transport {
     },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // The operator's own S3_ENDPOINT is trusted; a target's own endpoint resolves through the rules.
+    ...(own.endpoint && lookup
+      ? { requestHandler: { httpAgent: new http.Agent({ lookup }), httpsAgent: new https.Agent({ lookup }) } }
+      : {}),
   });
   const key = (p: string) => join(prefix, p);
   return {
@@ -62,10 +78,26 @@ export function s3Transport(secret: TargetSecret, config: Config): Transport {
       } while (token);
       return out;
     },
-    async readText(file, maxBytes) {
-      const result = await client.send(new GetObjectCommand({ Bucket, Key: key(file) }));
-      const text = (await result.Body?.transformToString()) ?? '';
-      return text.slice(0, maxBytes);
+    async readBytes(file, maxBytes) {
+      // At most one byte more than the limit is fetched (a Range), whatever size the object has.
+      let result: GetObjectCommandOutput;
+      try {
+        result = await client.send(
+          new GetObjectCommand({ Bucket, Key: key(file), Range: `bytes=0-${maxBytes}` }),
+        );
+      } catch (error) {
+        // An empty object has no byte 0: S3 answers 416 to any range.
+        if (errorField(errorField(error, '$metadata'), 'httpStatusCode') === 416) return Buffer.alloc(0);
+        throw error;
+      }
+      const total = Number(/\/(\d+)$/.exec(result.ContentRange ?? '')?.[1] ?? result.ContentLength ?? 0);
+      const bytes = Buffer.from((await result.Body?.transformToByteArray()) ?? new Uint8Array());
+      const size = Math.max(total, bytes.length);
+      if (size > maxBytes)
+        throw new UnreadableFileError(
+          `${file.split('/').pop()} is ${size} bytes, over the limit of ${maxBytes}; it was not read.`,
+        );
+      return bytes;
     },
     async remove(file) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key(file) }));

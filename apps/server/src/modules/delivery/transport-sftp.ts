@@ -7,7 +7,14 @@ import type { Readable } from 'node:stream';
 import { hostKeyChangedMessage } from '@tunedrop/shared/schemas/delivery';
 import SftpClient from 'ssh2-sftp-client';
 import type { TargetSecret } from './targets';
-import { HostKeyChangedError, type HostKeyPolicy, join, sshFingerprint, type Transport } from './transport';
+import {
+  HostKeyChangedError,
+  type HostKeyPolicy,
+  join,
+  sshFingerprint,
+  type Transport,
+  UnreadableFileError,
+} from './transport';
 
 type RawSftp = {
   open(p: string, flags: string, cb: (err: Error | undefined, handle: Buffer) => void): void;
@@ -105,9 +112,38 @@ async function pipelinedPut(
   return position;
 }
 
+/**
+ * Reads a stream to its end. ssh2's read stream closes its remote handle after its last chunk, and when
+ * the connection drops before the server answers that close, it emits 'error' ("No response from
+ * server") after the end, with nobody reading any more: without a listener, Node ends the whole process.
+ * An error after the end changes nothing that was read, so it is ignored.
+ */
+export function readStreamFully(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let isSettled = false;
+    stream.on('data', (chunk: Buffer | string) => {
+      const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      chunks.push(piece);
+      total += piece.length;
+    });
+    stream.once('end', () => {
+      isSettled = true;
+      resolve(Buffer.concat(chunks, total));
+    });
+    stream.on('error', (error: Error) => {
+      if (isSettled) return;
+      isSettled = true;
+      reject(error);
+    });
+  });
+}
+
 export async function sftpTransport(
   secret: TargetSecret,
-  options: { timeoutMs?: number; hostKey: HostKeyPolicy },
+  /** `address`: where to connect, the host's address the address rules checked (record 227). */
+  options: { timeoutMs?: number; hostKey: HostKeyPolicy; address?: string },
 ): Promise<Transport> {
   const url = new URL(secret.url);
   const root = decodeURIComponent(url.pathname) || '.';
@@ -192,13 +228,23 @@ export async function sftpTransport(
       const entries = await client.list(target);
       return entries.map((entry) => ({ name: entry.name, size: entry.size, isDir: entry.type === 'd' }));
     },
-    async readText(file, maxBytes) {
+    async readBytes(file, maxBytes) {
       alive();
-      // Without a destination, get() answers the file as a Buffer.
-      const data = await client.get(abs(file));
-      return (Buffer.isBuffer(data) ? data : Buffer.from(String(data)))
-        .subarray(0, maxBytes)
-        .toString('utf8');
+      // The store's server resolves its own links, within its own disk: only the kind and size matter here.
+      const stats = await client.stat(abs(file));
+      const name = path.posix.basename(file);
+      if (!stats.isFile) throw new UnreadableFileError(`${name} is not a regular file; it was not read.`);
+      if (stats.size > maxBytes)
+        throw new UnreadableFileError(
+          `${name} is ${stats.size} bytes, over the limit of ${maxBytes}; it was not read.`,
+        );
+      // At most one byte more than the limit is read, whatever the file grew to since.
+      const read = await readStreamFully(
+        client.createReadStream(abs(file), { start: 0, end: maxBytes }) as Readable,
+      );
+      if (read.length > maxBytes)
+        throw new UnreadableFileError(`${name} grew over the limit of ${maxBytes} bytes.`);
+      return read;
     },
     async remove(file) {
       alive();
@@ -227,11 +273,11 @@ async function connectSftp(
   url: URL,
   port: number,
   secret: TargetSecret,
-  options: { timeoutMs?: number },
+  options: { timeoutMs?: number; address?: string },
   hostVerifier: (key: Buffer, verify: (isTrusted: boolean) => void) => undefined,
 ) {
   await client.connect({
-    host: url.hostname,
+    host: options.address ?? url.hostname,
     port,
     hostVerifier,
     username: decodeURIComponent(url.username),

@@ -18,7 +18,11 @@ export interface Transport {
   putText(file: string, text: string): Promise<void>;
   /** Entries of a folder; [] when it does not exist. */
   list(dir: string): Promise<RemoteEntry[]>;
-  readText(file: string, maxBytes: number): Promise<string>;
+  /**
+   * The bytes of a regular file of at most `maxBytes` (an acknowledgement); anything else (a link out of the
+   * folder, a device, a larger file) is refused with an `UnreadableFileError` saying why (record 226).
+   */
+  readBytes(file: string, maxBytes: number): Promise<Buffer>;
   remove(file: string): Promise<void>;
   /**
    * Whether a folder can be renamed into place in one step (SFTP, a folder: yes; S3: no). When it can, a
@@ -38,6 +42,11 @@ export interface Transport {
  */
 export class HostKeyChangedError extends Error {
   readonly code = 'HOST_KEY_CHANGED';
+}
+
+/** A file the transport would not read, with the reason the admin is shown (record 226). */
+export class UnreadableFileError extends Error {
+  readonly code = 'UNREADABLE_FILE';
 }
 
 /** How an SFTP connection checks the server: the pinned key, or record the first one seen. */
@@ -75,7 +84,7 @@ export function describeTransportError(error: unknown): string {
   const code = errorField(error, 'code');
   const text = errorField(error, 'message');
   const message = typeof text === 'string' ? text : String(error);
-  if (code === 'HOST_KEY_CHANGED') return message;
+  if (code === 'HOST_KEY_CHANGED' || code === 'TARGET_ADDRESS_REFUSED') return message;
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Connection refused: ${message}`;
   if (code === 'ENOTFOUND' || /ENOTFOUND|getaddrinfo/.test(message)) return `Host not found: ${message}`;
   if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) return `Connection timed out: ${message}`;

@@ -6,6 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { type DeliveredFile, deliveryAttempts, deliveryTargets } from '../../db/schema';
+import { traceCalls } from '../../lib/telemetry';
 import {
   manifestXml,
   md5,
@@ -82,7 +83,10 @@ export async function processJobs(
 
   let transport: Transport;
   try {
-    transport = await openTargetTransport(deps.db, deps.config, targetRow);
+    // A client span per transport call when traces are on (record 225).
+    transport = traceCalls('transport', await openTargetTransport(deps.db, deps.config, targetRow), {
+      'tunedrop.target.id': targetRow.id,
+    });
   } catch (error) {
     lease.stop();
     const message = describeTransportError(error);

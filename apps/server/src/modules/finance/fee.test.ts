@@ -11,8 +11,8 @@ import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
-import { postImport } from '../royalties/posting';
-import { auditBalances } from '../wallet/audit';
+import { postImport } from '../royalty-posting';
+import { auditBalances } from '../wallet';
 import { financeIdentities } from './overview';
 
 let system: TestSystem;

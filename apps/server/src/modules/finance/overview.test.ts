@@ -12,8 +12,8 @@ import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { afterJobs } from '../../test-support/royalty-jobs';
-import { postImport } from '../royalties/posting';
-import { auditBalances } from '../wallet/audit';
+import { postImport } from '../royalty-posting';
+import { auditBalances } from '../wallet';
 import { financeIdentities } from './overview';
 
 let system: TestSystem;
@@ -195,5 +195,39 @@ describe('finance overview', () => {
       sql`update royalty_postings set fee_cents = fee_cents - 1 where import_id = ${importId}`,
     );
     expect((await auditBalances(system.db)).mismatches).toEqual([]);
+  });
+
+  it('a report of $28.865 is shown as the $28.86 credited, not $28.87 beside it (issue 44 finding 4)', async () => {
+    const owner = await system.signedInUser({ plan: 'pro', email: 'finance.rounding@example.com' });
+    await createTestRelease(system, owner.userId, {
+      status: 'live',
+      trackCount: 1,
+      isrcs: ['QZFIN2500009'],
+      releaseDate: '2025-01-01',
+    });
+    const upload = await system.request('/api/admin/royalties/imports?filename=finance-rounding.tsv', {
+      method: 'POST',
+      body: `${HEADER}\r\n2025-11-10\t2025-10\tSpotify\tArtist\tSong\tQZFIN2500009\t\t1\t100\tSong\tUS\t0\t28.865\r\n`,
+      headers: { 'content-type': 'application/octet-stream' },
+      cookie: people.admin.cookie,
+    });
+    const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
+    await postImport(system.db, summary.id, { admin: null });
+    const overview = await readJson(
+      await system.request('/api/admin/finance', { cookie: people.admin.cookie }),
+    );
+    const report = overview.reports.find((row: { importId: string }) => row.importId === summary.id);
+    // Pro pays no fee here: every figure shown is the credited cut, and the half cent is the residue's.
+    expect(report).toMatchObject({ grossUsd: '28.865', creditedCents: 2886, residueUsd: '0.005' });
+    expect(report.cents).toEqual({
+      grossCents: 2886,
+      feeCents: 0,
+      creditedCents: 2886,
+      heldCents: 0,
+      suspenseCents: 0,
+      roundingCents: 0,
+    });
+    const period = overview.periods.find((row: { period: string }) => row.period === '2025-10');
+    expect(period.cents).toEqual(report.cents);
   });
 });

@@ -8,6 +8,15 @@
  * Identity per report: gross USD = (credited + held + fee) / 100 + suspense + residue, exactly.
  */
 import { toCsv } from '@tunedrop/shared/csv';
+import {
+  addDecimal,
+  centsToDecimal,
+  decimalToCents,
+  isZeroDecimal,
+  type ReportCents,
+  reportCents,
+  subtractDecimal,
+} from '@tunedrop/shared/money';
 import type {
   FinanceLiability,
   FinanceOverview,
@@ -17,6 +26,10 @@ import type {
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { firstRow, rows } from '../../lib/sql';
+import { accountTotals } from '../ledger';
+
+/** A whole-cent journal balance (USD text) in cents. */
+const journalCents = (usd: string) => Number(decimalToCents(usd) ?? 0n);
 
 type ReportSqlRow = {
   importId: string;
@@ -96,22 +109,41 @@ async function reportRows(db: DbOrTx): Promise<FinanceReportRow[]> {
     suspenseUsd: row.suspenseUsd,
     residueUsd: row.residueUsd,
     differenceUsd: row.differenceUsd,
+    cents: reportCents({
+      grossUsd: row.grossUsd,
+      feeCents: Number(row.feeCents),
+      creditedCents: Number(row.creditedCents),
+      heldCents: Number(row.heldCents),
+      suspenseUsd: row.suspenseUsd,
+    }),
   }));
 }
 
+const NO_CENTS: ReportCents = {
+  grossCents: 0,
+  feeCents: 0,
+  creditedCents: 0,
+  heldCents: 0,
+  suspenseCents: 0,
+  roundingCents: 0,
+};
+
+/**
+ * What the operator owes artists, read from the journal (issue 36, record 241): artist payable, withdrawals
+ * payable and payee held; beside it the same figure from the balance log and the pending requests, an
+ * independent record (ledger:verify proves the profiles' cached columns equal to the journal).
+ */
 export async function liability(db: DbOrTx): Promise<FinanceLiability> {
+  const journal = await accountTotals(db);
   const row = await firstRow<Record<string, string | number>>(
     db,
     sql`
-      select (select coalesce(sum(balance_cents), 0) from profiles) as balances,
-             (select coalesce(sum(pending_balance_cents), 0) from profiles) as pending,
-             (select coalesce(sum(cents), 0) from split_settlements where held and released_to is null) as held,
-             (select coalesce(sum(new_balance_cents - old_balance_cents), 0) from balance_updates_log) as logged,
+      select (select coalesce(sum(new_balance_cents - old_balance_cents), 0) from balance_updates_log) as logged,
              (select coalesce(sum(amount_cents), 0) from withdrawal_requests where status = 'pending') as requested`,
   );
-  const balancesCents = Number(row?.balances ?? 0);
-  const pendingWithdrawalsCents = Number(row?.pending ?? 0);
-  const heldSharesCents = Number(row?.held ?? 0);
+  const balancesCents = journalCents(journal.artist_payable);
+  const pendingWithdrawalsCents = journalCents(journal.withdrawals_payable);
+  const heldSharesCents = journalCents(journal.payee_held);
   const totalCents = balancesCents + pendingWithdrawalsCents + heldSharesCents;
   const ledgerCents = Number(row?.logged ?? 0) + Number(row?.requested ?? 0) + heldSharesCents;
   return {
@@ -122,23 +154,6 @@ export async function liability(db: DbOrTx): Promise<FinanceLiability> {
     ledgerCents,
     reconciles: totalCents === ledgerCents,
   };
-}
-
-function addDecimal(a: string, b: string): string {
-  // Exact decimal sum without floats: scale both to the longer fraction.
-  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const toScaled = (value: string) => {
-    const negative = value.startsWith('-');
-    const [whole = '0', fraction = ''] = value.replace('-', '').split('.');
-    const scaled = BigInt(whole + fraction.padEnd(scale, '0'));
-    return negative ? -scaled : scaled;
-  };
-  const sum = toScaled(a) + toScaled(b);
-  const negative = sum < 0n;
-  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<FinancePeriodRow[]> {
@@ -165,6 +180,7 @@ async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<Fina
         heldCents: 0,
         suspenseUsd: '0',
         residueUsd: '0',
+        cents: { ...NO_CENTS },
         withdrawalsPaidCents: 0,
         withdrawalsPendingCents: 0,
       };
@@ -181,6 +197,7 @@ async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<Fina
     row.heldCents += report.heldCents;
     row.suspenseUsd = addDecimal(row.suspenseUsd, report.suspenseUsd);
     row.residueUsd = addDecimal(row.residueUsd, report.residueUsd);
+    for (const key of Object.keys(NO_CENTS) as (keyof ReportCents)[]) row.cents[key] += report.cents[key];
   }
   for (const withdrawal of withdrawals) {
     const row = periodOf(withdrawal.period);
@@ -192,14 +209,15 @@ async function periodRows(db: DbOrTx, reports: FinanceReportRow[]): Promise<Fina
 
 export async function financeOverview(db: DbOrTx): Promise<FinanceOverview> {
   const reports = await reportRows(db);
-  const revenue = await firstRow<{ fee: string | number; released: string | number }>(
+  const revenue = await firstRow<{ released: string | number }>(
     db,
     sql`
-      select coalesce(sum(cents) filter (where kind = 'fee'), 0) as fee,
-             coalesce(sum(cents) filter (where kind = 'suspense_release'), 0) as released
+      select coalesce(sum(cents) filter (where kind = 'suspense_release'), 0) as released
         from operator_revenue`,
   );
-  const feeCents = Number(revenue?.fee ?? 0);
+  // The fee from the journal (whole cents); released suspense stays the rows' cents, truncated per line
+  // (the journal keeps its exact USD).
+  const feeCents = journalCents((await accountTotals(db)).fee_income);
   const suspenseReleasedCents = Number(revenue?.released ?? 0);
   return {
     reports,
@@ -208,8 +226,6 @@ export async function financeOverview(db: DbOrTx): Promise<FinanceOverview> {
     operatorRevenue: { feeCents, suspenseReleasedCents, totalCents: feeCents + suspenseReleasedCents },
   };
 }
-
-const cents = (value: number) => (value / 100).toFixed(2);
 
 /** The overview as one CSV: a section per report, per period, then the liability (amounts in USD). */
 export function financeCsv(overview: FinanceOverview): string {
@@ -238,9 +254,9 @@ export function financeCsv(overview: FinanceOverview): string {
     r.rate,
     r.grossReport,
     r.grossUsd,
-    cents(r.feeCents),
-    cents(r.creditedCents),
-    cents(r.heldCents),
+    centsToDecimal(r.feeCents),
+    centsToDecimal(r.creditedCents),
+    centsToDecimal(r.heldCents),
     r.suspenseUsd,
     r.residueUsd,
     '',
@@ -255,22 +271,22 @@ export function financeCsv(overview: FinanceOverview): string {
     '',
     '',
     p.grossUsd,
-    cents(p.feeCents),
-    cents(p.creditedCents),
-    cents(p.heldCents),
+    centsToDecimal(p.feeCents),
+    centsToDecimal(p.creditedCents),
+    centsToDecimal(p.heldCents),
     p.suspenseUsd,
     p.residueUsd,
-    cents(p.withdrawalsPaidCents),
-    cents(p.withdrawalsPendingCents),
+    centsToDecimal(p.withdrawalsPaidCents),
+    centsToDecimal(p.withdrawalsPendingCents),
     '',
   ]);
   const l = overview.liability;
   const liabilityLines = [
-    ['Liability', 'Balances', '', 'USD', '', '', cents(l.balancesCents)],
-    ['Liability', 'Pending withdrawals', '', 'USD', '', '', cents(l.pendingWithdrawalsCents)],
-    ['Liability', 'Held shares', '', 'USD', '', '', cents(l.heldSharesCents)],
-    ['Liability', 'Total', '', 'USD', '', '', cents(l.totalCents)],
-    ['Liability', 'Ledger', '', 'USD', '', '', cents(l.ledgerCents)],
+    ['Liability', 'Balances', '', 'USD', '', '', centsToDecimal(l.balancesCents)],
+    ['Liability', 'Pending withdrawals', '', 'USD', '', '', centsToDecimal(l.pendingWithdrawalsCents)],
+    ['Liability', 'Held shares', '', 'USD', '', '', centsToDecimal(l.heldSharesCents)],
+    ['Liability', 'Total', '', 'USD', '', '', centsToDecimal(l.totalCents)],
+    ['Liability', 'Ledger', '', 'USD', '', '', centsToDecimal(l.ledgerCents)],
   ];
   return toCsv(header, [...reportLines, ...periodLines, ...liabilityLines]);
 }
@@ -290,14 +306,11 @@ export async function financeIdentities(db: DbOrTx): Promise<{
   const reports = await reportRows(db);
   const failures: FinanceIdentityFailure[] = [];
   for (const report of reports) {
-    if (Number(report.differenceUsd) !== 0) {
+    if (!isZeroDecimal(report.differenceUsd)) {
       failures.push({
         what: `${report.fileName} (${report.period}): gross ${report.grossUsd} USD = credited + held + fee + suspense + residue`,
         expected: report.grossUsd,
-        found: addDecimal(
-          report.grossUsd,
-          `${report.differenceUsd.startsWith('-') ? '' : '-'}${report.differenceUsd.replace('-', '')}`,
-        ),
+        found: subtractDecimal(report.grossUsd, report.differenceUsd),
       });
     }
   }
@@ -314,16 +327,16 @@ export async function financeIdentities(db: DbOrTx): Promise<{
   for (const fee of fees) {
     failures.push({
       what: `${fee.fileName}: fee booked to operator revenue = fee kept by the postings`,
-      expected: cents(Number(fee.posted)),
-      found: cents(Number(fee.booked)),
+      expected: centsToDecimal(Number(fee.posted)),
+      found: centsToDecimal(Number(fee.booked)),
     });
   }
   const owed = await liability(db);
   if (!owed.reconciles) {
     failures.push({
       what: 'liability to artists (balances + pending withdrawals + held shares) = ledger',
-      expected: cents(owed.ledgerCents),
-      found: cents(owed.totalCents),
+      expected: centsToDecimal(owed.ledgerCents),
+      found: centsToDecimal(owed.totalCents),
     });
   }
   return { reports, liability: owed, failures };
@@ -335,12 +348,12 @@ export function describeFinance(finance: Awaited<ReturnType<typeof financeIdenti
     .slice(0, 50)
     .map(
       (r) =>
-        `  ${r.fileName} (${r.period}): gross ${r.grossUsd} USD = credited ${cents(r.creditedCents)} + held ${cents(r.heldCents)} + fee ${cents(r.feeCents)} + suspense ${r.suspenseUsd} + residue ${r.residueUsd}${Number(r.differenceUsd) === 0 ? '' : ` (off by ${r.differenceUsd})`}`,
+        `  ${r.fileName} (${r.period}): gross ${r.grossUsd} USD = credited ${centsToDecimal(r.creditedCents)} + held ${centsToDecimal(r.heldCents)} + fee ${centsToDecimal(r.feeCents)} + suspense ${r.suspenseUsd} + residue ${r.residueUsd}${isZeroDecimal(r.differenceUsd) ? '' : ` (off by ${r.differenceUsd})`}`,
     );
   const l = finance.liability;
   return [
-    `Reports: ${finance.reports.length} posted${finance.reports.length > 50 ? ' (the newest 50 below)' : ''}; gross USD = credited + held + fee + suspense + residue for ${finance.reports.filter((r) => Number(r.differenceUsd) === 0).length}.`,
+    `Reports: ${finance.reports.length} posted${finance.reports.length > 50 ? ' (the newest 50 below)' : ''}; gross USD = credited + held + fee + suspense + residue for ${finance.reports.filter((r) => isZeroDecimal(r.differenceUsd)).length}.`,
     ...lines,
-    `Liability to artists: balances ${cents(l.balancesCents)} + pending withdrawals ${cents(l.pendingWithdrawalsCents)} + held shares ${cents(l.heldSharesCents)} = ${cents(l.totalCents)} USD; ledger ${cents(l.ledgerCents)} USD: ${l.reconciles ? 'reconciles' : 'DOES NOT reconcile'}.`,
+    `Liability to artists: balances ${centsToDecimal(l.balancesCents)} + pending withdrawals ${centsToDecimal(l.pendingWithdrawalsCents)} + held shares ${centsToDecimal(l.heldSharesCents)} = ${centsToDecimal(l.totalCents)} USD; ledger ${centsToDecimal(l.ledgerCents)} USD: ${l.reconciles ? 'reconciles' : 'DOES NOT reconcile'}.`,
   ];
 }

@@ -19,8 +19,13 @@ import type { AppEnv } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { recordAudit } from '../audit';
-import { readAccountFee, readFeeSettings, saveAccountFee, saveFeeSettings } from '../royalties/fees';
-import { postingFigures } from '../royalties/posting-figures';
+import {
+  postingFigures,
+  readAccountFee,
+  readFeeSettings,
+  saveAccountFee,
+  saveFeeSettings,
+} from '../royalty-posting';
 import { financeCsv, financeOverview } from './overview';
 
 const idParam = z.object({ id: z.uuid('Not found') });

@@ -35,7 +35,25 @@ describe('GET /api/health/ready', () => {
     expect(response.status).toBe(200);
     expect(await readJson(response)).toEqual({
       status: 'ok',
-      checks: { database: 'ok', migrations: 'ok', jobs: expect.stringMatching(/^(ok|none)$/) },
+      checks: {
+        database: 'ok',
+        migrations: 'ok',
+        jobs: expect.stringMatching(/^(ok|none)$/),
+        shutdown: 'ok',
+      },
+    });
+  });
+
+  it('answers 503 naming the shutdown as soon as the instance drains (SIGTERM, record 217)', async () => {
+    const shutdown = { isDraining: false };
+    const app = appWith({ shutdown });
+    expect((await app.request('/api/health/ready')).status).toBe(200);
+    shutdown.isDraining = true;
+    const response = await app.request('/api/health/ready');
+    expect(response.status).toBe(503);
+    expect(await readJson(response)).toMatchObject({
+      checks: { database: 'ok', shutdown: 'draining' },
+      error: { code: 'not_ready', message: 'Not ready: shutdown' },
     });
   });
 
@@ -52,7 +70,7 @@ describe('GET /api/health/ready', () => {
 
   it('answers 503 when the job engine has not started, and ok once it has', async () => {
     let isReady = false;
-    const jobs = { isReady: () => isReady, counts: async () => [] };
+    const jobs = { isReady: () => isReady, counts: async () => [], ages: async () => [] };
     const app = appWith({ jobs });
     const before = await app.request('/api/health/ready');
     expect(before.status).toBe(503);

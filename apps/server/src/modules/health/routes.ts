@@ -26,7 +26,7 @@ const ANSWER_TTL_MS = 500;
 
 type Check = 'ok' | 'failed' | 'timeout' | 'pending';
 /** `none`: this system runs no job engine (tests that start none); it does not fail readiness. */
-type Checks = { database: Check; migrations: Check; jobs: Check | 'none' };
+type Checks = { database: Check; migrations: Check; jobs: Check | 'none'; shutdown: 'ok' | 'draining' };
 
 let expectedMigrations: number[] | null = null;
 function migrationTimes(): number[] {
@@ -38,11 +38,11 @@ function migrationTimes(): number[] {
  * One probe at a time per database: while a probe hangs (a database gone away), later calls share it
  * rather than each taking another pool connection.
  */
-const inFlight = new WeakMap<object, Promise<Omit<Checks, 'jobs'>>>();
+const inFlight = new WeakMap<object, Promise<Omit<Checks, 'jobs' | 'shutdown'>>>();
 /** The last good answer per database (pool-level: every request of this instance shares it). */
-const lastAnswer = new WeakMap<object, { at: number; checks: Omit<Checks, 'jobs'> }>();
+const lastAnswer = new WeakMap<object, { at: number; checks: Omit<Checks, 'jobs' | 'shutdown'> }>();
 
-async function probeDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
+async function probeDatabase(deps: Deps): Promise<Omit<Checks, 'jobs' | 'shutdown'>> {
   const applied = await rows<{ createdAt: string | number }>(
     deps.db,
     sql`select created_at from drizzle.__drizzle_migrations`,
@@ -52,7 +52,7 @@ async function probeDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
   return { database: 'ok', migrations: isMigrated ? 'ok' : 'pending' };
 }
 
-async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
+async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs' | 'shutdown'>> {
   const last = lastAnswer.get(deps.db);
   if (last && Date.now() - last.at < ANSWER_TTL_MS) return last.checks;
   let probe = inFlight.get(deps.db);
@@ -64,7 +64,7 @@ async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
         lastAnswer.set(deps.db, { at: startedAt, checks });
         return checks;
       })
-      .catch((): Omit<Checks, 'jobs'> => {
+      .catch((): Omit<Checks, 'jobs' | 'shutdown'> => {
         lastAnswer.delete(deps.db);
         return { database: 'failed', migrations: 'failed' };
       })
@@ -72,7 +72,7 @@ async function checkDatabase(deps: Deps): Promise<Omit<Checks, 'jobs'>> {
     inFlight.set(deps.db, probe);
   }
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Omit<Checks, 'jobs'>>((resolve) => {
+  const timeout = new Promise<Omit<Checks, 'jobs' | 'shutdown'>>((resolve) => {
     timer = setTimeout(() => resolve({ database: 'timeout', migrations: 'timeout' }), CHECK_TIMEOUT_MS);
   });
   try {
@@ -96,7 +96,9 @@ export const healthRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     const database = await checkDatabase(deps);
     const jobs = deps.jobs ? (deps.jobs.isReady() ? 'ok' : 'pending') : 'none';
-    const checks: Checks = { ...database, jobs };
+    // SIGTERM received (record 217): this instance drains; send nothing new its way.
+    const shutdown = deps.shutdown?.isDraining ? 'draining' : 'ok';
+    const checks: Checks = { ...database, jobs, shutdown };
     const failed = (Object.keys(checks) as (keyof Checks)[]).filter(
       (name) => checks[name] !== 'ok' && checks[name] !== 'none',
     );

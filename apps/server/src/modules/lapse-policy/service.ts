@@ -13,13 +13,15 @@ import {
   LAPSE_WARNING_DAYS_BEFORE,
   type LapseNoticeKind,
   type LapsePolicy,
+  type LapseStanding,
+  lapseConsequence,
 } from '@tunedrop/shared/schemas/lapse-policy';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { lapseNotices, profiles, releases, settings, userRoles } from '../../db/schema';
 import { enqueueMail, type OutgoingMail } from '../../infra/mail/mail';
 import { type AuditActor, auditSettings, readSettingValues, recordAudit } from '../audit';
-import { addEvent, queueTakedowns } from '../delivery/planning';
+import { addEvent, queueTakedowns } from '../delivery';
 
 export const LAPSE_POLICY_MODE_SETTING = 'LAPSE_POLICY_MODE';
 export const LAPSE_POLICY_DAYS_SETTING = 'LAPSE_POLICY_DAYS';
@@ -72,29 +74,81 @@ const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 
 type Lapsed = { userId: string; email: string; artistName: string; lapsedAt: Date };
 
-/** Accounts past the gate at `now`, not exempt, with a known lapse moment and releases still out. */
-async function lapsedAccounts(db: DbOrTx, now: Date): Promise<Lapsed[]> {
+/**
+ * Accounts past the gate at `now`, not exempt, with a known lapse moment; with releases still out unless
+ * `hasReleasesOut` is false (the banner asks for one account whatever it still has out).
+ */
+async function lapsedAccounts(
+  db: DbOrTx,
+  now: Date,
+  options: { userId?: string; isReleaseOutRequired?: boolean } = {},
+): Promise<(Lapsed & { hasReleasesOut: boolean })[]> {
   const lapsedAt = sql<Date>`coalesce(${profiles.subscriptionEnd}, ${profiles.subscriptionStateAt})`;
+  const releasesOut = sql`exists (select 1 from ${releases} x where x.user_id = ${profiles.id}
+    and x.status in ('approved', 'live'))`;
   const found = await db
     .select({
       userId: profiles.id,
       email: profiles.email,
       artistName: profiles.artistName,
       lapsedAt: sql<string>`${lapsedAt}`,
+      hasReleasesOut: sql<boolean>`${releasesOut}`,
     })
     .from(profiles)
     .where(
       and(
+        options.userId ? eq(profiles.id, options.userId) : undefined,
         sql`${profiles.subscriptionStatus} <> 'active'`,
         sql`not (${profiles.subscriptionStatus} = 'canceled' and ${profiles.subscriptionEnd} > ${now.toISOString()})`,
         sql`${lapsedAt} is not null and ${lapsedAt} <= ${now.toISOString()}`,
         sql`not exists (select 1 from ${userRoles} r where r.user_id = ${profiles.id}
           and r.role in ('admin', 'free_access'))`,
-        sql`exists (select 1 from ${releases} x where x.user_id = ${profiles.id}
-          and x.status in ('approved', 'live'))`,
+        options.isReleaseOutRequired === false ? undefined : releasesOut,
       ),
     );
   return found.map((row) => ({ ...row, artistName: row.artistName ?? '', lapsedAt: new Date(row.lapsedAt) }));
+}
+
+/** The notices already sent for one lapse, by kind, with when. */
+async function noticesOf(db: DbOrTx, account: Lapsed): Promise<Map<LapseNoticeKind, Date>> {
+  const rows = await db
+    .select({ kind: lapseNotices.kind, at: lapseNotices.createdAt })
+    .from(lapseNotices)
+    .where(and(eq(lapseNotices.userId, account.userId), eq(lapseNotices.lapsedAt, account.lapsedAt)));
+  return new Map(rows.map((row) => [row.kind as LapseNoticeKind, row.at]));
+}
+
+/**
+ * The takedown day of a lapse (one rule for the run, its mails and the banner): N days after the lapse, but
+ * never before the warning window after the first mail (`firstNoticeAt`, else today when it goes out).
+ */
+function takedownDayOf(account: Lapsed, days: number, firstNoticeAt: Date | undefined, today: number) {
+  // An account that lapsed before the policy was switched on still gets the warning window (at most N days).
+  const noticeDay = firstNoticeAt ? dayOf(firstNoticeAt) : today;
+  return Math.max(dayOf(account.lapsedAt) + days, noticeDay + Math.min(days, LAPSE_WARNING_DAYS_BEFORE));
+}
+
+/**
+ * Where one account's releases stand under the policy at `now` (issue 44): what the dashboard's banner
+ * says, with the same dates and words as the mails of the daily run.
+ */
+export async function lapseStandingOf(
+  db: DbOrTx,
+  userId: string,
+  now: Date = new Date(),
+): Promise<LapseStanding> {
+  const policy = await readLapsePolicy(db);
+  if (policy.mode !== 'take_down') return { kind: 'kept_live' };
+  const [account] = await lapsedAccounts(db, now, { userId, isReleaseOutRequired: false });
+  if (!account) return { kind: 'kept_live' };
+  const notices = await noticesOf(db, account);
+  if (notices.has('takedown')) return { kind: 'taking_down' };
+  if (!account.hasReleasesOut) return { kind: 'kept_live' };
+  const today = dayOf(now);
+  const takedownDay = takedownDayOf(account, policy.days, notices.get('lapse'), today);
+  return today >= takedownDay
+    ? { kind: 'taking_down' }
+    : { kind: 'scheduled', takedownDate: dateOf(takedownDay) };
 }
 
 /** Claims one step for one lapse; false when an earlier run already took it. */
@@ -107,24 +161,26 @@ async function claim(tx: DbOrTx, account: Lapsed, kind: LapseNoticeKind, now: Da
   return inserted.length > 0;
 }
 
+/** A lapse mail: its consequence is `lapseConsequence`, the banner's words and date (issue 44). */
 export function lapseMail(
   kind: LapseNoticeKind,
   input: { to: string; artistName: string; takedownDate: string; appUrl: string },
 ): OutgoingMail {
   const greeting = `Hi ${input.artistName.replace(/\p{Cc}+/gu, ' ').trim() || 'there'},`;
   const billing = `${input.appUrl}/dashboard/account`;
+  const scheduled = lapseConsequence({ kind: 'scheduled', takedownDate: input.takedownDate });
   const lines: Record<LapseNoticeKind, { subject: string; body: string }> = {
     lapse: {
       subject: 'Your subscription has lapsed: your releases will be taken down',
-      body: `Your Tunedrop subscription is no longer active. Unless you subscribe again, your live releases will be taken down from the stores on ${input.takedownDate}.`,
+      body: `Your Tunedrop subscription is no longer active. ${scheduled}`,
     },
     warning: {
       subject: `Your releases will be taken down on ${input.takedownDate}`,
-      body: `Your Tunedrop subscription is still not active. Your live releases will be taken down from the stores on ${input.takedownDate}, in ${LAPSE_WARNING_DAYS_BEFORE} days or less.`,
+      body: `Your Tunedrop subscription is still not active. ${scheduled}`,
     },
     takedown: {
       subject: 'Your releases are being taken down',
-      body: 'Your Tunedrop subscription is not active, so your releases are being taken down from the stores today.',
+      body: lapseConsequence({ kind: 'taking_down' }),
     },
   };
   const { subject, body } = lines[kind];
@@ -181,23 +237,9 @@ export async function applyLapsePolicy(
   const today = dayOf(now);
   for (const account of await lapsedAccounts(db, now)) {
     await db.transaction(async (tx) => {
-      const [first] = await tx
-        .select({ at: lapseNotices.createdAt })
-        .from(lapseNotices)
-        .where(
-          and(
-            eq(lapseNotices.userId, account.userId),
-            eq(lapseNotices.lapsedAt, account.lapsedAt),
-            eq(lapseNotices.kind, 'lapse'),
-          ),
-        );
-      // The first mail opens the count; an account that lapsed before the policy was switched on still
-      // gets the warning window (at most N days) before its takedown.
-      const noticeDay = first ? dayOf(first.at) : today;
-      const takedownDay = Math.max(
-        dayOf(account.lapsedAt) + policy.days,
-        noticeDay + Math.min(policy.days, LAPSE_WARNING_DAYS_BEFORE),
-      );
+      const notices = await noticesOf(tx, account);
+      const noticeDay = dayOf(notices.get('lapse') ?? now);
+      const takedownDay = takedownDayOf(account, policy.days, notices.get('lapse'), today);
       const mail = async (kind: LapseNoticeKind) => {
         if (!(await claim(tx, account, kind, now))) return false;
         await enqueueMail(

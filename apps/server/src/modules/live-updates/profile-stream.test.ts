@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client';
 import { profiles } from '../../db/schema';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
-import { grantRole } from '../auth/service';
-import { applyBalanceChange } from '../wallet/balance';
+import { grantRole } from '../auth';
+import { applyBalanceChange } from '../wallet';
 
 let system: TestSystem;
 

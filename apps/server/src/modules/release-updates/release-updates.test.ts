@@ -20,7 +20,7 @@ import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { makeImage, makeWav } from '../../test-support/media';
 import { readDeliveries, storeAcknowledgeAll } from '../../test-support/sftp';
-import { runDeliveryOnce } from '../delivery/worker';
+import { runDeliveryOnce } from '../delivery';
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;

@@ -8,15 +8,9 @@ import type { AppEnv } from '../../lib/context';
 import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
-import { releaseIdParam } from '../releases/service';
-import {
-  approveUpdate,
-  latestUpdate,
-  proposeUpdate,
-  rejectUpdate,
-  updateFileKey,
-  updatesInReview,
-} from './service';
+import { releaseIdParam } from '../catalogue';
+import { approveUpdate, proposeUpdate, rejectUpdate } from './service';
+import { latestUpdate, updateFileKey, updatesInReview } from './views';
 
 /** Cover thumbnails are JPEG; an original may be PNG (the builder accepts both). */
 const imageContentType = (key: string) => (key.toLowerCase().endsWith('.png') ? 'image/png' : 'image/jpeg');

@@ -8,13 +8,12 @@
 import {
   RELEASE_UPDATE_FIELD_LABELS,
   RELEASE_UPDATE_MESSAGES,
-  type ReleaseUpdateChange,
   type ReleaseUpdateRequest,
   type ReleaseUpdateView,
   type UpdateScope,
 } from '@tunedrop/shared/schemas/release-updates';
 import type { EditRelease } from '@tunedrop/shared/schemas/releases';
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { profiles, releases, tracks, uploads } from '../../db/schema';
 // The table's own file (schema.ts re-exports it too).
@@ -27,18 +26,24 @@ import {
 import type { Deps } from '../../deps';
 import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
-import { AppError, notFound, validationError } from '../../lib/errors';
+import { AppError, validationError } from '../../lib/errors';
 import { recordAudit } from '../audit';
-import { removeStagedAudio, trackFileFields, type UploadRow, usableUpload } from '../builder/files';
-import { addEvent, queueReleaseUpdate } from '../delivery/planning';
-import { editedReleaseColumns, syncTrackArtists } from '../releases/edit';
-import { consumeUpload, copyNewAudio, type FileDeps } from '../releases/files';
-import { enqueueReleaseMail } from '../releases/mails';
-import { releaseNotFound, removeStoredFiles } from '../releases/service';
+import { removeStagedAudio, trackFileFields, type UploadRow, usableUpload } from '../builder';
+import { enqueueReleaseMail, releaseNotFound } from '../catalogue';
+import { addEvent, queueReleaseUpdate } from '../delivery';
+import {
+  consumeUpload,
+  copyNewAudio,
+  editedReleaseColumns,
+  type FileDeps,
+  removeStoredFiles,
+  syncTrackArtists,
+} from '../releases';
 import { notifyReleaseUpdateSubmitted } from '../staff-notifications';
+import { applyTrackCredits, proposedTrackCredits, trackCreditChanges } from './track-credits';
+import { changedFields, detailsOf, toView, updateNotFound } from './views';
 
 type ReleaseRow = typeof releases.$inferSelect;
-type UpdateRow = typeof releaseUpdates.$inferSelect;
 
 /** Statuses in which a release is at the stores (or on its way) and changes go through review. */
 const UPDATABLE: ReleaseRow['status'][] = ['approved', 'live'];
@@ -46,31 +51,6 @@ const UPDATABLE: ReleaseRow['status'][] = ['approved', 'live'];
 const inReview = () => new AppError('update_in_review', RELEASE_UPDATE_MESSAGES.inReview, 409);
 const notUpdatable = () => new AppError('release_not_updatable', RELEASE_UPDATE_MESSAGES.notUpdatable, 409);
 const decided = () => new AppError('update_decided', RELEASE_UPDATE_MESSAGES.decided, 409);
-const updateNotFound = () => notFound('Update not found.');
-
-const DETAIL_FIELDS = Object.keys(RELEASE_UPDATE_FIELD_LABELS) as (keyof EditRelease)[];
-
-const detailsOf = (row: ReleaseRow): EditRelease => ({
-  title: row.title,
-  primaryArtists: row.primaryArtists,
-  featuredArtists: row.featuredArtists,
-  genre: row.genre as EditRelease['genre'],
-  labelName: row.labelName,
-  copyrightHolder: row.copyrightHolder,
-  copyrightYear: row.copyrightYear,
-  publishingHolder: row.publishingHolder,
-});
-
-const shown = (value: unknown): string =>
-  Array.isArray(value)
-    ? value.join(', ') || '—'
-    : value === null || value === undefined || value === ''
-      ? '—'
-      : String(value);
-
-function changedFields(before: EditRelease, after: EditRelease) {
-  return DETAIL_FIELDS.filter((field) => shown(before[field]) !== shown(after[field]));
-}
 
 /** The owner's release, locked, still approved or live with no takedown request (else 404 / 409). */
 async function lockUpdatable(tx: DbOrTx, accountId: string, releaseId: string): Promise<ReleaseRow> {
@@ -119,6 +99,7 @@ export async function proposeUpdate(
     .from(tracks)
     .where(eq(tracks.releaseId, releaseId))
     .orderBy(asc(tracks.position));
+  const credits = await proposedTrackCredits(deps.db, viewer, trackRows, input.tracks);
   const trackIds = new Set(trackRows.map((track) => track.id));
   const seen = new Set<string>();
   for (const item of input.audio) {
@@ -130,7 +111,7 @@ export async function proposeUpdate(
     }
     seen.add(id);
   }
-  if (!details && !input.coverUploadId && input.audio.length === 0) {
+  if (!details && !input.coverUploadId && input.audio.length === 0 && credits.proposed.length === 0) {
     throw validationError(RELEASE_UPDATE_MESSAGES.nothingChanged);
   }
   const coverUpload = input.coverUploadId
@@ -168,13 +149,14 @@ export async function proposeUpdate(
         id: track.id,
         title: track.title,
         originalFileName: track.originalFileName,
+        ...(credits.before.has(track.id) ? { credits: credits.before.get(track.id) } : {}),
       })),
     };
     const row = await deps.db.transaction(async (tx) => {
       const release = await lockUpdatable(tx, accountId, releaseId);
       const [created] = await tx
         .insert(releaseUpdates)
-        .values({ releaseId, userId: accountId, before, details, cover, audio })
+        .values({ releaseId, userId: accountId, before, details, cover, audio, tracks: credits.proposed })
         .onConflictDoNothing()
         .returning();
       if (!created) throw inReview();
@@ -191,6 +173,7 @@ export async function proposeUpdate(
           const track = trackRows.find((row) => row.id === item.trackId);
           return `audio of track ${track?.position ?? '?'} "${track?.title ?? ''}"`;
         }),
+        ...trackCreditChanges(before, credits.proposed).map((change) => change.label),
       ]);
       await recordAudit(tx, viewer, {
         kind: 'release.update_request',
@@ -203,6 +186,7 @@ export async function proposeUpdate(
           fields: details ? changedFields(before.details, details) : [],
           cover: cover?.originalName ?? null,
           audio: audio.map((item) => ({ trackId: item.trackId, fileName: item.originalFileName })),
+          credits: trackCreditChanges(before, credits.proposed).map((change) => change.label),
         },
       });
       return created;
@@ -235,102 +219,6 @@ const pickDetails = (columns: ReturnType<typeof editedReleaseColumns>): Partial<
   copyrightYear: columns.copyrightYear,
   publishingHolder: columns.publishingHolder,
 });
-
-/** The before/after lines the artist and the reviewer see. */
-function changesOf(row: UpdateRow): ReleaseUpdateChange[] {
-  const changes: ReleaseUpdateChange[] = [];
-  if (row.details) {
-    for (const field of changedFields(row.before.details, row.details)) {
-      changes.push({
-        kind: 'detail',
-        field,
-        label: RELEASE_UPDATE_FIELD_LABELS[field] ?? field,
-        before: shown(row.before.details[field]),
-        after: shown(row.details[field]),
-      });
-    }
-  }
-  if (row.cover) {
-    changes.push({
-      kind: 'cover',
-      label: 'Cover art',
-      beforeUrl: row.before.coverThumbMediumKey ? `/api/release-updates/${row.id}/cover/before` : null,
-      afterUrl: `/api/release-updates/${row.id}/cover/after`,
-      afterName: row.cover.originalName,
-    });
-  }
-  for (const item of row.audio) {
-    const track = row.before.tracks.find((t) => t.id === item.trackId);
-    changes.push({
-      kind: 'audio',
-      label: 'Audio',
-      trackId: item.trackId,
-      trackTitle: track?.title ?? 'Track',
-      before: track?.originalFileName ?? '—',
-      after: item.originalFileName,
-      afterUrl: `/api/release-updates/${row.id}/tracks/${item.trackId}/audio`,
-    });
-  }
-  return changes;
-}
-
-function toView(
-  row: UpdateRow,
-  release: Pick<ReleaseRow, 'title' | 'status'>,
-  artistName: string,
-): ReleaseUpdateView {
-  return {
-    id: row.id,
-    releaseId: row.releaseId,
-    releaseTitle: release.title,
-    releaseStatus: release.status,
-    artistName,
-    state: row.state,
-    changes: changesOf(row),
-    rejectionReason: row.rejectionReason,
-    createdAt: row.createdAt.toISOString(),
-    decidedAt: row.decidedAt?.toISOString() ?? null,
-  };
-}
-
-async function views(db: DbOrTx, where: SQL | undefined, limit: number): Promise<ReleaseUpdateView[]> {
-  const rows = await db
-    .select({ update: releaseUpdates, release: releases, artistName: profiles.artistName })
-    .from(releaseUpdates)
-    .innerJoin(releases, eq(releases.id, releaseUpdates.releaseId))
-    .innerJoin(profiles, eq(profiles.id, releases.userId))
-    .where(where)
-    .orderBy(desc(releaseUpdates.createdAt))
-    .limit(limit);
-  return rows.map((row) => toView(row.update, row.release, row.artistName));
-}
-
-/** GET /api/releases/:id/update: the owner's update in review, else the last decided one (or null). */
-export async function latestUpdate(
-  db: DbOrTx,
-  accountId: string,
-  releaseId: string,
-): Promise<ReleaseUpdateView | null> {
-  const [owned] = await db
-    .select({ id: releases.id })
-    .from(releases)
-    .where(and(eq(releases.id, releaseId), eq(releases.userId, accountId)));
-  if (!owned) throw releaseNotFound();
-  const [latest] = await views(db, eq(releaseUpdates.releaseId, releaseId), 1);
-  return latest ?? null;
-}
-
-/** GET /api/admin/release-updates: the updates waiting for review, oldest last (the newest first). */
-export async function updatesInReview(db: DbOrTx, releaseId?: string): Promise<ReleaseUpdateView[]> {
-  return views(
-    db,
-    and(
-      eq(releaseUpdates.state, 'in_review'),
-      releaseId ? eq(releaseUpdates.releaseId, releaseId) : undefined,
-    ),
-    200,
-  );
-}
 
 /** Locks an update still in review and its release (409 once decided). */
 async function lockInReview(tx: DbOrTx, updateId: string) {
@@ -427,6 +315,7 @@ export async function approveUpdate(
       if (track.fileKey !== item.fileKey) oldKeys.push(track.fileKey);
       await dropUploadRows(tx, release.id, [track.fileKey]);
     }
+    await applyTrackCredits(tx, release.id, row.tracks);
     const [decidedRow] = await tx
       .update(releaseUpdates)
       .set({ state: 'approved', decidedBy: viewer.user.id, decidedAt: new Date(), updatedAt: new Date() })
@@ -521,29 +410,4 @@ export async function rejectUpdate(
   deps.wakeMail();
   await removeStoredFiles(deps.storage, deps.logger, proposedKeys);
   return view;
-}
-
-/**
- * The storage key behind a diff's picture or player: the cover before or after, or a proposed WAV. The
- * owner of the release or staff only (anyone else: 404).
- */
-export async function updateFileKey(
-  db: DbOrTx,
-  viewer: Viewer,
-  isStaff: boolean,
-  updateId: string,
-  file: { kind: 'cover'; which: 'before' | 'after' } | { kind: 'audio'; trackId: string },
-): Promise<string> {
-  const [row] = await db.select().from(releaseUpdates).where(eq(releaseUpdates.id, updateId));
-  if (!row || (!isStaff && row.userId !== viewer.account.id)) throw updateNotFound();
-  const key =
-    file.kind === 'cover'
-      ? file.which === 'before'
-        ? row.before.coverThumbMediumKey
-        : (row.cover?.thumbMediumKey ?? row.cover?.artKey)
-      : row.audio.find((item) => item.trackId === file.trackId)?.fileKey;
-  // A decided update's proposed files may be gone; the release's own routes serve what it has now.
-  if (!key || (row.state !== 'in_review' && !(file.kind === 'cover' && file.which === 'before')))
-    throw notFound('File not found.');
-  return key;
 }

@@ -12,7 +12,7 @@ import { deliveries, deliveryTargets, releases } from '../../db/schema';
 import { basicSubmission, uploadReleaseFiles } from '../../test-support/builder-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { promoteReleases } from '../delivery/acknowledgements';
+import { promoteReleases } from '../delivery';
 
 let system: TestSystem;
 

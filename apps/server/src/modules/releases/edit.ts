@@ -26,10 +26,16 @@ import {
 } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, validationError } from '../../lib/errors';
-import { recordAudit } from '../audit';
+import { changedFields, recordAudit } from '../audit';
 
-import { availabilityColumns, availabilityView } from './availability';
-import { coverUrl, findOwned, notEditable, releaseNotFound } from './service';
+import {
+  availabilityColumns,
+  availabilityView,
+  coverUrl,
+  releaseNotFound,
+  replaceCredits,
+} from '../catalogue';
+import { findOwned, notEditable } from './service';
 
 // ------------------------------------------------------------------ load and edit
 
@@ -178,6 +184,18 @@ export async function updateMyRelease(
     // A moderator's decision landed between our read and this update: theirs wins.
     if (!row) throw notEditable();
     await syncTrackArtists(tx, releaseId, current, { primary: primaryData, featured: featuredData });
+    // Who changed what, a team member named with the account (issue 43 finding 10, record 229).
+    const { primaryArtistsData: _p, featuredArtistsData: _f, ...edited } = columns;
+    const diff = changedFields(current as Record<string, unknown>, edited);
+    if (diff) {
+      await recordAudit(tx, viewer, {
+        kind: 'release.edit',
+        releaseId,
+        subjectUserId: viewer.account.id,
+        before: diff.before,
+        after: diff.after,
+      });
+    }
     return row;
   });
   return toReleaseForEdit(updated);
@@ -325,6 +343,15 @@ export async function updateMyTracks(
     });
   }
   await db.transaction(async (tx) => {
+    const trackSummary = (list: { title: string; explicit: boolean }[]) =>
+      list
+        .map((track, index) => `${index + 1}. ${track.title}${track.explicit ? ' (explicit)' : ''}`)
+        .join('; ');
+    const previous = await tx
+      .select({ title: tracks.title, explicit: tracks.explicit })
+      .from(tracks)
+      .where(eq(tracks.releaseId, releaseId))
+      .orderBy(tracks.position);
     const [row] = await tx
       .update(releases)
       .set({
@@ -356,9 +383,6 @@ export async function updateMyTracks(
       if (!existingIds.has(id))
         throw validationError('Every track of the release must be listed exactly once.');
     }
-    const trackIds = [...existingIds];
-    await tx.delete(songwriters).where(inArray(songwriters.trackId, trackIds));
-    await tx.delete(producers).where(inArray(producers.trackId, trackIds));
     for (const [index, track] of input.tracks.entries()) {
       const id = track.id.toLowerCase();
       await tx
@@ -371,23 +395,18 @@ export async function updateMyTracks(
           featuredArtistsData: track.featuredArtists,
         })
         .where(and(eq(tracks.id, id), eq(tracks.releaseId, releaseId)));
-      await tx.insert(songwriters).values(
-        track.songwriters.map((writer) => ({
-          trackId: id,
-          firstName: writer.firstName,
-          middleName: writer.middleName ?? null,
-          lastName: writer.lastName,
-          role: writer.role,
-        })),
-      );
-      await tx.insert(producers).values(
-        track.producers.map((producer) => ({
-          trackId: id,
-          firstName: producer.firstName,
-          middleName: producer.middleName ?? null,
-          lastName: producer.lastName,
-        })),
-      );
+      await replaceCredits(tx, id, track);
     }
+    // Credits are replaced as a whole: the row names the tracks; the artists are in the release's row.
+    await recordAudit(tx, viewer, {
+      kind: 'release.edit_tracks',
+      releaseId,
+      subjectUserId: viewer.account.id,
+      before: { tracks: trackSummary(previous) },
+      after: {
+        tracks: trackSummary(input.tracks),
+        primaryArtists: allPrimary.map((artist) => artist.name).join(', '),
+      },
+    });
   });
 }

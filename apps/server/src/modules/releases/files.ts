@@ -21,8 +21,9 @@ import {
   trackFileFields,
   type UploadRow,
   usableUpload,
-} from '../builder/files';
-import { coverUrl, notEditable, releaseNotFound, removeStoredFiles } from './service';
+} from '../builder';
+import { coverUrl, releaseNotFound } from '../catalogue';
+import { notEditable, removeStoredFiles } from './service';
 
 export type FileDeps = Pick<Deps, 'db' | 'config' | 'storage' | 'logger'>;
 

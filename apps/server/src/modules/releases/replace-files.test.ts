@@ -11,7 +11,7 @@ import { auditLog, profiles, releases, tracks, uploads } from '../../db/schema';
 import { basicSubmission, tusUpload, uploadReleaseFiles } from '../../test-support/builder-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { makeImage, makeWav } from '../../test-support/media';
-import { WAV_MESSAGES } from '../builder/wav';
+import { WAV_MESSAGES } from '../catalogue';
 
 let system: TestSystem;
 beforeAll(async () => {

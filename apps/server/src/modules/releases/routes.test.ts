@@ -7,7 +7,7 @@ import { producers, releases, songwriters, tracks } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { addTestCover } from '../../test-support/releases-fixtures';
-import { releaseMail } from './mails';
+import { releaseMail } from '../catalogue';
 
 let system: TestSystem;
 let owner: Awaited<ReturnType<TestSystem['signedInUser']>>;

@@ -18,16 +18,10 @@ import { fileResponse } from '../../lib/file-response';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { accountIdOf, resolveProfileFilter } from '../artist-profiles';
+import { releaseIdParam } from '../catalogue';
 import { getReleaseForEdit, resubmitMyRelease, updateMyRelease, updateMyTracks } from './edit';
 import { replaceCover, replaceTrackAudio } from './files';
-import {
-  coverThumbKey,
-  deleteMyRelease,
-  listMyReleases,
-  ownTrackFileKey,
-  releaseIdParam,
-  requestTakedown,
-} from './service';
+import { coverThumbKey, deleteMyRelease, listMyReleases, ownTrackFileKey, requestTakedown } from './service';
 import { addTrack, removeTrack } from './track-changes';
 
 const IMAGE_TYPES: Record<string, string> = {

@@ -3,7 +3,6 @@
  * for editing, editing and fix-and-resubmit are in edit.ts.
  * Only the owner sees a release (anyone else gets 404); every state rule sits in the UPDATE/DELETE's WHERE.
  */
-import { createHash } from 'node:crypto';
 import type { ReleaseStatus } from '@tunedrop/shared';
 import {
   type MySongItem,
@@ -30,25 +29,12 @@ import type { Viewer } from '../../lib/context';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { uuidParam } from '../../lib/params';
 import { containsPattern } from '../../lib/search';
-import { releaseStoreRejections, storeRejectionsOf, storeRejectionsSql } from '../delivery/needs-action';
+import { coverUrl, releaseNotFound } from '../catalogue';
+import { releaseStoreRejections, storeRejectionsOf, storeRejectionsSql } from '../delivery';
 import { notifyTakedownRequested } from '../staff-notifications';
 
 export const notEditable = () => new AppError('release_not_editable', RELEASE_MESSAGES.cannotEdit, 409);
-export const releaseNotFound = () => notFound(RELEASE_MESSAGES.notFound);
-
-/** A release id from the path; anything that is not a UUID cannot name a release, so it is a 404. */
-export const releaseIdParam = (value: string | undefined) => uuidParam(value, RELEASE_MESSAGES.notFound);
-
-/**
- * A cover thumbnail's URL. `version` (the thumbnail's storage key) adds a short hash, so a replaced cover
- * gets a new URL and the browser's cached thumbnail (max-age one day) is never shown for it.
- */
-export const coverUrl = (releaseId: string, size: 'small' | 'medium', version?: string | null) =>
-  `/api/releases/${releaseId}/cover/${size}${
-    version ? `?v=${createHash('sha256').update(version).digest('hex').slice(0, 12)}` : ''
-  }`;
 
 // ------------------------------------------------------------------ list
 

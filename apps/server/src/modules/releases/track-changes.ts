@@ -13,7 +13,8 @@ import { assertNotBanned } from '../../lib/access';
 import type { Viewer } from '../../lib/context';
 import { validationError } from '../../lib/errors';
 import { recordAudit } from '../audit';
-import { removeStagedAudio, trackFileFields, usableUpload } from '../builder/files';
+import { removeStagedAudio, trackFileFields, usableUpload } from '../builder';
+import { insertTracks } from '../catalogue';
 import {
   changeableRelease,
   consumeUpload,
@@ -115,36 +116,19 @@ export async function addTrack(
     checkTrackList(current, input.title);
     checkPrimaryArtists(viewer, [...current.flatMap((track) => track.primary), ...input.primaryArtists]);
     const position = Math.max(0, ...current.map((track) => track.position)) + 1;
-    const [row] = await tx
-      .insert(tracks)
-      .values({
-        releaseId,
+    const [id] = await insertTracks(tx, releaseId, [
+      {
         position,
         title: input.title,
         explicit: input.explicit,
-        ...fields,
-        primaryArtistsData: input.primaryArtists,
-        featuredArtistsData: input.featuredArtists,
-      })
-      .returning({ id: tracks.id });
-    if (!row) throw new Error('track insert returned nothing');
-    await tx.insert(songwriters).values(
-      input.songwriters.map((writer) => ({
-        trackId: row.id,
-        firstName: writer.firstName,
-        middleName: writer.middleName ?? null,
-        lastName: writer.lastName,
-        role: writer.role,
-      })),
-    );
-    await tx.insert(producers).values(
-      input.producers.map((producer) => ({
-        trackId: row.id,
-        firstName: producer.firstName,
-        middleName: producer.middleName ?? null,
-        lastName: producer.lastName,
-      })),
-    );
+        file: fields,
+        primaryArtists: input.primaryArtists,
+        featuredArtists: input.featuredArtists,
+        songwriters: input.songwriters,
+        producers: input.producers,
+      },
+    ]);
+    if (!id) throw new Error('track insert returned nothing');
     await consumeUpload(tx, userId, releaseId, upload);
     await recomputeReleaseArtists(tx, releaseId);
     await recordAudit(tx, viewer, {
@@ -154,14 +138,14 @@ export async function addTrack(
       before: { trackCount: current.length },
       after: {
         trackCount: current.length + 1,
-        trackId: row.id,
+        trackId: id,
         title: input.title,
         position,
         fileKey: fields.fileKey,
         originalFileName: fields.originalFileName,
       },
     });
-    return row.id;
+    return id;
   });
   await removeStagedAudio(deps, [upload]);
   deps.logger.info({ releaseId, userId, trackId, uploadId: upload.id }, 'track added');

@@ -102,6 +102,6 @@ export async function addExpense(
         }),
       );
     }
-    return readReleaseSplits(tx, release);
+    return readReleaseSplits(tx, release, viewer);
   });
 }

@@ -1,7 +1,9 @@
 /**
  * Split invitations (record 147): what accepting means, shown before sign-up, and the acceptance itself.
  */
+
 import { createHash } from 'node:crypto';
+import { centsToDecimal } from '@tunedrop/shared/money';
 import {
   type InvitationAcceptance,
   maskEmail,
@@ -14,7 +16,7 @@ import { releases, splitPayees } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { rows } from '../../lib/sql';
-import { applyBalanceChange } from '../wallet/balance';
+import { applyBalanceChange } from '../wallet';
 import { outstandingExpenseCents } from './expenses';
 import { lockSplitsForEdit } from './posting';
 import { releaseExpenseViews } from './release-splits';
@@ -153,13 +155,20 @@ export async function acceptInvitation(
     );
     const releasedCents = Number(released?.cents ?? 0);
     if (releasedCents !== 0) {
-      await applyBalanceChange(tx, {
-        userId: viewer.user.id,
-        balanceDeltaCents: releasedCents,
-        addsPositiveDifferenceToEarnings: true,
-        updateType: 'split_release',
-        notes: `Held split shares of "${oneLine(release?.title ?? '')}" released on acceptance`,
-      });
+      await applyBalanceChange(
+        tx,
+        {
+          userId: viewer.user.id,
+          balanceDeltaCents: releasedCents,
+          addsPositiveDifferenceToEarnings: true,
+          updateType: 'split_release',
+          notes: `Held split shares of "${oneLine(release?.title ?? '')}" released on acceptance`,
+          counterEntries: [
+            { account: 'payee_held', subject: payee.id, amount: centsToDecimal(releasedCents) },
+          ],
+        },
+        { reference: { type: 'split_payee', id: payee.id } },
+      );
     }
     return { accepted: true as const, releasedCents };
   });

@@ -126,13 +126,21 @@ export async function applySplits(tx: Tx, importId: string): Promise<void> {
 
 /**
  * Held shares of invitations withdrawn before this posting go back to their owners: marks them returned
- * by this report and gives each owner's total (with the payees' addresses for the ledger line).
+ * by this report and gives each owner's total (with the payees' addresses for the ledger line, and the
+ * cents per payee for the journal).
  */
 export async function returnWithdrawnHolds(
   tx: Tx,
   importId: string,
-): Promise<{ ownerId: string; cents: number; emails: string[] }[]> {
-  const found = await rows<{ ownerId: string; cents: string; emails: string[] }>(
+): Promise<
+  { ownerId: string; cents: number; emails: string[]; payees: { payeeId: string; cents: number }[] }[]
+> {
+  const found = await rows<{
+    ownerId: string;
+    cents: string;
+    emails: string[];
+    payees: { payeeId: string; cents: number | string }[];
+  }>(
     tx,
     sql`
       with returned as (
@@ -140,10 +148,19 @@ export async function returnWithdrawnHolds(
            set released_to = 'owner', released_at = clock_timestamp(), released_import_id = ${importId}
           from split_payees p
          where p.id = s.payee_id and p.status = 'withdrawn' and s.held and s.released_to is null
-        returning s.owner_id, s.cents, p.email
+        returning s.owner_id, s.payee_id, s.cents, p.email
+      ),
+      per_payee as (
+        select owner_id, payee_id, email, sum(cents) as cents from returned group by owner_id, payee_id, email
       )
-      select owner_id, sum(cents)::text as cents, array_agg(distinct email order by email) as emails
-        from returned group by owner_id`,
+      select owner_id, sum(cents)::text as cents, array_agg(distinct email order by email) as emails,
+             json_agg(json_build_object('payeeId', payee_id, 'cents', cents::text)) as payees
+        from per_payee group by owner_id`,
   );
-  return found.map((row) => ({ ownerId: row.ownerId, cents: Number(row.cents), emails: row.emails }));
+  return found.map((row) => ({
+    ownerId: row.ownerId,
+    cents: Number(row.cents),
+    emails: row.emails,
+    payees: row.payees.map((payee) => ({ payeeId: payee.payeeId, cents: Number(payee.cents) })),
+  }));
 }

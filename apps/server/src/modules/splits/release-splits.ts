@@ -15,7 +15,7 @@ import type { Viewer } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { rows } from '../../lib/sql';
 
-type OwnedRelease = { id: string; title: string; userId: string };
+export type OwnedRelease = { id: string; title: string; userId: string };
 
 /** The release when the viewer owns it or is an admin; 404 otherwise (another artist learns nothing). */
 export async function ownedRelease(db: DbOrTx, releaseId: string, viewer: Viewer, lock = false) {
@@ -36,10 +36,17 @@ export async function getReleaseSplits(
   viewer: Viewer,
 ): Promise<ReleaseSplits> {
   const release = await ownedRelease(db, releaseId, viewer);
-  return readReleaseSplits(db, release);
+  return readReleaseSplits(db, release, viewer);
 }
 
-export async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Promise<ReleaseSplits> {
+/** Whether the viewer changes another account's split (an admin): a save then needs a reason (record 229). */
+export const isStaffChange = (release: OwnedRelease, viewer: Viewer) => release.userId !== viewer.account.id;
+
+export async function readReleaseSplits(
+  db: DbOrTx,
+  release: OwnedRelease,
+  viewer: Viewer,
+): Promise<ReleaseSplits> {
   const [owner] = await rows<{ email: string }>(
     db,
     sql`select email from "user" where id = ${release.userId}`,
@@ -137,6 +144,7 @@ export async function readReleaseSplits(db: DbOrTx, release: OwnedRelease): Prom
     releaseId: release.id,
     releaseTitle: release.title,
     ownerEmail: owner?.email ?? '',
+    isReasonRequired: isStaffChange(release, viewer),
     tracks: trackRows.map((row) => ({ id: row.id, position: Number(row.position), title: row.title })),
     current,
     history,

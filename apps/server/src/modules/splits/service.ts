@@ -25,6 +25,7 @@ import { hashToken } from './invitations';
 import { invitationMail } from './mails';
 import { lockSplitsForEdit } from './posting';
 import { ownedRelease, readReleaseSplits } from './release-splits';
+import { requiredReason, splitInForce, traceSplitSave } from './split-trace';
 
 /**
  * Saves a new version of one split (release default or a track). New payees are invited (a mail with
@@ -40,12 +41,15 @@ export async function saveSplit(
   return db.transaction(async (tx) => {
     await lockSplitsForEdit(tx);
     const release = await ownedRelease(tx, releaseId, viewer, true);
+    const reason = requiredReason(release, viewer, input.reason);
+    let target = 'Release default';
     if (input.trackId) {
-      const [track] = await rows<{ id: string }>(
+      const [track] = await rows<{ id: string; position: number; title: string }>(
         tx,
-        sql`select id from tracks where id = ${input.trackId} and release_id = ${release.id}`,
+        sql`select id, position, title from tracks where id = ${input.trackId} and release_id = ${release.id}`,
       );
       if (!track) throw new AppError('track_not_in_release', SPLIT_TEXTS.trackNotInRelease, 422);
+      target = `Track ${track.position}: ${track.title}`;
     }
     const [owner] = await rows<{ email: string; artistName: string | null }>(
       tx,
@@ -89,6 +93,7 @@ export async function saveSplit(
       byEmail.set(email, payee.id);
       created.push({ email, token });
     }
+    const before = await splitInForce(tx, release.id, input.trackId ?? null);
     const [last] = await rows<{ version: number | null }>(
       tx,
       sql`
@@ -116,6 +121,21 @@ export async function saveSplit(
         })),
       );
     }
+    await traceSplitSave(tx, {
+      viewer,
+      release,
+      target,
+      before,
+      after: {
+        ownerPercent: hundredthsToPercent(ownerHundredths),
+        payees: new Map(
+          emails.map((email, index) => [email, hundredthsToPercent(payeeHundredths[index] ?? 0)]),
+        ),
+      },
+      reason,
+      invited: created.map((invite) => invite.email),
+      appUrl,
+    });
     // Counted (and refused with 429 past the limits) in this transaction: a refused save sends nothing.
     await recordInvitationSends(
       tx,
@@ -135,7 +155,7 @@ export async function saveSplit(
         }),
       );
     }
-    return readReleaseSplits(tx, release);
+    return readReleaseSplits(tx, release, viewer);
   });
 }
 
@@ -163,6 +183,6 @@ export async function withdrawPayee(db: Db, releaseId: string, payeeId: string, 
       if (!row) throw notFound('Invitation not found');
       throw new AppError('not_pending', SPLIT_TEXTS.notPending, 409);
     }
-    return readReleaseSplits(tx, release);
+    return readReleaseSplits(tx, release, viewer);
   });
 }

@@ -7,7 +7,7 @@ import {
   TEAM_TEXTS,
 } from '@tunedrop/shared/schemas/team';
 import type { OutgoingMail } from '../../infra/mail/mail';
-import { quoted } from '../splits/mails';
+import { quoted } from '../splits';
 
 export function teamInvitationMail(input: {
   to: string;

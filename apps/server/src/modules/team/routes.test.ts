@@ -185,8 +185,19 @@ describe('roles on the owner’s account', () => {
       (await system.request('/api/billing/customer-portal', { method: 'POST', cookie: finance.acting }))
         .status,
     ).toBe(403);
-    // Without the account cookie the member is on their own (empty) account.
-    const own = await readJson(await system.request('/api/me', { cookie: finance.cookie }));
+    // Without the account cookie a member who never subscribed acts for the team (record 230): their own
+    // empty account would only put a plan to them. Choosing their own account still takes them there.
+    const fresh = await readJson(await system.request('/api/me', { cookie: finance.cookie }));
+    expect(fresh.account).toEqual({ id: owner.userId, role: 'finance' });
+    const chosen = await system.request('/api/accounts/current', {
+      method: 'PUT',
+      cookie: finance.cookie,
+      json: { accountId: finance.userId },
+    });
+    expect(chosen.headers.getSetCookie().join(';')).toContain(`tunedrop.account=${finance.userId}`);
+    const own = await readJson(
+      await system.request('/api/me', { cookie: `${finance.cookie}; tunedrop.account=${finance.userId}` }),
+    );
     expect(own.account).toEqual({ id: finance.userId, role: 'owner' });
     await system.request(`/api/team/members/${finance.userId}`, { method: 'DELETE', cookie: owner.cookie });
   });
@@ -215,6 +226,24 @@ describe('roles on the owner’s account', () => {
     expect((await readJson(withdrawal)).error.message).toBe(TEAM_TEXTS.roleRefused('Catalog'));
     expect((await system.request('/api/wallet', { cookie: catalog.acting })).status).toBe(200);
     await system.request(`/api/team/members/${catalog.userId}`, { method: 'DELETE', cookie: owner.cookie });
+  });
+
+  it('the admin users list names a member by their team, never as Basic (record 230)', async () => {
+    const member = await joinAs('viewer');
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    const page = await readJson(
+      await system.request(`/api/admin/users?q=${encodeURIComponent(member.email)}`, {
+        cookie: admin.cookie,
+      }),
+    );
+    expect(
+      page.users.map((user: { email: string; teamOf: string | null }) => [user.email, user.teamOf]),
+    ).toEqual([[member.email, 'Owner Band']]);
+    const self = await readJson(
+      await system.request(`/api/admin/users?q=${encodeURIComponent(owner.email)}`, { cookie: admin.cookie }),
+    );
+    expect(self.users[0]?.teamOf).toBeNull();
+    await system.request(`/api/team/members/${member.userId}`, { method: 'DELETE', cookie: owner.cookie });
   });
 
   it('a removed member is back on their own account at the next request', async () => {
@@ -248,7 +277,8 @@ describe('roles on the owner’s account', () => {
       json: { accountId: member.userId },
     });
     expect(back.status).toBe(200);
-    expect(back.headers.getSetCookie().join(';')).toMatch(/tunedrop\.account=;/);
+    // Their own account is written, not cleared: without a choice a team-only person acts for the team.
+    expect(back.headers.getSetCookie().join(';')).toContain(`tunedrop.account=${member.userId};`);
     await system.request(`/api/team/members/${member.userId}`, { method: 'DELETE', cookie: owner.cookie });
   });
 });

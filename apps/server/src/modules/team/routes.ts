@@ -18,6 +18,7 @@ import type { AppEnv } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
+import { leaveAccount, transferOwnership } from './ownership';
 import {
   acceptTeamInvitation,
   assertMayAct,
@@ -25,11 +26,9 @@ import {
   getTeam,
   getTeamInvitation,
   inviteMember,
-  leaveAccount,
   listAccounts,
   removeMember,
   TeamInvitationLimitError,
-  transferOwnership,
   withdrawInvitation,
 } from './service';
 
@@ -38,16 +37,14 @@ const tokenOf = (token: string) => {
   return token;
 };
 
-/** The chosen account for this browser session (no Max-Age); the viewer's own account clears it. */
-function chooseAccount(c: Context<AppEnv>, accountId: string, ownId: string) {
+/**
+ * The chosen account for this browser session (no Max-Age). The viewer's own account is written too, not
+ * cleared: without a choice a team-only person acts for their team (record 230), and choosing their own
+ * account must hold.
+ */
+function chooseAccount(c: Context<AppEnv>, accountId: string) {
   const secure = c.var.deps.config.appUrl.startsWith('https:');
-  setCookie(c, ACCOUNT_COOKIE, accountId === ownId ? '' : accountId, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure,
-    ...(accountId === ownId ? { maxAge: 0 } : {}),
-  });
+  setCookie(c, ACCOUNT_COOKIE, accountId, { path: '/', httpOnly: true, sameSite: 'Lax', secure });
 }
 
 /** Answers the list as it stands after the switch (the viewer of this request still holds the old one). */
@@ -66,7 +63,7 @@ export const accountsRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     const { accountId } = c.req.valid('json');
     await assertMayAct(c.var.deps.db, viewer, accountId);
-    chooseAccount(c, accountId, viewer.user.id);
+    chooseAccount(c, accountId);
     return c.json(withCurrent(await listAccounts(c.var.deps.db, viewer), accountId), 200);
   });
 
@@ -116,7 +113,7 @@ export const teamRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     await leaveAccount(c.var.deps.db, viewer, c.req.valid('json').accountId);
     // Back on their own account (record 205).
-    chooseAccount(c, viewer.user.id, viewer.user.id);
+    chooseAccount(c, viewer.user.id);
     return c.json(withCurrent(await listAccounts(c.var.deps.db, viewer), viewer.user.id), 200);
   });
 
@@ -129,6 +126,6 @@ export const teamInvitationRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     const accountId = await acceptTeamInvitation(c.var.deps.db, tokenOf(c.req.param('token')), viewer);
     // The new member lands in the account they joined.
-    chooseAccount(c, accountId, viewer.user.id);
+    chooseAccount(c, accountId);
     return c.json(withCurrent(await listAccounts(c.var.deps.db, viewer), accountId), 200);
   });

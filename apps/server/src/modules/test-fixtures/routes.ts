@@ -13,7 +13,13 @@ import type { AppEnv } from '../../lib/context';
 import { forbidden, notFound } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { createTestRelease, createTestUser, signInCookie } from '../../test-support/fixtures';
-import { runDeliveryOnce } from '../delivery/worker';
+import { createStuckImport } from '../../test-support/royalty-jobs';
+import { cliAuditActor } from '../audit';
+import { runDeliveryOnce } from '../delivery';
+import { applyLapsePolicy } from '../lapse-policy';
+import { signTaxForm } from '../tax';
+
+const stuckImportSchema = z.object({ fileName: z.string().min(1), content: z.string().min(1) });
 
 const userSchema = z.object({
   email: z.string().optional(),
@@ -72,7 +78,8 @@ export const testFixturesRoutes = new Hono<AppEnv>()
         : {}),
     });
     // A seeded balance has its line in the ledger, dated long before any statement month, as if carried over:
-    // the finance overview and audit:balances reconcile the journeys' shared database (record 189).
+    // the finance overview and audit:balances reconcile the journeys' shared database (record 189); its
+    // journal transaction is createTestUser's.
     if (options.balanceCents) {
       await deps.db.insert(balanceUpdatesLog).values({
         userId: user.userId,
@@ -113,4 +120,39 @@ export const testFixturesRoutes = new Hono<AppEnv>()
   .post('/delivery/run', access('public'), async (c) => {
     const result = await runDeliveryOnce(c.var.deps);
     return c.json(result, 200);
-  });
+  })
+  // A royalty import whose job was lost (record 220): it waits staging with no run until an admin retries it.
+  .post('/royalty-imports/stuck', access('public'), validate('json', stuckImportSchema), async (c) => {
+    return c.json(await createStuckImport(c.var.deps, c.req.valid('json')), 200);
+  })
+  // The lapse policy's daily run now (its job runs at 06:00 UTC), so a journey sees its mail.
+  .post('/lapse-policy/run', access('public'), async (c) => {
+    const { db, config } = c.var.deps;
+    return c.json(await applyLapsePolicy(db, config.appUrl), 200);
+  })
+  // A signed tax form for a seeded account (issue 38), as the interview signs it: payouts journeys start from it.
+  .post(
+    '/tax-form',
+    access('public'),
+    validate(
+      'json',
+      z.object({ userId: z.string().min(1), form: z.unknown(), signedAt: z.iso.datetime().optional() }),
+    ),
+    async (c) => {
+      const { db, config } = c.var.deps;
+      const { userId, form, signedAt } = c.req.valid('json');
+      const row = await signTaxForm(
+        db,
+        config.appSecret,
+        form as Parameters<typeof signTaxForm>[2],
+        {
+          userId,
+          signedAt: signedAt ? new Date(signedAt) : new Date(),
+          address: null,
+          userAgent: 'e2e fixture',
+        },
+        cliAuditActor(),
+      );
+      return c.json({ id: row.id, sha256: row.sha256 }, 200);
+    },
+  );

@@ -14,6 +14,7 @@
 import { formatCents } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { allowLongStatements } from '../../db/long-statements';
 import { profiles } from '../../db/schema';
 import { rows } from '../../lib/sql';
 
@@ -40,6 +41,14 @@ type AuditRow = {
 };
 
 export async function auditBalances(db: DbOrTx): Promise<{ checked: number; mismatches: BalanceMismatch[] }> {
+  return db.transaction(async (tx) => {
+    // One statement over the whole balance log: the long statement limit (record 223).
+    await allowLongStatements(tx);
+    return auditIn(tx);
+  });
+}
+
+async function auditIn(db: DbOrTx): Promise<{ checked: number; mismatches: BalanceMismatch[] }> {
   const found = await rows<AuditRow>(
     db,
     sql`

@@ -35,7 +35,9 @@ export const walletRoutes = new Hono<AppEnv>()
         config.appSecret,
         viewer.account.id,
         c.req.valid('json'),
+        { viewer, holdHours: config.PAYOUT_HOLD_HOURS, appUrl: config.appUrl },
       );
+      c.var.deps.wakeMail();
       return c.json({ paymentDetails }, 200);
     },
   )
@@ -45,7 +47,14 @@ export const walletRoutes = new Hono<AppEnv>()
     validate('json', withdrawalRequestInputSchema),
     async (c) => {
       const viewer = requireViewer(c);
-      const request = await requestWithdrawal(c.var.deps.db, viewer.account.id, c.req.valid('json').amount);
+      const { db, config } = c.var.deps;
+      const request = await requestWithdrawal(db, viewer.account.id, c.req.valid('json').amount, {
+        viewer,
+        holdHours: config.PAYOUT_HOLD_HOURS,
+        appUrl: config.appUrl,
+        appSecret: config.appSecret,
+      });
+      c.var.deps.wakeMail();
       return c.json(request, 201);
     },
   )

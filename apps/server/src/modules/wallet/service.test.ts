@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, balanceUpdatesLog, profiles, withdrawalRequests } from '../../db/schema';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
-import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals/service';
+import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals';
 import { auditBalances, describeMismatch } from './audit';
 import { applyBalanceChange, applyBalanceChanges } from './balance';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';

@@ -8,6 +8,7 @@ import { formatCents, PLAN_DETAILS, type Plan, type Role, type WithdrawalStatus 
 import {
   checkPaymentSettings,
   checkWithdrawal,
+  describeMaskedDetails,
   type MaskedPaymentDetails,
   maskPaymentDetails,
   minimumWithdrawalCents,
@@ -17,14 +18,29 @@ import {
   type WalletSummary,
   type WithdrawalSummary,
 } from '@tunedrop/shared/schemas/wallet';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { profiles, userRoles, withdrawalRequests } from '../../db/schema';
+import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
+import { recordAudit } from '../audit';
 import { notifyWithdrawalRequested } from '../staff-notifications';
 import { applyBalanceChange, lockProfile } from './balance';
 import { isPayee, readPayeeSettings } from './payees';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
+import {
+  assertNoPayoutHold,
+  holdAfterChange,
+  mailOwnerOfDetailsChange,
+  mailOwnerOfWithdrawal,
+} from './payout-guard';
+
+/**
+ * Who acts on the account's money, for its trace (record 229): audited with the member and the account,
+ * the owner mailed when it is someone else, and a change of payout details held for `holdHours`.
+ * Left out only by test seeding, which stands for the owner's own first details.
+ */
+export type MoneyActor = { viewer: Viewer; holdHours: number; appUrl: string };
 
 export type Actor = { id: string; email: string };
 
@@ -33,6 +49,12 @@ const walletError = (message: WalletMessage, status: 400 | 409 | 422 = 422) =>
 
 const withdrawalNotFound = () => notFound(WALLET_TEXTS.withdrawalNotFound);
 const notPending = () => new AppError('not_pending', WALLET_TEXTS.notPending, 409);
+const inPayoutRun = () =>
+  new AppError(
+    'in_payout_run',
+    'This withdrawal is being paid by a payout run; it can no longer be changed here.',
+    409,
+  );
 
 /** Masked details for the owner; null (and a logged warning upstream) when they cannot be read. */
 function maskedOrNull(
@@ -85,6 +107,11 @@ async function withdrawalMinimum(
   return { minimumCents: minimumWithdrawalCents(plan, roles), isPayee: false };
 }
 
+/** The minimum payout of an account (its plan's, or the operator's payee minimum): the payout runs use it. */
+export async function minimumPayoutCents(db: DbOrTx, userId: string, plan: Plan): Promise<number> {
+  return (await withdrawalMinimum(db, userId, plan, await rolesOf(db, userId))).minimumCents;
+}
+
 export async function getWalletSummary(db: Db, appSecret: string, userId: string): Promise<WalletSummary> {
   const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
   if (!profile) throw notFound('User not found');
@@ -108,26 +135,69 @@ export async function getWalletSummary(db: Db, appSecret: string, userId: string
     paymentMethod: profile.paymentMethod,
     paymentDetails: maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted),
     pendingRequests: pending.map((row) => toWithdrawalSummary(appSecret, row)),
+    payoutHoldUntil:
+      profile.payoutHoldUntil && profile.payoutHoldUntil.getTime() > Date.now()
+        ? profile.payoutHoldUntil.toISOString()
+        : null,
   };
 }
 
+/**
+ * Saves the account's payout details in one transaction with their trace (record 229): the audit row
+ * (masked before and after), the hold on withdrawals, and the owner's mail when someone else changed them.
+ */
 export async function savePaymentSettings(
   db: Db,
   appSecret: string,
   userId: string,
   input: PaymentSettingsInput,
+  actor?: MoneyActor,
 ): Promise<MaskedPaymentDetails> {
   const checked = checkPaymentSettings(input);
   if (!checked.ok) throw walletError(checked.error);
   const { payment_method: method, payment_details: details } = checked.settings;
   const encrypted = encryptPaymentDetails(appSecret, userId, { method, details });
-  const updated = await db
-    .update(profiles)
-    .set({ paymentMethod: method, paymentDetailsEncrypted: encrypted, updatedAt: new Date() })
-    .where(eq(profiles.id, userId))
-    .returning({ id: profiles.id });
-  if (updated.length === 0) throw notFound('User not found');
-  return maskPaymentDetails(method, details);
+  const masked = maskPaymentDetails(method, details);
+  return db.transaction(async (tx) => {
+    const profile = await lockProfile(tx, userId);
+    if (!profile) throw notFound('User not found');
+    const before = maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted);
+    const now = new Date();
+    const holdUntil = actor
+      ? holdAfterChange({
+          hadDetails: profile.paymentDetailsEncrypted !== null,
+          isOwner: actor.viewer.account.role === 'owner',
+          holdHours: actor.holdHours,
+          now,
+        })
+      : null;
+    await tx
+      .update(profiles)
+      .set({
+        paymentMethod: method,
+        paymentDetailsEncrypted: encrypted,
+        updatedAt: now,
+        // A later change never shortens a hold already running.
+        ...(holdUntil && !(profile.payoutHoldUntil && profile.payoutHoldUntil > holdUntil)
+          ? { payoutHoldUntil: holdUntil }
+          : {}),
+      })
+      .where(eq(profiles.id, userId));
+    if (actor) {
+      await recordAudit(tx, actor.viewer, {
+        kind: 'wallet.payment_settings',
+        subject: { type: 'account', id: userId, label: profile.email },
+        subjectUserId: userId,
+        before: before ? { details: describeMaskedDetails(before) } : null,
+        after: {
+          details: describeMaskedDetails(masked),
+          ...(holdUntil ? { withdrawalsHeldUntil: holdUntil.toISOString() } : {}),
+        },
+      });
+      await mailOwnerOfDetailsChange(tx, actor.viewer, { before, after: masked, holdUntil }, actor.appUrl);
+    }
+    return masked;
+  });
 }
 
 /**
@@ -139,10 +209,13 @@ export async function requestWithdrawal(
   db: Db,
   userId: string,
   amount: string | number | null | undefined,
+  actor?: MoneyActor & { appSecret: string },
 ): Promise<WithdrawalSummary & { balanceCents: number; pendingBalanceCents: number }> {
   return db.transaction(async (tx) => {
     const profile = await lockProfile(tx, userId);
     if (!profile) throw notFound('User not found');
+    // Checked under the profile's lock, which a change of payout details takes too (record 229).
+    assertNoPayoutHold(profile.payoutHoldUntil);
     const roles = await rolesOf(tx, userId);
     const { minimumCents } = await withdrawalMinimum(tx, userId, profile.plan, roles);
     const { paymentMethod, paymentDetailsEncrypted } = profile;
@@ -174,6 +247,22 @@ export async function requestWithdrawal(
       notes: `Withdrawal requested (${formatCents(checked.amountCents)})`,
     });
     await notifyWithdrawalRequested(tx, userId, checked.amountCents);
+    if (actor) {
+      const details = maskedOrNull(actor.appSecret, userId, paymentDetailsEncrypted);
+      await recordAudit(tx, actor.viewer, {
+        kind: 'wallet.withdrawal_request',
+        subject: { type: 'withdrawal', id: request.id, label: profile.email },
+        subjectUserId: userId,
+        withdrawalRequestId: request.id,
+        after: { amountCents: checked.amountCents, paidTo: describeMaskedDetails(details) },
+      });
+      await mailOwnerOfWithdrawal(
+        tx,
+        actor.viewer,
+        { amountCents: checked.amountCents, details },
+        actor.appUrl,
+      );
+    }
     return {
       ...summaryWithoutDetails(request),
       balanceCents: outcome.newBalanceCents,
@@ -201,7 +290,12 @@ export async function leavePending(
   where: { id: string; userId?: string },
   set: Partial<typeof withdrawalRequests.$inferInsert> & { status: WithdrawalStatus },
 ): Promise<WithdrawalRow> {
-  const conditions = [eq(withdrawalRequests.id, where.id), eq(withdrawalRequests.status, 'pending')];
+  const conditions = [
+    eq(withdrawalRequests.id, where.id),
+    eq(withdrawalRequests.status, 'pending'),
+    // A request a payout run holds is the run's until it is paid or returned (issue 38).
+    sql`not exists (select 1 from payout_item_requests r where r.withdrawal_request_id = ${withdrawalRequests.id})`,
+  ];
   if (where.userId) conditions.push(eq(withdrawalRequests.userId, where.userId));
   const [row] = await tx
     .update(withdrawalRequests)
@@ -211,9 +305,10 @@ export async function leavePending(
   if (row) return row;
   const ownership = where.userId ? [eq(withdrawalRequests.userId, where.userId)] : [];
   const [existing] = await tx
-    .select({ id: withdrawalRequests.id })
+    .select({ id: withdrawalRequests.id, status: withdrawalRequests.status })
     .from(withdrawalRequests)
     .where(and(eq(withdrawalRequests.id, where.id), ...ownership));
+  if (existing?.status === 'pending') throw inPayoutRun();
   throw existing ? notPending() : withdrawalNotFound();
 }
 

@@ -55,6 +55,8 @@ export function DashboardLayout() {
   if (!facts.passesGate && location.pathname !== paths.account && !isActivating && !isOpenAfterLapse) {
     // A payee (record 175) was never asked to subscribe: they land on their balance, with no message.
     if (facts.isPayee) return <Navigate to={paths.royalties} replace />;
+    // A team member (record 230) is never put to a plan: the owner's lapse leaves them the open pages.
+    if (facts.isTeamMember) return <Navigate to={paths.songs} replace />;
     return <Navigate to={paths.account} replace state={{ message: GATE_MESSAGE }} />;
   }
 

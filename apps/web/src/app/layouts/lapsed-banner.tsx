@@ -3,9 +3,11 @@
  * My Songs (list and release pages) stay reachable with this banner; upload, edits and analytics keep the gate.
  */
 import { LAPSED_MESSAGES, NO_SUBSCRIPTION_MESSAGES, PAYEE_MESSAGES } from '@tunedrop/shared';
+import { lapsedBannerBody } from '@tunedrop/shared/schemas/lapse-policy';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import { useLapseStanding } from '../../features/lapse-policy';
 
 // Help too (issue 28): anyone signed in may write to support, a payee with no plan included.
 const OPEN_PREFIXES = [paths.royalties, paths.songs, '/dashboard/releases/', paths.help];
@@ -27,6 +29,16 @@ export function LapsedBanner({
   isPayee: boolean;
 }) {
   const messages = isPayee ? PAYEE_MESSAGES : hasNeverSubscribed ? NO_SUBSCRIPTION_MESSAGES : LAPSED_MESSAGES;
+  const isLapsed = messages === LAPSED_MESSAGES;
+  // A lapse: what happens to the releases, in the words and dates of the lapse mails (issue 44).
+  const standing = useLapseStanding(isLapsed);
+  const body = !isLapsed
+    ? messages.body
+    : standing.data
+      ? lapsedBannerBody(standing.data)
+      : standing.isError
+        ? LAPSED_MESSAGES.body
+        : null;
   return (
     <section
       aria-label={isPayee ? 'Payee account' : 'Subscription'}
@@ -35,7 +47,7 @@ export function LapsedBanner({
     >
       <div className="text-sm text-amber-100">
         <p className="font-semibold text-amber-50">{messages.title}</p>
-        <p>{messages.body}</p>
+        {body === null ? null : <p data-testid="lapsed-banner-body">{body}</p>}
       </div>
       <Link to={paths.account} className={buttonClass('primary', 'sm')}>
         {messages.action}

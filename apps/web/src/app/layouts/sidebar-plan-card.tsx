@@ -3,6 +3,8 @@
  * an account without an active subscription says so and points to the account page instead of showing
  * a price it does not pay; a banned account is never offered an upgrade.
  */
+
+import { ROLE_LABELS } from '@tunedrop/shared/schemas/team-roles';
 import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui/button';
 import { Badge } from '../../components/ui/card';
@@ -20,6 +22,18 @@ export function showsAnalyticsLink(viewer: Viewer): boolean {
 export function SidebarPlanCard({ viewer }: { viewer: Viewer }) {
   const facts = viewerFacts(viewer);
   const planDetails = usePlanDetails();
+  // A team member (record 230) sees the account they act for and their role, never a plan or a price.
+  if (facts.isTeamMember) {
+    return (
+      <div className="mt-auto space-y-1 rounded-xl border border-ink-700 bg-ink-800/60 p-4">
+        <p className="text-xs text-zinc-400">Team account</p>
+        <p className="font-semibold text-white" data-testid="sidebar-plan">
+          {viewer.profile.artistName}
+        </p>
+        <p className="text-sm text-zinc-300">{ROLE_LABELS[viewer.account.role]}</p>
+      </div>
+    );
+  }
   const plan = planDetails[viewer.profile.plan] ?? planDetails.basic;
   const isPaying = facts.passesGate && !facts.hasFreeAccess;
   const canUpgrade = isPaying && viewer.profile.plan === 'basic' && !viewer.profile.banned;

@@ -1,10 +1,11 @@
-/** /admin/settings (admin only): the brand, the statement issuer and the plans (record 203), the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the fees and the lapsed-account policy. */
+/** /admin/settings (admin only): the brand, the statement issuer and the plans (record 203), the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the fees, the lapsed-account policy and tax. */
 import { BrandCard, PlansCard } from '../../features/brand';
 import DeliverySettingsPage from '../../features/delivery/routes/admin-settings-page';
 import { FeeSettingsCard } from '../../features/finance';
 import { LapsePolicyCard } from '../../features/lapse-policy';
 import { StatementIssuerCard } from '../../features/royalty-imports';
 import { SupportSettingsCard } from '../../features/support';
+import { AdminTaxCard } from '../../features/tax';
 import { PayeeSettingsCard } from '../../features/wallet';
 
 export default function AdminSettingsPage() {
@@ -18,6 +19,7 @@ export default function AdminSettingsPage() {
       <PayeeSettingsCard />
       <FeeSettingsCard />
       <LapsePolicyCard />
+      <AdminTaxCard />
     </div>
   );
 }

@@ -46,6 +46,7 @@ const DELIVERY_TONES = {
 /** A release in one store, as the artist sees it (issue 15). */
 const STORE_TONES = {
   waiting: 'neutral',
+  no_connection: 'yellow',
   queued: 'neutral',
   uploading: 'blue',
   delivered: 'blue',
@@ -81,11 +82,13 @@ const SUBSCRIPTION_TONES = {
 
 /** An imported royalty report (issue 16). */
 const ROYALTY_IMPORT_LABELS: Record<RoyaltyImportStatus, string> = {
+  staging: 'Being read',
   staged: 'Ready to post',
   failed: 'Has errors',
   posted: 'Posted',
 };
 const ROYALTY_IMPORT_TONES = {
+  staging: 'neutral',
   staged: 'yellow',
   failed: 'red',
   posted: 'green',

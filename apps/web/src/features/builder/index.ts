@@ -1,9 +1,6 @@
 /**
- * Public entry of the builder feature (the release wizard and its uploads): the pieces the releases
- * feature reuses to edit a submitted release. Other features import the builder only from here.
+ * Public entry of the builder feature (the release wizard). No other feature uses a part of it: the parts
+ * it shares with Edit Release (credits, file boxes, uploads, release time and territories) live below both
+ * in features/release-form (record 262), and its pages are loaded by app/router.tsx.
  */
-export { discardUpload, startUpload, type UploadHandle } from './api/uploads';
-export { CreditsEditor } from './components/credits-editor';
-export { FileBox } from './components/file-box';
-export { emptyProducer, emptySongwriter } from './model/draft';
-export type { SlotState } from './model/slots';
+export {};

@@ -1,2 +1,2 @@
 /** Public entry of the live-updates feature (GET /api/events, served by modules/live-updates). */
-export { applyLiveProfile, useLiveUpdates } from './hooks/use-live-updates';
+export { useLiveUpdates } from './hooks/use-live-updates';

@@ -1,5 +1,4 @@
 /** Public entry of post-release updates (record 197): what other features may use. */
 export { useProposeUpdate, useReleaseUpdate } from './api/release-updates';
-export { UpdateDiff } from './components/update-diff';
 export { ReleaseUpdateReviews, UpdateInReviewBadge } from './components/update-reviews';
 export { ReleaseUpdateStatus } from './components/update-status';

@@ -1,7 +1,5 @@
-/** What other features use of releases: the release time and territories fields and rows (record 199). */
-export {
-  AvailabilityFields,
-  AvailabilityRows,
-  availabilityErrorsOf,
-  draftAvailabilityView,
-} from './components/availability-fields';
+/**
+ * Public entry of the releases feature (My Songs, Edit Release, a release's page): the My Songs query the
+ * route loader prefetches. The parts it shares with the builder live in features/release-form (record 262).
+ */
+export { myReleasesQuery } from './api/list-my-releases';

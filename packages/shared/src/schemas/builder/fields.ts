@@ -8,22 +8,47 @@ import { safeText } from '../../text';
 import { BUILDER_MESSAGES } from './messages';
 
 /**
+ * Characters that change how a name reads without being seen (issue 43 finding 12): bidirectional
+ * embeddings, overrides and isolates (U+202E shows `song‮vaw.exe` as `songexe.wav`), direction marks,
+ * zero-width characters, the byte order mark and the line and paragraph separators.
+ */
+export const INVISIBLE_FORMATTING = /[\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/;
+
+/**
  * An uploaded file's name as the browser reports it (issue 22): the same one-line text rule as every
  * other field, 1 to 255 characters. It is stored and shown; storage keys and ZIP entries use safe forms.
  */
 export const uploadFileNameSchema = safeText(undefined, BUILDER_MESSAGES.fileNameText)
   .trim()
   .min(1, BUILDER_MESSAGES.fileNameRequired)
-  .max(255, BUILDER_MESSAGES.fileNameRequired);
+  .max(255, BUILDER_MESSAGES.fileNameRequired)
+  .refine((name) => !INVISIBLE_FORMATTING.test(name), BUILDER_MESSAGES.fileNameFormatting);
 
 export const SPOTIFY_ARTIST_URL_PREFIX = 'https://open.spotify.com/artist/';
 export const APPLE_MUSIC_URL_PREFIX = 'https://music.apple.com/';
 
-/** The Spotify artist id in an artist link, or null when the link is not one. */
+/** A link parsed only when it is plain https on `host` (no user, password or port); null otherwise. */
+function httpsOn(url: string, host: string): URL | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  const isPlain = parsed.protocol === 'https:' && !parsed.username && !parsed.password && !parsed.port;
+  return isPlain && parsed.hostname === host ? parsed : null;
+}
+
+/**
+ * The Spotify artist id in an artist link (`https://open.spotify.com/artist/<id>`, optionally with a
+ * query such as `?si=`), or null when the link is not one: checked by host and form (issue 43 finding 12).
+ */
 export function parseSpotifyArtistUrl(url: string): string | null {
   const value = url.trim();
-  if (!value.startsWith(SPOTIFY_ARTIST_URL_PREFIX)) return null;
-  const match = /^([A-Za-z0-9]{10,40})(?:[/?#].*)?$/.exec(value.slice(SPOTIFY_ARTIST_URL_PREFIX.length));
+  if (!value.startsWith(SPOTIFY_ARTIST_URL_PREFIX) || !httpsOn(value, 'open.spotify.com')) return null;
+  const match = /^([A-Za-z0-9]{10,40})\/?(?:[?#][^\s<>"]*)?$/.exec(
+    value.slice(SPOTIFY_ARTIST_URL_PREFIX.length),
+  );
   return match?.[1] ?? null;
 }
 
@@ -31,9 +56,14 @@ export function isSpotifyArtistUrl(url: string): boolean {
   return parseSpotifyArtistUrl(url) !== null;
 }
 
+/** An Apple Music artist link: `https://music.apple.com/[cc/]artist/[name/][id]<digits>`, by host and form. */
 export function isAppleMusicUrl(url: string): boolean {
-  const value = url.trim();
-  return value.startsWith(APPLE_MUSIC_URL_PREFIX) && value.length > APPLE_MUSIC_URL_PREFIX.length;
+  const parsed = httpsOn(url, 'music.apple.com');
+  return (
+    parsed !== null &&
+    url.trim().startsWith(APPLE_MUSIC_URL_PREFIX) &&
+    /^(?:\/[a-z]{2})?\/artist\/(?:[^/\s]+\/)?(?:id)?\d+\/?$/i.test(parsed.pathname)
+  );
 }
 
 /**

@@ -55,6 +55,8 @@ export const BUILDER_MESSAGES = {
   audioNotUsable: 'The audio upload was not found or did not pass its checks. Please upload it again.',
   audioUsedTwice: 'This audio file is already used by another track',
   fileNameRequired: 'A file name of at most 255 characters is required.',
+  fileNameFormatting:
+    'The file name contains invisible characters that change how it reads (such as a right-to-left override). Rename the file and try again.',
   fileNameText:
     'The file name cannot contain control characters or line breaks. Rename the file and try again.',
 } as const;

@@ -79,10 +79,14 @@ export const trackSubmissionSchema = z.object({
 });
 export type TrackSubmission = z.output<typeof trackSubmissionSchema>;
 
+/** A draft's link: empty, or a valid one (a draft never stores text that would render as a link). */
+const draftLink = (isValid: (url: string) => boolean, message: string) =>
+  draftText(300).refine((value) => value.trim() === '' || isValid(value), message);
+
 export const artistDraftSchema = z.object({
   name: draftText(),
-  spotifyLink: draftText(300),
-  appleMusicLink: draftText(300),
+  spotifyLink: draftLink(isSpotifyArtistUrl, BUILDER_MESSAGES.spotifyLinkInvalid),
+  appleMusicLink: draftLink(isAppleMusicUrl, BUILDER_MESSAGES.appleMusicLinkInvalid),
 });
 export type ArtistDraft = z.infer<typeof artistDraftSchema>;
 
@@ -112,6 +116,35 @@ export const trackDraftSchema = z.object({
   contentId: z.object({ answers: contentIdAnswersSchema }).nullish().catch(null),
 });
 export type TrackDraft = z.infer<typeof trackDraftSchema>;
+
+/**
+ * A stored draft with its artists' links blanked where they are not valid ones (saved before links were
+ * checked in drafts): loading it keeps the rest of the draft instead of refusing it whole.
+ */
+export function withoutInvalidDraftLinks<T>(data: T): T {
+  if (typeof data !== 'object' || data === null || !Array.isArray(Reflect.get(data, 'tracks'))) return data;
+  const clean = (artist: unknown) => {
+    if (typeof artist !== 'object' || artist === null) return artist;
+    const link = (key: string, isValid: (url: string) => boolean) => {
+      const value = Reflect.get(artist, key);
+      return typeof value === 'string' && value.trim() !== '' && !isValid(value) ? '' : value;
+    };
+    return {
+      ...artist,
+      spotifyLink: link('spotifyLink', isSpotifyArtistUrl),
+      appleMusicLink: link('appleMusicLink', isAppleMusicUrl),
+    };
+  };
+  const tracks = (Reflect.get(data, 'tracks') as unknown[]).map((track) => {
+    if (typeof track !== 'object' || track === null) return track;
+    const list = (key: string) => {
+      const value = Reflect.get(track, key);
+      return Array.isArray(value) ? value.map(clean) : value;
+    };
+    return { ...track, primaryArtists: list('primaryArtists'), featuredArtists: list('featuredArtists') };
+  });
+  return { ...data, tracks };
+}
 
 export function audioFileError(file: { name: string; size: number }, maxBytes: number): string | null {
   if (!isWavFileName(file.name)) return BUILDER_MESSAGES.audioFileFormat;

@@ -67,3 +67,27 @@ export const hostKeyChangedMessage = (input: {
   received: string;
 }) =>
   `The host key of ${input.host} changed (target "${input.targetName}"): expected ${input.expected}, received ${input.received}. Nothing was sent. If the store really changed its key, enter the new fingerprint on the target.`;
+
+const countOf = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Who a target's removal reaches (issue 44): the releases it takes down or never sends, and their artists. */
+export const removalImpactText = (impact: { releases: number; artists: number }) =>
+  `${countOf(impact.releases, 'release', 'releases')} of ${countOf(impact.artists, 'artist', 'artists')}`;
+
+/**
+ * The refusal of a removal not confirmed with the counts the server finds now (issue 44): the admin sees who
+ * is affected before the releases leave the store.
+ */
+export const removalNotConfirmedMessage = (name: string, impact: { releases: number; artists: number }) =>
+  `Removing ${name} affects ${removalImpactText(impact)}, who are mailed which release leaves which store. Review the counts and confirm again.`;
+
+/** A `file://` target outside the folder the server allows them in (record 227). */
+export const targetFolderRefusedMessage = (folder: string, root: string) =>
+  `The folder ${folder} is not inside ${root}, the only place folder targets may be (set by DELIVERY_FILE_ROOT).`;
+
+/**
+ * An SFTP or S3 host on the server's own or a private network (record 227): loopback, link-local (the
+ * cloud metadata address among them) and private ranges are refused unless DELIVERY_ALLOWED_HOSTS names them.
+ */
+export const targetHostRefusedMessage = (host: string, address: string, kind: string) =>
+  `${host} is ${host === address ? '' : `at ${address}, `}${kind}: delivery targets may not reach it unless the server's DELIVERY_ALLOWED_HOSTS allows it.`;

@@ -24,6 +24,7 @@ export type RejectStoreTakedownInput = z.input<typeof rejectStoreTakedownSchema>
 /** What the artist sees per store (derived from the delivery of the target serving it). */
 export const STORE_STATES = [
   'waiting',
+  'no_connection',
   'queued',
   'uploading',
   'delivered',
@@ -38,6 +39,8 @@ export const STORE_STATES = [
 export type StoreState = (typeof STORE_STATES)[number];
 export const STORE_STATE_LABELS: Record<StoreState, string> = {
   waiting: 'Waiting',
+  // Approved, but no enabled delivery target serves the store (issue 44): nothing will go there until one does.
+  no_connection: 'No store connection',
   queued: 'Queued',
   uploading: 'Sending',
   delivered: 'Delivered',
@@ -119,4 +122,25 @@ export type ReleaseDetail = {
   /** Standing store rejections (oldest first); non-empty means "Needs action". */
   storeRejections: StoreRejection[];
   statusHistory: ReleaseStatusEvent[];
+};
+
+/**
+ * A store the operator chose to offer that no enabled delivery target serves (issue 44): the approved or live
+ * releases that chose it wait there (their page says "No store connection") until a target serves it.
+ */
+export type UnconnectedStore = { platformId: PlatformId; name: string; releases: number };
+export type UnconnectedStoresView = {
+  stores: UnconnectedStore[];
+  /** Approved or live releases waiting on at least one of them. */
+  releases: number;
+};
+
+/** The admin's warning line, the same on the delivery and review pages. */
+export const unconnectedStoresMessage = (view: UnconnectedStoresView): string => {
+  const n = view.stores.length;
+  const waiting =
+    view.releases === 0
+      ? `no approved release waits on ${n === 1 ? 'it' : 'them'}`
+      : `${view.releases} approved release${view.releases === 1 ? '' : 's'} ${view.releases === 1 ? 'waits' : 'wait'} on ${n === 1 ? 'it' : 'them'}`;
+  return `${n} store${n === 1 ? ' has' : 's have'} no store connection (no enabled delivery target serves ${n === 1 ? 'it' : 'them'}): ${waiting}. Artists see "No store connection" for ${n === 1 ? 'it' : 'them'}.`;
 };

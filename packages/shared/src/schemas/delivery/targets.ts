@@ -113,7 +113,16 @@ export type TargetPatch = z.input<typeof targetPatchSchema>;
  * DELETE /api/admin/delivery/targets/:id: refused (409) while the target holds releases, unless
  * `?takeDown=all` (record 177): then 202 with the takedowns queued, and the target stays disabled.
  */
-export const targetRemoveQuerySchema = z.object({ takeDown: z.enum(['all']).optional() });
+export const targetRemoveQuerySchema = z.object({
+  takeDown: z.enum(['all']).optional(),
+  /**
+   * The counts the admin confirmed (issue 44): a removal affecting releases is refused (409
+   * removal_not_confirmed, with the current counts) unless they equal what the server finds.
+   */
+  releases: z.coerce.number().int().min(0).optional(),
+  artists: z.coerce.number().int().min(0).optional(),
+});
+export type TargetRemovalImpact = { releases: number; artists: number };
 export type TargetRemoveResult =
   | { ok: true; removed: true }
   | { ok: true; removed: false; takedowns: number; held: number };
@@ -137,6 +146,11 @@ export type DeliveryTargetView = {
   hostKeyRecordedAt: string | null;
   /** Releases delivered there and not taken down yet (record 177): while > 0 it cannot be removed. */
   holds: number;
+  /**
+   * Who removing it now reaches (issue 44): the releases it would take down (or, holding none, never send)
+   * and their artists, each mailed. The DELETE must confirm these counts.
+   */
+  removal: TargetRemovalImpact;
   /** Deliveries per state for this target. */
   counts: Partial<Record<DeliveryState, number>>;
   createdAt: string;

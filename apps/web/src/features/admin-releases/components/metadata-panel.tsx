@@ -1,13 +1,17 @@
 /** Every field of the release (spec 02 §2 admin metadata toggle): label defaults to 'Independent'. */
+// Artist links render as links only when valid (issue 43 finding 12): anything else is not clickable.
 import { platformName, songwriterRoleLabel } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
   type ArtistCreditView,
 } from '@tunedrop/shared/schemas/admin-releases';
+import { isAppleMusicUrl, isSpotifyArtistUrl } from '@tunedrop/shared/schemas/builder';
+import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/card';
+import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
-import { AvailabilityRows } from '../../releases';
+import { AvailabilityRows } from '../../release-form';
 import { personName } from '../lib/format';
 
 function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
@@ -17,7 +21,7 @@ function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
       {artists.map((artist) => (
         <li key={artist.name} className="flex flex-wrap items-center gap-2">
           <span>{artist.name}</span>
-          {artist.spotifyLink ? (
+          {artist.spotifyLink && isSpotifyArtistUrl(artist.spotifyLink) ? (
             <a
               href={artist.spotifyLink}
               target="_blank"
@@ -27,7 +31,7 @@ function ArtistLinks({ artists }: { artists: ArtistCreditView[] }) {
               Spotify<span className="sr-only"> profile of {artist.name}</span>
             </a>
           ) : null}
-          {artist.appleMusicLink ? (
+          {artist.appleMusicLink && isAppleMusicUrl(artist.appleMusicLink) ? (
             <a
               href={artist.appleMusicLink}
               target="_blank"
@@ -77,6 +81,14 @@ export function MetadataPanel({ release, id }: { release: AdminReleaseCard; id: 
         </Row>
         <Row label="Primary Artists">
           <ArtistLinks artists={release.primaryArtists} />
+        </Row>
+        <Row label="Royalty splits">
+          <Link
+            to={paths.adminReleaseSplits(release.id)}
+            className="text-brand-300 underline underline-offset-2 hover:text-brand-200"
+          >
+            View or change the splits<span className="sr-only"> of {release.title}</span>
+          </Link>
         </Row>
         {release.featuredArtists.length > 0 ? (
           <Row label="Featured Artists">

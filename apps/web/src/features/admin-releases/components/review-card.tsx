@@ -1,11 +1,11 @@
-import { type PlatformId, platformName } from '@tunedrop/shared';
+import { platformName } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
   type AdminReleaseTab,
   uploaderSubscriptionNote,
 } from '@tunedrop/shared/schemas/admin-releases';
-import { DELIVERY_MESSAGES, NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
+import { NEEDS_ACTION_LABEL } from '@tunedrop/shared/schemas/delivery';
 import { describeReleaseTime, describeTerritories } from '@tunedrop/shared/schemas/release-availability';
 import {
   AlertTriangle,
@@ -27,13 +27,12 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api';
 import { formatDate } from '../../../lib/format';
 import { UpdateInReviewBadge } from '../../release-updates';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
-import { useApproveStoreTakedown, useRejectStoreTakedown } from '../api/store-takedown';
 import { MetadataPanel } from './metadata-panel';
+import { StoreTakedownActions } from './store-takedown-actions';
 import { TrackAudio } from './track-audio';
 
 type DialogName =
@@ -64,10 +63,6 @@ export function ReviewCard({
   const [isMetadataOpen, setIsMetadataOpen] = useState(false);
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const [isExporting, setIsExporting] = useState(false);
-  const [storeToApprove, setStoreToApprove] = useState<PlatformId | null>(null);
-  const approveStore = useApproveStoreTakedown();
-  const [storeToReject, setStoreToReject] = useState<PlatformId | null>(null);
-  const rejectStore = useRejectStoreTakedown();
   const headingId = `review-${release.id}-title`;
   const metadataId = `review-${release.id}-metadata`;
 
@@ -239,32 +234,7 @@ export function ReviewCard({
               </Button>
             </>
           ) : null}
-          {tab === 'takedown'
-            ? release.storeTakedownRequests.map((request) => (
-                <Button
-                  key={request.platformId}
-                  size="sm"
-                  onClick={() => setStoreToApprove(request.platformId)}
-                  disabled={approveStore.isPending}
-                >
-                  <Check aria-hidden className="size-4" /> Approve Takedown from{' '}
-                  {platformName(request.platformId)}
-                </Button>
-              ))
-            : null}
-          {tab === 'takedown'
-            ? release.storeTakedownRequests.map((request) => (
-                <Button
-                  key={`reject-${request.platformId}`}
-                  size="sm"
-                  variant="danger"
-                  onClick={() => setStoreToReject(request.platformId)}
-                  disabled={rejectStore.isPending}
-                >
-                  <X aria-hidden className="size-4" /> Reject takedown from {platformName(request.platformId)}
-                </Button>
-              ))
-            : null}
+          {tab === 'takedown' ? <StoreTakedownActions release={release} artists={artists} /> : null}
           {tab === 'rejected' ? (
             <Button size="sm" variant="outline" onClick={() => setDialog('unreject')} disabled={isPending}>
               <RotateCcw aria-hidden className="size-4" /> Unreject
@@ -310,61 +280,6 @@ export function ReviewCard({
         isDestructive
         isPending={isPending}
         onConfirm={() => run('takedown_approve')}
-      />
-      <ConfirmDialog
-        open={storeToApprove !== null}
-        onOpenChange={(open) => {
-          if (!open && !approveStore.isPending) setStoreToApprove(null);
-        }}
-        title="Approve Takedown"
-        description={`"${release.title}" by ${artists} will be taken down from ${
-          storeToApprove ? platformName(storeToApprove) : ''
-        } only: a takedown message goes to the target that serves it, and the release stays in its other stores.`}
-        confirmLabel={approveStore.isPending ? 'Approving...' : 'Approve Takedown'}
-        isDestructive
-        isPending={approveStore.isPending}
-        onConfirm={() => {
-          if (!storeToApprove) return;
-          approveStore.mutate(
-            { releaseId: release.id, platformId: storeToApprove },
-            {
-              onSuccess: () => {
-                notify.success(ADMIN_RELEASE_MESSAGES.takedownApproved);
-                setStoreToApprove(null);
-              },
-              onError: () => notify.error(ADMIN_RELEASE_MESSAGES.takedownApproveFailed),
-            },
-          );
-        }}
-      />
-      <ReasonDialog
-        open={storeToReject !== null}
-        onOpenChange={(open) => {
-          if (!open && !rejectStore.isPending) setStoreToReject(null);
-        }}
-        title={`Reject takedown from ${storeToReject ? platformName(storeToReject) : ''}`}
-        description={`"${release.title}" by ${artists} stays live in ${
-          storeToReject ? platformName(storeToReject) : ''
-        }. The artist is mailed this reason and may ask again.`}
-        label="Reason"
-        confirmLabel="Reject Takedown"
-        pendingLabel="Rejecting..."
-        requiredTitle="Reason required"
-        requiredMessage={DELIVERY_MESSAGES.storeTakedownReasonRequired}
-        isPending={rejectStore.isPending}
-        onConfirm={(reason) => {
-          if (!storeToReject) return;
-          rejectStore.mutate(
-            { releaseId: release.id, platformId: storeToReject, reason },
-            {
-              onSuccess: () => {
-                notify.success(DELIVERY_MESSAGES.storeTakedownRejected);
-                setStoreToReject(null);
-              },
-              onError: (error) => notify.error(errorMessage(error, 'Failed to reject the takedown request')),
-            },
-          );
-        }}
       />
       <ReasonDialog
         open={dialog === 'reject'}

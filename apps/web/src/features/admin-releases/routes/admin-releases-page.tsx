@@ -16,6 +16,8 @@ import { notify } from '../../../components/ui/toast';
 import { useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { UnconnectedStoresWarning } from '../../delivery';
 import { ReleaseUpdateReviews } from '../../release-updates';
 import { useReviewReleases } from '../api/list-review-releases';
 import { ACTION_DONE, ACTION_FAILED, type ReviewAction, useReviewAction } from '../api/review-actions';
@@ -26,6 +28,8 @@ const tabs = ADMIN_RELEASE_TABS.map((id) => ({ id, label: ADMIN_RELEASE_TAB_LABE
 
 export default function AdminReleasesPage() {
   usePageTitle('Release Review');
+  const viewer = useViewer().data;
+  const isAdmin = viewer ? viewerFacts(viewer).isAdmin : false;
   const list = useListParams<AdminReleaseTab>({ tabs: ADMIN_RELEASE_TABS, defaultTab: 'pending' });
   const { tab, q, page } = list;
   const releases = useReviewReleases(tab, q, page);
@@ -97,6 +101,9 @@ export default function AdminReleasesPage() {
           onSubmit={list.submitSearch}
         />
       </div>
+
+      {/* Admins: stores no target serves and the approved releases waiting on them (issue 44). */}
+      <UnconnectedStoresWarning isEnabled={isAdmin} linksToDelivery />
 
       {/* Post-release updates waiting for a decision (record 197), with their before/after. */}
       <ReleaseUpdateReviews />

@@ -24,6 +24,14 @@ export function UserCard({
   const hasFreeAccess = user.roles.includes('free_access');
   const isModerator = user.roles.includes('moderator');
   const isAdmin = user.roles.includes('admin');
+  const holdsNoPlan = user.subscriptionStatus === 'inactive';
+  const planLabel = user.isPayee
+    ? 'Payee'
+    : user.teamOf
+      ? `Team member of ${user.teamOf}`
+      : (isAdmin || isModerator) && holdsNoPlan
+        ? 'Staff'
+        : (PLAN_DETAILS[user.plan]?.name ?? user.plan);
   return (
     <Card
       className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between"
@@ -32,10 +40,8 @@ export function UserCard({
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-semibold text-white">{user.artistName}</h3>
-          {/* A payee (record 175) holds no plan: never shown as Basic. */}
-          <Badge tone={user.plan === 'pro' && !user.isPayee ? 'brand' : 'neutral'}>
-            {user.isPayee ? 'Payee' : (PLAN_DETAILS[user.plan]?.name ?? user.plan)}
-          </Badge>
+          {/* Payees (record 175), team members and staff without a subscription (record 230) hold no plan. */}
+          <Badge tone={planLabel === PLAN_DETAILS.pro.name ? 'brand' : 'neutral'}>{planLabel}</Badge>
           {isAdmin ? <Badge tone="red">Admin</Badge> : null}
           {isModerator ? <Badge tone="blue">Moderator</Badge> : null}
           {hasFreeAccess ? <Badge tone="green">Free Access</Badge> : null}

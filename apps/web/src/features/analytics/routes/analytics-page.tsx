@@ -1,4 +1,5 @@
 /** Analytics (Pro, free access and admins): earnings over time, releases, withdrawal history. Basic users go to /dashboard. */
+import { MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { ANALYTICS_RANGES, ANALYTICS_TEXTS, type AnalyticsRange } from '@tunedrop/shared/schemas/wallet';
 import { ArrowDownRight, ArrowUpRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -63,7 +64,10 @@ export default function AnalyticsPage() {
   const report = useAnalytics(range, isPro);
 
   useEffect(() => {
-    if (viewer && !isPro) notify.info('Pro feature', ANALYTICS_TEXTS.proOnly);
+    if (!viewer || isPro) return;
+    // A team member cannot upgrade (record 274): they are told the owner can add it.
+    if (viewerFacts(viewer).isTeamMember) notify.info('Not included', MEMBER_LOCK_TEXTS.analytics);
+    else notify.info('Pro feature', ANALYTICS_TEXTS.proOnly);
   }, [viewer, isPro]);
 
   if (!viewer) return <PageLoader />;

@@ -8,6 +8,7 @@ import {
   type ArtistProfile,
   artistProfileInputSchema,
 } from '@tunedrop/shared/schemas/artist-profiles';
+import { MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
@@ -17,6 +18,7 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { chooseArtistProfile, useArtistProfiles } from '../../../lib/artist-profiles';
+import { usePlanLock } from '../../../lib/plan-lock';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useZodForm } from '../../../lib/use-zod-form';
 import { useAccountCan } from '../../../lib/viewer';
@@ -29,6 +31,7 @@ export default function ArtistProfilesPage() {
   const [isAdding, setIsAdding] = useState(false);
   // Adding and editing profiles is Catalog's (record 205); other roles read them, the server refuses them.
   const isCatalog = useAccountCan()('catalog');
+  const lock = usePlanLock();
   if (isPending) return <PageLoader />;
   if (isError || !data) return <p role="alert">We could not load your artist profiles.</p>;
   const first = data.profiles[0];
@@ -65,12 +68,16 @@ export default function ArtistProfilesPage() {
           </Card>
         ) : (
           <Card role="status" aria-live="polite" className="border-amber-500/40">
-            <p className="font-semibold text-amber-200">{ARTIST_PROFILE_MESSAGES.proFeature}</p>
-            <p className="mt-1 text-sm text-zinc-300">{ARTIST_PROFILE_MESSAGES.limitBasic}</p>
+            <p className="font-semibold text-amber-200">{lock.featureText}</p>
+            <p className="mt-1 text-sm text-zinc-300">
+              {lock.isTeamMember ? MEMBER_LOCK_TEXTS.artistProfiles : ARTIST_PROFILE_MESSAGES.limitBasic}
+            </p>
             <div className="mt-3 flex flex-wrap gap-2">
-              <Link to={paths.account} className={buttonClass('primary', 'sm')}>
-                Upgrade to Pro
-              </Link>
+              {lock.isTeamMember ? null : (
+                <Link to={paths.account} className={buttonClass('primary', 'sm')}>
+                  Upgrade to Pro
+                </Link>
+              )}
               <Button type="button" variant="ghost" size="sm" onClick={() => setIsAdding(false)}>
                 Close
               </Button>

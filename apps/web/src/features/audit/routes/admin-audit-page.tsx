@@ -231,6 +231,11 @@ export default function AdminAuditPage() {
                         <div className={entry.actorName ? 'text-xs text-zinc-400' : undefined}>
                           {entry.actorEmail}
                         </div>
+                        {entry.accountId ? (
+                          <div className="text-xs text-amber-200">
+                            Team member, for account {entry.accountLabel ?? entry.accountId}
+                          </div>
+                        ) : null}
                       </td>
                       <td className="px-4 py-3 text-zinc-100">
                         <div>{auditKindLabel(entry.action)}</div>

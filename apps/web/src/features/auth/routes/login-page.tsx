@@ -24,6 +24,8 @@ import { type AuthClientError, authErrorMessage, loginErrorMessage } from '../li
 
 type Step = 'credentials' | 'two-factor';
 
+const INVITATION_PATH = /^\/(team|splits)\/invitations\/[A-Za-z0-9_-]{20,128}$/;
+
 /**
  * better-auth's client (about 12 KB gzip) loads with the schema, when the form is first focused (a click
  * on Sign In focuses it too), not at start (record 216): the page's load runs none of it. A sign-in
@@ -72,6 +74,9 @@ export default function LoginPage() {
   // prerendered page has no message (record 128).
   const [searchParams] = useSearchParams();
   const linkError = emailLinkErrorMessage(searchParams.get('error'));
+  // Back to the invitation the person came from (record 230); any other ?next= is ignored.
+  const nextParam = searchParams.get('next');
+  const next = nextParam && INVITATION_PATH.test(nextParam) ? nextParam : paths.dashboard;
   useEffect(() => {
     if (linkError) setError(linkError);
   }, [linkError]);
@@ -80,14 +85,14 @@ export default function LoginPage() {
   // a signed-in viewer is sent on once known.
   const isFreshViewer = dataUpdatedAt >= mountedAt.current;
   if (viewer && (!hadSignedOutFlag || isFreshViewer) && !isBusy) {
-    return <Navigate to={paths.dashboard} replace />;
+    return <Navigate to={next} replace />;
   }
 
   async function finishSignIn() {
     sessionStorage.removeItem(SIGNED_OUT_FLAG);
     applyAuthEvent(queryClient, { kind: 'signed-in' });
     announceAuthChange('signed-in');
-    navigate(paths.dashboard, { replace: true });
+    navigate(next, { replace: true });
   }
 
   const clearMessages = () => {

@@ -1,7 +1,8 @@
 /**
  * /signup (spec 01 §2, §4, §5, §8): plan picker from ?plan=, the five fields, the live password
  * checklist, and the shared schema both here and on the server. Success asks for email verification.
- * From a split invitation (?invitation=) the person is a payee (record 175): no plan or price is shown.
+ * From a split invitation (?invitation=) the person is a payee (record 175), from a team invitation (?team=)
+ * a team member (record 230): no plan or price is shown, and the verification link returns to the invitation.
  */
 import { PLAN_DETAILS, PLANS, type Plan } from '@tunedrop/shared';
 import type { SignupInput } from '@tunedrop/shared/schemas/auth';
@@ -49,6 +50,9 @@ export default function SignupPage() {
   // Signing up from a royalty-split invitation: the verification link brings the person back to it.
   const invitationParam = searchParams.get('invitation');
   const invitationFromParams = isInvitationToken(invitationParam) ? invitationParam : undefined;
+  const teamParam = searchParams.get('team');
+  const teamInvitation = isInvitationToken(teamParam) ? teamParam : undefined;
+  const isPlanless = Boolean(invitationFromParams || teamInvitation);
   const form = useLazyZodForm(signupForm, {
     defaultValues: {
       email: '',
@@ -58,6 +62,7 @@ export default function SignupPage() {
       confirmPassword: '',
       plan: parsePlanParam(searchParams.get('plan')) ?? 'basic',
       invitation: invitationFromParams,
+      teamInvitation,
     },
   });
   const { register, handleSubmit, watch, formState, setError } = form;
@@ -143,9 +148,11 @@ export default function SignupPage() {
     <AuthShell
       title="Create your account"
       subtitle={
-        invitationFromParams
-          ? 'Receive your royalty shares and withdraw your balance.'
-          : 'Choose your plan and start releasing your music.'
+        teamInvitation
+          ? 'Join the team you were invited to.'
+          : invitationFromParams
+            ? 'Receive your royalty shares and withdraw your balance.'
+            : 'Choose your plan and start releasing your music.'
       }
       footer={
         <>
@@ -167,13 +174,18 @@ export default function SignupPage() {
         className="space-y-4"
         aria-label="Create your account"
       >
-        {invitationFromParams ? (
+        {teamInvitation ? (
+          <p className="rounded-xl border border-brand-500/40 bg-brand-600/10 p-3 text-sm text-zinc-200">
+            You are creating an account to join a team. Joining needs no plan: once you confirm your email you
+            come straight back to the invitation.
+          </p>
+        ) : invitationFromParams ? (
           <p className="rounded-xl border border-brand-500/40 bg-brand-600/10 p-3 text-sm text-zinc-200">
             You are creating an account to accept a royalty split. Receiving your share needs no subscription:
             once you confirm your email you come straight back to the invitation.
           </p>
         ) : null}
-        {invitationFromParams ? null : (
+        {isPlanless ? null : (
           <fieldset>
             <legend className="mb-2 text-sm font-medium text-zinc-200">Plan</legend>
             <div className="grid grid-cols-2 gap-3">

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { currentSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { cancelSandboxCheckout, paySandboxCheckout, useSandboxCheckout } from '../api/billing';
 
@@ -56,7 +57,7 @@ export default function SandboxCheckoutPage() {
           <>
             <div>
               <h1 className="text-2xl font-bold text-white">
-                Subscribe to Tunedrop {checkout.data.planName}
+                Subscribe to {currentSiteBrand().productName} {checkout.data.planName}
               </h1>
               <p className="mt-1 text-sm text-zinc-400">{checkout.data.email}</p>
             </div>

@@ -15,6 +15,7 @@ import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { formatLongDate } from '../../../lib/format';
+import { currentSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { sandboxPortalAction, sandboxPortalQueryKey, useSandboxPortal } from '../api/billing';
@@ -171,7 +172,7 @@ export default function SandboxPortalPage() {
           to={paths.account}
           className="inline-block text-sm text-brand-300 underline hover:text-brand-200"
         >
-          Return to Tunedrop
+          Return to {currentSiteBrand().productName}
         </Link>
       </Card>
     </main>

@@ -3,8 +3,8 @@ import { BRAND_TEXTS, type BrandView, brandSchema, DEFAULT_BRAND } from '@tunedr
 import { ImageUp, Save, Trash2 } from 'lucide-react';
 import { type ChangeEvent, useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useZodForm } from '../../../lib/use-zod-form';
@@ -14,28 +14,21 @@ import { BrandWarnings } from './brand-warnings';
 export function BrandCard() {
   const brand = useBrand();
   return (
-    <Card className="space-y-4" data-testid="brand-settings">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Brand</h2>
-        <p className="text-sm text-zinc-400">
-          The name, logo and colour the site, mails and statements show. The legal name and address statements
-          are issued in are under Statement issuer below.
-        </p>
-      </div>
-      <BrandWarnings />
-      {brand.isPending ? (
-        <PageLoader />
-      ) : brand.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(brand.error, 'Failed to load the brand.')}
-        </p>
-      ) : (
+    <SettingsCard
+      title="Brand"
+      description="The name, logo and colour the site, mails and statements show. The legal name and address statements are issued in are under Statement issuer below."
+      query={brand}
+      loadError="Failed to load the brand."
+      testId="brand-settings"
+      above={<BrandWarnings />}
+    >
+      {(data) => (
         <>
-          <BrandForm brand={brand.data} />
-          <LogoField brand={brand.data} />
+          <BrandForm brand={data} />
+          <LogoField brand={data} />
         </>
       )}
-    </Card>
+    </SettingsCard>
   );
 }
 

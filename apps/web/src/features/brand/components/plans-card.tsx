@@ -3,12 +3,13 @@
  * (issue 27, record 203). A feature line that starts with "-" shows as not included.
  */
 import { PLAN_DETAILS, PLANS, type Plan } from '@tunedrop/shared';
+import { centsToDecimal, parseAmountToCents } from '@tunedrop/shared/money';
 import { BRAND_TEXTS, type PlanFeature, type PlansView, plansSchema } from '@tunedrop/shared/schemas/brand';
 import { Save } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input, Textarea } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { usePlans, useSavePlans } from '../api/brand';
@@ -16,24 +17,15 @@ import { usePlans, useSavePlans } from '../api/brand';
 export function PlansCard() {
   const plans = usePlans();
   return (
-    <Card className="space-y-4" data-testid="plan-settings">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Plans</h2>
-        <p className="text-sm text-zinc-400">
-          What the pricing page sells. A price id is the payment provider's; empty, the server's
-          STRIPE_PRICE_BASIC or STRIPE_PRICE_PRO. Keep the price shown equal to the provider's price.
-        </p>
-      </div>
-      {plans.isPending ? (
-        <PageLoader />
-      ) : plans.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(plans.error, 'Failed to load the plans.')}
-        </p>
-      ) : (
-        <PlansForm plans={plans.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title="Plans"
+      description="What the pricing page sells. A price id is the payment provider's; empty, the server's STRIPE_PRICE_BASIC or STRIPE_PRICE_PRO. Keep the price shown equal to the provider's price."
+      query={plans}
+      loadError="Failed to load the plans."
+      testId="plan-settings"
+    >
+      {(data) => <PlansForm plans={data} />}
+    </SettingsCard>
   );
 }
 
@@ -56,7 +48,7 @@ const draftsOf = (plans: PlansView): Record<Plan, PlanDraft> =>
     PLANS.map((plan) => [
       plan,
       {
-        price: (plans[plan].priceCents / 100).toFixed(2),
+        price: centsToDecimal(plans[plan].priceCents),
         priceId: plans[plan].priceId,
         features: featuresText(plans[plan].features),
       },
@@ -80,7 +72,9 @@ function PlansForm({ plans }: { plans: PlansView }) {
         return [
           plan,
           {
-            priceCents: /^\d+(\.\d{1,2})?$/.test(price) ? Math.round(Number(price) * 100) : Number.NaN,
+            priceCents: /^\d+(\.\d{1,2})?$/.test(price)
+              ? (parseAmountToCents(price) ?? Number.NaN)
+              : Number.NaN,
             priceId: drafts[plan].priceId,
             features: featuresOf(drafts[plan].features),
           },

@@ -9,6 +9,7 @@ import {
   isAppleMusicUrl,
   isSpotifyArtistUrl,
 } from '@tunedrop/shared/schemas/builder';
+import { MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { ExternalLink, Search, Trash2, UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -17,6 +18,7 @@ import { Input, Label } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api';
+import { usePlanLock } from '../../../lib/plan-lock';
 import { fetchSpotifyArtist } from '../api/spotify';
 import type { AddArtistResult } from '../model/draft';
 import { ArtistSearchDialog } from './artist-search-dialog';
@@ -61,6 +63,7 @@ export function ArtistList({
   };
 
   const isBasicPrimary = kind === 'primary' && !isPro;
+  const lock = usePlanLock();
   const isFormShown = !(isBasicPrimary && artists.length >= 1);
   // Continue with a name typed but never added: say so on the name field, not "none added" beside it (issue 18).
   const pendingName = form.name.trim();
@@ -125,7 +128,7 @@ export function ArtistList({
               <div className="flex items-start justify-between gap-2">
                 <div className="min-w-0">
                   <p className="font-medium text-white">{artist.name}</p>
-                  {artist.spotifyLink ? (
+                  {artist.spotifyLink && isSpotifyArtistUrl(artist.spotifyLink) ? (
                     <a
                       href={artist.spotifyLink}
                       target="_blank"
@@ -135,7 +138,7 @@ export function ArtistList({
                       Spotify <ExternalLink aria-hidden className="size-3" />
                     </a>
                   ) : null}
-                  {artist.appleMusicLink ? (
+                  {artist.appleMusicLink && isAppleMusicUrl(artist.appleMusicLink) ? (
                     <a
                       href={artist.appleMusicLink}
                       target="_blank"
@@ -169,7 +172,9 @@ export function ArtistList({
         </ul>
       ) : null}
 
-      {isBasicPrimary && artists.length >= 1 ? (
+      {isBasicPrimary && artists.length >= 1 && lock.isTeamMember ? (
+        <p className="text-sm text-zinc-400">{MEMBER_LOCK_TEXTS.primaryArtists}</p>
+      ) : isBasicPrimary && artists.length >= 1 ? (
         <p className="text-sm text-zinc-400">
           The Basic plan has one primary artist per release.{' '}
           <Link to={paths.account} className="text-brand-300 underline">

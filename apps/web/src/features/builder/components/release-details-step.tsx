@@ -14,9 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { imageSize } from '../../../lib/image-size';
-import { AvailabilityFields, availabilityErrorsOf } from '../../releases';
-import type { SlotState } from '../model/slots';
-import { FileBox } from './file-box';
+import { AvailabilityFields, availabilityErrorsOf, FileBox, type SlotState } from '../../release-form';
 import { LockedNote, ProFeatureNote } from './pro-lock';
 
 export type ReleaseField = keyof ReleaseDraft;

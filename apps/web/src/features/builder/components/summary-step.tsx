@@ -7,9 +7,9 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
-import { AvailabilityRows, draftAvailabilityView } from '../../releases';
+import { usePlanLock } from '../../../lib/plan-lock';
+import { AvailabilityRows, draftAvailabilityView, type Slots } from '../../release-form';
 import { releaseArtists } from '../model/draft';
-import type { Slots } from '../model/slots';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -20,8 +20,13 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const proOnly = (isPro: boolean, value: string) =>
-  isPro ? value || '—' : <span className="text-amber-300">Pro feature</span>;
+/** A member (record 274) reads that the account does not include it, an owner that it is a Pro feature. */
+const proOnly = (isPro: boolean, value: string, isTeamMember: boolean) =>
+  isPro ? (
+    value || '—'
+  ) : (
+    <span className="text-amber-300">{isTeamMember ? 'Not included' : 'Pro feature'}</span>
+  );
 
 export function SummaryStep({
   draft,
@@ -38,6 +43,8 @@ export function SummaryStep({
 }) {
   const { release, tracks } = draft;
   const artists = releaseArtists(draft);
+  // A team member cannot upgrade (record 274): the owner's plan is not put to them.
+  const { isTeamMember } = usePlanLock();
   return (
     <Card className="space-y-6">
       <h2 className="text-xl font-semibold text-white">Summary</h2>
@@ -54,8 +61,8 @@ export function SummaryStep({
           Row={Row}
         />
         <Row label="Tracks">{tracks.length}</Row>
-        <Row label="UPC">{proOnly(isPro, release.upc)}</Row>
-        <Row label="Label">{proOnly(isPro, release.labelName)}</Row>
+        <Row label="UPC">{proOnly(isPro, release.upc, isTeamMember)}</Row>
+        <Row label="Label">{proOnly(isPro, release.labelName, isTeamMember)}</Row>
         <Row label="Copyright Holder">{release.copyrightHolder}</Row>
         <Row label="Publishing Holder">{release.publishingHolder}</Row>
         <Row label="Copyright Year">{release.copyrightYear}</Row>
@@ -88,7 +95,7 @@ export function SummaryStep({
         </ol>
       </div>
 
-      {!isPro ? (
+      {!isPro && !isTeamMember ? (
         <div className="rounded-xl border border-brand-500/40 bg-brand-600/10 p-4">
           <p className="flex items-center gap-2 font-semibold text-white">
             <Sparkles aria-hidden className="size-5 text-brand-300" /> Get more with Pro

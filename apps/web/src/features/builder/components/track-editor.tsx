@@ -4,13 +4,10 @@
  */
 import { type ArtistDraft, BUILDER_MESSAGES, type TrackDraft } from '@tunedrop/shared/schemas/builder';
 import { Field, Input } from '../../../components/ui/input';
+import { CreditsEditor, emptyProducer, emptySongwriter, FileBox, type SlotState } from '../../release-form';
 import type { AddArtistResult } from '../model/draft';
-import { emptyProducer, emptySongwriter } from '../model/draft';
-import type { SlotState } from '../model/slots';
 import { ArtistList } from './artist-list';
 import { ContentIdChoice } from './content-id-choice';
-import { CreditsEditor } from './credits-editor';
-import { FileBox } from './file-box';
 
 /** Errors under `prefix.` with the prefix removed (`songwriters.0.firstName` → `0.firstName`). */
 function nested(errors: Record<string, string>, prefix: string): Record<string, string> {

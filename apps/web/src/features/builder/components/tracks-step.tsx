@@ -24,8 +24,8 @@ import { Card } from '../../../components/ui/card';
 import { cn } from '../../../components/ui/cn';
 import { Label, Select } from '../../../components/ui/input';
 import { ScrollFades, ScrollHint, useScrollEdges } from '../../../components/ui/scroll-cue';
+import type { Slots } from '../../release-form';
 import type { AddArtistResult } from '../model/draft';
-import type { Slots } from '../model/slots';
 import { TrackEditor } from './track-editor';
 
 const step = LIMITS.keyboardDragStepPx;

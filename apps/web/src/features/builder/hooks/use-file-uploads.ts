@@ -4,9 +4,15 @@
  */
 import type { BuilderDraft, FileRef, UploadKind } from '@tunedrop/shared/schemas/builder';
 import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
-import { discardUpload, startUpload, type UploadHandle } from '../api/uploads';
+import {
+  COVER_SLOT,
+  discardUpload,
+  type SlotState,
+  type Slots,
+  startUpload,
+  type UploadHandle,
+} from '../../release-form';
 import { updateTrack } from '../model/draft';
-import { COVER_SLOT, type SlotState, type Slots } from '../model/slots';
 
 function refOf(draft: BuilderDraft, slotKey: string): FileRef | null {
   if (slotKey === COVER_SLOT) return draft.release.coverArt;

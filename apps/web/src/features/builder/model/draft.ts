@@ -4,8 +4,6 @@ import {
   type ArtistDraft,
   type BuilderDraft,
   lockedReleaseFields,
-  type PersonDraft,
-  type SongwriterDraft,
   type TrackDraft,
   uniqueArtistsByName,
 } from '@tunedrop/shared/schemas/builder';
@@ -42,14 +40,6 @@ export function emptyTrack({ isPro, artistName, profileArtist }: Viewpoint): Tra
     producers: [],
     contentId: null,
   };
-}
-
-export function emptySongwriter(): SongwriterDraft {
-  return { id: newId(), firstName: '', middleName: '', lastName: '', role: 'music_and_lyrics' };
-}
-
-export function emptyProducer(): PersonDraft {
-  return { id: newId(), firstName: '', middleName: '', lastName: '' };
 }
 
 export function newDraft(viewpoint: Viewpoint, now: Date = new Date()): BuilderDraft {

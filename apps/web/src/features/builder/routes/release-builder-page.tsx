@@ -29,6 +29,7 @@ import { useAppConfig } from '../../../lib/app-config';
 import { useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
+import { COVER_SLOT, fileStateOf, restoreSlots, type Slots } from '../../release-form';
 import { saveDraft, saveDraftOnExit, useDraftQuery } from '../api/draft';
 import { useSubmitRelease } from '../api/submit-release';
 import { AccountBannedScreen, SubscriptionRequiredScreen } from '../components/access-screens';
@@ -49,7 +50,6 @@ import {
   updateTrack,
   type Viewpoint,
 } from '../model/draft';
-import { COVER_SLOT, fileStateOf, restoreSlots, type Slots } from '../model/slots';
 
 const SAVE_DELAY_MS = 800;
 
@@ -166,7 +166,10 @@ function Builder({
       if (isSubmittedRef.current || isSubmittingRef.current) return;
       saveDraft(draft)
         .then(() => {
-          if (draftRef.current === draft) isDirty.current = false;
+          // A save of an older draft says nothing of the newer one, whose own save is on its way: the
+          // page said "Draft saved" while the last change was not, and a reload then lost it.
+          if (draftRef.current !== draft) return;
+          isDirty.current = false;
           setSaveState('saved');
         })
         .catch(() => setSaveState('failed'));

@@ -1,10 +1,12 @@
 /**
  * /admin/catalogue-import (issue 26 finding 10, record 200): an admin imports a label's existing
  * releases from a folder the server lists (ERN 4.3 messages with their files, or a catalogue CSV), for
- * one artist account, optionally skipping review; the per-release report is shown, kept and downloadable.
+ * one artist account, optionally skipping review and choosing the artist profile; the import runs as a job
+ * whose progress and per-release report are shown as they grow, kept and downloadable (record 232).
  */
 import {
   CATALOGUE_CSV_COLUMNS,
+  CATALOGUE_IMPORT_MESSAGES,
   type CatalogueImportReport,
   catalogueImportRequestSchema,
 } from '@tunedrop/shared/schemas/catalogue-import';
@@ -24,6 +26,12 @@ import {
 } from '../api/catalogue-import';
 
 const FORMAT_NAMES = { ern: 'ERN messages', csv: 'CSV', none: 'nothing to import' } as const;
+const STATUS_NAMES = {
+  queued: 'waiting to start',
+  running: 'importing',
+  done: 'done',
+  failed: 'failed',
+} as const;
 
 export default function AdminCatalogueImportPage() {
   usePageTitle('Catalogue import');
@@ -47,7 +55,7 @@ export default function AdminCatalogueImportPage() {
         </p>
       ) : (
         <>
-          <ImportForm root={overview.data.root} folders={overview.data.folders} onDone={setShownId} />
+          <ImportForm folders={overview.data.folders} onDone={setShownId} />
           {shownId && shown.data ? <ReportView report={shown.data} /> : null}
           <Card className="space-y-3">
             <h2 className="text-lg font-semibold text-white">Earlier imports</h2>
@@ -63,6 +71,7 @@ export default function AdminCatalogueImportPage() {
                     <span className="text-zinc-200">
                       {new Date(item.createdAt).toLocaleString()} · {item.source} · {item.ownerEmail} ·{' '}
                       {item.importedCount} imported, {item.refusedCount} refused
+                      {item.status === 'done' ? '' : ` · ${STATUS_NAMES[item.status]}`}
                     </span>
                     <span className="flex gap-2">
                       <Button size="sm" variant="outline" onClick={() => setShownId(item.id)}>
@@ -85,11 +94,9 @@ export default function AdminCatalogueImportPage() {
 }
 
 function ImportForm({
-  root,
   folders,
   onDone,
 }: {
-  root: string;
   folders: { name: string; format: 'ern' | 'csv' | 'none'; files: number }[];
   onDone: (id: string) => void;
 }) {
@@ -97,11 +104,12 @@ function ImportForm({
   const [folder, setFolder] = useState('');
   const [ownerEmail, setOwnerEmail] = useState('');
   const [skipReview, setSkipReview] = useState(false);
+  const [artistProfile, setArtistProfile] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = catalogueImportRequestSchema.safeParse({ folder, ownerEmail, skipReview });
+    const parsed = catalogueImportRequestSchema.safeParse({ folder, ownerEmail, skipReview, artistProfile });
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
@@ -111,10 +119,7 @@ function ImportForm({
     setErrors({});
     run.mutate(parsed.data, {
       onSuccess: (report) => {
-        notify.success(
-          `${report.importedCount} imported, ${report.refusedCount} refused`,
-          'Catalogue imported',
-        );
+        notify.success(CATALOGUE_IMPORT_MESSAGES.started, `Importing ${report.source}`);
         onDone(report.id);
       },
       onError: (failure) => {
@@ -131,9 +136,10 @@ function ImportForm({
           <FolderInput aria-hidden className="size-5" /> Import a folder
         </h2>
         <p className="text-sm text-zinc-400">
-          Copy each export into its own folder under <code className="text-zinc-200">{root}</code> (by SFTP or
-          rsync); it is listed here. Every release is checked with the release builder’s rules and refused
-          whole or imported whole; codes already in use are refused.
+          Copy each export into its own folder under <code className="text-zinc-200">catalogue-import</code>{' '}
+          in the server’s data folder (by SFTP or rsync); it is listed here. The import runs in the
+          background: its report fills in below as each release is checked. Every release is checked with the
+          release builder’s rules and refused whole or imported whole; codes already in use are refused.
         </p>
       </div>
       <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
@@ -170,6 +176,23 @@ function ImportForm({
             onChange={(event) => setOwnerEmail(event.target.value)}
           />
         </Field>
+        <Field
+          id="catalogue-artist-profile"
+          label="Artist profile (optional)"
+          error={errors.artistProfile}
+          hint="Leave empty to put each release under the account’s profile named like its artist (or the account’s only profile). Enter a profile’s name to put every release of the folder under it."
+        >
+          <Input
+            id="catalogue-artist-profile"
+            autoComplete="off"
+            value={artistProfile}
+            aria-invalid={errors.artistProfile ? true : undefined}
+            aria-describedby={
+              errors.artistProfile ? 'catalogue-artist-profile-error' : 'catalogue-artist-profile-hint'
+            }
+            onChange={(event) => setArtistProfile(event.target.value)}
+          />
+        </Field>
         <label className="flex items-start gap-2 text-sm text-zinc-200 sm:col-span-2">
           <input
             type="checkbox"
@@ -184,7 +207,7 @@ function ImportForm({
         </label>
         <div className="sm:col-span-2">
           <Button type="submit" disabled={run.isPending}>
-            {run.isPending ? 'Importing…' : 'Import catalogue'}
+            {run.isPending ? 'Starting…' : 'Import catalogue'}
           </Button>
         </div>
       </form>
@@ -206,7 +229,9 @@ function ReportView({ report }: { report: CatalogueImportReport }) {
       <p className="text-sm text-zinc-300" data-testid="catalogue-report-summary">
         {report.importedCount} imported, {report.refusedCount} refused · {report.ownerEmail}
         {report.skipReview ? ' · review skipped' : ''}
+        {report.artistProfile ? ` · artist profile ${report.artistProfile}` : ''}
       </p>
+      <ImportProgress report={report} />
       {report.problems.map((problem) => (
         <p key={problem} role="alert" className="text-sm text-red-300">
           {problem}
@@ -245,6 +270,30 @@ function ReportView({ report }: { report: CatalogueImportReport }) {
         ))}
       </ul>
     </Card>
+  );
+}
+
+function ImportProgress({ report }: { report: CatalogueImportReport }) {
+  const underway = report.status === 'queued' || report.status === 'running';
+  return (
+    <div role="status" className="space-y-1 text-sm text-zinc-300" data-testid="catalogue-import-status">
+      {report.status === 'queued' ? <p>Waiting to start…</p> : null}
+      {report.status === 'running' ? (
+        <p>
+          Importing: {report.processed} of {report.total || '…'} gone through
+        </p>
+      ) : null}
+      {report.status === 'done' ? <p>Done: {report.processed} gone through.</p> : null}
+      {report.status === 'failed' ? <p className="text-red-300">The import failed.</p> : null}
+      {underway && report.total > 0 ? (
+        <progress
+          className="h-2 w-full"
+          max={report.total}
+          value={report.processed}
+          aria-label={`Import progress: ${report.processed} of ${report.total}`}
+        />
+      ) : null}
+    </div>
   );
 }
 

@@ -1,15 +1,25 @@
 /** Content ID claims requests (record 193): the artist's claims and their release, the admin's queue. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CLAIMS_PAGE_SIZE } from '@tunedrop/shared/schemas/content-id-claims';
 import { client, unwrap } from '../../../lib/api';
 
 const claimsKey = ['content-id', 'claims'] as const;
 const queueKey = ['admin', 'content-id', 'claims'] as const;
 
-export function useContentIdClaims(isEnabled: boolean) {
+/** A page of the claims list and its search (issue 43 finding 11: the list is paged on the server). */
+export type ClaimsParams = { q: string; page: number };
+
+export function useContentIdClaims(isEnabled: boolean, params: ClaimsParams) {
   return useQuery({
-    queryKey: claimsKey,
-    queryFn: () => unwrap(client['content-id'].claims.$get()),
+    queryKey: [...claimsKey, params],
+    queryFn: () =>
+      unwrap(
+        client['content-id'].claims.$get({
+          query: { q: params.q, page: String(params.page), limit: String(CLAIMS_PAGE_SIZE) },
+        }),
+      ),
     enabled: isEnabled,
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -21,10 +31,16 @@ export function useReleaseClaim() {
   });
 }
 
-export function useClaimsToRelease() {
+export function useClaimsToRelease(params: ClaimsParams) {
   return useQuery({
-    queryKey: queueKey,
-    queryFn: () => unwrap(client.admin['content-id'].claims.$get()),
+    queryKey: [...queueKey, params],
+    queryFn: () =>
+      unwrap(
+        client.admin['content-id'].claims.$get({
+          query: { q: params.q, page: String(params.page), limit: String(CLAIMS_PAGE_SIZE) },
+        }),
+      ),
+    placeholderData: keepPreviousData,
   });
 }
 

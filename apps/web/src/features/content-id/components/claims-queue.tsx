@@ -5,16 +5,37 @@
  */
 import { formatUsdDecimal } from '@tunedrop/shared/money';
 import { CLAIM_MESSAGES } from '@tunedrop/shared/schemas/content-id-claims';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, Spinner } from '../../../components/ui/card';
+import { Pager } from '../../../components/ui/pager';
+import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
+import { pageCountOf, SEARCH_DEBOUNCE_MS } from '../../../components/ui/use-list-params';
 import { errorMessage } from '../../../lib/api';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { useClaimsToRelease, useMarkClaimReleased } from '../api/claims';
 
 export function ClaimsQueue() {
-  const queue = useClaimsToRelease();
+  // Paged on the server (issue 43 finding 11): an allow-listed channel can queue a report's every claim.
+  const [page, setPage] = useState(1);
+  const [searchText, setSearchText] = useState('');
+  const [q, setQ] = useState('');
+  // Typing searches once the keys rest (as the admin lists do); Enter searches at once.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQ(searchText.trim());
+      setPage(1);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+  const queue = useClaimsToRelease({ q, page });
   const markDone = useMarkClaimReleased();
+  const pageCount = queue.data ? pageCountOf(queue.data.total, queue.data.pageSize) : 1;
+  // Marking the last claim of the last page done leaves that page empty: show the one before.
+  useEffect(() => {
+    if (page > pageCount) setPage(pageCount);
+  }, [page, pageCount]);
   return (
     <section aria-labelledby="claims-queue-title" className="space-y-3">
       <div>
@@ -25,6 +46,16 @@ export function ClaimsQueue() {
           Release each claim in YouTube's CMS (Claims, find the video, Release), then mark it as done.
         </p>
       </div>
+      <SearchInput
+        label="Search claims to release by video, track title, ISRC or asset id"
+        placeholder="Search by video, track, ISRC or asset id"
+        value={searchText}
+        onChange={setSearchText}
+        onSubmit={() => {
+          setQ(searchText.trim());
+          setPage(1);
+        }}
+      />
       {queue.isPending ? (
         <Spinner className="text-brand-400" />
       ) : queue.isError ? (
@@ -33,7 +64,7 @@ export function ClaimsQueue() {
         </p>
       ) : queue.data.items.length === 0 ? (
         <Card>
-          <p className="text-sm text-zinc-400">No claim is waiting to be released.</p>
+          <p className="text-sm text-zinc-400">{q ? CLAIM_MESSAGES.noMatch : CLAIM_MESSAGES.queueEmpty}</p>
         </Card>
       ) : (
         <ul className="space-y-3" aria-label="Claims to release">
@@ -79,6 +110,12 @@ export function ClaimsQueue() {
           ))}
         </ul>
       )}
+      <Pager
+        page={page}
+        pageCount={pageCount}
+        onPageChange={setPage}
+        detail={queue.data ? `${queue.data.total} claims` : undefined}
+      />
     </section>
   );
 }

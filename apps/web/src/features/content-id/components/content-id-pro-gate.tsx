@@ -1,7 +1,7 @@
 /**
  * Content ID is a Pro feature (record 185): whether the viewer may use it, and the card a Basic artist (or
- * a Pro artist whose subscription lapsed) sees instead, with the way to upgrade or resubscribe. The server
- * refuses the same requests on its side.
+ * a Pro artist whose subscription lapsed) sees instead, with the way to upgrade or resubscribe (a team member
+ * is told the owner decides, record 230). The server refuses the same requests on its side.
  */
 import { CONTENT_ID_MESSAGES } from '@tunedrop/shared/schemas/content-id';
 import { Lock } from 'lucide-react';
@@ -20,6 +20,18 @@ export function useContentIdAccess(): { isPro: boolean; isAllowed: boolean } | n
 }
 
 export function ContentIdProGate({ isPro }: { isPro: boolean }) {
+  const { data: viewer } = useViewer();
+  // A team member (record 230) is never offered a plan or an upgrade: the account's owner chooses.
+  if (viewer && viewerFacts(viewer).isTeamMember) {
+    return (
+      <Card className="space-y-3" data-testid="content-id-pro-gate">
+        <p className="flex items-center gap-2 font-semibold text-amber-300">
+          <Lock aria-hidden className="size-4" /> Not included
+        </p>
+        <p className="text-sm text-zinc-300">{CONTENT_ID_MESSAGES.notForTeam}</p>
+      </Card>
+    );
+  }
   return (
     <Card className="space-y-3" data-testid="content-id-pro-gate">
       <p className="flex items-center gap-2 font-semibold text-amber-300">

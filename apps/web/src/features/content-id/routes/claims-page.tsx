@@ -13,7 +13,10 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
+import { Pager } from '../../../components/ui/pager';
+import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
+import { pageCountOf, useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { errorMessage } from '../../../lib/api';
 import { formatDate, formatNumber } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
@@ -39,10 +42,16 @@ export default function ContentIdClaimsPage() {
   );
 }
 
+const ONLY_TAB = ['all'] as const;
+
 function ClaimsList() {
-  const claims = useContentIdClaims(true);
+  // Paged and searched on the server (issue 43 finding 11); the page and search are in the URL.
+  const list = useListParams({ tabs: ONLY_TAB, defaultTab: 'all' });
+  const claims = useContentIdClaims(true, { q: list.q, page: list.page });
   const release = useReleaseClaim();
   const [releasing, setReleasing] = useState<ContentIdClaimView | null>(null);
+  const pageCount = claims.data ? pageCountOf(claims.data.total, claims.data.pageSize) : undefined;
+  usePageClamp(list, pageCount);
   if (claims.isPending) return <PageLoader />;
   if (claims.isError)
     return (
@@ -50,7 +59,7 @@ function ClaimsList() {
         {errorMessage(claims.error, 'Your claims could not be loaded.')}
       </p>
     );
-  if (claims.data.items.length === 0)
+  if (claims.data.total === 0 && !list.q)
     return (
       <Card>
         <p className="text-sm text-zinc-400">{CLAIM_MESSAGES.noClaims}</p>
@@ -58,6 +67,18 @@ function ClaimsList() {
     );
   return (
     <>
+      <SearchInput
+        label="Search claims by video, track title, ISRC or asset id"
+        placeholder="Search by video, track, ISRC or asset id"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        onSubmit={list.submitSearch}
+      />
+      {claims.data.items.length === 0 ? (
+        <Card>
+          <p className="text-sm text-zinc-400">{CLAIM_MESSAGES.noMatch}</p>
+        </Card>
+      ) : null}
       <ul className="space-y-3" aria-label="Claimed videos">
         {claims.data.items.map((claim) => (
           <li key={claim.id} data-testid="content-id-claim">
@@ -102,6 +123,12 @@ function ClaimsList() {
           </li>
         ))}
       </ul>
+      <Pager
+        page={list.page}
+        pageCount={pageCount ?? 1}
+        onPageChange={list.setPage}
+        detail={`${claims.data.total} claims`}
+      />
       <ConfirmDialog
         open={releasing !== null}
         onOpenChange={(open) => (open ? undefined : setReleasing(null))}

@@ -1,6 +1,10 @@
-/** Dashboard home (spec 01 §2): 'Welcome Back!', Total Releases, Plan Type, the Your Plan card and the support line. */
+/**
+ * Dashboard home (spec 01 §2): 'Welcome Back!', Total Releases, Plan Type, the Your Plan card and the support line;
+ * a team member (record 230) reads their role instead of the owner's plan.
+ */
 import type { Plan } from '@tunedrop/shared';
-import { Disc3, LifeBuoy, Sparkles, Upload } from 'lucide-react';
+import { ROLE_LABELS } from '@tunedrop/shared/schemas/team-roles';
+import { Disc3, LifeBuoy, Sparkles, Upload, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader, Spinner } from '../../../components/ui/card';
@@ -97,53 +101,69 @@ export default function DashboardHomePage() {
             </p>
           </div>
         </Card>
-        <Card className="flex items-center gap-4">
-          <Sparkles aria-hidden className="size-10 text-brand-400" />
-          <div>
-            <p className="text-sm text-zinc-400" id="plan-type-label">
-              Plan Type
-            </p>
-            <p className="flex items-center gap-2 text-3xl font-bold text-white" data-testid="plan-type">
-              {details.name}
-              {facts.hasFreeAccess ? <Badge tone="brand">Free Access</Badge> : null}
-            </p>
-          </div>
-        </Card>
+        {/* A team member (record 230) sees their role on the account, not the owner's plan. */}
+        {facts.isTeamMember ? (
+          <Card className="flex items-center gap-4">
+            <Users aria-hidden className="size-10 text-brand-400" />
+            <div>
+              <p className="text-sm text-zinc-400">Your role</p>
+              <p className="text-3xl font-bold text-white" data-testid="team-role">
+                {ROLE_LABELS[viewer.account.role]}
+              </p>
+            </div>
+          </Card>
+        ) : (
+          <Card className="flex items-center gap-4">
+            <Sparkles aria-hidden className="size-10 text-brand-400" />
+            <div>
+              <p className="text-sm text-zinc-400" id="plan-type-label">
+                Plan Type
+              </p>
+              <p className="flex items-center gap-2 text-3xl font-bold text-white" data-testid="plan-type">
+                {details.name}
+                {facts.hasFreeAccess ? <Badge tone="brand">Free Access</Badge> : null}
+              </p>
+            </div>
+          </Card>
+        )}
       </div>
 
-      <Card>
-        <section aria-labelledby="your-plan-heading" className="space-y-4">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id="your-plan-heading" className="text-xl font-semibold text-white">
-              Your Plan
-            </h2>
-            <p className="text-zinc-300">
-              <span className="text-2xl font-bold text-white">{details.name}</span>{' '}
-              {facts.hasFreeAccess ? null : <span>{details.priceLabel}/month</span>}
-            </p>
-          </div>
-          <ul className="grid gap-2 text-sm text-zinc-300 sm:grid-cols-2">
-            {PLAN_FEATURES[plan].map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <span aria-hidden className="text-brand-400">
-                  ✓
-                </span>
-                {feature}
-              </li>
-            ))}
-          </ul>
-          <div className="flex flex-wrap gap-3">
-            {plan === 'basic' && !facts.hasFreeAccess && !viewer.profile.banned ? (
-              <Link to={paths.account} className={buttonClass('primary', 'md')}>
-                Upgrade to Pro
+      {/* A team member (record 230) is never shown the owner's plan, its price or an upgrade. */}
+      {facts.isTeamMember ? null : (
+        <Card>
+          <section aria-labelledby="your-plan-heading" className="space-y-4">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <h2 id="your-plan-heading" className="text-xl font-semibold text-white">
+                Your Plan
+              </h2>
+              <p className="text-zinc-300">
+                <span className="text-2xl font-bold text-white">{details.name}</span>{' '}
+                {facts.hasFreeAccess ? null : <span>{details.priceLabel}/month</span>}
+              </p>
+            </div>
+            <ul className="grid gap-2 text-sm text-zinc-300 sm:grid-cols-2">
+              {PLAN_FEATURES[plan].map((feature) => (
+                <li key={feature} className="flex gap-2">
+                  <span aria-hidden className="text-brand-400">
+                    ✓
+                  </span>
+                  {feature}
+                </li>
+              ))}
+            </ul>
+            <div className="flex flex-wrap gap-3">
+              {plan === 'basic' && !facts.hasFreeAccess && !viewer.profile.banned ? (
+                <Link to={paths.account} className={buttonClass('primary', 'md')}>
+                  Upgrade to Pro
+                </Link>
+              ) : null}
+              <Link to={paths.account} className={buttonClass('outline', 'md')}>
+                Manage plan
               </Link>
-            ) : null}
-            <Link to={paths.account} className={buttonClass('outline', 'md')}>
-              Manage plan
-            </Link>
-          </div>
-        </section>
-      </Card>
+            </div>
+          </section>
+        </Card>
+      )}
 
       <p className="flex items-center gap-2 text-sm text-zinc-400">
         <LifeBuoy aria-hidden className="size-4" />

@@ -1,6 +1,6 @@
 /** Delivery targets: list, add, edit, remove, test the connection (/api/admin/delivery/targets). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TargetInput, TargetPatch } from '@tunedrop/shared/schemas/delivery';
+import type { TargetInput, TargetPatch, TargetRemovalImpact } from '@tunedrop/shared/schemas/delivery';
 import { client, unwrap } from '../../../lib/api';
 import { deliveryKeys } from './keys';
 
@@ -22,17 +22,39 @@ export function useSaveDeliveryTarget() {
       id === null
         ? unwrap(targets.$post({ json: body as TargetInput }))
         : unwrap(targets[':id'].$patch({ param: { id }, json: body })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.targets() }),
+    onSettled: async () => {
+      // A target added, enabled or given other stores changes which stores have no connection (issue 44).
+      await queryClient.invalidateQueries({ queryKey: deliveryKeys.unconnectedStores() });
+      await queryClient.invalidateQueries({ queryKey: deliveryKeys.targets() });
+    },
   });
 }
 
-/** Removes a target; `takeDownAll` first takes down what it holds (it stays, disabled, until done). */
+/**
+ * Removes a target; `takeDownAll` first takes down what it holds (it stays, disabled, until done). `removal`
+ * is who the admin was shown it affects (issue 44): the server refuses other counts than its own.
+ */
 export function useDeleteDeliveryTarget() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, takeDownAll }: { id: string; takeDownAll: boolean }) =>
+    mutationFn: ({
+      id,
+      takeDownAll,
+      removal,
+    }: {
+      id: string;
+      takeDownAll: boolean;
+      removal: TargetRemovalImpact;
+    }) =>
       unwrap(
-        targets[':id'].$delete({ param: { id }, query: takeDownAll ? { takeDown: 'all' as const } : {} }),
+        targets[':id'].$delete({
+          param: { id },
+          query: {
+            ...(takeDownAll ? { takeDown: 'all' as const } : {}),
+            releases: removal.releases,
+            artists: removal.artists,
+          },
+        }),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.all }),
   });

@@ -8,6 +8,7 @@ import {
   DELIVERY_STATE_LABELS,
   type DeliveryState,
   type DeliveryTargetView,
+  removalImpactText,
   TARGET_PROFILE_LABELS,
   type TargetTestResult,
   targetHoldsMessage,
@@ -55,7 +56,7 @@ export function TargetsSection() {
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(
-      { id: deleting.id, takeDownAll: deleting.holds > 0 },
+      { id: deleting.id, takeDownAll: deleting.holds > 0, removal: deleting.removal },
       {
         onSuccess: (result) =>
           result.removed
@@ -67,6 +68,12 @@ export function TargetsSection() {
     );
   };
   const holds = deleting?.holds ?? 0;
+  const affected = deleting?.removal ?? { releases: 0, artists: 0 };
+  // Who the removal reaches (issue 44): said before the admin confirms; each artist is then mailed.
+  const reach =
+    affected.releases > 0
+      ? ` This affects ${removalImpactText(affected)}: each artist is mailed which release ${holds > 0 ? 'leaves' : 'will not reach'} which store.`
+      : '';
 
   return (
     <section aria-labelledby="targets-title" className="space-y-4">
@@ -126,8 +133,8 @@ export function TargetsSection() {
         title={holds > 0 ? `${deleting?.name ?? ''} still holds releases` : 'Delete target'}
         description={
           holds > 0
-            ? `${targetHoldsMessage(deleting?.name ?? '', holds)} Taking them down sends a takedown for each to this target and disables it; you can delete it once the store has acknowledged them. Other targets are not affected.`
-            : `Remove "${deleting?.name ?? ''}"? Nothing was delivered there that is still live. Jobs not yet sent there are closed as failed; the history is kept.`
+            ? `${targetHoldsMessage(deleting?.name ?? '', holds)} Taking them down sends a takedown for each to this target and disables it; you can delete it once the store has acknowledged them. Other targets are not affected.${reach}`
+            : `Remove "${deleting?.name ?? ''}"? Nothing was delivered there that is still live. Jobs not yet sent there are closed as failed; the history is kept.${reach}`
         }
         confirmLabel={
           remove.isPending

@@ -7,6 +7,7 @@ import { useDeliverySettings } from '../api/settings';
 import { useDeliveryTargets } from '../api/targets';
 import { DeliveriesSection } from '../components/deliveries-section';
 import { TargetsSection } from '../components/targets-section';
+import { UnconnectedStoresWarning } from '../components/unconnected-stores-warning';
 import { UnmatchedAcksSection } from '../components/unmatched-acks-section';
 
 export default function AdminDeliveryPage() {
@@ -39,6 +40,7 @@ export default function AdminDeliveryPage() {
           </span>
         </p>
       ) : null}
+      <UnconnectedStoresWarning />
       <TargetsSection />
       <DeliveriesSection targets={targets.data} />
       <UnmatchedAcksSection />

@@ -9,8 +9,8 @@ import {
 import { Save } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useZodForm } from '../../../lib/use-zod-form';
@@ -19,25 +19,14 @@ import { useFeeSettings, useSaveFeeSettings } from '../api/finance';
 export function FeeSettingsCard() {
   const settings = useFeeSettings();
   return (
-    <Card className="space-y-4">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Distribution fee</h2>
-        <p className="text-sm text-zinc-400">
-          The share of each artist’s royalties the operator keeps, in percent of the gross, before expenses
-          are recouped and splits are paid. It applies from the next posting; an account can have its own fee
-          on the Users page.
-        </p>
-      </div>
-      {settings.isPending ? (
-        <PageLoader />
-      ) : settings.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(settings.error, 'Failed to load the fees.')}
-        </p>
-      ) : (
-        <FeeForm settings={settings.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title="Distribution fee"
+      description="The share of each artist’s royalties the operator keeps, in percent of the gross, before expenses are recouped and splits are paid. It applies from the next posting; an account can have its own fee on the Users page."
+      query={settings}
+      loadError="Failed to load the fees."
+    >
+      {(data) => <FeeForm settings={data} />}
+    </SettingsCard>
   );
 }
 

@@ -2,9 +2,12 @@
  * What a posting credits, holds, keeps as the fee and books to suspense (issue 25 finding 5): the same
  * four figures in the confirmation and after posting, from GET /api/admin/royalties/imports/:id/figures.
  */
+import { truncateToCents } from '@tunedrop/shared/money';
 import type { PostingFigures } from '@tunedrop/shared/schemas/finance';
 import { formatCents } from '../../../lib/format';
-import { formatUsd } from '../lib/usd';
+
+/** Suspense in whole cents by the rule the finance view uses (money/report-cents.ts): cut to the cent. */
+const formatUsd = (text: string) => formatCents(Number(truncateToCents(text)));
 
 export function postingFiguresText(figures: PostingFigures): string {
   const artists = `${figures.artists} artist${figures.artists === 1 ? '' : 's'}`;

@@ -1,32 +1,33 @@
 /**
- * /admin/finance (admin only, issue 25, record 189): per posted report and per period, gross in the report
- * currency and in USD, fee, credited, held, suspense and rounding residue; withdrawals paid and pending;
- * the liability to artists beside the ledger's; operator revenue; CSV export.
+ * /admin/finance (admin only, issue 25, record 189; made readable for issue 44): what each posted report
+ * brought in and where every cent of it went (fee, credited, held, suspense, rounding), per report and per
+ * month; withdrawals; what is owed to artists beside the ledger's figure; operator revenue; CSV export.
+ * Every figure is whole cents by the one rule of money/report-cents.ts, so a report's lines add up to its
+ * gross on screen; each line says in a sentence what it is. One column of figures at every width.
  */
-import type { FinanceOverview } from '@tunedrop/shared/schemas/finance';
+
+import { belowTheCent, isZeroDecimal } from '@tunedrop/shared/money';
+import type { FinanceOverview, FinancePeriodRow, FinanceReportRow } from '@tunedrop/shared/schemas/finance';
 import { CheckCircle2, Download, XCircle } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Card, PageLoader } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api';
-import { formatCents } from '../../../lib/format';
+import { formatCents, formatDate } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { FINANCE_CSV_URL, useFinanceOverview } from '../api/finance';
-import { formatUsd } from '../lib/usd';
-
-const th = 'px-3 py-1.5 font-medium';
-const num = 'px-3 py-1.5 text-right tabular-nums';
 
 export default function AdminFinancePage() {
   usePageTitle('Finance');
   const overview = useFinanceOverview();
   return (
-    <div className="space-y-6">
+    <div className="space-y-8">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold text-white">Finance</h1>
-          <p className="mt-1 text-sm text-zinc-400">
-            What came in, what the operator kept, what was credited, held or is in suspense, and what is owed.
+          <p className="mt-1 max-w-2xl text-sm text-zinc-400">
+            Where the stores' money went: what each report brought in, what the operator kept, what artists
+            were credited, and what is still owed. Amounts are US dollars, rounded down to the cent as they
+            were paid.
           </p>
         </div>
         <a href={FINANCE_CSV_URL} download className={buttonClass('outline', 'sm')} data-testid="finance-csv">
@@ -46,6 +47,37 @@ export default function AdminFinancePage() {
   );
 }
 
+type Line = {
+  label: string;
+  /** One short sentence saying what the figure is. */
+  note: string;
+  cents: number;
+  isTotal?: boolean;
+  testId?: string;
+};
+
+/** Labelled figures: the name and its sentence on the left, the amount right-aligned in one column. */
+function Lines({ lines, testId }: { lines: Line[]; testId?: string }) {
+  return (
+    <dl className="divide-y divide-ink-800 text-sm" data-testid={testId}>
+      {lines.map((line) => (
+        <div key={line.label} className="grid grid-cols-[1fr_auto] items-baseline gap-x-4 py-2">
+          <dt className={line.isTotal ? 'font-semibold text-zinc-100' : 'text-zinc-200'}>
+            {line.label}
+            <span className="mt-0.5 block text-xs font-normal text-zinc-400">{line.note}</span>
+          </dt>
+          <dd
+            className={`text-right tabular-nums ${line.isTotal ? 'font-semibold text-white' : 'text-zinc-100'}`}
+            data-testid={line.testId}
+          >
+            {formatCents(line.cents)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function Overview({ data }: { data: FinanceOverview }) {
   const l = data.liability;
   return (
@@ -53,24 +85,36 @@ function Overview({ data }: { data: FinanceOverview }) {
       <section aria-labelledby="liability-title" className="grid gap-4 lg:grid-cols-2">
         <Card className="space-y-2">
           <h2 id="liability-title" className="text-lg font-semibold text-white">
-            Owed to artists
+            Owed to artists now
           </h2>
-          <dl className="grid grid-cols-2 gap-2 text-sm">
-            <dt className="text-zinc-400">Balances</dt>
-            <dd className="text-right tabular-nums">{formatCents(l.balancesCents)}</dd>
-            <dt className="text-zinc-400">Pending withdrawals</dt>
-            <dd className="text-right tabular-nums">{formatCents(l.pendingWithdrawalsCents)}</dd>
-            <dt className="text-zinc-400">Held for pending invitations</dt>
-            <dd className="text-right tabular-nums">{formatCents(l.heldSharesCents)}</dd>
-            <dt className="font-semibold text-zinc-200">Total</dt>
-            <dd className="text-right font-semibold tabular-nums" data-testid="liability-total">
-              {formatCents(l.totalCents)}
-            </dd>
-            <dt className="text-zinc-400">From the ledger</dt>
-            <dd className="text-right tabular-nums" data-testid="liability-ledger">
-              {formatCents(l.ledgerCents)}
-            </dd>
-          </dl>
+          <Lines
+            lines={[
+              { label: 'Balances', note: 'What artists can withdraw or spend.', cents: l.balancesCents },
+              {
+                label: 'Withdrawals not yet paid',
+                note: 'Requested by artists, waiting for the operator to pay.',
+                cents: l.pendingWithdrawalsCents,
+              },
+              {
+                label: 'Held for invitations',
+                note: "Collaborators' shares kept until they accept their invitation.",
+                cents: l.heldSharesCents,
+              },
+              {
+                label: 'Total owed',
+                note: 'The three lines above.',
+                cents: l.totalCents,
+                isTotal: true,
+                testId: 'liability-total',
+              },
+              {
+                label: 'Total from the ledger',
+                note: 'The same total, added up from every balance change ever made.',
+                cents: l.ledgerCents,
+                testId: 'liability-ledger',
+              },
+            ]}
+          />
           <p
             className={`flex items-center gap-2 text-sm ${l.reconciles ? 'text-emerald-300' : 'text-red-300'}`}
             data-testid="liability-status"
@@ -84,182 +128,154 @@ function Overview({ data }: { data: FinanceOverview }) {
           </p>
         </Card>
         <Card className="space-y-2">
-          <h2 className="text-lg font-semibold text-white">Operator revenue</h2>
-          <dl className="grid grid-cols-2 gap-2 text-sm">
-            <dt className="text-zinc-400">Distribution fees</dt>
-            <dd className="text-right tabular-nums" data-testid="revenue-fees">
-              {formatCents(data.operatorRevenue.feeCents)}
-            </dd>
-            <dt className="text-zinc-400">Released suspense</dt>
-            <dd className="text-right tabular-nums">
-              {formatCents(data.operatorRevenue.suspenseReleasedCents)}
-            </dd>
-            <dt className="font-semibold text-zinc-200">Total</dt>
-            <dd className="text-right font-semibold tabular-nums">
-              {formatCents(data.operatorRevenue.totalCents)}
-            </dd>
-          </dl>
+          <h2 className="text-lg font-semibold text-white">Kept by the operator</h2>
+          <Lines
+            lines={[
+              {
+                label: 'Distribution fees',
+                note: 'The fee taken from artists’ gross earnings at posting.',
+                cents: data.operatorRevenue.feeCents,
+                testId: 'revenue-fees',
+              },
+              {
+                label: 'Released suspense',
+                note: 'Unmatched money nobody claimed, released to the operator.',
+                cents: data.operatorRevenue.suspenseReleasedCents,
+              },
+              {
+                label: 'Total kept',
+                note: 'The two lines above.',
+                cents: data.operatorRevenue.totalCents,
+                isTotal: true,
+              },
+            ]}
+          />
         </Card>
       </section>
 
-      <FinanceTable
-        id="reports"
-        title="By report"
-        empty="No report has been posted yet."
-        scrollLabel="Reports (scrolls sideways)"
-        testId="finance-reports"
-        columns={[
-          'Report',
-          'Period',
-          '>Gross (report)',
-          '>Gross USD',
-          '>Fee',
-          '>Credited',
-          '>Held',
-          '>Suspense',
-          '>Residue',
-          'Reconciles',
-        ]}
-      >
-        {data.reports.map((r) => (
-          <tr key={r.importId} data-testid={`finance-report-${r.fileName}`}>
-            <th
-              scope="row"
-              className="max-w-56 truncate px-3 py-1.5 font-normal text-zinc-100"
-              title={r.fileName}
-            >
-              {r.fileName}
-            </th>
-            <td className="px-3 py-1.5">{r.period}</td>
-            <td className={num} title={r.grossReport}>
-              {r.grossReport} {r.currency}
-            </td>
-            <td className={num} title={r.grossUsd}>
-              {formatUsd(r.grossUsd)}
-            </td>
-            <td className={num} data-testid="report-fee">
-              {formatCents(r.feeCents)}
-            </td>
-            <td className={num} data-testid="report-credited">
-              {formatCents(r.creditedCents)}
-            </td>
-            <td className={num} data-testid="report-held">
-              {formatCents(r.heldCents)}
-            </td>
-            <td className={num} title={r.suspenseUsd} data-testid="report-suspense">
-              {formatUsd(r.suspenseUsd)}
-            </td>
-            <td className={num} title={r.residueUsd}>
-              {r.residueUsd}
-            </td>
-            <td className="px-3 py-1.5">
-              {Number(r.differenceUsd) === 0 ? 'Yes' : `Off by ${r.differenceUsd}`}
-            </td>
-          </tr>
-        ))}
-      </FinanceTable>
+      <section aria-labelledby="reports-title" className="space-y-3">
+        <h2 id="reports-title" className="text-xl font-semibold text-white">
+          Reports posted
+        </h2>
+        {data.reports.length === 0 ? (
+          <p className="text-sm text-zinc-400">No report has been posted yet.</p>
+        ) : (
+          <ul className="grid gap-4 lg:grid-cols-2" data-testid="finance-reports">
+            {data.reports.map((report) => (
+              <li key={report.importId}>
+                <ReportCard report={report} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
 
-      <FinanceTable
-        id="periods"
-        title="By period"
-        empty="Nothing yet."
-        scrollLabel="Periods (scrolls sideways)"
-        columns={[
-          'Period',
-          '>Reports',
-          '>Gross USD',
-          '>Fee',
-          '>Credited',
-          '>Held',
-          '>Suspense',
-          '>Residue',
-          '>Withdrawals paid',
-          '>Withdrawals pending',
-        ]}
-      >
-        {data.periods.map((p) => (
-          <tr key={p.period}>
-            <th scope="row" className="px-3 py-1.5 font-normal text-zinc-100">
-              {p.period}
-            </th>
-            <td className={num}>{p.reports}</td>
-            <td className={num} title={p.grossUsd}>
-              {formatUsd(p.grossUsd)}
-            </td>
-            <td className={num}>{formatCents(p.feeCents)}</td>
-            <td className={num}>{formatCents(p.creditedCents)}</td>
-            <td className={num}>{formatCents(p.heldCents)}</td>
-            <td className={num} title={p.suspenseUsd}>
-              {formatUsd(p.suspenseUsd)}
-            </td>
-            <td className={num}>{p.residueUsd}</td>
-            <td className={num}>{formatCents(p.withdrawalsPaidCents)}</td>
-            <td className={num}>{formatCents(p.withdrawalsPendingCents)}</td>
-          </tr>
-        ))}
-      </FinanceTable>
+      <section aria-labelledby="periods-title" className="space-y-3">
+        <h2 id="periods-title" className="text-xl font-semibold text-white">
+          By month
+        </h2>
+        {data.periods.length === 0 ? (
+          <p className="text-sm text-zinc-400">Nothing yet.</p>
+        ) : (
+          <ul className="grid gap-4 lg:grid-cols-2">
+            {data.periods.map((period) => (
+              <li key={period.period}>
+                <PeriodCard period={period} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </>
   );
 }
 
-/**
- * A titled section holding one scrolling table (or `empty` when it has no rows). A column label starting
- * with '>' is right-aligned (a figure).
- */
-function FinanceTable({
-  id,
-  title,
-  empty,
-  scrollLabel,
-  testId,
-  columns,
-  children,
-}: {
-  id: string;
-  title: string;
-  empty: string;
-  scrollLabel: string;
-  testId?: string;
-  columns: string[];
-  children: ReactNode[];
-}) {
-  const titleId = `${id}-title`;
+/** Where a report's money went, line by line: the lines add up to what came in. */
+function moneyLines(cents: FinanceReportRow['cents'], residueUsd: string, grossNote: string): Line[] {
+  return [
+    { label: 'Came in', note: grossNote, cents: cents.grossCents, isTotal: true, testId: 'report-gross' },
+    {
+      label: 'Operator fee',
+      note: 'The distribution fee the operator keeps.',
+      cents: cents.feeCents,
+      testId: 'report-fee',
+    },
+    {
+      label: 'Credited to artists',
+      note: "Added to artists' balances, accepted collaborators' shares included.",
+      cents: cents.creditedCents,
+      testId: 'report-credited',
+    },
+    {
+      label: 'Held for invitations',
+      note: "Collaborators' shares kept until they accept their invitation.",
+      cents: cents.heldCents,
+      testId: 'report-held',
+    },
+    {
+      label: 'In suspense',
+      note: 'Lines that matched no release, kept until assigned to an artist or released.',
+      cents: cents.suspenseCents,
+      testId: 'report-suspense',
+    },
+    {
+      label: 'Left by rounding',
+      note: `Each artist is paid rounded down to the cent; the fractions left (${residueUsd} USD exactly) stay with the operator.`,
+      cents: cents.roundingCents,
+      testId: 'report-rounding',
+    },
+  ];
+}
+
+function ReportCard({ report }: { report: FinanceReportRow }) {
+  const converted =
+    report.currency === 'USD'
+      ? 'What the stores paid for this report.'
+      : `What the stores paid: ${report.grossReport} ${report.currency} at ${report.rate} USD each.`;
+  const isReconciled = isZeroDecimal(report.differenceUsd);
   return (
-    <section aria-labelledby={titleId} className="space-y-2">
-      <h2 id={titleId} className="text-xl font-semibold text-white">
-        {title}
-      </h2>
-      {children.length === 0 ? (
-        <p className="text-sm text-zinc-400">{empty}</p>
-      ) : (
-        <Card className="p-0">
-          <section
-            className="overflow-x-auto"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling table must be reachable by keyboard
-            tabIndex={0}
-            aria-label={scrollLabel}
-          >
-            <table aria-labelledby={titleId} className="w-full text-left text-sm" data-testid={testId}>
-              <thead className="text-zinc-400">
-                <tr>
-                  {columns.map((column) =>
-                    column.startsWith('>') ? (
-                      <th key={column} scope="col" className={`${th} text-right`}>
-                        {column.slice(1)}
-                      </th>
-                    ) : (
-                      <th key={column} scope="col" className={th}>
-                        {column}
-                      </th>
-                    ),
-                  )}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-800">{children}</tbody>
-            </table>
-          </section>
-        </Card>
-      )}
-    </section>
+    <Card className="space-y-2" data-testid={`finance-report-${report.fileName}`}>
+      <h3 className="break-all font-semibold text-white">{report.fileName}</h3>
+      <p className="text-xs text-zinc-400">
+        Sales month {report.period} · posted {formatDate(report.postedAt)}
+        {belowTheCent(report.grossUsd) !== '0' ? ` · exactly ${report.grossUsd} USD came in` : ''}
+      </p>
+      <Lines lines={moneyLines(report.cents, report.residueUsd, converted)} />
+      <p
+        className={`flex items-center gap-2 text-sm ${isReconciled ? 'text-emerald-300' : 'text-red-300'}`}
+        data-testid="report-reconciles"
+      >
+        {isReconciled ? (
+          <CheckCircle2 aria-hidden className="size-4" />
+        ) : (
+          <XCircle aria-hidden className="size-4" />
+        )}
+        {isReconciled ? 'Adds up to the cent: Yes' : `Does not add up: off by ${report.differenceUsd} USD`}
+      </p>
+    </Card>
+  );
+}
+
+function PeriodCard({ period }: { period: FinancePeriodRow }) {
+  const reports = `${period.reports} report${period.reports === 1 ? '' : 's'}`;
+  return (
+    <Card className="space-y-2" data-testid={`finance-period-${period.period}`}>
+      <h3 className="font-semibold text-white">{period.period}</h3>
+      <Lines
+        lines={[
+          ...moneyLines(period.cents, period.residueUsd, `What the stores paid, in ${reports}.`),
+          {
+            label: 'Withdrawals paid',
+            note: 'Paid out to artists this month.',
+            cents: period.withdrawalsPaidCents,
+          },
+          {
+            label: 'Withdrawals not yet paid',
+            note: 'Requested this month, waiting to be paid.',
+            cents: period.withdrawalsPendingCents,
+          },
+        ]}
+      />
+    </Card>
   );
 }

@@ -9,8 +9,8 @@ import {
 import { Save } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { FieldError, Input } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { useLapsePolicy, useSaveLapsePolicy } from '../api/lapse-policy';
@@ -18,21 +18,15 @@ import { useLapsePolicy, useSaveLapsePolicy } from '../api/lapse-policy';
 export function LapsePolicyCard() {
   const policy = useLapsePolicy();
   return (
-    <Card className="space-y-4" data-testid="lapse-policy">
-      <div>
-        <h2 className="text-lg font-semibold text-white">{LAPSE_POLICY_TEXTS.title}</h2>
-        <p className="text-sm text-zinc-400">{LAPSE_POLICY_TEXTS.intro}</p>
-      </div>
-      {policy.isPending ? (
-        <PageLoader />
-      ) : policy.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(policy.error, 'Failed to load the lapsed-account policy.')}
-        </p>
-      ) : (
-        <LapsePolicyForm policy={policy.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title={LAPSE_POLICY_TEXTS.title}
+      description={LAPSE_POLICY_TEXTS.intro}
+      query={policy}
+      loadError="Failed to load the lapsed-account policy."
+      testId="lapse-policy"
+    >
+      {(data) => <LapsePolicyForm policy={data} />}
+    </SettingsCard>
   );
 }
 

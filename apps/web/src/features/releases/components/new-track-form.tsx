@@ -14,7 +14,7 @@ import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { CreditsEditor, discardUpload, emptyProducer, emptySongwriter } from '../../builder';
+import { CreditsEditor, discardUpload, emptyProducer, emptySongwriter } from '../../release-form';
 import { useAddTrack } from '../api/replace-files';
 import { ReplaceFile } from './replace-file';
 

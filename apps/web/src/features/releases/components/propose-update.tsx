@@ -5,13 +5,13 @@
  */
 import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
 import { RELEASE_UPDATE_MESSAGES } from '@tunedrop/shared/schemas/release-updates';
-import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
+import { usePlanLock } from '../../../lib/plan-lock';
 import { useProposeUpdate } from '../../release-updates';
 import {
   GenreField,
@@ -20,6 +20,12 @@ import {
   useReleaseDetailsForm,
 } from './release-details-form';
 import { ReplaceFile } from './replace-file';
+import {
+  creditsDraftOf,
+  creditsPayload,
+  type TrackCreditsDraft,
+  UpdateTrackCredits,
+} from './update-track-credits';
 
 export function ProposeUpdateDialog({
   release,
@@ -35,19 +41,34 @@ export function ProposeUpdateDialog({
   artistName: string;
 }) {
   const propose = useProposeUpdate(release.id);
+  const lockText = usePlanLock().featureText;
   const [coverUploadId, setCoverUploadId] = useState<string | null>(null);
   const [audio, setAudio] = useState<Record<string, string>>({});
+  // Each track's credits and ISRC (record 236); only those that differ from the stores' are sent.
+  const [credits, setCredits] = useState<Record<string, TrackCreditsDraft>>(() =>
+    Object.fromEntries(release.tracks.map((track) => [track.id, creditsDraftOf(track)])),
+  );
+  const [trackErrors, setTrackErrors] = useState<Record<string, Record<string, string>>>({});
   const lockedHolder = isPro ? null : artistName;
   const form = useReleaseDetailsForm(release, lockedHolder);
   const { errors } = form.formState;
   const fieldProps = releaseFieldProps('update', errors);
 
   const onSubmit = form.handleSubmit((values) => {
+    const tracks = release.tracks
+      .map((track) => ({
+        was: creditsPayload(track.id, creditsDraftOf(track)),
+        now: creditsPayload(track.id, credits[track.id] ?? creditsDraftOf(track)),
+      }))
+      .filter(({ was, now }) => JSON.stringify(was) !== JSON.stringify(now))
+      .map(({ now }) => now);
+    setTrackErrors({});
     propose.mutate(
       {
         details: { ...values, labelName: values.labelName || null },
         ...(coverUploadId ? { coverUploadId } : {}),
         audio: Object.entries(audio).map(([trackId, uploadId]) => ({ trackId, uploadId })),
+        tracks,
       },
       {
         onSuccess: () => {
@@ -55,7 +76,17 @@ export function ProposeUpdateDialog({
           onOpenChange(false);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.fields) setReleaseFieldErrors(form, error.fields);
+          if (error instanceof ApiError && error.fields) {
+            setReleaseFieldErrors(form, error.fields);
+            // `tracks.N.field`: N is the place in the tracks sent, shown under that track's field.
+            const byTrack: Record<string, Record<string, string>> = {};
+            for (const [key, message] of Object.entries(error.fields)) {
+              const match = /^tracks\.(\d+)\.(.+)$/.exec(key);
+              const trackId = match ? tracks[Number(match[1])]?.trackId : undefined;
+              if (match?.[2] && trackId) byTrack[trackId] = { ...byTrack[trackId], [match[2]]: message };
+            }
+            setTrackErrors(byTrack);
+          }
           notify.error(errorMessage(error, RELEASE_UPDATE_MESSAGES.submitFailed));
         },
       },
@@ -69,7 +100,7 @@ export function ProposeUpdateDialog({
         if (!propose.isPending) onOpenChange(next);
       }}
       title="Update Release"
-      description="Your changes go to review. The stores keep the current version until a moderator approves them; codes (UPC, ISRC) stay the same."
+      description="Your changes go to review. The stores keep the current version until a moderator approves them; the UPC stays the same, and an ISRC changes only if you fix it below."
       className="max-w-2xl"
     >
       <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
@@ -89,7 +120,7 @@ export function ProposeUpdateDialog({
           id="update-labelName"
           label="Label Name"
           error={errors.labelName?.message}
-          hint={isPro ? 'Optional.' : RELEASE_MESSAGES.proFeature}
+          hint={isPro ? 'Optional.' : lockText}
         >
           <Input {...fieldProps('labelName')} {...form.register('labelName')} disabled={!isPro} />
         </Field>
@@ -123,6 +154,17 @@ export function ProposeUpdateDialog({
             }}
           />
         </div>
+        {release.tracks.map((track) => (
+          <div key={`credits-${track.id}`} className="sm:col-span-2">
+            <UpdateTrackCredits
+              track={track}
+              draft={credits[track.id] ?? creditsDraftOf(track)}
+              isPro={isPro}
+              errors={trackErrors[track.id] ?? {}}
+              onChange={(draft) => setCredits((current) => ({ ...current, [track.id]: draft }))}
+            />
+          </div>
+        ))}
         {release.tracks.map((track) => (
           <div key={track.id} className="sm:col-span-2">
             <ReplaceFile

@@ -13,7 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
 import { imageSize } from '../../../lib/image-size';
-import { discardUpload, FileBox, type SlotState, startUpload, type UploadHandle } from '../../builder';
+import { discardUpload, FileBox, type SlotState, startUpload, type UploadHandle } from '../../release-form';
 
 const FILE_RULES = {
   cover: {

@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { CreditsEditor, emptyProducer, emptySongwriter } from '../../builder';
+import { CreditsEditor, emptyProducer, emptySongwriter } from '../../release-form';
 import { useRemoveTrack, useReplaceTrackAudio } from '../api/replace-files';
 import { useUpdateTracks } from '../api/update-tracks';
 import { formatDuration } from '../lib/format';

@@ -25,17 +25,14 @@ import { Field, FieldWarning, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
+import { usePlanLock } from '../../../lib/plan-lock';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
+import { type AvailabilityErrors, AvailabilityFields, availabilityErrorsOf } from '../../release-form';
 import { useDeleteRelease } from '../api/delete-release';
 import { useReleaseForEdit } from '../api/get-release';
 import { useReplaceCover } from '../api/replace-files';
 import { useUpdateRelease } from '../api/update-release';
-import {
-  type AvailabilityErrors,
-  AvailabilityFields,
-  availabilityErrorsOf,
-} from '../components/availability-fields';
 import {
   GenreField,
   releaseFieldProps,
@@ -72,6 +69,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
   const navigate = useNavigate();
   const { data: viewer } = useViewer();
   const isPro = viewer ? viewerFacts(viewer).isPro : false;
+  const lockText = usePlanLock().featureText;
   const update = useUpdateRelease(release.id);
   const remove = useDeleteRelease(release.id);
   const [isDeleteOpen, setIsDeleteOpen] = useState(false);
@@ -205,13 +203,13 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
             id="edit-labelName"
             label="Label Name"
             error={errors.labelName?.message}
-            hint={isPro ? 'Optional.' : RELEASE_MESSAGES.proFeature}
+            hint={isPro ? 'Optional.' : lockText}
           >
             <Input
               {...fieldProps('labelName')}
               {...form.register('labelName')}
               disabled={!isPro}
-              placeholder={isPro ? 'Independent' : RELEASE_MESSAGES.proFeature}
+              placeholder={isPro ? 'Independent' : lockText}
             />
           </Field>
           <Field

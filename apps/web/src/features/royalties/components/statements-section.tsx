@@ -177,41 +177,43 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
   const { earnings } = statement;
   const paid = statement.shares.filter((share) => share.direction === 'to');
   const received = statement.shares.filter((share) => share.direction === 'from');
-  const summary: { label: string; cents: number; isTotal?: boolean }[] = [
-    {
-      label: statement.artistProfile ? 'Opening balance (all profiles)' : 'Opening balance',
-      cents: statement.openingCents,
-      isTotal: true,
-    },
-  ];
-  // One profile's view (record 201): its gross earnings; the balance lines stay the whole account's.
+  // One profile's view (record 235): its gross, fee, shares and net; the balance lines are the account's.
   const profile = statement.artistProfile;
-  if (profile) {
+  const ofAll = profile ? ' (all profiles)' : '';
+  const summary: { label: string; cents: number; isTotal?: boolean }[] = [
+    { label: `Opening balance${ofAll}`, cents: statement.openingCents, isTotal: true },
+  ];
+  if (earnings.lines > 0 || statement.feeCents !== 0 || profile) {
     summary.push(
-      { label: `Gross earnings of ${profile.name}`, cents: earnings.grossCents },
-      { label: 'Closing balance (all profiles)', cents: statement.closingCents, isTotal: true },
-    );
-  } else if (earnings.lines > 0 || statement.feeCents !== 0) {
-    summary.push(
-      { label: 'Gross earnings (before fee and splits)', cents: earnings.grossCents },
+      {
+        label: profile ? `Gross earnings of ${profile.name}` : 'Gross earnings (before fee and splits)',
+        cents: earnings.grossCents,
+      },
       {
         label: `Distribution fee${statement.feePercent ? ` (${statement.feePercent}%)` : ''}`,
         cents: statement.feeCents,
       },
     );
   }
-  if (!profile && paid.length > 0)
-    summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
-  if (!profile && received.length > 0) summary.push({ label: 'Split shares received', cents: sum(received) });
-  if (!profile && statement.otherEarnings.length > 0)
+  if (paid.length > 0) summary.push({ label: 'Split shares paid to collaborators', cents: sum(paid) });
+  if (received.length > 0) summary.push({ label: 'Split shares received', cents: sum(received) });
+  if (statement.otherEarnings.length > 0)
     summary.push({ label: 'Other earnings', cents: sum(statement.otherEarnings) });
-  if (!profile)
-    summary.push(
-      { label: 'Net earnings (your share)', cents: statement.netEarningsCents, isTotal: true },
-      { label: 'Withdrawals', cents: sum(statement.withdrawals) },
-      { label: 'Adjustments', cents: sum(statement.adjustments) },
-      { label: 'Closing balance', cents: statement.closingCents, isTotal: true },
-    );
+  summary.push({
+    label: profile ? `Net earnings of ${profile.name}` : 'Net earnings (your share)',
+    cents: statement.netEarningsCents,
+    isTotal: true,
+  });
+  if (profile)
+    summary.push({
+      label: 'Net earnings of the other profiles and shares received',
+      cents: statement.outsideProfileCents ?? 0,
+    });
+  summary.push(
+    { label: 'Withdrawals', cents: sum(statement.withdrawals) },
+    { label: 'Adjustments', cents: sum(statement.adjustments) },
+    { label: `Closing balance${ofAll}`, cents: statement.closingCents, isTotal: true },
+  );
   const shareLabel = (share: RoyaltyStatement['shares'][number]) =>
     `${share.direction === 'to' ? 'To' : 'From'} ${share.party} · ${share.releaseTitle ?? 'Unknown release'}${share.trackTitle ? ` / ${share.trackTitle}` : ''}${share.percent ? ` · ${share.percent}%` : ''}${share.note === 'held' ? ' (held until they accept)' : share.note === 'released' ? ' (released from hold)' : ''}`;
   return (

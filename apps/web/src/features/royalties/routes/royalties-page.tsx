@@ -3,6 +3,7 @@
  * modules/royalties) beside the wallet's balances, plan minimum, withdrawals and payment settings
  * (features/wallet, served by modules/wallet).
  */
+import { centsToDecimal } from '@tunedrop/shared/money';
 import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { Info } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -12,6 +13,7 @@ import { notify } from '../../../components/ui/toast';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAccountCan } from '../../../lib/viewer';
 import { PayeeShares } from '../../splits';
+import { TaxFormSection } from '../../tax';
 import {
   BalanceCards,
   MinimumWithdrawal,
@@ -56,7 +58,7 @@ export default function RoyaltiesPage() {
       hasPaymentInfo: data.paymentDetails !== null,
       balanceCents: data.balanceCents,
       minimumCents: data.minimumWithdrawalCents,
-      amount: data.balanceCents / 100,
+      amount: centsToDecimal(data.balanceCents),
     });
     if (
       !checked.ok &&
@@ -90,6 +92,8 @@ export default function RoyaltiesPage() {
       </Card>
 
       <PendingRequests requests={data.pendingRequests} canCancel={isFinance} />
+
+      <TaxFormSection />
 
       <PayeeShares />
 

@@ -3,9 +3,13 @@
  * before the upload), the exchange rate set on a staged report, and its sanity warnings, accepted or
  * resolved.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RoyaltyFormat } from '@tunedrop/shared/schemas/royalties';
-import type { AcceptWarningInput, CurrencyInspection } from '@tunedrop/shared/schemas/royalty-checks';
+import {
+  type AcceptWarningInput,
+  type CurrencyInspection,
+  REPORT_WARNINGS_PAGE_SIZE,
+} from '@tunedrop/shared/schemas/royalty-checks';
 import { client, unwrap } from '../../../lib/api';
 import { royaltyKeys } from './royalty-imports';
 
@@ -35,14 +39,22 @@ export function useFileCurrency(file: File | null, format: RoyaltyFormat, preset
 }
 
 export const warningKeys = {
-  of: (importId: string) => [...royaltyKeys.all, 'warnings', importId] as const,
+  of: (importId: string, page: number) => [...royaltyKeys.all, 'warnings', importId, page] as const,
 };
 
-export function useReportWarnings(importId: string, isEnabled: boolean) {
+/** One page of the report's warnings (a report may have thousands); openCount and total count them all. */
+export function useReportWarnings(importId: string, isEnabled: boolean, page = 1) {
   return useQuery({
-    queryKey: warningKeys.of(importId),
-    queryFn: () => unwrap(client.admin.royalties.imports[':id'].warnings.$get({ param: { id: importId } })),
+    queryKey: warningKeys.of(importId, page),
+    queryFn: () =>
+      unwrap(
+        client.admin.royalties.imports[':id'].warnings.$get({
+          param: { id: importId },
+          query: { page: String(page), limit: String(REPORT_WARNINGS_PAGE_SIZE) },
+        }),
+      ),
     enabled: isEnabled,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -91,6 +91,15 @@ export function usePostImport() {
   });
 }
 
+/** The admin's retry of an import or posting whose run stopped (record 220). */
+export function useRetryImport() {
+  const invalidate = useInvalidateAll();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(client.admin.royalties.imports[':id'].retry.$post({ param: { id } })),
+    onSettled: invalidate,
+  });
+}
+
 export function useDeleteImport() {
   const invalidate = useInvalidateAll();
   return useMutation({

@@ -1,6 +1,7 @@
 /**
  * The generic CSV's column-mapping step: pick a saved preset, or map the file's own header columns to
  * the fields we need and save that mapping under a name (it is reused for the next file of that shape).
+ * A saved mapping no longer wanted is deleted here, where it is chosen, after a confirmation.
  */
 import { csvHeaderCells } from '@tunedrop/shared/csv';
 import {
@@ -10,11 +11,12 @@ import {
 } from '@tunedrop/shared/schemas/royalties';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
-import { usePresets, useSavePreset } from '../api/royalty-imports';
+import { useDeletePreset, usePresets, useSavePreset } from '../api/royalty-imports';
 
 const FIELD_LABELS: Record<CsvMappingField, string> = {
   isrc: 'ISRC',
@@ -53,6 +55,9 @@ export function CsvMappingStep({
 }) {
   const presets = usePresets();
   const savePreset = useSavePreset();
+  const deletePreset = useDeletePreset();
+  const [isDeleting, setIsDeleting] = useState(false);
+  const chosen = presets.data?.find((preset) => preset.id === presetId) ?? null;
   const [headers, setHeaders] = useState<string[]>([]);
   const form = useZodForm(csvPresetSchema, {
     defaultValues: { name: '', delimiter: ',', currency: 'USD', mapping: { amount: '' } },
@@ -105,6 +110,41 @@ export function CsvMappingStep({
           ))}
         </Select>
       </Field>
+      {chosen ? (
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => setIsDeleting(true)}
+          disabled={deletePreset.isPending}
+        >
+          Delete mapping
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        open={isDeleting && chosen !== null}
+        onOpenChange={(open) => {
+          if (!open && !deletePreset.isPending) setIsDeleting(false);
+        }}
+        title="Delete saved mapping"
+        description={`"${chosen?.name ?? ''}" will no longer be offered for new files. Reports already imported keep their lines.`}
+        confirmLabel={deletePreset.isPending ? 'Deleting…' : 'Delete mapping'}
+        isDestructive
+        isPending={deletePreset.isPending}
+        onConfirm={() => {
+          if (!chosen) return;
+          deletePreset.mutate(chosen.id, {
+            onSuccess: () => {
+              setIsDeleting(false);
+              onPresetChange(null);
+              notify.success('Saved mapping deleted', chosen.name);
+            },
+            onError: (error) => {
+              setIsDeleting(false);
+              notify.error(errorMessage(error, 'The mapping could not be deleted.'));
+            },
+          });
+        }}
+      />
       {presetId ? null : (
         <div className="space-y-3">
           <p className="text-sm text-zinc-400">

@@ -10,6 +10,7 @@ import { formatDate } from '../../../lib/format';
 import { useImports } from '../api/royalty-imports';
 import { formatDecimal, formatUnits } from '../lib/decimal';
 import { RUNNING_PHASES } from './import-progress';
+import { ImportRetryNotice } from './import-retry';
 
 export const FORMAT_SHORT: Record<ImportListItem['format'], string> = {
   dsr: 'DDEX DSR',
@@ -98,6 +99,7 @@ export function ImportsList() {
                     <td className="px-3 py-2 text-zinc-300">{FORMAT_SHORT[item.format]}</td>
                     <td className="px-3 py-2">
                       <ImportState item={item} />
+                      <ImportRetryNotice item={item} />
                     </td>
                     <td className="px-3 py-2 text-zinc-300">{periodText(item)}</td>
                     <td className="px-3 py-2 text-right tabular-nums text-zinc-300">
@@ -131,6 +133,7 @@ export function ImportsList() {
                     {formatDecimal(item.totalAmount, item.currency)}
                   </span>
                 </Link>
+                <ImportRetryNotice item={item} />
               </li>
             ))}
           </ul>

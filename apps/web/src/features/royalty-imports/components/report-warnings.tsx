@@ -9,11 +9,12 @@ import {
   ROYALTY_CHECK_TEXTS,
 } from '@tunedrop/shared/schemas/royalty-checks';
 import { AlertTriangle, CheckCircle2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
+import { Pager } from '../../../components/ui/pager';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
@@ -29,14 +30,22 @@ export function ReportWarnings({
   currency: string;
   isPosted: boolean;
 }) {
-  const warnings = useReportWarnings(importId, true);
+  const [page, setPage] = useState(1);
+  const warnings = useReportWarnings(importId, true, page);
   const accept = useAcceptWarning(importId);
   const resolve = useResolveWarning(importId);
   const [accepting, setAccepting] = useState<ReportWarning | null>(null);
   const [resolving, setResolving] = useState<ReportWarning | null>(null);
   const [note, setNote] = useState('');
   const items = warnings.data?.items ?? [];
-  if (items.length === 0) return null;
+  const total = warnings.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / (warnings.data?.pageSize ?? 1)));
+  // A page emptied by a new check of the report shows the last page there is.
+  const isPageEmptied = !warnings.isFetching && items.length === 0 && page > 1 && total > 0;
+  useEffect(() => {
+    if (isPageEmptied) setPage(pageCount);
+  }, [isPageEmptied, pageCount]);
+  if (total === 0) return null;
   const open = warnings.data?.openCount ?? 0;
 
   const doAccept = () => {
@@ -167,6 +176,12 @@ export function ReportWarnings({
           </Card>
         );
       })}
+      <Pager
+        page={page}
+        pageCount={pageCount}
+        onPageChange={setPage}
+        detail={`${total} warning${total === 1 ? '' : 's'}`}
+      />
 
       <Dialog
         open={accepting !== null}

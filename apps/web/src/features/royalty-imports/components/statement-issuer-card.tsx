@@ -8,8 +8,8 @@ import {
 import { Save } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input, Textarea } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useZodForm } from '../../../lib/use-zod-form';
@@ -18,24 +18,15 @@ import { useSaveStatementIssuer, useStatementIssuer } from '../api/statement-iss
 export function StatementIssuerCard() {
   const issuer = useStatementIssuer();
   return (
-    <Card className="space-y-4" data-testid="statement-issuer">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Statement issuer</h2>
-        <p className="text-sm text-zinc-400">
-          Royalty statements (PDF and CSV) are issued in this name, with this address. Not set, they carry the
-          product's name (Brand, above) and no address.
-        </p>
-      </div>
-      {issuer.isPending ? (
-        <PageLoader />
-      ) : issuer.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(issuer.error, 'Failed to load the statement issuer.')}
-        </p>
-      ) : (
-        <StatementIssuerForm issuer={issuer.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title="Statement issuer"
+      description="Royalty statements (PDF and CSV) are issued in this name, with this address. Not set, they carry the product's name (Brand, above) and no address."
+      query={issuer}
+      loadError="Failed to load the statement issuer."
+      testId="statement-issuer"
+    >
+      {(data) => <StatementIssuerForm issuer={data} />}
+    </SettingsCard>
   );
 }
 

@@ -20,6 +20,7 @@ import { PostingFiguresList, postingFiguresText, usePostingFigures } from '../..
 import { useReportWarnings } from '../api/report-checks';
 import { useDeleteImport, useImportSummary, usePostImport } from '../api/royalty-imports';
 import { ImportProgressBar, RUNNING_PHASES } from '../components/import-progress';
+import { ImportRetryNotice } from '../components/import-retry';
 import { FORMAT_SHORT, periodText } from '../components/imports-list';
 import { OverlapCard } from '../components/overlap-card';
 import { ReportRateCard } from '../components/report-rate-card';
@@ -132,6 +133,7 @@ export default function AdminRoyaltyImportPage() {
       </header>
 
       {isRunning ? <ImportProgressBar progress={data.progress} lineCount={data.lineCount} /> : null}
+      <ImportRetryNotice item={data} />
       {data.progress.postError ? (
         <Card className="border-red-500/40" role="alert">
           <p className="text-sm text-red-300">{data.progress.postError}</p>

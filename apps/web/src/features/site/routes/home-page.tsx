@@ -1,4 +1,7 @@
 /** `/`: hero, How It Works, Why Artists Choose, closing call to action, Contact Us (spec 01 §1, §2). */
+
+import { PLAN_DETAILS } from '@tunedrop/shared';
+import { revenueKept } from '@tunedrop/shared/schemas/site-brand';
 import {
   ChartColumn,
   FileAudio,
@@ -45,8 +48,17 @@ const steps: Step[] = [
   },
 ];
 
-/** The reasons, with the operator's platform figure (record 203; the spec's 150+ by default). */
-const reasonsFor = (claim: string): { title: string; text: string; icon: LucideIcon }[] => [
+/** How soon a release reaches the stores, as the plans state it (issue 44: not 24-48 hours for everyone). */
+const DELIVERY_TIMES = `within 24-48 hours on Pro (Basic: ${PLAN_DETAILS.basic.reviewEstimate})`;
+
+/**
+ * The reasons, with the operator's platform figure (record 203; the spec's 150+ by default) and, once the
+ * operator takes a fee, what the artist keeps after it (issue 44).
+ */
+const reasonsFor = (
+  claim: string,
+  kept: ReturnType<typeof revenueKept>,
+): { title: string; text: string; icon: LucideIcon }[] => [
   {
     title: 'Global Reach',
     icon: Globe,
@@ -55,7 +67,7 @@ const reasonsFor = (claim: string): { title: string; text: string; icon: LucideI
   {
     title: 'Fast Release',
     icon: Zap,
-    text: 'Express delivery puts your music on the major platforms within 24-48 hours, so release day stays on schedule.',
+    text: `Express delivery puts your music on the major platforms ${DELIVERY_TIMES}, so release day stays on schedule.`,
   },
   {
     title: 'Pro Analytics',
@@ -65,21 +77,26 @@ const reasonsFor = (claim: string): { title: string; text: string; icon: LucideI
   {
     title: 'Full Control',
     icon: ShieldCheck,
-    text: 'Keep 100% of your rights and ownership, and earn up to 85% of the streaming revenue your music generates.',
+    text: kept
+      ? `Keep 100% of your rights and ownership, and ${kept.kept} of the revenue your music earns: our distribution fee is ${kept.fee}.`
+      : 'Keep 100% of your rights and ownership, and earn up to 85% of the streaming revenue your music generates.',
   },
 ];
 
 export default function HomePage() {
-  const { productName, platformsClaim: claim } = useSiteBrand();
+  const brand = useSiteBrand();
+  const { productName, platformsClaim: claim } = brand;
+  const kept = revenueKept(brand);
   const heroStats = [
     { value: claim, label: 'Platforms and stores' },
-    { value: '100%', label: 'Revenue share' },
+    // What the artist keeps after the operator's fee, never "100%" beside a fee (issue 44).
+    { value: kept?.kept ?? '100%', label: kept ? 'Revenue you keep' : 'Revenue share' },
     { value: '24h', label: 'Support' },
   ];
-  const reasons = reasonsFor(claim);
+  const reasons = reasonsFor(claim, kept);
   usePageTitle(
     `${productName}: music distribution for independent artists`,
-    `Release your music on ${claim} streaming platforms and stores, keep 100% of your rights, and go live on major platforms in 24-48 hours.`,
+    `Release your music on ${claim} streaming platforms and stores, keep 100% of your rights, and go live on major platforms ${DELIVERY_TIMES}.`,
   );
   useScrollToTopOnLoad();
   const contact = useContactModal();
@@ -104,7 +121,7 @@ export default function HomePage() {
             <span className="text-brand-300">Your rights stay yours.</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-base leading-relaxed text-zinc-300 sm:text-lg">
-            {`Upload your tracks once and ${productName} delivers them to Spotify, Apple Music, TikTok and ${claim} streaming platforms and stores. Express delivery reaches the major platforms in 24-48 hours, real-time analytics show you what is working, and you keep 100% of your rights and ownership.`}
+            {`Upload your tracks once and ${productName} delivers them to Spotify, Apple Music, TikTok and ${claim} streaming platforms and stores. Express delivery reaches the major platforms ${DELIVERY_TIMES}, real-time analytics show you what is working, and you keep 100% of your rights and ownership.`}
           </p>
           <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
             <Link to={paths.pricing} className={buttonClass('primary', 'lg')}>

@@ -1,5 +1,6 @@
 /** `/pricing`: Basic and Pro side by side, How It Works, FAQ, Contact Us (spec 01 §2, §9). */
-import { PLAN_DETAILS } from '@tunedrop/shared';
+import { centsToAmount, PLAN_DETAILS } from '@tunedrop/shared';
+import { planFeeNote } from '@tunedrop/shared/schemas/site-brand';
 import { Check, ChevronDown, FileAudio, PencilLine, Rocket, Send, Store, X } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
@@ -62,7 +63,7 @@ const faqs: { question: string; answer: string }[] = [
 ];
 
 function formatMinimum(plan: 'basic' | 'pro') {
-  return `$${PLAN_DETAILS[plan].minWithdrawalCents / 100}`;
+  return `$${centsToAmount(PLAN_DETAILS[plan].minWithdrawalCents)}`;
 }
 
 export default function PricingPage() {
@@ -89,7 +90,7 @@ export default function PricingPage() {
         </div>
         <div className="mx-auto mt-14 grid max-w-5xl gap-8 md:grid-cols-2">
           {planCards.map((card) => (
-            <PlanCardView key={card.plan} card={card} />
+            <PlanCardView key={card.plan} card={card} feeNote={planFeeNote(brand, card.plan)} />
           ))}
         </div>
       </section>
@@ -144,7 +145,8 @@ export default function PricingPage() {
   );
 }
 
-function PlanCardView({ card }: { card: PlanCard }) {
+/** A plan's card; `feeNote` states the operator's distribution fee on it (issue 44), null without a fee. */
+function PlanCardView({ card, feeNote }: { card: PlanCard; feeNote: string | null }) {
   const headingId = `plan-${card.plan}`;
   return (
     <article
@@ -169,6 +171,11 @@ function PlanCardView({ card }: { card: PlanCard }) {
         <span className="text-5xl font-extrabold tracking-tight text-white">{card.priceLabel}</span>
         <span className="text-zinc-300">per month</span>
       </p>
+      {feeNote ? (
+        <p className="mt-2 text-sm text-zinc-300" data-testid="plan-fee">
+          {feeNote}
+        </p>
+      ) : null}
       <ul className="mt-8 flex-1 space-y-3 text-sm" aria-label={`${card.name} plan features`}>
         {card.rows.map((row) => (
           <li key={`${row.label}${row.value}`} className="flex gap-3">

@@ -1,5 +1,5 @@
 /** `/terms`: Terms of Service in 7 sections with a support contact line (spec 01 §2). */
-import { PLAN_DETAILS } from '@tunedrop/shared';
+import { centsToAmount, PLAN_DETAILS } from '@tunedrop/shared';
 import { ProductName } from '../../../components/brand-mark';
 import { usePublicConfig } from '../../../lib/public-config';
 import { useSiteBrand } from '../../../lib/site-brand';
@@ -8,7 +8,7 @@ import { ContactAddress, LegalPage, type LegalSection } from '../components/lega
 import { useScrollToTopOnLoad } from '../components/use-scroll-to-top-on-load';
 import { LEGAL_UPDATED } from '../content/legal';
 
-const minimum = (plan: 'basic' | 'pro') => `$${PLAN_DETAILS[plan].minWithdrawalCents / 100}`;
+const minimum = (plan: 'basic' | 'pro') => `$${centsToAmount(PLAN_DETAILS[plan].minWithdrawalCents)}`;
 
 const sections: LegalSection[] = [
   {

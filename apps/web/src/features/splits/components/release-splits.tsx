@@ -11,6 +11,7 @@ import {
   percentToHundredths,
   type ReleaseSplits,
   SPLIT_LIMITS,
+  SPLIT_TEXTS,
   type SplitVersionView,
   splitSetSchema,
 } from '@tunedrop/shared/schemas/splits';
@@ -62,6 +63,11 @@ export function ReleaseSplitsSection({ releaseId }: { releaseId: string }) {
         </p>
       ) : (
         <>
+          {splits.data.isReasonRequired ? (
+            <p className="text-sm text-zinc-300">
+              {splits.data.releaseTitle}, owned by {splits.data.ownerEmail}
+            </p>
+          ) : null}
           <CurrentSplits data={splits.data} />
           {canChange ? (
             <SplitEditor data={splits.data} />
@@ -96,7 +102,9 @@ function CurrentSplits({ data }: { data: ReleaseSplits }) {
           <h3 className="font-medium text-white">{targetLabel(version)}</h3>
           <ul className="space-y-1 text-sm">
             <li className="flex justify-between gap-3">
-              <span className="text-zinc-300">You ({data.ownerEmail})</span>
+              <span className="text-zinc-300">
+                {data.isReasonRequired ? 'Owner' : 'You'} ({data.ownerEmail})
+              </span>
               <span className="tabular-nums text-zinc-100">{version.ownerPercent}%</span>
             </li>
             {version.shares.map((share) => (
@@ -152,6 +160,11 @@ function SplitEditor({ data }: { data: ReleaseSplits }) {
 
   const submit = handleSubmit((values) => {
     setFormError(null);
+    // An admin's change of another account's split says why (record 229); the server refuses it without.
+    if (data.isReasonRequired && !values.reason?.trim()) {
+      form.setError('reason', { message: SPLIT_TEXTS.reasonRequired });
+      return;
+    }
     save.mutate(values, {
       onSuccess: () => notify.success('Split saved', 'It applies to reports posted from now on.'),
       onError: (error) =>
@@ -177,7 +190,11 @@ function SplitEditor({ data }: { data: ReleaseSplits }) {
             ))}
           </Select>
         </div>
-        <Field id="split-owner-percent" label="Your own share (%)" error={errors.ownerPercent?.message}>
+        <Field
+          id="split-owner-percent"
+          label={data.isReasonRequired ? 'The owner’s share (%)' : 'Your own share (%)'}
+          error={errors.ownerPercent?.message}
+        >
           <Input
             id="split-owner-percent"
             inputMode="decimal"
@@ -227,6 +244,18 @@ function SplitEditor({ data }: { data: ReleaseSplits }) {
             <Plus aria-hidden className="size-4" /> Add collaborator
           </Button>
         </fieldset>
+        {data.isReasonRequired ? (
+          <Field id="split-reason" label={SPLIT_TEXTS.reasonLabel} error={errors.reason?.message}>
+            <Input
+              id="split-reason"
+              required
+              aria-required
+              maxLength={500}
+              {...register('reason')}
+              aria-describedby="split-reason-error"
+            />
+          </Field>
+        ) : null}
         <p className="text-sm text-zinc-300" data-testid="split-total">
           Total: {total === null ? '—' : `${hundredthsToPercent(total)}%`} (must be exactly 100.00%)
         </p>

@@ -12,6 +12,7 @@ import { buttonClass } from '../../../components/ui/button';
 import { PageLoader } from '../../../components/ui/card';
 import { paths } from '../../../config/paths';
 import { formatCents, formatDate } from '../../../lib/format';
+import { currentSiteBrand } from '../../../lib/site-brand';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useViewer } from '../../../lib/viewer';
 import { useAcceptInvitation, useInvitation } from '../api/splits';
@@ -47,8 +48,8 @@ export default function InvitationPage() {
             </ul>
             <p className="mt-2 text-sm text-zinc-400">
               Shares apply to store reports posted after the split was set, after any of the owner's expenses
-              for this release are repaid. They are paid into your Tunedrop balance; no subscription is
-              needed.
+              for this release are repaid. They are paid into your {currentSiteBrand().productName} balance;
+              no subscription is needed.
             </p>
             {invitation.data.expenses.length > 0 ? (
               <div className="mt-3" data-testid="invitation-expenses">
@@ -102,10 +103,10 @@ export default function InvitationPage() {
           ) : (
             <div className="space-y-3">
               <p className="text-sm text-zinc-300">
-                Accepting needs a free Tunedrop account (no subscription) with the email address this
-                invitation was sent to ({invitation.data.email}). Create one and confirm your email: the
-                confirmation brings you back here. Already have an account? Sign in, then open this link from
-                your email again.
+                Accepting needs a free {currentSiteBrand().productName} account (no subscription) with the
+                email address this invitation was sent to ({invitation.data.email}). Create one and confirm
+                your email: the confirmation brings you back here. Already have an account? Sign in, then open
+                this link from your email again.
               </p>
               <div className="flex flex-wrap gap-2">
                 <Link

@@ -8,8 +8,8 @@ import {
   type StaffNotificationMode,
   type StaffNotificationPreference,
 } from '@tunedrop/shared/schemas/staff-notifications';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Select } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { useViewer, viewerFacts } from '../../../lib/viewer';
@@ -28,28 +28,20 @@ export function StaffNotificationsCard() {
 function PreferencesCard() {
   const preferences = useStaffNotificationPreferences();
   return (
-    <Card className="space-y-4">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Notifications</h2>
-        <p className="text-sm text-zinc-400">
-          Staff mails about what needs you. A daily digest comes once a day (07:00 UTC) and only when
-          something happened.
-        </p>
-      </div>
-      {preferences.isPending ? (
-        <PageLoader />
-      ) : preferences.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(preferences.error, 'Failed to load your notification settings.')}
-        </p>
-      ) : (
+    <SettingsCard
+      title="Notifications"
+      description="Staff mails about what needs you. A daily digest comes once a day (07:00 UTC) and only when something happened."
+      query={preferences}
+      loadError="Failed to load your notification settings."
+    >
+      {(data) => (
         <div className="grid gap-4 sm:grid-cols-2">
-          {preferences.data.preferences.map((preference) => (
+          {data.preferences.map((preference) => (
             <PreferenceField key={preference.kind} preference={preference} />
           ))}
         </div>
       )}
-    </Card>
+    </SettingsCard>
   );
 }
 

@@ -7,8 +7,8 @@ import {
 import { Save } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useZodForm } from '../../../lib/use-zod-form';
@@ -17,24 +17,14 @@ import { useSaveSupportSettings, useSupportSettings } from '../api/support-setti
 export function SupportSettingsCard() {
   const settings = useSupportSettings();
   return (
-    <Card className="space-y-4">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Support</h2>
-        <p className="text-sm text-zinc-400">
-          Reply-by times of support messages count business days (Monday to Friday) in this time zone. A
-          change applies to messages sent after it.
-        </p>
-      </div>
-      {settings.isPending ? (
-        <PageLoader />
-      ) : settings.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(settings.error, 'Failed to load the support settings.')}
-        </p>
-      ) : (
-        <TimeZoneForm settings={settings.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title="Support"
+      description="Reply-by times of support messages count business days (Monday to Friday) in this time zone. A change applies to messages sent after it."
+      query={settings}
+      loadError="Failed to load the support settings."
+    >
+      {(data) => <TimeZoneForm settings={data} />}
+    </SettingsCard>
   );
 }
 

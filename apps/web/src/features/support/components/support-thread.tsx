@@ -4,6 +4,7 @@ import { SUPPORT_LIMITS } from '@tunedrop/shared/schemas/support';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/card';
 import { formatDateTime } from '../../../lib/format';
+import { currentSiteBrand } from '../../../lib/site-brand';
 
 type HeadingLevel = 2 | 3;
 
@@ -50,8 +51,8 @@ export function SupportThread({
           {thread.replies.map((reply) => (
             <li key={reply.id} className="space-y-1">
               <p className="text-xs text-zinc-400">
-                <span className="font-medium text-brand-300">{reply.authorName}</span>, Tunedrop support ·{' '}
-                {formatDateTime(reply.createdAt)}
+                <span className="font-medium text-brand-300">{reply.authorName}</span>,{' '}
+                {currentSiteBrand().productName} support · {formatDateTime(reply.createdAt)}
               </p>
               <p className="whitespace-pre-wrap break-words text-sm text-zinc-100">{reply.body}</p>
             </li>

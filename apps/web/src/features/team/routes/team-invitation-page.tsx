@@ -5,6 +5,7 @@
  */
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@tunedrop/shared/schemas/team';
 import { CheckCircle2, Users } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { InvitationAcceptButton, InvitationCard } from '../../../components/invitation-card';
 import { buttonClass } from '../../../components/ui/button';
@@ -20,6 +21,11 @@ export default function TeamInvitationPage() {
   const invitation = useTeamInvitation(token);
   const { data: viewer, isPending: isViewerPending } = useViewer();
   const accept = useAcceptTeamInvitation(token);
+  // Joined: straight into the account (record 230), a full load so every page reads it afresh.
+  useEffect(() => {
+    if (accept.isSuccess) window.location.assign(paths.dashboard);
+  }, [accept.isSuccess]);
+  const back = `/team/invitations/${token}`;
 
   if (invitation.isPending || isViewerPending) return <PageLoader />;
   return (
@@ -60,16 +66,21 @@ export default function TeamInvitationPage() {
           ) : (
             <div className="space-y-3">
               <p className="text-sm text-zinc-300">
-                Sign in with the address this invitation was sent to ({invitation.data.email}), or create a
-                free account with it (no plan is needed to join a team), then open this link from your email
-                again.
+                Sign in with the address this invitation was sent to ({invitation.data.email}), or create an
+                account with it: joining a team is free and needs no plan. You come straight back here.
               </p>
               <div className="flex flex-wrap gap-3">
-                <Link to={paths.login} className={buttonClass('primary')}>
+                <Link
+                  to={`${paths.login}?${new URLSearchParams({ next: back })}`}
+                  className={buttonClass('primary')}
+                >
                   Sign in
                 </Link>
-                <Link to={paths.signup} className={buttonClass('outline')}>
-                  Create a free account
+                <Link
+                  to={`${paths.signup}?${new URLSearchParams({ team: token })}`}
+                  className={buttonClass('outline')}
+                >
+                  Create your account to join
                 </Link>
               </div>
             </div>

@@ -1,7 +1,8 @@
 /**
  * /dashboard/team (issue 27, record 202): the account's owner and members with their roles, pending
  * invitations, and for the owner an invitation form (email and role) within the plan's member limit and
- * the transfer of ownership to a member; a member may leave (record 205). Each asks first. Members see the
+ * the transfer of ownership to a member; changing a member's role; a member may leave (record 205). Each
+ * asks first. Members see the
  * team read-only. The server enforces every role; this page only shows what it allows.
  */
 import {
@@ -35,6 +36,7 @@ import {
   useTransferOwnership,
   useWithdrawTeamInvitation,
 } from '../api/team';
+import { ChangeRoleDialog } from '../components/change-role-dialog';
 
 export default function TeamPage() {
   usePageTitle('Team');
@@ -47,6 +49,7 @@ export default function TeamPage() {
   const navigate = useNavigate();
   const { data: viewer } = useViewer();
   const [transferTo, setTransferTo] = useState<TeamMember | null>(null);
+  const [roleOf, setRoleOf] = useState<TeamMember | null>(null);
   const [isLeaving, setIsLeaving] = useState(false);
   const form = useZodForm(inviteMemberSchema, {
     defaultValues: { email: '', role: 'viewer' } satisfies InviteMemberInput,
@@ -127,6 +130,16 @@ export default function TeamPage() {
               </div>
               <div className="flex items-center gap-3">
                 <span className="text-sm text-zinc-200">{ROLE_LABELS[member.role]}</span>
+                {isOwner && member.role !== 'owner' ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Change the role of ${member.email}`}
+                    onClick={() => setRoleOf(member)}
+                  >
+                    Change role
+                  </Button>
+                ) : null}
                 {isOwner && member.role !== 'owner' ? (
                   <Button
                     variant="outline"
@@ -241,6 +254,7 @@ export default function TeamPage() {
         isDestructive
         isPending={transfer.isPending}
       />
+      <ChangeRoleDialog member={roleOf} onClose={() => setRoleOf(null)} />
       <ConfirmDialog
         open={isLeaving}
         onOpenChange={setIsLeaving}

@@ -1,10 +1,11 @@
 /** Admin Settings: the withdrawal minimum of payees (record 175); Basic and Pro keep the spec's minimums. */
+import { centsToDecimal } from '@tunedrop/shared/money';
 import { PAYEE_TEXTS, type PayeeSettingsView, payeeSettingsSchema } from '@tunedrop/shared/schemas/wallet';
 import { Save } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
+import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { formatCents } from '../../../lib/format';
@@ -14,37 +15,25 @@ import { usePayeeSettings, useSavePayeeSettings } from '../api/payee-settings';
 export function PayeeSettingsCard() {
   const settings = usePayeeSettings();
   return (
-    <Card className="space-y-4">
-      <div>
-        <h2 className="text-lg font-semibold text-white">Payees</h2>
-        <p className="text-sm text-zinc-400">
-          A payee joined through a royalty-split invitation and holds no plan. Their withdrawals need at least
-          this balance; Basic ($50) and Pro ($20) are unchanged.
-        </p>
-      </div>
-      {settings.isPending ? (
-        <PageLoader />
-      ) : settings.isError ? (
-        <p role="alert" className="text-zinc-300">
-          {errorMessage(settings.error, 'Failed to load the payee settings.')}
-        </p>
-      ) : (
-        <PayeeMinimumForm settings={settings.data} />
-      )}
-    </Card>
+    <SettingsCard
+      title="Payees"
+      description="A payee joined through a royalty-split invitation and holds no plan. Their withdrawals need at least this balance; Basic ($50) and Pro ($20) are unchanged."
+      query={settings}
+      loadError="Failed to load the payee settings."
+    >
+      {(data) => <PayeeMinimumForm settings={data} />}
+    </SettingsCard>
   );
 }
-
-const asAmount = (cents: number) => (cents / 100).toFixed(2);
 
 function PayeeMinimumForm({ settings }: { settings: PayeeSettingsView }) {
   const save = useSavePayeeSettings();
   const form = useZodForm(payeeSettingsSchema, {
-    defaultValues: { minimumWithdrawal: asAmount(settings.minimumWithdrawalCents) },
+    defaultValues: { minimumWithdrawal: centsToDecimal(settings.minimumWithdrawalCents) },
   });
   const error = form.formState.errors.minimumWithdrawal?.message;
   useEffect(
-    () => form.reset({ minimumWithdrawal: asAmount(settings.minimumWithdrawalCents) }),
+    () => form.reset({ minimumWithdrawal: centsToDecimal(settings.minimumWithdrawalCents) }),
     [settings, form],
   );
 

@@ -3,6 +3,7 @@ import {
   centsToInputValue,
   checkWithdrawal,
   describeMaskedDetails,
+  PAYOUT_HOLD_TEXTS,
   type WalletSummary,
   withdrawalFormSchema,
 } from '@tunedrop/shared/schemas/wallet';
@@ -70,6 +71,14 @@ export function WithdrawalDialog({
       description={`Available balance: ${formatCents(wallet.balanceCents)}. Minimum withdrawal: ${formatCents(wallet.minimumWithdrawalCents)}.`}
     >
       <form onSubmit={submit} noValidate className="space-y-4">
+        {wallet.payoutHoldUntil ? (
+          <p
+            role="alert"
+            className="rounded-lg border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-100"
+          >
+            {PAYOUT_HOLD_TEXTS.held(wallet.payoutHoldUntil)}
+          </p>
+        ) : null}
         <Field
           id="withdrawal-amount"
           label="Amount (USD)"

@@ -1,0 +1,6 @@
+/**
+ * Admin balance edits (record 074): single edits and the bulk CSV, through the wallet's balance path. No
+ * other module uses a part of it, so this front door offers nothing yet: its routes are wired by app.ts.
+ * What another module comes to need of it is exported here and imported from here.
+ */
+export {};

@@ -1,0 +1,184 @@
+/**
+ * The journal's rules as the database holds them (migration 0067), on PGlite and PostgreSQL alike:
+ * append-only, entries only in their transaction's database transaction, balanced or refused at commit.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows, run } from '../../lib/sql';
+import { createTestSystem, type TestSystem } from '../../test-support/harness';
+import { accountBalance, accountTotals, recordTransaction } from '.';
+
+let system: TestSystem;
+beforeAll(async () => {
+  system = await createTestSystem();
+});
+afterAll(async () => {
+  await system.close();
+});
+
+/** The database's own words when it refuses (drizzle wraps them in a "Failed query" error). */
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause;
+    return `${(error as Error).message} ${cause?.message ?? ''}`;
+  }
+  return 'accepted';
+}
+
+const countEntries = async (transactionId: string) => {
+  const [row] = await rows<{ n: string }>(
+    system.db,
+    sql`select count(*)::text as n from journal_entries where transaction_id = ${transactionId}`,
+  );
+  return Number(row?.n);
+};
+
+describe('the money journal', () => {
+  it('commits a balanced transaction, and balances are its sums', async () => {
+    const user = randomUUID();
+    const id = await recordTransaction(system.db, {
+      kind: 'manual_adjustment',
+      reference: { type: 'user', id: user },
+      memo: 'test',
+      entries: [
+        { account: 'manual_adjustments', amount: '12.34' },
+        { account: 'artist_payable', subject: user, amount: '-12.34' },
+      ],
+    });
+    expect(id).not.toBeNull();
+    expect(await countEntries(id ?? '')).toBe(2);
+    expect(await accountBalance(system.db, 'artist_payable', user)).toBe('12.34');
+    expect((await accountTotals(system.db)).manual_adjustments).toBe('12.34');
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of entries and transactions', async () => {
+    const user = randomUUID();
+    const id = await recordTransaction(system.db, {
+      kind: 'manual_adjustment',
+      entries: [
+        { account: 'manual_adjustments', amount: '1' },
+        { account: 'artist_payable', subject: user, amount: '-1' },
+      ],
+    });
+    const appendOnly = /append-only/;
+    expect(await refusal(run(system.db, sql`update journal_entries set amount = amount * 2`))).toMatch(
+      appendOnly,
+    );
+    expect(
+      await refusal(run(system.db, sql`delete from journal_entries where transaction_id = ${id}`)),
+    ).toMatch(appendOnly);
+    expect(
+      await refusal(run(system.db, sql`update journal_transactions set memo = 'x' where id = ${id}`)),
+    ).toMatch(appendOnly);
+    expect(await refusal(run(system.db, sql`delete from journal_transactions where id = ${id}`))).toMatch(
+      appendOnly,
+    );
+    expect(await refusal(run(system.db, sql`truncate journal_entries, journal_transactions`))).toMatch(
+      appendOnly,
+    );
+    expect(await countEntries(id ?? '')).toBe(2);
+    expect(await accountBalance(system.db, 'artist_payable', user)).toBe('1');
+  });
+
+  it('refuses at commit an unbalanced or empty transaction written around recordTransaction', async () => {
+    const unbalanced = system.db.transaction(async (tx) => {
+      const [row] = await rows<{ id: string }>(
+        tx,
+        sql`insert into journal_transactions (kind) values ('correction') returning id`,
+      );
+      await run(
+        tx,
+        sql`insert into journal_entries (transaction_id, account, amount) values
+              (${row?.id}, 'fee_income', -5), (${row?.id}, 'rounding_residue', 4.99)`,
+      );
+    });
+    expect(await refusal(unbalanced)).toMatch(/out of balance by -0.01 USD/);
+    const empty = run(system.db, sql`insert into journal_transactions (kind) values ('correction')`);
+    expect(await refusal(empty)).toMatch(/has no entries/);
+    const [count] = await rows<{ n: string }>(
+      system.db,
+      sql`select count(*)::text as n from journal_transactions where kind = 'correction'`,
+    );
+    expect(count?.n).toBe('0');
+  });
+
+  it('refuses entries written in another database transaction than their journal transaction', async () => {
+    const id = await recordTransaction(system.db, {
+      kind: 'correction',
+      entries: [
+        { account: 'fee_income', amount: '-2' },
+        { account: 'rounding_residue', amount: '2' },
+      ],
+    });
+    const later = run(
+      system.db,
+      sql`insert into journal_entries (transaction_id, account, amount) values
+            (${id}, 'fee_income', -1), (${id}, 'rounding_residue', 1)`,
+    );
+    expect(await refusal(later)).toMatch(/database transaction of their journal transaction/);
+    expect(await countEntries(id ?? '')).toBe(2);
+  });
+
+  it('refuses a fraction of a cent on an account a person withdraws from', async () => {
+    const direct = system.db.transaction(async (tx) => {
+      const [row] = await rows<{ id: string }>(
+        tx,
+        sql`insert into journal_transactions (kind) values ('correction') returning id`,
+      );
+      await run(
+        tx,
+        sql`insert into journal_entries (transaction_id, account, subject, amount) values
+              (${row?.id}, 'artist_payable', 'someone', -0.005), (${row?.id}, 'rounding_residue', null, 0.005)`,
+      );
+    });
+    expect(await refusal(direct)).toMatch(/journal_entries_whole_cents/);
+    await expect(
+      recordTransaction(system.db, {
+        kind: 'correction',
+        entries: [
+          { account: 'artist_payable', subject: 'someone', amount: '-0.005' },
+          { account: 'rounding_residue', amount: '0.005' },
+        ],
+      }),
+    ).rejects.toThrow(/whole cents/);
+  });
+
+  it('recordTransaction refuses unbalanced input before the database does, and writes nothing for zero legs', async () => {
+    await expect(
+      recordTransaction(system.db, {
+        kind: 'correction',
+        entries: [
+          { account: 'fee_income', amount: '-1.10' },
+          { account: 'rounding_residue', amount: '1.1000001' },
+        ],
+      }),
+    ).rejects.toThrow(/sum to 0.0000001 USD/);
+    expect(
+      await recordTransaction(system.db, {
+        kind: 'correction',
+        entries: [{ account: 'fee_income', amount: '0' }],
+      }),
+    ).toBeNull();
+  });
+
+  it('keeps a transaction in a savepoint that rolls back out of the books', async () => {
+    await system.db.transaction(async (tx) => {
+      await tx
+        .transaction(async (inner) => {
+          await recordTransaction(inner, {
+            kind: 'correction',
+            entries: [
+              { account: 'fee_income', amount: '-7' },
+              { account: 'rounding_residue', amount: '7' },
+            ],
+          });
+          throw new Error('undo');
+        })
+        .catch(() => undefined);
+    });
+    expect(await accountBalance(system.db, 'rounding_residue')).toBe('-2');
+  });
+});

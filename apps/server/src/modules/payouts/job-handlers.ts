@@ -1,0 +1,25 @@
+/** What the payout jobs (jobs.ts) do, loaded when they first run (record 258). */
+import type { Deps } from '../../deps';
+import { handleJob } from '../../lib/jobs';
+import { schedulePayoutRunJob, sendPayoutRunJob } from './jobs';
+import { sendPayoutRun } from './run-send';
+import { runScheduledPayouts } from './schedule';
+
+type PayoutJobDeps = Pick<Deps, 'db' | 'config' | 'wakeMail' | 'logger'>;
+
+export const sendPayoutRunHandler = handleJob(sendPayoutRunJob, {
+  async run({ runId }, { deps }: { deps: PayoutJobDeps }) {
+    const result = await sendPayoutRun(deps.db, deps.config.appSecret, runId);
+    deps.wakeMail();
+    deps.logger.info({ runId, ...result }, 'payout run sent');
+  },
+});
+
+export const schedulePayoutRunHandler = handleJob(schedulePayoutRunJob, {
+  async run(_payload, { deps }: { deps: PayoutJobDeps }) {
+    const started = await runScheduledPayouts(deps.db, {
+      actor: { id: null, email: 'system:payout-schedule' },
+    });
+    if (started) deps.logger.info({ runId: started }, 'scheduled payout run planned');
+  },
+});

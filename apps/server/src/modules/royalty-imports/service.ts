@@ -1,0 +1,325 @@
+/**
+ * Royalty import: a file on disk → a staged report. The file is hashed and its lines counted as it arrives
+ * (record 251) and read once after that, by the parse, which matches
+ * each line in memory against the catalogue's codes (ISRC → track, then UPC/EAN → release, then the
+ * remembered code mappings), stages lines in batched multi-row inserts (one JSON parameter per batch,
+ * the next batch parsed while the previous one is written), then checks totals and sums it set-based.
+ * A fatal problem leaves a 'failed' report that cannot be posted. Decision records 110-113.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  type ImportAccepted,
+  type ImportSummary,
+  ROYALTY_TEXTS,
+  type RoyaltyFormat,
+} from '@tunedrop/shared/schemas/royalties';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { royaltyImports } from '../../db/schema';
+import type { Storage } from '../../infra/storage/storage';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { enqueue } from '../../lib/jobs';
+import { run } from '../../lib/sql';
+import type { AuditActor } from '../audit';
+import { EMPTY_PROGRESS, getImportSummary, type ImportRow } from './import-views';
+import { importJob } from './jobs';
+import { measureFile, type ReportMeasures } from './measure';
+import { parseFile } from './parse';
+import { auditReport, reportFigures, reportLabel } from './report-audit';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './source';
+import {
+  asAppError,
+  HOLDS_ITS_FILE,
+  type ImportHooks,
+  loadPreset,
+  type ProgressListener,
+  refuseKnownMessage,
+  type StoredOptions,
+  stageImport,
+  UNFINISHED_PHASES,
+} from './stage-import';
+
+export {
+  type ImportHooks,
+  type ImportStep,
+  type ProgressListener,
+  UNFINISHED_PHASES,
+} from './stage-import';
+
+export type ImportInput = {
+  filePath: string;
+  fileName: string;
+  format: RoyaltyFormat;
+  rate?: string | undefined;
+  currency?: string | undefined;
+  presetId?: string | undefined;
+  adminId?: string | null | undefined;
+  /** Who imports, for the audit log (record 191); none means the command line. */
+  actor?: AuditActor | undefined;
+  /** ROYALTY_MAX_LINE_BYTES and ROYALTY_MAX_DECOMPRESSED_BYTES from the config (decision 151). */
+  limits?: ReadLimits | undefined;
+  onProgress?: ProgressListener | undefined;
+  /** The file's hash and line count, taken as it was received (record 251); measured here otherwise. */
+  measures?: ReportMeasures | undefined;
+};
+
+/**
+ * Refuses a file already staged or posted (409) and an unknown preset (422); returns its hash, format and
+ * line count. A file not measured as it arrived is measured here, in one read.
+ */
+async function checkNewImport(db: Db, input: ImportInput) {
+  const measures = input.measures ?? (await measureFile(input.filePath, input.limits ?? DEFAULT_READ_LIMITS));
+  const sha = measures.sha256;
+  const [same] = await db
+    .select({ id: royaltyImports.id })
+    .from(royaltyImports)
+    .where(and(eq(royaltyImports.fileSha256, sha), inArray(royaltyImports.status, HOLDS_ITS_FILE)));
+  if (same) {
+    throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409, { importId: same.id });
+  }
+  const preset = await loadPreset(db, input.presetId);
+  // The format is known from the first line: an unreadable file is refused before anything is queued.
+  let format: ImportRow['format'];
+  try {
+    const parsed = await parseFile(input.filePath, {
+      format: input.format,
+      preset,
+      onHead: refuseKnownMessage(db),
+      ...(input.limits ? { limits: input.limits } : {}),
+    });
+    format = parsed.report.format;
+    // Up to the first sales line: a DSR's HEAD names its message, refused now when already imported.
+    if (format === 'dsr') await parsed.lines.next().finally(() => parsed.lines.return(undefined));
+  } catch (error) {
+    throw asAppError(error);
+  }
+  return { sha, format, linesTotal: measures.linesTotal };
+}
+
+const storageKeyOf = (importId: string) => `royalty-imports/${importId}.report`;
+
+/**
+ * The upload (decision 161): checks what can be checked at once (same file, preset, format), moves the
+ * file into storage and creates the import with its job in one transaction. The caller answers 202.
+ */
+export async function queueImport(
+  deps: { db: Db; storage: Storage },
+  input: ImportInput,
+  /** Journeys: `false` makes an import whose job was lost (retries used up), for the admin's retry. */
+  job: { queueJob?: boolean } = {},
+): Promise<ImportAccepted> {
+  const { sha, format, linesTotal } = await checkNewImport(deps.db, input);
+  const id = randomUUID();
+  const fileKey = storageKeyOf(id);
+  await deps.storage.putFile(fileKey, input.filePath);
+  const options: StoredOptions = {
+    format: input.format,
+    rate: input.rate,
+    currency: input.currency,
+    presetId: input.presetId,
+  };
+  try {
+    await deps.db.transaction(async (tx) => {
+      await tx.insert(royaltyImports).values({
+        id,
+        fileName: input.fileName,
+        fileSha256: sha,
+        format,
+        status: 'staging',
+        phase: 'queued',
+        linesTotal,
+        fileKey,
+        options,
+        createdBy: input.adminId ?? null,
+      });
+      if (job.queueJob !== false) await enqueue(tx, importJob, { importId: id }, { singletonKey: id });
+      await auditReport(tx, input.actor ?? null, {
+        kind: 'royalties.import',
+        importId: id,
+        label: input.fileName,
+        after: importAuditFields(input, format),
+      });
+    });
+  } catch (error) {
+    await deps.storage.delete(fileKey).catch(() => undefined);
+    throw error;
+  }
+  return { id, progress: { ...EMPTY_PROGRESS, phase: 'queued' } };
+}
+
+/** Ends an import that cannot be read: failed with the reason, no staged lines, no file. */
+async function failImport(db: Db, importId: string, message: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(royaltyImports)
+      .set({ status: 'failed', phase: 'failed', errors: [message], fileKey: null, progressAt: sql`now()` })
+      .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
+    await run(tx, sql`delete from royalty_import_lines where import_id = ${importId}`);
+  });
+}
+
+/**
+ * The import job (decision 161): reads the stored file and stages its lines, resuming after the lines a
+ * killed run committed. Returns when the import is staged (phase ready) or failed; a second run of a
+ * finished import does nothing. Throws only for what a retry may cure (the database, the storage).
+ */
+export async function runImport(
+  deps: { db: Db; storage: Storage },
+  importId: string,
+  limits?: ReadLimits,
+  onProgress?: ProgressListener,
+  hooks?: ImportHooks,
+): Promise<void> {
+  // An import an older release marked staged before its checks were done resumes too (record 220).
+  await deps.db
+    .update(royaltyImports)
+    .set({ status: 'staging' })
+    .where(
+      and(
+        eq(royaltyImports.id, importId),
+        eq(royaltyImports.status, 'staged'),
+        inArray(royaltyImports.phase, [...UNFINISHED_PHASES]),
+      ),
+    );
+  const [row] = await deps.db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
+  if (!row) return;
+  if (row.status !== 'staging') {
+    // Finished by a run killed before it removed the file: only that is left to do.
+    if (row.fileKey) await removeStoredFile(deps, importId, row.fileKey);
+    return;
+  }
+  if (!row.fileKey || !row.options) {
+    await failImport(deps.db, importId, 'The uploaded file is no longer stored; upload it again.');
+    return;
+  }
+  // The stored file is parsed where it is (local storage) or from a copy on this machine (S3): the parse is
+  // the one read of it (record 251).
+  const stored = (await deps.storage.localPath?.(row.fileKey)) ?? null;
+  const dir = path.join(os.tmpdir(), 'tunedrop-royalty-jobs');
+  const local = stored ?? path.join(dir, `${importId}-${randomUUID()}.report`);
+  try {
+    if (!stored) {
+      await mkdir(dir, { recursive: true });
+      const { body } = await deps.storage.get(row.fileKey);
+      await pipeline(body, createWriteStream(local));
+    }
+    const outcome = await stageImport(
+      deps.db,
+      { ...row, options: row.options },
+      local,
+      limits,
+      onProgress,
+      hooks,
+    );
+    if (outcome.fatal) await failImport(deps.db, importId, outcome.fatal.message);
+    await hooks?.atStep?.('finished');
+    await removeStoredFile(deps, importId, row.fileKey);
+  } finally {
+    if (!stored) await rm(local, { force: true });
+  }
+}
+
+async function removeStoredFile(deps: { db: Db; storage: Storage }, importId: string, fileKey: string) {
+  await deps.storage.delete(fileKey).catch(() => undefined);
+  await deps.db.update(royaltyImports).set({ fileKey: null }).where(eq(royaltyImports.id, importId));
+}
+
+/**
+ * Imports one file in this process (the CLI without a worker, tests, benches): the same staging as the
+ * job. Throws 409 when the same file or DSR message was imported before, 422 for an unreadable file.
+ */
+export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<ImportSummary> {
+  const { sha, format, linesTotal } = await checkNewImport(db, input);
+  const options: StoredOptions = {
+    format: input.format,
+    rate: input.rate,
+    currency: input.currency,
+    presetId: input.presetId,
+  };
+  const [created] = await db
+    .insert(royaltyImports)
+    .values({
+      fileName: input.fileName,
+      fileSha256: sha,
+      format,
+      status: 'staging',
+      phase: 'queued',
+      linesTotal,
+      options,
+      createdBy: input.adminId ?? null,
+    })
+    .returning();
+  if (!created) throw new Error('the import insert returned no row');
+  const row = { ...created, options };
+  const outcome = await stageImport(db, row, input.filePath, input.limits, input.onProgress);
+  if (outcome.fatal) {
+    await removeImport(db, row.id);
+    throw outcome.fatal;
+  }
+  const staged = await reportFigures(db, row.id);
+  await auditReport(db, input.actor ?? null, {
+    kind: 'royalties.import',
+    importId: row.id,
+    after: { ...importAuditFields(input, format), ...staged },
+  });
+  return getImportSummary(db, row.id);
+}
+
+/** What an import entry of the audit log says about the upload (record 191). */
+function importAuditFields(input: ImportInput, format: string) {
+  return {
+    fileName: input.fileName,
+    format,
+    currency: input.currency ?? null,
+    rate: input.rate ?? null,
+    preset: input.presetId ?? null,
+  };
+}
+
+/**
+ * The report row and its staged lines and summaries, in one transaction (the lines have no foreign key);
+ * with an actor, the deletion is audited in it (record 191).
+ */
+async function removeImport(db: Db, importId: string, actor?: AuditActor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const figures = actor ? await reportFigures(tx, importId) : null;
+    const deleted = await tx
+      .delete(royaltyImports)
+      .where(
+        and(
+          eq(royaltyImports.id, importId),
+          sql`${royaltyImports.status} <> 'posted' and ${royaltyImports.phase} <> 'posting'`,
+        ),
+      )
+      .returning({ id: royaltyImports.id, fileKey: royaltyImports.fileKey });
+    if (deleted.length === 0) return false;
+    await run(tx, sql`delete from royalty_import_lines where import_id = ${importId}`);
+    if (actor && figures) {
+      await auditReport(tx, actor, {
+        kind: 'royalties.delete',
+        importId,
+        label: reportLabel(figures),
+        before: figures,
+      });
+    }
+    return true;
+  });
+}
+
+/** Deletes an unposted import and its staged lines; a posted one stays (its earnings are immutable). */
+export async function deleteImport(db: Db, importId: string, actor?: AuditActor): Promise<void> {
+  if (await removeImport(db, importId, actor)) return;
+  const [row] = await db
+    .select({ id: royaltyImports.id, phase: royaltyImports.phase })
+    .from(royaltyImports)
+    .where(eq(royaltyImports.id, importId));
+  if (!row) throw notFound('Import not found');
+  if (row.phase === 'posting') throw conflict(ROYALTY_TEXTS.alreadyPosting);
+  throw conflict(ROYALTY_TEXTS.postedNotDeletable);
+}

@@ -1,0 +1,6 @@
+/**
+ * The public site: the Contact Us requests and their admin list. No other module uses a part of it, so this
+ * front door offers nothing yet: its routes are wired by app.ts. What another module comes to need of it is
+ * exported here and imported from here.
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * Public entry of the admin balances feature (single balance edits and the bulk CSV, records 074-075). No
+ * other feature uses a part of it, so this front door offers nothing yet: its pages are loaded by
+ * app/router.tsx. What another feature or app/ comes to need of it is exported here and imported from here.
+ */
+export {};

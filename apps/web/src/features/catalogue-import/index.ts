@@ -1,0 +1,7 @@
+/**
+ * Public entry of the catalogue import feature (the admins' import of an existing catalogue, records
+ * 232-233). No other feature uses a part of it, so this front door offers nothing yet: its pages are loaded
+ * by app/router.tsx. What another feature or app/ comes to need of it is exported here and imported from
+ * here.
+ */
+export {};

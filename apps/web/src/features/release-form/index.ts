@@ -1,0 +1,17 @@
+/**
+ * The release form's parts, below the builder and releases (issue 37, record 262): the credits editor, the
+ * file box and its upload slots, the tus uploads, and the release time and territories fields and rows.
+ * The builder's wizard and Edit Release both compose them; this feature imports no other feature.
+ */
+export { discardUpload, startUpload, type UploadHandle } from './api/uploads';
+export {
+  type AvailabilityErrors,
+  AvailabilityFields,
+  AvailabilityRows,
+  availabilityErrorsOf,
+  draftAvailabilityView,
+} from './components/availability-fields';
+export { CreditsEditor } from './components/credits-editor';
+export { FileBox } from './components/file-box';
+export { emptyProducer, emptySongwriter } from './model/credits';
+export { COVER_SLOT, fileStateOf, restoreSlots, type SlotState, type Slots } from './model/slots';

@@ -1,0 +1,147 @@
+/**
+ * Payouts through the operator's own provider (issue 38): the closed lists, the admin's settings and the
+ * shapes the web shows. Money is integer cents; the server holds every rule, these schemas only parse.
+ */
+import { z } from 'zod';
+import { multilineText, safeText } from '../text';
+
+/** Providers behind one interface (modules/payouts/providers). `bank-csv` is always available. */
+export const PAYOUT_PROVIDERS = ['bank-csv', 'paypal'] as const;
+export type PayoutProviderId = (typeof PAYOUT_PROVIDERS)[number];
+
+/** A run's life: planned (items written, money reserved), sending, sent (every batch made), done. */
+export const PAYOUT_RUN_STATES = ['planned', 'sending', 'sent', 'done'] as const;
+export type PayoutRunState = (typeof PAYOUT_RUN_STATES)[number];
+
+export const PAYOUT_RUN_TRIGGERS = ['manual', 'schedule', 'withdrawal'] as const;
+export type PayoutRunTrigger = (typeof PAYOUT_RUN_TRIGGERS)[number];
+
+/**
+ * An item's life: blocked (named with a reason, no money moved), planned (reserved), sent (in a provider
+ * batch), paid, returned (returned, failed, unclaimed for 30 days or refunded: the money is back).
+ */
+export const PAYOUT_ITEM_STATES = ['blocked', 'planned', 'sent', 'paid', 'returned'] as const;
+export type PayoutItemState = (typeof PAYOUT_ITEM_STATES)[number];
+
+/** What the artist's withdrawal request becomes: a request for the next run, or a run of its own at once. */
+export const WITHDRAWAL_MODES = ['next_run', 'immediate'] as const;
+export type WithdrawalMode = (typeof WITHDRAWAL_MODES)[number];
+
+export const PAYOUT_TEXTS = {
+  noDetails: 'No payout details: add a payout method on the Wallet page.',
+  belowMinimum: (minimum: string) => `The balance is below the minimum payout of ${minimum}.`,
+  held: (until: string) => `Payout details were changed recently; payouts are on hold until ${until}.`,
+  providerOff: (provider: string) => `The operator has not enabled ${provider} payouts.`,
+  runNotFound: 'Payout run not found',
+  itemNotFound: 'Payout not found',
+  nothingToPay: 'Nobody is due a payout: no balance reaches its minimum.',
+  notSent: 'Only a payout that was sent can be marked paid or returned.',
+  confirmationUnreadable:
+    'The confirmation file could not be read: it needs the columns reference and status.',
+  providerNotConfigured: 'This provider has no credentials yet.',
+} as const;
+
+/** The admin's payout settings: the monthly day (1-28, none for by hand only) and the withdrawal mode. */
+export const payoutSettingsSchema = z.object({
+  scheduleDay: z.number().int().min(1).max(28).nullable(),
+  withdrawalMode: z.enum(WITHDRAWAL_MODES),
+});
+export type PayoutSettings = z.infer<typeof payoutSettingsSchema>;
+
+/** PayPal's credentials (REST app client id and secret), its base URL and webhook id. */
+export const paypalCredentialsSchema = z.object({
+  clientId: safeText().trim().min(1, 'Enter the client ID').max(200),
+  clientSecret: safeText().trim().min(1, 'Enter the client secret').max(200),
+  webhookId: safeText().trim().max(200).default(''),
+});
+
+export const bankCsvCredentialsSchema = z.object({
+  /** The operator's own account, printed on the file's header line (optional). */
+  originatorName: safeText().trim().max(140).default(''),
+});
+
+export const providerSettingsInputSchema = z.discriminatedUnion('provider', [
+  z.object({
+    provider: z.literal('bank-csv'),
+    enabled: z.boolean(),
+    credentials: bankCsvCredentialsSchema.optional(),
+  }),
+  z.object({
+    provider: z.literal('paypal'),
+    enabled: z.boolean(),
+    /** Left out: keep the stored credentials. */
+    credentials: paypalCredentialsSchema.optional(),
+    baseUrl: z.url().max(300).optional(),
+  }),
+]);
+export type ProviderSettingsInput = z.infer<typeof providerSettingsInputSchema>;
+
+export type ProviderSettingsView = {
+  provider: PayoutProviderId;
+  enabled: boolean;
+  hasCredentials: boolean;
+  /** Credentials shown masked: the client id's last four characters. */
+  credentialsHint: string | null;
+  baseUrl: string | null;
+  lastTest: { at: string; ok: boolean; message: string } | null;
+};
+
+export type PayoutPreviewItem = {
+  accountId: string;
+  email: string;
+  name: string;
+  provider: PayoutProviderId | null;
+  grossCents: number;
+  withheldCents: number;
+  netCents: number;
+  withholding: string | null;
+  blocked: { code: string; reason: string } | null;
+};
+
+export type PayoutPreview = {
+  items: PayoutPreviewItem[];
+  totals: { payees: number; blocked: number; grossCents: number; withheldCents: number; netCents: number };
+};
+
+export type PayoutItemView = {
+  id: string;
+  runId: string;
+  accountId: string;
+  email: string;
+  provider: PayoutProviderId | null;
+  state: PayoutItemState;
+  grossCents: number;
+  withheldCents: number;
+  netCents: number;
+  withholding: string | null;
+  blockedReason: string | null;
+  providerReference: string | null;
+  providerStatus: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  paidAt: string | null;
+  returnedAt: string | null;
+  returnReason: string | null;
+};
+
+export type PayoutRunView = {
+  id: string;
+  trigger: PayoutRunTrigger;
+  state: PayoutRunState;
+  createdAt: string;
+  sentAt: string | null;
+  error: string | null;
+  totals: PayoutPreview['totals'];
+  items: PayoutItemView[];
+  batches: {
+    id: string;
+    provider: PayoutProviderId;
+    senderBatchId: string;
+    providerReference: string | null;
+  }[];
+};
+
+export const markItemSchema = z.object({
+  outcome: z.enum(['paid', 'returned']),
+  reason: multilineText().trim().max(500).default(''),
+});
