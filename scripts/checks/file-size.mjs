@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import { isProductionSource, root, workTreeFiles } from './files.mjs';
 
 const MAX_LINES = 450;
+/** Issue 36 (record 250): no file of the three royalty modules over 400 lines. */
+const STRICTER = [
+  { prefix: 'apps/server/src/modules/royalty-imports/', max: 400 },
+  { prefix: 'apps/server/src/modules/royalty-posting/', max: 400 },
+  { prefix: 'apps/server/src/modules/statements/', max: 400 },
+];
+const limitOf = (path) => STRICTER.find((rule) => path.startsWith(rule.prefix))?.max ?? MAX_LINES;
 
 /** Files still over the limit whose area another change is reworking; each line says who splits it. */
 const ALLOWED = new Map([]);
@@ -27,8 +34,8 @@ for (const path of workTreeFiles()) {
       problems.push(
         `${path}: ${lines} lines, now under ${MAX_LINES}: remove it from ALLOWED in scripts/checks/file-size.mjs`,
       );
-  } else if (lines > MAX_LINES) {
-    problems.push(`${path}: ${lines} lines (at most ${MAX_LINES}; split it by concern)`);
+  } else if (lines > limitOf(path)) {
+    problems.push(`${path}: ${lines} lines (at most ${limitOf(path)}; split it by concern)`);
   }
 }
 for (const path of ALLOWED.keys()) {

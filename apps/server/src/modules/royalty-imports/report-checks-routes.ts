@@ -21,7 +21,8 @@ import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { detectCurrency, presetLayout } from './report-currency';
 import { setImportRate } from './report-rate';
-import { acceptWarning, listWarnings, resolveWarning } from './report-warnings';
+import { acceptWarning, resolveWarning } from './report-warnings';
+import { listWarnings } from './report-warnings-list';
 import { readLimitsOf } from './source';
 
 const idParam = z.object({ id: z.uuid('Not found') });
