@@ -449,7 +449,9 @@ describe.skipIf(!isPostgres)('2 web and 2 worker processes on one PostgreSQL', (
       // The survivor took the run over and counted it; its /metrics shows the queues' oldest jobs.
       const metrics = await (await fetch(`${survivor.url}/metrics`)).text();
       // The victim ran up to two sends at once (the queue's concurrency): each of its runs is counted lost once.
-      const lost = /^tunedrop_job_failures_total\{queue="delivery.send",reason="worker_lost"\} (\d+)$/m.exec(metrics);
+      const lost = /^tunedrop_job_failures_total\{queue="delivery.send",reason="worker_lost"\} (\d+)$/m.exec(
+        metrics,
+      );
       expect(Number(lost?.[1])).toBeGreaterThanOrEqual(1);
       expect(Number(lost?.[1])).toBeLessThanOrEqual(2);
       expect(metrics).toMatch(/^tunedrop_job_oldest_waiting_seconds\{queue="delivery.send"\} \d/m);
