@@ -123,6 +123,39 @@ describe('GET /api/analytics', () => {
     expect(after.earnings).toEqual(before.earnings);
   });
 
+  it("follows an admin's hand edit of total earnings, as total earnings does (spec 5, record 275)", async () => {
+    const pro = await system.signedInUser({ plan: 'pro' });
+    const admin = await system.signedInUser({ roles: ['admin'] });
+    await fundUser(system, pro.userId, 10_000, new Date(Date.now() - 40 * 24 * 3600 * 1000));
+    const edit = (figures: { balanceCents: number; totalEarningsCents: number }) =>
+      system.request(`/api/admin/balances/users/${pro.userId}`, {
+        method: 'PUT',
+        cookie: admin.cookie,
+        json: { ...figures, pendingBalanceCents: 0 },
+      });
+    // Total earnings set by hand to $150 (the balance unchanged: no money moves), then the balance raised
+    // by $20 with total earnings left at $150 (+$20 on top, spec 5), then total earnings lowered by $5.
+    expect((await edit({ balanceCents: 10_000, totalEarningsCents: 15_000 })).status).toBe(200);
+    expect((await edit({ balanceCents: 12_000, totalEarningsCents: 15_000 })).status).toBe(200);
+    expect((await edit({ balanceCents: 12_000, totalEarningsCents: 16_500 })).status).toBe(200);
+
+    const report = await readJson(await system.request('/api/analytics?range=30d', { cookie: pro.cookie }));
+    expect(report.totals).toMatchObject({
+      balanceCents: 12_000,
+      totalEarningsCents: 16_500,
+      earningsInRangeCents: 6500,
+      earningsPreviousRangeCents: 10_000,
+    });
+    expect(report.earnings.at(-1)).toMatchObject({
+      earningsCents: 6500,
+      cumulativeCents: 16_500,
+      balanceCents: 12_000,
+    });
+    const all = await readJson(await system.request('/api/analytics?range=all', { cookie: pro.cookie }));
+    expect(all.earnings.at(-1).cumulativeCents).toBe(16_500);
+    expect(all.totals.earningsInRangeCents).toBe(16_500);
+  });
+
   it('counts releases by status, tracks and platforms, only for the caller', async () => {
     const pro = await system.signedInUser({ plan: 'pro' });
     const other = await system.signedInUser({ plan: 'pro' });

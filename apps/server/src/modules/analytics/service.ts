@@ -5,13 +5,31 @@
 import { toCsv } from '@tunedrop/shared/csv';
 import { centsToDecimal } from '@tunedrop/shared/money';
 import { ANALYTICS_RANGES, type AnalyticsRange, type AnalyticsReport } from '@tunedrop/shared/schemas/wallet';
-import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, releases, tracks } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { rows } from '../../lib/sql';
 import { payableMoves, userBalanceCents, withdrawnCents } from '../ledger';
 import { listWithdrawals } from '../wallet';
+
+/**
+ * The artist's balance moves with what each counts as earned (ledger/payable.ts), and the admin's hand
+ * edits of total earnings: the single edit sets the figure (spec 5, "Manual balance edit"), which moves
+ * no money, so the journal does not hold it. What the edit set beyond the rise of the balance (the rise
+ * itself is the journal's `manual_adjustment`) is read from its balance log row, so the earnings series
+ * and its cumulative line follow total earnings as they did before the journal (record 072).
+ */
+function earnedMoves(userId: string): SQL {
+  return sql`
+    select at, cents, earned from (${payableMoves(userId)}) moves
+    union all
+    select l.created_at, 0::bigint,
+           (l.earnings_delta_cents - greatest(l.new_balance_cents - l.old_balance_cents, 0))::bigint
+      from balance_updates_log l
+     where l.user_id = ${userId} and l.update_type = 'manual'
+       and l.earnings_delta_cents <> greatest(l.new_balance_cents - l.old_balance_cents, 0)`;
+}
 
 const RANGE_INTERVALS: Record<AnalyticsRange, string | null> = {
   '30d': '30 days',
@@ -29,9 +47,10 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
   const rangeStart = interval
     ? sql`date_trunc(${bucketSql}, (now() - ${sql.raw(`'${interval}'::interval`)}) at time zone 'UTC')`
     : sql`date_trunc(${bucketSql}, coalesce(
-        (select min(at) from (${payableMoves(userId)}) moves), now()) at time zone 'UTC')`;
+        (select min(at) from (${earnedMoves(userId)}) moves), now()) at time zone 'UTC')`;
 
-  // Total earnings is the profile's figure (the admin may set it, spec 5); the money is the journal's.
+  // Total earnings is the profile's figure (the admin may set it, spec 5); the money is the journal's, the
+  // earnings series the journal's plus the admin's hand edits of that figure (earnedMoves).
   const [profile] = await db
     .select({ totalEarningsCents: profiles.totalEarningsCents })
     .from(profiles)
@@ -43,7 +62,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
   const series = await rows<{ start: string; earned: string | number; balance: string | number }>(
     db,
     sql`
-      with moves as materialized (${payableMoves(userId)}),
+      with moves as materialized (${earnedMoves(userId)}),
       bounds as (
         select ${rangeStart} as first, date_trunc(${bucketSql}, now() at time zone 'UTC') as last
       ),
@@ -76,7 +95,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
                        and at at time zone 'UTC' >= (select first from bounds) - ${sql.raw(`'${interval}'::interval`)}), 0)`
                  : sql`null`
              } as previous
-        from (${payableMoves(userId)}) moves`,
+        from (${earnedMoves(userId)}) moves`,
   );
 
   let cumulative = Number(sums?.before ?? 0);
