@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalty-imports/service';
 import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
-import { openBenchDatabase } from './lib/bench-database';
+import { importDeps, openBenchDatabase } from './lib/bench-database';
 import { seedArtists } from './lib/bench-seed';
 
 const { values } = parseArgs({
@@ -100,6 +100,7 @@ async function run(kind: 'pglite' | 'postgres') {
   const bench = await openBenchDatabase(kind, work);
   const { database } = bench;
   try {
+    const deps = await importDeps(bench, work);
     await seedCatalogue(database);
     // Two reports: one posted in chunks (the job), one posted as one transaction (before, on PGlite).
     const runs: [string, number | undefined][] =
@@ -114,7 +115,7 @@ async function run(kind: 'pglite' | 'postgres') {
       writeStatement(file, label);
       const started = performance.now();
       const stopStaging = kind === 'pglite' ? probe(database) : null;
-      const summary = await importRoyaltyFile(database.db, {
+      const summary = await importRoyaltyFile(deps, {
         filePath: file,
         fileName: 'b.tsv',
         format: 'auto',

@@ -32,7 +32,7 @@ import { refreshWarnings } from '../apps/server/src/modules/royalty-imports/repo
 import { listWarnings } from '../apps/server/src/modules/royalty-imports/report-warnings-list';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalty-imports/service';
 import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
-import { openBenchDatabase } from './lib/bench-database';
+import { importDeps, openBenchDatabase } from './lib/bench-database';
 import { seedArtists, seedSplits } from './lib/bench-seed';
 import { baselineWarningSeconds } from './lib/warnings-baseline';
 
@@ -251,6 +251,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
   const bench = await openBenchDatabase(kind, work, values['db-prefix']);
   const { database } = bench;
   try {
+    const deps = await importDeps(bench, work);
     await seedCatalogue(database);
     if (values.registrant) {
       await database.db.execute(
@@ -263,12 +264,12 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       warm,
       'HEAD\tdsrf/1.1/1.4.1/1.3\tBasicAudioProfile\t1.3\tWARM\t2025-01-01T00:00:00Z\t1\t1\t2025-01-01\t2025-01-31\tPADPIDA1\tW\t\t\t\t\nSY01.02\tS1\tW\t\tSubscriptionModel\tOnDemandStream\tUS\tW\t1\t\tUSD\t0.01\t\tUSD\t1\nRE01.02\t1\tR1\tr\t\t\t\tA\t\tT\t\t\t\t\t\t\nAS02.03\t1\tA1\td\tZZBEN0000001\tT\t\tA\t\t\tSoundRecording\nSU02.02\t1\tS1\tT1\t\tA1\ttrue\t1\t\t\t\nFOOT\t6\t6\t1\t1\t1',
     );
-    await importRoyaltyFile(database.db, { filePath: warm, fileName: 'warm.tsv', format: 'auto' });
+    await importRoyaltyFile(deps, { filePath: warm, fileName: 'warm.tsv', format: 'auto' });
     global.gc?.();
 
     const rss = rssSampler();
     const started = performance.now();
-    const summary = await importRoyaltyFile(database.db, {
+    const summary = await importRoyaltyFile(deps, {
       filePath: file,
       fileName: 'bench.tsv',
       format: 'auto',

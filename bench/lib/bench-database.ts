@@ -7,8 +7,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../apps/server/src/db/client';
+import { type Database, type Db, openDatabase } from '../../apps/server/src/db/client';
 import { runMigrations } from '../../apps/server/src/db/migrate';
+import { createLocalStorage } from '../../apps/server/src/infra/storage/local-storage';
+import type { Storage } from '../../apps/server/src/infra/storage/storage';
+import { allJobs } from '../../apps/server/src/job-registry';
+import { createJobEngine } from '../../apps/server/src/lib/jobs';
+import { createLogger } from '../../apps/server/src/lib/logger';
 
 export type BenchKind = 'pglite' | 'postgres';
 
@@ -69,4 +74,23 @@ export async function openBenchDatabase(
     throw error;
   }
   return { database, url: scratch?.url ?? null, close };
+}
+
+/**
+ * What a royalty import needs beside the database (record 276: the import job is the one way in, a bench
+ * queues it and runs it inline): pg-boss's schema and queues, made as a server's start makes them (no
+ * worker started), and a local storage under the bench's work directory.
+ */
+export async function importDeps(bench: BenchDatabase, work: string): Promise<{ db: Db; storage: Storage }> {
+  const engine = createJobEngine({
+    role: 'web',
+    jobs: allJobs,
+    deps: {},
+    logger: createLogger('silent'),
+    database: bench.database,
+    databaseUrl: bench.url ?? undefined,
+  });
+  await engine.start();
+  await engine.stop();
+  return { db: bench.database.db, storage: createLocalStorage(path.join(work, `storage-${randomUUID()}`)) };
 }

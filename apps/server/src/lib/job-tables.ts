@@ -7,6 +7,8 @@
  *   ends (issue 43: a killed worker stopped every delivery for 12.5 minutes; record 217). Ours skips it.
  * - `lockRun`: `complete` and `fail` act on a job id; a run must end only its own start (`started_on`),
  *   never a later retry of the same job that another worker took after a takeover (record 217).
+ * - `fetchKeyed`: a job run inline by the process that enqueued it (the CLI waiting for its import, record
+ *   276) is taken by its singleton key, which pg-boss's fetch cannot name.
  * - `giveBack`, `dueNow`: a job fetched as a drain began goes back without using a retry; a run whose
  *   worker was lost is retried at once rather than after its backoff. pg-boss has no call for either.
  * - `staleRuns`: the takeover's search (runs with no heartbeat in `job_runs`, or past expiry).
@@ -40,6 +42,32 @@ export async function fetchNext(db: DbOrTx, name: string): Promise<FetchedJob | 
                 where a.name = ${name} and a.state = 'active'
                   and coalesce(a.singleton_key, '') = coalesce(w.singleton_key, '')))
            order by w.priority desc, w.created_on, w.id
+           limit 1
+           for update skip locked
+        )
+        update ${JOB} j set state = 'active', started_on = now(),
+          retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
+          from next
+         where j.name = ${name} and j.id = next.id
+        returning j.id, j.data, j.retry_count, j.started_on::text as started_on_text`,
+  );
+  return job;
+}
+
+/**
+ * Takes the waiting job of `key` in `name` as `fetchNext` would (its run counted the same way), for a
+ * process that runs it inline; undefined when there is none waiting or its key already runs (a worker
+ * took it).
+ */
+export async function fetchKeyed(db: DbOrTx, name: string, key: string): Promise<FetchedJob | undefined> {
+  const [job] = await rows<FetchedJob>(
+    db,
+    sql`with next as (
+          select w.id from ${JOB} w
+           where w.name = ${name} and w.singleton_key = ${key} and w.state < 'active' and w.start_after <= now()
+             and not exists (select 1 from ${JOB} a
+                              where a.name = ${name} and a.state = 'active' and a.singleton_key = ${key})
+           order by w.created_on, w.id
            limit 1
            for update skip locked
         )

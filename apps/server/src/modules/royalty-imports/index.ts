@@ -11,7 +11,6 @@ export { refreshTotals } from './import-totals';
 export { getImportSummary, type ImportRow, listImports, progressOf } from './import-views';
 export { importJob } from './jobs';
 export { assignCode } from './mappings';
-export { writeMeasured } from './measure';
 export { markOverlap } from './overlap';
 export { normaliseIsrc, normaliseUpc } from './parse-common';
 export { auditReport, reportFigures } from './report-audit';
@@ -19,5 +18,12 @@ export { royaltyChecksRoutes } from './report-checks-routes';
 export { detectCurrency, presetLayout } from './report-currency';
 export { refuseOpenWarnings } from './report-warnings';
 export { royaltyImportsRoutes } from './routes';
-export { type ImportStep, importRoyaltyFile, queueImport, runImport, UNFINISHED_PHASES } from './service';
+export {
+  type ImportStep,
+  importRoyaltyFile,
+  queueImport,
+  queueLocalFile,
+  runImport,
+  UNFINISHED_PHASES,
+} from './service';
 export { readLimitsOf } from './source';

@@ -8,7 +8,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,12 +24,14 @@ import type { Db } from '../../db/client';
 import { royaltyImports } from '../../db/schema';
 import type { Storage } from '../../infra/storage/storage';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { runJobInline } from '../../lib/job-inline';
+import { jobsOfKeys } from '../../lib/job-tables';
 import { enqueue } from '../../lib/jobs';
 import { run } from '../../lib/sql';
 import type { AuditActor } from '../audit';
-import { EMPTY_PROGRESS, getImportSummary, type ImportRow } from './import-views';
+import { EMPTY_PROGRESS, getImportSummary, type ImportRow, progressOf } from './import-views';
 import { importJob } from './jobs';
-import { measureFile, type ReportMeasures } from './measure';
+import { measureFile, type ReportMeasures, writeMeasured } from './measure';
 import { parseFile } from './parse';
 import { auditReport, reportFigures, reportLabel } from './report-audit';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source';
@@ -231,44 +233,72 @@ async function removeStoredFile(deps: { db: Db; storage: Storage }, importId: st
 }
 
 /**
- * Imports one file in this process (the CLI without a worker, tests, benches): the same staging as the
- * job. Throws 409 when the same file or DSR message was imported before, 422 for an unreadable file.
+ * Imports a file on this machine through the import job, the one way in (record 276): the CLI waiting,
+ * tests and benches. The file is copied (hashed and counted on the way, record 251; the caller keeps its
+ * file) and queued as an upload is; this process then runs the job inline (or, when a worker took it
+ * first, waits for it) and answers the import as the admin page reads it. Throws 409 when the same file
+ * or DSR message was imported before, 422 for an unreadable file; a report the job failed is answered
+ * with status 'failed' and its errors, kept as an upload's is.
  */
-export async function importRoyaltyFile(db: Db, input: ImportInput): Promise<ImportSummary> {
-  const { sha, format, linesTotal } = await checkNewImport(db, input);
-  const options: StoredOptions = {
-    format: input.format,
-    rate: input.rate,
-    currency: input.currency,
-    presetId: input.presetId,
-  };
-  const [created] = await db
-    .insert(royaltyImports)
-    .values({
-      fileName: input.fileName,
-      fileSha256: sha,
-      format,
-      status: 'staging',
-      phase: 'queued',
-      linesTotal,
-      options,
-      createdBy: input.adminId ?? null,
-    })
-    .returning();
-  if (!created) throw new Error('the import insert returned no row');
-  const row = { ...created, options };
-  const outcome = await stageImport(db, row, input.filePath, input.limits, input.onProgress);
-  if (outcome.fatal) {
-    await removeImport(db, row.id);
-    throw outcome.fatal;
+export async function importRoyaltyFile(
+  deps: { db: Db; storage: Storage },
+  input: ImportInput,
+): Promise<ImportSummary> {
+  const accepted = await queueLocalFile(deps, input);
+  await runQueuedImport(deps, accepted.id, input.limits, input.onProgress);
+  return getImportSummary(deps.db, accepted.id);
+}
+
+/** Queues a file on this machine as an upload (a measured copy into storage, the job in the queue). */
+export async function queueLocalFile(
+  deps: { db: Db; storage: Storage },
+  input: ImportInput,
+): Promise<ImportAccepted> {
+  const copy = deps.storage.scratchFile
+    ? await deps.storage.scratchFile()
+    : path.join(os.tmpdir(), `tunedrop-royalty-${randomUUID()}.report`);
+  try {
+    const limits = input.limits ?? DEFAULT_READ_LIMITS;
+    const measures = await writeMeasured(createReadStream(input.filePath), copy, limits);
+    return await queueImport(deps, { ...input, filePath: copy, limits, measures });
+  } finally {
+    await rm(copy, { force: true });
   }
-  const staged = await reportFigures(db, row.id);
-  await auditReport(db, input.actor ?? null, {
-    kind: 'royalties.import',
-    importId: row.id,
-    after: { ...importAuditFields(input, format), ...staged },
-  });
-  return getImportSummary(db, row.id);
+}
+
+/** How often a caller waiting for a worker's run reads the import's progress. */
+const WAIT_POLL_MS = 500;
+
+/**
+ * Runs a queued import's job in this process, or waits for the worker that took it, until the import is
+ * staged or failed. Throws 409 when its job is gone (retries used up) before it finished.
+ */
+export async function runQueuedImport(
+  deps: { db: Db; storage: Storage },
+  importId: string,
+  limits?: ReadLimits,
+  onProgress?: ProgressListener,
+): Promise<void> {
+  const ran = await runJobInline(deps.db, importJob, importId, (payload) =>
+    runImport(deps, payload.importId, limits, onProgress),
+  );
+  if (ran) return;
+  for (;;) {
+    const [row] = await deps.db.select().from(royaltyImports).where(eq(royaltyImports.id, importId));
+    if (!row) throw notFound('Import not found');
+    if (row.status !== 'staging') return;
+    onProgress?.(progressOf(row));
+    const jobs = await jobsOfKeys(deps.db, [{ queue: importJob.name, key: importId }]);
+    if (jobs.length === 0) {
+      const [after] = await deps.db
+        .select({ status: royaltyImports.status })
+        .from(royaltyImports)
+        .where(eq(royaltyImports.id, importId));
+      if (after?.status !== 'staging') return;
+      throw conflict('The import stopped before it was read; retry it on the royalty imports page.');
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
 }
 
 /** What an import entry of the audit log says about the upload (record 191). */

@@ -106,7 +106,7 @@ type Snapshot = {
 async function importAndRead(file: string, format: 'dsr' | 'youtube', inWorker: boolean): Promise<Snapshot> {
   const before = started.workers;
   const limits = readLimitsOf(system.config);
-  const summary = await importRoyaltyFile(system.db, {
+  const summary = await importRoyaltyFile(system, {
     filePath: file,
     fileName: path.basename(file),
     format,

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { royaltyImports } from '../../db/schema';
+import { rows } from '../../lib/sql';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { runRoyaltyJobs } from '../../test-support/royalty-jobs';
@@ -56,6 +57,14 @@ describe('royalties:import progress', () => {
     const stderr = fakeStderr(false);
     const output = await importCommand?.run(system, [file], { post: true }, { stderr: stderr.stream });
     expect(output).toContain('25000 line(s)');
+    // Through the import job, run in this process (record 276): the job is there, completed.
+    const id = /Import ([0-9a-f-]{36}):/.exec(output ?? '')?.[1] as string;
+    expect(
+      await rows(
+        system.db,
+        sql`select state from pgboss.job where name = 'royalties.import' and singleton_key = ${id}`,
+      ),
+    ).toEqual([{ state: 'completed' }]);
     expect(output).toContain('Posted: $250.00 to 1 artist(s) from 25000 line(s)');
     const lines = stderr.text().split('\n').filter(Boolean);
     // Lines are the file's lines (the header is line 1), counted before parsing.

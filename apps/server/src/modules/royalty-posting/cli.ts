@@ -1,6 +1,5 @@
 /** CLI command of royalty import (registered in cli-commands.ts): `royalties:import FILE [--post]`. */
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCents } from '@tunedrop/shared';
 import { ROYALTY_FORMATS, ROYALTY_TEXTS, royaltyImportQuerySchema } from '@tunedrop/shared/schemas/royalties';
@@ -11,9 +10,8 @@ import {
   detectCurrency,
   importRoyaltyFile,
   presetLayout,
-  queueImport,
+  queueLocalFile,
   readLimitsOf,
-  writeMeasured,
 } from '../royalty-imports';
 import { postImport } from './posting';
 import { createProgressBar } from './progress-bar';
@@ -55,24 +53,20 @@ export const royaltiesCliCommands: Record<string, Command> = {
           throw new CliError(ROYALTY_CHECK_TEXTS.cliNeedsRate(found.currency), 2);
         }
       }
+      const input = {
+        filePath,
+        fileName: path.basename(filePath),
+        format: parsed.data.format,
+        rate: parsed.data.rate,
+        currency: parsed.data.currency,
+        presetId: parsed.data.preset,
+        limits: readLimitsOf(system.config),
+      };
       if (flags['no-wait'] === true) {
         if (flags.post === true) throw new CliError('--post waits for the import; leave out --no-wait', 2);
         try {
-          // A copy: the job owns what is in storage, the admin keeps their file. It is hashed and counted
-          // as it is copied (record 251).
-          const copy = path.join(path.dirname(filePath), `.${path.basename(filePath)}.${process.pid}.queued`);
-          const limits = readLimitsOf(system.config);
-          const measures = await writeMeasured(createReadStream(filePath), copy, limits);
-          const accepted = await queueImport(system, {
-            filePath: copy,
-            fileName: path.basename(filePath),
-            format: parsed.data.format,
-            rate: parsed.data.rate,
-            currency: parsed.data.currency,
-            presetId: parsed.data.preset,
-            limits,
-            measures,
-          }).finally(() => rm(copy, { force: true }));
+          // A copy: the job owns what is in storage, the admin keeps their file (record 251).
+          const accepted = await queueLocalFile(system, input);
           return `Import ${accepted.id} queued; a worker reads it (see /admin/royalties).`;
         } catch (error) {
           if (error instanceof AppError) throw new CliError(error.message);
@@ -81,16 +75,11 @@ export const royaltiesCliCommands: Record<string, Command> = {
       }
       const bar = io ? createProgressBar(io.stderr) : null;
       try {
-        // Waiting: this process runs the same chunked staging and posting as the jobs (decision 161).
-        const summary = await importRoyaltyFile(system.db, {
+        // Waiting: queued as with --no-wait, then the job runs in this process (or a worker that took it
+        // first is waited for), the one way a report is read (record 276).
+        const summary = await importRoyaltyFile(system, {
+          ...input,
           onProgress: (progress) => bar?.update(progress),
-          filePath,
-          fileName: path.basename(filePath),
-          format: parsed.data.format,
-          rate: parsed.data.rate,
-          currency: parsed.data.currency,
-          presetId: parsed.data.preset,
-          limits: readLimitsOf(system.config),
         });
         const lines = [
           `Import ${summary.id}: ${summary.format}, ${summary.status}, ${summary.lineCount} line(s), ${summary.totalAmount} ${summary.currency} (rate to USD ${summary.exchangeRate || '?'})`,
