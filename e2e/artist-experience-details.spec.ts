@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { longDate, subscribeInSandbox } from './support/billing';
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { expect, pageAs, type SeedUserOptions, seed, seriousA11yViolations, test } from './support/test';
 
 const VIEWPORTS = [
@@ -210,6 +210,7 @@ for (const viewport of VIEWPORTS) {
     // A name typed in Primary Artists but never added, then Continue: the message is on that field.
     const primary = page.getByRole('group', { name: 'Primary Artists' });
     await page.getByLabel('Track Title').fill('First Tab');
+    await answerAiUse(page);
     await primary.getByLabel('Artist Name').fill('Typed Only');
     await page.getByRole('button', { name: 'Continue to Summary' }).click();
     const nameField = primary.getByLabel('Artist Name');

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { e2eEnv } from './support/env';
 import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
 
@@ -99,6 +99,7 @@ test('a Pro artist adds a second profile, releases under it and sees songs and s
   await expect(primary.getByRole('listitem')).toHaveCount(1);
   await expect(primary.getByRole('listitem')).toContainText(side);
   await page.getByLabel('Track Title').fill('First Light');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('first-light.wav', 1));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Add Songwriter' }).click();

@@ -1,4 +1,4 @@
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
 test('a basic artist builds and submits a two-track release with real files', async ({ browser }) => {
@@ -48,6 +48,8 @@ test('a basic artist builds and submits a two-track release with real files', as
   await expect(page.getByText('Audio file is required')).toBeVisible();
   await expect(page.getByText('At least one songwriter is required')).toBeVisible();
   await expect(page.getByText('At least one producer is required')).toBeVisible();
+  // AI use must be answered for every track before the release can go (issue 41, record 295).
+  await expect(page.getByText('Tell us how AI was used on this track')).toBeVisible();
   await expect(page.getByLabel('ISRC (optional)')).toBeDisabled();
   await expect(page.getByLabel('ISRC (optional)')).toHaveAttribute(
     'placeholder',
@@ -125,6 +127,7 @@ test('a basic artist builds and submits a two-track release with real files', as
 
 async function fillTrack(page: import('@playwright/test').Page, title: string, wavPath: string) {
   await page.getByLabel('Track Title').fill(title);
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(wavPath);
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Add Songwriter' }).click();

@@ -1,4 +1,4 @@
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { expect, pageAs, test } from './support/test';
 
 test('a reload mid-wizard, or coming back later, restores the draft with its uploaded files', async ({
@@ -17,6 +17,7 @@ test('a reload mid-wizard, or coming back later, restores the draft with its upl
 
   await page.getByLabel('Number of Tracks').selectOption('2');
   await page.getByLabel('Track Title').fill('Kept Track');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('kept.wav', 2));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Add Songwriter' }).click();
@@ -52,6 +53,7 @@ test('a reload mid-wizard, or coming back later, restores the draft with its upl
   await page.getByRole('button', { name: 'Continue to Track Details' }).click();
   await page.getByRole('button', { name: /^2\. Track 2/ }).click();
   await page.getByLabel('Track Title').fill('Fresh Track');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('fresh.wav', 1));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   for (const track of ['1. Kept Track', '2. Fresh Track']) {

@@ -1,4 +1,4 @@
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
 test('a Pro artist submits a two-track release with codes, a label and several primary artists', async ({
@@ -33,6 +33,7 @@ test('a Pro artist submits a two-track release with codes, a label and several p
   // Step 2.
   await page.getByLabel('Number of Tracks').selectOption('2');
   await page.getByLabel('Track Title').fill('Liftoff');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('liftoff.wav', 1, 24));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('ISRC (optional)').fill('us-or1-24-00001');
@@ -75,6 +76,7 @@ test('a Pro artist submits a two-track release with codes, a label and several p
 
   await page.getByRole('button', { name: /^2\. Track 2/ }).click();
   await page.getByLabel('Track Title').fill('Re-entry');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('reentry.wav', 1));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('ISRC (optional)').fill('USOR12400002');

@@ -9,7 +9,7 @@
 import { CONTENT_ID_QUESTIONS } from '@tunedrop/shared/schemas/content-id';
 import { validateErn43 } from '../apps/server/src/test-support/ddex';
 import { startSftpServer } from '../apps/server/src/test-support/sftp';
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { adminApi, answer, CODE_SETTINGS, runWorker, uniqueName, waitForPackage } from './support/delivery';
 import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
@@ -56,6 +56,7 @@ test('a Pro artist opts a track in in the builder; after approval YouTube gets i
     await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Continue to Track Details' }).click();
     await page.getByLabel('Track Title').fill('Night Call');
+    await answerAiUse(page);
     await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav('night-call.wav', 1));
     await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
     const primary = page.getByRole('group', { name: 'Primary Artists' });

@@ -3,7 +3,7 @@
  * countries in the builder, with the picker's errors on the way; the summary, the release page and the
  * moderator's review card show them. Edit Release changes them back.
  */
-import { fileInput, mediaDir } from './support/builder';
+import { answerAiUse, fileInput, mediaDir } from './support/builder';
 import { expect, pageAs, seriousA11yViolations, test } from './support/test';
 
 test('an artist releases at one moment everywhere except Germany and France; the page and the review card say so', async ({
@@ -67,6 +67,7 @@ test('an artist releases at one moment everywhere except Germany and France; the
   await page.getByRole('button', { name: 'Continue to Track Details' }).click();
   await expect(page.getByRole('heading', { name: 'Tracks' })).toBeVisible();
   await page.getByLabel('Track Title').fill('First Hour');
+  await answerAiUse(page);
   await fileInput(page, 'Audio File (WAV)').setInputFiles(media.wav(`${tag}.wav`, 1));
   await expect(page.getByText('Uploaded and checked')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Add Songwriter' }).click();

@@ -76,6 +76,7 @@ test('staff mails: a submission reaches the admin; withdrawal mails turned off s
           featuredArtists: [],
           songwriters: [{ firstName: 'Sam', lastName: 'Writer', role: 'music_and_lyrics' }],
           producers: [{ firstName: 'Pat', lastName: 'Producer' }],
+          aiDisclosure: { usage: 'none' },
         },
       ],
       platforms: ['spotify'],

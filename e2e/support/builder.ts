@@ -72,3 +72,17 @@ export function fileInput(page: Page, label: string): Locator {
     .locator('input[type=file]')
     .first();
 }
+
+/**
+ * Answers the current track's "AI use" question (issue 41, record 295): the label of the choice, and for
+ * "AI-assisted" what AI helped with.
+ */
+export async function answerAiUse(
+  page: Page,
+  choice: 'No AI used' | 'AI-assisted' | 'Fully AI-generated' = 'No AI used',
+  areas: string[] = [],
+): Promise<void> {
+  const question = page.getByRole('group', { name: 'AI use' });
+  await question.getByRole('radio', { name: new RegExp(`^${choice}`) }).check();
+  for (const area of areas) await question.getByRole('checkbox', { name: area }).check();
+}

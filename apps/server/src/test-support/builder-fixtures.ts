@@ -190,6 +190,7 @@ export function basicSubmission(
       featuredArtists: [],
       songwriters: [{ firstName: 'Sam', lastName: 'Writer', role: 'music_and_lyrics' as const }],
       producers: [{ firstName: 'Pat', middleName: 'Q', lastName: 'Producer' }],
+      aiDisclosure: { usage: 'none' as const },
     })),
     platforms: ['spotify', 'apple_music'],
   };

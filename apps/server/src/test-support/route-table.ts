@@ -196,6 +196,7 @@ export const ROUTE_TABLE: RouteRow[] = [
         featuredArtists: [],
         songwriters: [{ firstName: 'Sam', lastName: 'Writer', role: 'music' }],
         producers: [{ firstName: 'Pat', lastName: 'Producer' }],
+        aiDisclosure: { usage: 'none' },
       },
     },
   }),

@@ -2,11 +2,13 @@
  * Release review for moderators and admins (spec 02 §2 Admin panel, §4, §5 Admin rules, §8): the five
  * tabs and their filters, the decision and ban inputs, the card and audit shapes, and every message.
  */
+
 import { z } from 'zod';
 import type { PlatformId, ReleaseStatus, SongwriterRole } from '../constants';
 import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
 import type { UploaderSubscription } from './admin-releases/uploader-standing';
+import { AI_REVIEW_FILTERS, type AiArea, type AiUsage } from './ai-disclosure';
 import type { StoreRejection } from './delivery/release-detail';
 import type { ReleaseAvailabilityView } from './release-availability';
 
@@ -84,6 +86,8 @@ export const REASON_MAX_LENGTH = 1000;
 export const adminReleasesQuerySchema = z.object({
   tab: z.enum(ADMIN_RELEASE_TABS).default('pending'),
   q: safeText().trim().max(200).optional(),
+  /** AI use (issue 41, record 295). */
+  ai: z.enum(AI_REVIEW_FILTERS).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(50).default(10),
 });
@@ -167,6 +171,9 @@ export type AdminTrack = {
   featuredArtists: ArtistCreditView[];
   songwriters: (CreditPerson & { role: SongwriterRole })[];
   producers: CreditPerson[];
+  /** How AI was used (record 295); null on a track submitted before the question was asked. */
+  aiUsage: AiUsage | null;
+  aiAreas: AiArea[];
   /** Streams the WAV for the review player (staff session, HTTP Range). */
   audioUrl: string;
 };

@@ -51,6 +51,7 @@ const track = (overrides: Partial<TrackDraft> = {}): TrackDraft => ({
   featuredArtists: [],
   songwriters: [{ id: 's', firstName: 'Sam', middleName: '', lastName: 'Writer', role: 'music_and_lyrics' }],
   producers: [{ id: 'p', firstName: 'Pat', middleName: '', lastName: 'Producer' }],
+  aiDisclosure: { usage: 'none', areas: [] },
   ...overrides,
 });
 const step1 = (

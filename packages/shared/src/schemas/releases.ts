@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GENRES, LIMITS, RELEASE_STATUSES, type ReleaseStatus } from '../constants';
 import { safeText } from '../text';
+import { aiDisclosureSchema } from './ai-disclosure';
 import { BUILDER_MESSAGES, isValidYear, trackSubmissionSchema, yearMessage } from './builder';
 import type { StoreRejection } from './delivery/release-detail';
 import { type ReleaseAvailabilityView, releaseAvailabilitySchema } from './release-availability';
@@ -176,7 +177,10 @@ export type EditReleaseFormValues = z.input<typeof editReleaseFormSchema>;
  * POST /api/releases/:id/tracks (issue 18, record 121): one more track at the end, with the builder's own
  * per-track rules and its checked WAV upload (no ISRC: codes are assigned at approval or on the builder).
  */
-export const addTrackSchema = trackSubmissionSchema.omit({ isrc: true });
+/** A track added after submission goes to review like a new one: its AI use is required (record 295). */
+export const addTrackSchema = trackSubmissionSchema
+  .omit({ isrc: true })
+  .extend({ aiDisclosure: aiDisclosureSchema });
 export type AddTrackInput = z.input<typeof addTrackSchema>;
 export type AddTrack = z.output<typeof addTrackSchema>;
 
@@ -273,9 +277,11 @@ export const editTracksSchema = z
   .object({
     tracks: z
       .array(
-        trackSubmissionSchema
-          .omit({ audioUploadId: true, isrc: true })
-          .extend({ id: safeText().regex(/^[0-9a-f-]{36}$/i, 'Not a track id') }),
+        trackSubmissionSchema.omit({ audioUploadId: true, isrc: true, aiDisclosure: true }).extend({
+          id: safeText().regex(/^[0-9a-f-]{36}$/i, 'Not a track id'),
+          /** Optional here (record 295): an edit that leaves it out keeps the stored answer. */
+          aiDisclosure: aiDisclosureSchema.optional(),
+        }),
       )
       .min(LIMITS.tracksMin, BUILDER_MESSAGES.tooManyTracks)
       .max(LIMITS.tracksMax, BUILDER_MESSAGES.tooManyTracks),

@@ -6,6 +6,7 @@ import {
   SONGWRITER_ROLES,
   type SongwriterRole,
 } from '@tunedrop/shared';
+import { AI_USAGES, type AiArea, type AiUsage } from '@tunedrop/shared/schemas/ai-disclosure';
 import { UPLOAD_KINDS, type UploadInfo, type UploadKind } from '@tunedrop/shared/schemas/builder';
 import {
   RELEASE_TIME_MODES,
@@ -194,9 +195,15 @@ export const tracks = pgTable(
     channels: integer('channels'),
     primaryArtistsData: jsonb('primary_artists_data').$type<ArtistCredit[]>().notNull().default([]),
     featuredArtistsData: jsonb('featured_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    /** How AI was used (record 295); null on a track submitted before the question was asked. */
+    aiUsage: text('ai_usage').$type<AiUsage>(),
+    /** What AI helped with on an assisted track; empty otherwise. */
+    aiAreas: jsonb('ai_areas').$type<AiArea[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [
+    // Null passes: a track submitted before the question was asked (record 295).
+    check('tracks_ai_usage_check', inList('ai_usage', AI_USAGES)),
     check('tracks_isrc_check', sql`isrc is null or isrc ~ '^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$'`),
     check('tracks_position_check', sql`position between 1 and 20`),
     index('tracks_release_idx').on(t.releaseId, t.position),

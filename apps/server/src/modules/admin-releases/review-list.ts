@@ -13,6 +13,7 @@ import {
   type AdminTrack,
   uploaderSubscription,
 } from '@tunedrop/shared/schemas/admin-releases';
+import type { AiReviewFilter } from '@tunedrop/shared/schemas/ai-disclosure';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
@@ -30,6 +31,7 @@ import { containsPattern } from '../../lib/search';
 import { firstRow, run } from '../../lib/sql';
 import { availabilityView, coverUrl } from '../catalogue';
 import { storeRejectionsOf, storeRejectionsSql } from '../delivery';
+import { aiReviewCondition } from './ai-filter';
 
 const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
@@ -141,7 +143,7 @@ const tracksJson = sql<TrackJson[]>`coalesce((
     'durationMs', t.duration_ms, 'originalFileName', t.original_file_name, 'fileKey', t.file_key,
     'fileSizeBytes', t.file_size_bytes, 'sampleRate', t.sample_rate, 'bitDepth', t.bit_depth,
     'channels', t.channels, 'primaryArtists', t.primary_artists_data,
-    'featuredArtists', t.featured_artists_data,
+    'featuredArtists', t.featured_artists_data, 'aiUsage', t.ai_usage, 'aiAreas', t.ai_areas,
     'songwriters', coalesce((
       select json_agg(json_build_object('firstName', w.first_name, 'middleName', w.middle_name,
                                         'lastName', w.last_name, 'role', w.role))
@@ -319,13 +321,39 @@ async function tabCounts(db: DbOrTx, rows: DeltaRow[]): Promise<AdminReleaseCoun
 
 export async function listReviewReleases(
   db: DbOrTx,
-  query: { tab: AdminReleaseTab; q?: string | undefined; page: number; pageSize: number },
+  query: {
+    tab: AdminReleaseTab;
+    q?: string | undefined;
+    ai?: AiReviewFilter | undefined;
+    page: number;
+    pageSize: number;
+  },
 ): Promise<AdminReleasesPage> {
   const queries = queriesOf(db);
   const window = pageWindow(query.page, query.pageSize);
   let counts: AdminReleaseCounts;
   let rows: Awaited<ReturnType<ReviewQueries['pages'][AdminReleaseTab]['execute']>>;
-  if (query.q) {
+  if (query.ai) {
+    // The AI use filter (record 295): an unprepared page and counts over the filtered releases.
+    const filter = and(
+      aiReviewCondition(query.ai),
+      query.q
+        ? sql`${releases.id} in (select id from tunedrop_search_releases(${containsPattern(query.q)}))`
+        : undefined,
+    );
+    const countColumns = ADMIN_RELEASE_TABS.map(
+      (name) => sql`(count(*) filter (where ${tabCondition(name)}))::int as ${sql.identifier(name)}`,
+    );
+    const row = await firstRow<Partial<Record<AdminReleaseTab, number | string>>>(
+      db,
+      sql`select ${sql.join(countColumns, sql`, `)} from ${releases} where ${filter}`,
+    );
+    counts = countsOf((name) => Number(row?.[name] ?? 0));
+    rows = await reviewPageQuery(db, query.tab, filter, false).execute({
+      limit: window.limit,
+      offset: window.offset,
+    });
+  } else if (query.q) {
     // A search has no prepared shape: its page is read by the ids its one pass found.
     const summary = await searchSummary(db, query.q, query.tab, window);
     counts = summary.counts;

@@ -106,6 +106,7 @@ describe('cleanUpStaleUploads', () => {
           featuredArtists: [],
           songwriters: [],
           producers: [],
+          aiDisclosure: { usage: null, areas: [] },
         },
       ],
       activeTrackId: null,

@@ -133,6 +133,7 @@ describe('Content ID in the release builder', () => {
           featuredArtists: [],
           songwriters: [],
           producers: [],
+          aiDisclosure: { usage: null, areas: [] },
           contentId: { answers: CONTENT_ID_ELIGIBLE_ANSWERS },
         },
       ],

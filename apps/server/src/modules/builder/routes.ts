@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import {
   builderDraftSchema,
-  releaseSubmissionSchema,
+  builderSubmissionSchema,
   spotifyArtistSchema,
   spotifySearchSchema,
 } from '@tunedrop/shared/schemas/builder';
@@ -151,7 +151,7 @@ export const builderRoutes = new Hono<AppEnv>()
   .post(
     '/builder/releases',
     access('subscriber', 'catalog'),
-    validate('json', releaseSubmissionSchema),
+    validate('json', builderSubmissionSchema),
     async (c) => {
       const viewer = requireViewer(c);
       assertNotBanned(viewer);

@@ -2,8 +2,10 @@
  * The release builder's rules: the saved draft, upload lookups, artist search, and the submission
  * that re-checks everything and creates the release with its tracks and credits in one transaction.
  */
+
 import { createHash } from 'node:crypto';
 import { hasProFeatures, LIMITS } from '@tunedrop/shared';
+import { AI_MESSAGES } from '@tunedrop/shared/schemas/ai-disclosure';
 import {
   BUILDER_MESSAGES,
   type BuilderDraft,
@@ -227,6 +229,10 @@ export async function submitRelease(
   const artistProfile = await profileForNewRelease(db, viewer, submission.artistProfileId);
   const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
   const planErrors = planRuleErrors(submission, { isPro, artistName: artistProfile.name });
+  // Every track's AI use answered (record 295): the route's schema asks it; a direct caller is held to it too.
+  submission.tracks.forEach((track, index) => {
+    if (!track.aiDisclosure) planErrors[`tracks.${index}.aiDisclosure`] = AI_MESSAGES.usageRequired;
+  });
   const [firstPlanError] = Object.values(planErrors);
   if (firstPlanError !== undefined) throw validationError(firstPlanError, planErrors);
   if (submission.tracks.length > LIMITS.tracksMax) throw validationError(BUILDER_MESSAGES.tooManyTracks);

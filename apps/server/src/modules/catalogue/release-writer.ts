@@ -5,6 +5,7 @@
  * `replaceCredits`. Callers check their own rules and files first and pass the transaction.
  */
 import type { ReleaseStatus, SongwriterRole } from '@tunedrop/shared';
+import type { AiDisclosure } from '@tunedrop/shared/schemas/ai-disclosure';
 import { type ReleaseSubmission, uniqueArtistsByName } from '@tunedrop/shared/schemas/builder';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
@@ -40,6 +41,8 @@ export type NewTrack = TrackCredits & {
   file: TrackFile;
   primaryArtists: ArtistCredit[];
   featuredArtists: ArtistCredit[];
+  /** How AI was used (record 295): the builder always has it; an imported catalogue track has none. */
+  aiDisclosure?: AiDisclosure | null | undefined;
 };
 
 export type NewRelease = {
@@ -124,6 +127,8 @@ export async function insertTracks(tx: DbOrTx, releaseId: string, list: NewTrack
         ...track.file,
         primaryArtistsData: track.primaryArtists,
         featuredArtistsData: track.featuredArtists,
+        aiUsage: track.aiDisclosure?.usage ?? null,
+        aiAreas: track.aiDisclosure?.areas ?? [],
       })),
     )
     .returning({ id: tracks.id, position: tracks.position });

@@ -9,6 +9,7 @@
 import type { ArtistCredit } from '../../db/schema';
 import { artistPartyIds } from './artist-ids';
 import { type ErnReleaseStart, type ErnTerritories, storeDealList } from './deals';
+import { aiContributors, aiDisplayCredits, type ErnAiDisclosure } from './ern-ai';
 import {
   type ErnContentId,
   youtubeDealList,
@@ -45,6 +46,8 @@ export type ErnTrack = {
   producers: ErnPerson[];
   /** YouTube profile only: the track's Content ID choice (null: never opted in). */
   contentId?: ErnContentId | null;
+  /** How AI was used (record 295); null or left out for a track submitted before it was asked. */
+  aiDisclosure?: ErnAiDisclosure | null;
 };
 
 export type ErnRelease = {
@@ -297,8 +300,14 @@ export function buildErnMessage(
           el('Role', contributor.role),
         ),
       ),
+      ...aiContributors(track.aiDisclosure, {
+        partyReference: artistRef(primary[0] ?? { name: 'Unknown' }),
+        namespace: sender,
+        firstSequence: contributors.length + 1,
+      }),
       el('Duration', isoDuration(track.durationMs)),
       el('ParentalWarningType', track.explicit ? 'Explicit' : 'NotExplicit'),
+      aiDisplayCredits(track.aiDisclosure),
     );
   });
 

@@ -103,6 +103,7 @@ export function ernReleaseFrom(
       featuredArtists: track.featuredArtistsData,
       songwriters: track.songwriters,
       producers: track.producers,
+      aiDisclosure: track.aiUsage ? { usage: track.aiUsage, areas: track.aiAreas } : null,
       ...(where.isYoutube && track.contentId
         ? {
             contentId: {

@@ -393,6 +393,10 @@ export async function updateMyTracks(
           explicit: track.explicit,
           primaryArtistsData: track.primaryArtists,
           featuredArtistsData: track.featuredArtists,
+          // Left out: the stored answer stays (record 295).
+          ...(track.aiDisclosure
+            ? { aiUsage: track.aiDisclosure.usage, aiAreas: track.aiDisclosure.areas }
+            : {}),
         })
         .where(and(eq(tracks.id, id), eq(tracks.releaseId, releaseId)));
       await replaceCredits(tx, id, track);

@@ -370,6 +370,7 @@ describe('POST /api/releases/:id/tracks and DELETE /api/releases/:id/tracks/:tra
     featuredArtists: [{ name: 'Guest Voice' }],
     songwriters: [{ firstName: 'Ada', lastName: 'Writer', role: 'lyrics' }],
     producers: [{ firstName: 'Bo', lastName: 'Maker' }],
+    aiDisclosure: { usage: 'none' },
     ...overrides,
   });
   const post = (artist: Artist, releaseId: string, body: unknown) =>

@@ -126,6 +126,7 @@ export async function addTrack(
         featuredArtists: input.featuredArtists,
         songwriters: input.songwriters,
         producers: input.producers,
+        aiDisclosure: input.aiDisclosure,
       },
     ]);
     if (!id) throw new Error('track insert returned nothing');

@@ -4,6 +4,7 @@
  * The builder's wizard and Edit Release both compose them; this feature imports no other feature.
  */
 export { discardUpload, startUpload, type UploadHandle } from './api/uploads';
+export { AiDisclosureFields } from './components/ai-disclosure-fields';
 export {
   type AvailabilityErrors,
   AvailabilityFields,

@@ -33,6 +33,7 @@ const draft = (contentId: BuilderDraft['tracks'][number]['contentId']): BuilderD
       songwriters: [{ id: 's', firstName: 'A', middleName: '', lastName: 'B', role: 'music' }],
       producers: [{ id: 'p', firstName: 'C', middleName: '', lastName: 'D' }],
       contentId,
+      aiDisclosure: { usage: 'none', areas: [] },
     },
   ],
   activeTrackId: 't1',

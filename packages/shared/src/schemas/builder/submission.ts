@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS, PLATFORM_IDS, type PlatformId } from '../../constants';
 import { safeText } from '../../text';
+import { AI_MESSAGES } from '../ai-disclosure';
 import { CONTENT_ID_MESSAGES } from '../content-id';
 import { availabilityDraftToInput } from '../release-availability';
 import { currentYears, titleKey } from './fields';
@@ -68,6 +69,21 @@ export const releaseSubmissionSchema = z
       audio.add(track.audioUploadId);
     });
   });
+
+/**
+ * What the builder submits (record 295): the release's rules, and every track's AI use answered. The
+ * catalogue import uses `releaseSubmissionSchema` alone (an imported track has no answer).
+ */
+export const builderSubmissionSchema = releaseSubmissionSchema.superRefine((value, context) => {
+  value.tracks.forEach((track, index) => {
+    if (!track.aiDisclosure)
+      context.addIssue({
+        code: 'custom',
+        message: AI_MESSAGES.usageRequired,
+        path: ['tracks', index, 'aiDisclosure'],
+      });
+  });
+});
 export type ReleaseSubmissionInput = z.input<typeof releaseSubmissionSchema>;
 export type ReleaseSubmission = z.output<typeof releaseSubmissionSchema>;
 
@@ -175,6 +191,9 @@ export function draftToSubmission(draft: BuilderDraft, context: { isPro: boolean
       explicit: track.explicit,
       ...(context.isPro && track.isrc.trim() ? { isrc: track.isrc } : {}),
       ...(context.isPro && track.contentId ? { contentIdAnswers: track.contentId.answers } : {}),
+      ...(track.aiDisclosure.usage
+        ? { aiDisclosure: { usage: track.aiDisclosure.usage, areas: track.aiDisclosure.areas } }
+        : {}),
       primaryArtists: artists(track.primaryArtists),
       featuredArtists: artists(track.featuredArtists),
       songwriters: track.songwriters.map(({ firstName, middleName, lastName, role }) => ({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, SONGWRITER_ROLES } from '../../constants';
 import { safeText } from '../../text';
+import { AI_MESSAGES, aiDisclosureDraftSchema, aiDisclosureSchema } from '../ai-disclosure';
 import { contentIdAnswersSchema } from '../content-id';
 import {
   draftText,
@@ -76,6 +77,11 @@ export const trackSubmissionSchema = z.object({
    * eligible (the schema of record 185); the track is opted in when the release is created.
    */
   contentIdAnswers: contentIdAnswersSchema.optional(),
+  /**
+   * How AI was used (issue 41, record 295): required for a submission (`builderSubmissionSchema`) and a
+   * track added later; a catalogue import, which has no answer to give, leaves it out.
+   */
+  aiDisclosure: aiDisclosureSchema.optional(),
 });
 export type TrackSubmission = z.output<typeof trackSubmissionSchema>;
 
@@ -114,6 +120,8 @@ export const trackDraftSchema = z.object({
   producers: z.array(personDraftSchema).max(50),
   /** The Content ID opt-in chosen in the builder (answers all eligible); null when not opted in. */
   contentId: z.object({ answers: contentIdAnswersSchema }).nullish().catch(null),
+  /** The AI use answer (record 295); a draft saved before the question loads unanswered. */
+  aiDisclosure: aiDisclosureDraftSchema,
 });
 export type TrackDraft = z.infer<typeof trackDraftSchema>;
 
@@ -204,9 +212,11 @@ export function tracksStepErrors(
       ...track,
       isrc: context.isPro ? track.isrc : undefined,
       audioUploadId: state === 'checked' ? (track.file?.uploadId ?? '') : '',
+      aiDisclosure: track.aiDisclosure.usage ? track.aiDisclosure : undefined,
     };
     const result = trackSubmissionSchema.safeParse(input);
     const errors = result.success ? {} : firstErrors(result.error);
+    if (!track.aiDisclosure.usage) errors.aiDisclosure = AI_MESSAGES.usageRequired;
     const fileError = errors.audioUploadId;
     delete errors.audioUploadId;
     if (state === 'uploading') errors.file = BUILDER_MESSAGES.audioStillUploading;

@@ -1,11 +1,13 @@
 /** Every field of the release (spec 02 §2 admin metadata toggle): label defaults to 'Independent'. */
 // Artist links render as links only when valid (issue 43 finding 12): anything else is not clickable.
+
 import { platformName, songwriterRoleLabel } from '@tunedrop/shared';
 import {
   ADMIN_RELEASE_MESSAGES,
   type AdminReleaseCard,
   type ArtistCreditView,
 } from '@tunedrop/shared/schemas/admin-releases';
+import { describeAiDisclosure } from '@tunedrop/shared/schemas/ai-disclosure';
 import { isAppleMusicUrl, isSpotifyArtistUrl } from '@tunedrop/shared/schemas/builder';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/card';
@@ -125,6 +127,9 @@ export function MetadataPanel({ release, id }: { release: AdminReleaseCard; id: 
                         .map((writer) => `${personName(writer)} (${songwriterRoleLabel(writer.role)})`)
                         .join(', ')
                     : '—'}
+                </Row>
+                <Row label="AI use">
+                  {describeAiDisclosure({ usage: track.aiUsage, areas: track.aiAreas ?? [] })}
                 </Row>
               </dl>
             </li>

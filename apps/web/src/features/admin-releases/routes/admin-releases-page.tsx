@@ -6,10 +6,13 @@ import {
   type AdminReleaseCard,
   type AdminReleaseTab,
 } from '@tunedrop/shared/schemas/admin-releases';
+import { AI_REVIEW_FILTER_LABELS, AI_REVIEW_FILTERS } from '@tunedrop/shared/schemas/ai-disclosure';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader, Spinner } from '../../../components/ui/card';
 import { CountTabs } from '../../../components/ui/count-tabs';
+import { Select } from '../../../components/ui/input';
 import { Pager } from '../../../components/ui/pager';
 import { SearchInput } from '../../../components/ui/search-input';
 import { notify } from '../../../components/ui/toast';
@@ -32,12 +35,27 @@ export default function AdminReleasesPage() {
   const isAdmin = viewer ? viewerFacts(viewer).isAdmin : false;
   const list = useListParams<AdminReleaseTab>({ tabs: ADMIN_RELEASE_TABS, defaultTab: 'pending' });
   const { tab, q, page } = list;
-  const releases = useReviewReleases(tab, q, page);
+  // The AI use filter (issue 41, record 295), kept in the address like the tab and search.
+  const [params, setParams] = useSearchParams();
+  const aiParam = params.get('ai');
+  const ai = AI_REVIEW_FILTERS.find((value) => value === aiParam) ?? null;
+  const setAi = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('ai', value);
+        else next.delete('ai');
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  const releases = useReviewReleases(tab, q, page, ai);
   const action = useReviewAction();
   usePageClamp(list, releases.data?.totalPages);
   // Bulk selection on the Pending tab, kept to the cards on screen (issue 26).
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const selectionKey = `${tab}|${q}|${page}`;
+  const selectionKey = `${tab}|${q}|${page}|${ai}`;
   const [selectionOf, setSelectionOf] = useState(selectionKey);
   if (selectionOf !== selectionKey) {
     setSelectionOf(selectionKey);
@@ -100,6 +118,22 @@ export default function AdminReleasesPage() {
           onChange={list.setSearchText}
           onSubmit={list.submitSearch}
         />
+        <div className="flex flex-col gap-1 text-sm text-zinc-300">
+          <label htmlFor="review-ai-filter">AI use</label>
+          <Select
+            id="review-ai-filter"
+            className="w-56"
+            value={ai ?? ''}
+            onChange={(event) => setAi(event.target.value)}
+          >
+            <option value="">All releases</option>
+            {AI_REVIEW_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {AI_REVIEW_FILTER_LABELS[value]}
+              </option>
+            ))}
+          </Select>
+        </div>
       </div>
 
       {/* Admins: stores no target serves and the approved releases waiting on them (issue 44). */}

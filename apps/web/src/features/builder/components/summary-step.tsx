@@ -1,4 +1,5 @@
 /** Step 3, the read-only Summary (spec 02 §2). */
+import { describeAiDisclosure } from '@tunedrop/shared/schemas/ai-disclosure';
 import type { BuilderDraft } from '@tunedrop/shared/schemas/builder';
 import { EMPTY_AVAILABILITY_DRAFT } from '@tunedrop/shared/schemas/release-availability';
 import { Sparkles } from 'lucide-react';
@@ -89,6 +90,7 @@ export function SummaryStep({
                   {track.songwriters.length} songwriter{track.songwriters.length === 1 ? '' : 's'} ·{' '}
                   {track.producers.length} producer{track.producers.length === 1 ? '' : 's'}
                 </p>
+                <p className="text-sm text-zinc-400">AI use: {describeAiDisclosure(track.aiDisclosure)}</p>
               </li>
             );
           })}

@@ -4,7 +4,14 @@
  */
 import { type ArtistDraft, BUILDER_MESSAGES, type TrackDraft } from '@tunedrop/shared/schemas/builder';
 import { Field, Input } from '../../../components/ui/input';
-import { CreditsEditor, emptyProducer, emptySongwriter, FileBox, type SlotState } from '../../release-form';
+import {
+  AiDisclosureFields,
+  CreditsEditor,
+  emptyProducer,
+  emptySongwriter,
+  FileBox,
+  type SlotState,
+} from '../../release-form';
 import type { AddArtistResult } from '../model/draft';
 import { ArtistList } from './artist-list';
 import { ContentIdChoice } from './content-id-choice';
@@ -151,6 +158,13 @@ export function TrackEditor({
           })
         }
         onRemove={(index) => onChange({ producers: track.producers.filter((_, i) => i !== index) })}
+      />
+      <AiDisclosureFields
+        idPrefix={idOf('disclosure')}
+        value={track.aiDisclosure}
+        error={errors.aiDisclosure}
+        areasError={errors['aiDisclosure.areas']}
+        onChange={(aiDisclosure) => onChange({ aiDisclosure })}
       />
       <ContentIdChoice track={track} isPro={isPro} error={errors.contentIdAnswers} onChange={onChange} />
     </section>

@@ -1,5 +1,6 @@
 /** The wizard's draft: how a new one starts, and the changes the steps make to it (pure functions). */
 import { LIMITS } from '@tunedrop/shared';
+import { emptyAiDisclosureDraft } from '@tunedrop/shared/schemas/ai-disclosure';
 import {
   type ArtistDraft,
   type BuilderDraft,
@@ -39,6 +40,7 @@ export function emptyTrack({ isPro, artistName, profileArtist }: Viewpoint): Tra
     songwriters: [],
     producers: [],
     contentId: null,
+    aiDisclosure: emptyAiDisclosureDraft(),
   };
 }
 

@@ -4,6 +4,7 @@
  * per-track schema before it is sent. Its primary artists are the release's (one source of truth).
  */
 
+import { type AiDisclosureDraft, emptyAiDisclosureDraft } from '@tunedrop/shared/schemas/ai-disclosure';
 import type { PersonDraft, SongwriterDraft } from '@tunedrop/shared/schemas/builder';
 import type { EditableTrack } from '@tunedrop/shared/schemas/releases';
 import { addTrackSchema } from '@tunedrop/shared/schemas/releases';
@@ -14,7 +15,13 @@ import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { CreditsEditor, discardUpload, emptyProducer, emptySongwriter } from '../../release-form';
+import {
+  AiDisclosureFields,
+  CreditsEditor,
+  discardUpload,
+  emptyProducer,
+  emptySongwriter,
+} from '../../release-form';
 import { useAddTrack } from '../api/replace-files';
 import { ReplaceFile } from './replace-file';
 
@@ -49,6 +56,7 @@ export function NewTrackForm({
   const [uploadId, setUploadId] = useState<string | null>(null);
   const [songwriters, setSongwriters] = useState<SongwriterDraft[]>(() => [emptySongwriter()]);
   const [producers, setProducers] = useState<PersonDraft[]>(() => [emptyProducer()]);
+  const [aiDisclosure, setAiDisclosure] = useState<AiDisclosureDraft>(emptyAiDisclosureDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const add = useAddTrack(releaseId);
 
@@ -60,6 +68,7 @@ export function NewTrackForm({
     featuredArtists: [],
     songwriters: songwriters.map(({ id: _id, ...writer }) => writer),
     producers: producers.map(({ id: _id, ...producer }) => producer),
+    aiDisclosure: aiDisclosure.usage ? aiDisclosure : undefined,
   });
 
   const onSubmit = () => {
@@ -72,8 +81,8 @@ export function NewTrackForm({
       found.title = 'Track titles must be unique';
     }
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    add.mutate(body(), {
+    if (!parsed.success || Object.keys(found).length > 0) return;
+    add.mutate(parsed.data, {
       onSuccess: ({ track }) => {
         notify.success('Track added');
         onAdded(track);
@@ -152,6 +161,13 @@ export function NewTrackForm({
             )
           }
           onRemove={(at) => setProducers((current) => current.filter((_, i) => i !== at))}
+        />
+        <AiDisclosureFields
+          idPrefix={`${formId}-new`}
+          value={aiDisclosure}
+          error={errors.aiDisclosure}
+          areasError={errors['aiDisclosure.areas']}
+          onChange={setAiDisclosure}
         />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={cancel} disabled={add.isPending}>
