@@ -30,6 +30,7 @@ import { builderRoutes } from './modules/builder/routes';
 import { catalogueImportRoutes } from './modules/catalogue-import/routes';
 import { contentIdClaimsRoutes } from './modules/content-id/claims-routes';
 import { contentIdRoutes } from './modules/content-id/routes';
+import { contractRoutes } from './modules/contracts/routes';
 import { deliveryRoutes } from './modules/delivery/routes';
 import { financeRoutes } from './modules/finance/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -85,6 +86,7 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', royaltiesRoutes)
   .route('/', statementsRoutes)
   .route('/', financeRoutes)
+  .route('/', contractRoutes)
   .route('/', splitsRoutes)
   .route('/', deliveryRoutes)
   .route('/', staffNotificationsRoutes)

@@ -12,6 +12,7 @@ export * from './schema/billing';
 export * from './schema/catalogue-imports';
 export * from './schema/content-id';
 export * from './schema/content-id-claims';
+export * from './schema/contracts';
 export * from './schema/delivery';
 export * from './schema/journal';
 export * from './schema/lapse-policy';

@@ -445,6 +445,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     call: { path: '/api/admin/tax/reports/2026/1099-misc' },
   }),
   // lapsed accounts (record 196)
+  // label contracts (issue 39, record 285)
+  route('GET', '/api/admin/contracts', 'admin'),
+  route('GET', '/api/admin/contracts/label-releases', 'admin', {
+    call: { path: '/api/admin/contracts/label-releases?email=nobody%40example.com' },
+  }),
+  route('GET', '/api/admin/contracts/:id', 'admin'),
+  route('POST', '/api/admin/contracts', 'admin'),
+  route('PUT', '/api/admin/contracts/:id', 'admin'),
   route('GET', '/api/admin/lapse-policy', 'admin'),
   route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
   route('GET', '/api/me/lapse-standing', 'user', { account: 'read' }),

@@ -77,6 +77,8 @@ export const AUDIT_KINDS = {
   'tax.form_invalidated': 'A tax form stopped being valid',
   'tax.treaty_rate': 'Changed a treaty rate',
   'tax.vat_registration': 'Changed a VAT registration',
+  'contracts.create': 'Created a label contract',
+  'contracts.edit': 'Edited a label contract',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -100,6 +102,7 @@ export const AUDIT_KIND_GROUPS = {
   content_id: 'Content ID (all)',
   team: 'Team (all)',
   tax: 'Tax forms and rates (all)',
+  contracts: 'Label contracts (all)',
 } as const;
 
 /** What an audit row is about; its name is stored with the row so deletions leave it readable. */
@@ -120,7 +123,8 @@ export type AuditSubjectType =
   | 'treaty_rate'
   | 'payout_provider'
   | 'payout_run'
-  | 'payout';
+  | 'payout'
+  | 'contract';
 
 const kindFilter = safeText()
   .trim()

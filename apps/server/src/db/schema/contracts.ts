@@ -1,0 +1,159 @@
+import {
+  CONTRACT_BASES,
+  CONTRACT_CHANNELS,
+  CONTRACT_DEAL_TYPES,
+  type ContractBasis,
+  type ContractChannel,
+  type ContractDealType,
+} from '@tunedrop/shared/schemas/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth';
+import { cents, createdAt, inList, updatedAt } from './columns';
+import { releases } from './releases';
+import { royaltyImports } from './royalties';
+
+// ---------------------------------------------------------------- label contracts (issue 39, record 285)
+
+/** A payee account bound to releases of a label's account, with ordered terms and an optional default. */
+export const contracts = pgTable(
+  'contracts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    labelId: text('label_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    payeeUserId: text('payee_user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    dealType: text('deal_type').$type<ContractDealType>().notNull().default('royalty'),
+    currency: text('currency').notNull().default('USD'),
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    endsOn: date('ends_on', { mode: 'string' }),
+    defaultBasis: text('default_basis').$type<ContractBasis>(),
+    defaultRate: numeric('default_rate'),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('contracts_deal_type_check', inList('deal_type', CONTRACT_DEAL_TYPES)),
+    check('contracts_currency_check', sql`currency = 'USD'`),
+    check('contracts_default_basis_check', inList('default_basis', CONTRACT_BASES)),
+    check('contracts_default_complete', sql`(default_basis is null) = (default_rate is null)`),
+    check('contracts_default_rate_range', sql`default_rate >= 0 and default_rate <= 100`),
+    check('contracts_dates', sql`ends_on is null or ends_on >= starts_on`),
+    check('contracts_two_parties', sql`label_id <> payee_user_id`),
+    index('contracts_label_idx').on(t.labelId),
+    index('contracts_payee_idx').on(t.payeeUserId),
+  ],
+);
+
+/** The releases a contract covers; a release is in one contract at most. */
+export const contractReleases = pgTable(
+  'contract_releases',
+  {
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contractId, t.releaseId] }),
+    uniqueIndex('contract_releases_release_unique').on(t.releaseId),
+  ],
+);
+
+/** A contract's terms in order: the first that matches a line sets its basis and rate. */
+export const contractTerms = pgTable(
+  'contract_terms',
+  {
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** ISO country codes; empty = every territory. */
+    territories: text('territories').array().notNull().default(sql`'{}'::text[]`),
+    channel: text('channel').$type<ContractChannel>(),
+    store: text('store'),
+    startsOn: date('starts_on', { mode: 'string' }),
+    endsOn: date('ends_on', { mode: 'string' }),
+    basis: text('basis').$type<ContractBasis>().notNull(),
+    rate: numeric('rate').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contractId, t.position] }),
+    check('contract_terms_channel_check', inList('channel', CONTRACT_CHANNELS)),
+    check('contract_terms_basis_check', inList('basis', CONTRACT_BASES)),
+    check('contract_terms_rate_range', sql`rate >= 0 and rate <= 100`),
+    check('contract_terms_dates', sql`ends_on is null or starts_on is null or ends_on >= starts_on`),
+  ],
+);
+
+/**
+ * What a posting applied, per contract, term (null = the default rate), release, track and sale month:
+ * the lines, their gross and basis in USD, the rate and the exact royalty (record 285).
+ */
+export const contractRoyalties = pgTable(
+  'contract_royalties',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'restrict' }),
+    termPosition: integer('term_position'),
+    releaseId: uuid('release_id').notNull(),
+    trackId: uuid('track_id'),
+    period: text('period').notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull(),
+    grossUsd: numeric('gross_usd').notNull(),
+    basis: text('basis').$type<ContractBasis>().notNull(),
+    basisUsd: numeric('basis_usd').notNull(),
+    rate: numeric('rate').notNull(),
+    royaltyUsd: numeric('royalty_usd').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('contract_royalties_import_idx').on(t.importId),
+    index('contract_royalties_contract_idx').on(t.contractId),
+  ],
+);
+
+/** Per posting and contract: the exact royalty and the whole cents credited to the payee. */
+export const contractSettlements = pgTable(
+  'contract_settlements',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'restrict' }),
+    labelId: text('label_id').notNull(),
+    payeeUserId: text('payee_user_id').notNull(),
+    royaltyUsd: numeric('royalty_usd').notNull(),
+    cents: cents('cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.importId, t.contractId] }),
+    index('contract_settlements_payee_idx').on(t.payeeUserId),
+  ],
+);

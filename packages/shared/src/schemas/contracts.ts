@@ -1,0 +1,176 @@
+/**
+ * Label contracts (issue 39, record 285): a payee account bound to releases of a label, with ordered terms
+ * ("territories / channel / store / sale months → basis and rate", the first match wins) and an optional
+ * default rate. One rule set for the admin form and the server.
+ */
+import { z } from 'zod';
+import { safeText } from '../text';
+import { isCountryCode } from './countries';
+import { isFeePercent, normalizeFeePercent } from './finance';
+
+export const CONTRACT_CHANNELS = ['stream', 'download', 'physical', 'sync', 'ugc'] as const;
+export type ContractChannel = (typeof CONTRACT_CHANNELS)[number];
+export const CONTRACT_CHANNEL_LABELS: Record<ContractChannel, string> = {
+  stream: 'Streams',
+  download: 'Downloads',
+  physical: 'Physical',
+  sync: 'Sync',
+  ugc: 'UGC / Content ID',
+};
+
+export const CONTRACT_BASES = ['gross', 'net'] as const;
+export type ContractBasis = (typeof CONTRACT_BASES)[number];
+export const CONTRACT_BASIS_LABELS: Record<ContractBasis, string> = {
+  gross: 'Gross receipts',
+  net: 'Net receipts (after the operator’s fee)',
+};
+
+export const CONTRACT_DEAL_TYPES = ['royalty'] as const;
+export type ContractDealType = (typeof CONTRACT_DEAL_TYPES)[number];
+export const CONTRACT_MAX_TERMS = 50;
+export const CONTRACT_MAX_RELEASES = 500;
+
+export const CONTRACT_TEXTS = {
+  title: 'Contracts',
+  intro:
+    'What a label pays each artist: the first term that matches a sale sets its basis and rate; the label keeps the rest.',
+  created: 'Contract created',
+  saved: 'Contract saved',
+  rateInvalid: 'Enter a rate from 0 to 100 with at most 4 decimals.',
+  dateInvalid: 'Enter a date as YYYY-MM-DD.',
+  endBeforeStart: 'The end date must be on or after the start date.',
+  nameRequired: 'Enter a name for the contract.',
+  emailInvalid: 'Enter an email address.',
+  territoryInvalid: (code: string) => `“${code}” is not a country code (use two letters, such as GB).`,
+  defaultIncomplete: 'Choose both a default basis and a default rate, or neither.',
+  noTerms: 'Add at least one term or a default rate.',
+  noReleases: 'Choose at least one release.',
+  labelNotFound: 'No account has this email address.',
+  payeeNotFound: 'No account has this email address.',
+  payeeIsLabel: 'The artist must be another account than the label.',
+  releaseNotLabels: 'Choose releases of the label’s account only.',
+  releaseTaken: (title: string, contract: string) => `“${title}” is already in the contract “${contract}”.`,
+  notFound: 'Contract not found',
+  unmatched: (lines: number, contract: string) =>
+    `${lines} ${lines === 1 ? 'line' : 'lines'} of this report match no term of the contract “${contract}”, which has no default rate. Add a term or a default rate to the contract, then post again; nothing was posted.`,
+} as const;
+
+const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+const day = safeText().trim().refine(isDay, CONTRACT_TEXTS.dateInvalid);
+const optionalDay = z
+  .union([day, z.literal(''), z.null()])
+  .optional()
+  .transform((value) => (value ? value : null));
+
+export const contractRateSchema = safeText()
+  .trim()
+  .max(9, CONTRACT_TEXTS.rateInvalid)
+  .refine(isFeePercent, CONTRACT_TEXTS.rateInvalid)
+  .transform(normalizeFeePercent);
+
+const territory = safeText()
+  .trim()
+  .transform((code) => code.toUpperCase())
+  .superRefine((code, ctx) => {
+    if (!isCountryCode(code))
+      ctx.addIssue({ code: 'custom', message: CONTRACT_TEXTS.territoryInvalid(code) });
+  });
+
+export const contractTermSchema = z
+  .object({
+    territories: z.array(territory).max(250).default([]),
+    channel: z.enum(CONTRACT_CHANNELS).nullable().default(null),
+    store: z
+      .union([safeText().trim().max(80), z.null()])
+      .optional()
+      .transform((value) => (value ? value : null)),
+    startsOn: optionalDay,
+    endsOn: optionalDay,
+    basis: z.enum(CONTRACT_BASES),
+    rate: contractRateSchema,
+  })
+  .superRefine((term, ctx) => {
+    if (term.startsOn && term.endsOn && term.endsOn < term.startsOn) {
+      ctx.addIssue({ code: 'custom', path: ['endsOn'], message: CONTRACT_TEXTS.endBeforeStart });
+    }
+  });
+export type ContractTermInput = z.input<typeof contractTermSchema>;
+export type ContractTerm = z.output<typeof contractTermSchema>;
+
+const email = safeText().trim().toLowerCase().max(254).email(CONTRACT_TEXTS.emailInvalid);
+
+export const contractInputSchema = z
+  .object({
+    name: safeText().trim().min(1, CONTRACT_TEXTS.nameRequired).max(120),
+    labelEmail: email,
+    payeeEmail: email,
+    startsOn: day,
+    endsOn: optionalDay,
+    defaultBasis: z.enum(CONTRACT_BASES).nullable().default(null),
+    defaultRate: z
+      .union([contractRateSchema, z.literal(''), z.null()])
+      .optional()
+      .transform((value) => (value ? value : null)),
+    releaseIds: z.array(z.uuid()).min(1, CONTRACT_TEXTS.noReleases).max(CONTRACT_MAX_RELEASES),
+    terms: z.array(contractTermSchema).max(CONTRACT_MAX_TERMS).default([]),
+  })
+  .superRefine((input, ctx) => {
+    if (input.endsOn && input.endsOn < input.startsOn) {
+      ctx.addIssue({ code: 'custom', path: ['endsOn'], message: CONTRACT_TEXTS.endBeforeStart });
+    }
+    if ((input.defaultBasis === null) !== (input.defaultRate === null)) {
+      ctx.addIssue({ code: 'custom', path: ['defaultRate'], message: CONTRACT_TEXTS.defaultIncomplete });
+    }
+    if (input.terms.length === 0 && input.defaultRate === null) {
+      ctx.addIssue({ code: 'custom', path: ['terms'], message: CONTRACT_TEXTS.noTerms });
+    }
+    if (input.labelEmail === input.payeeEmail) {
+      ctx.addIssue({ code: 'custom', path: ['payeeEmail'], message: CONTRACT_TEXTS.payeeIsLabel });
+    }
+  });
+export type ContractInput = z.input<typeof contractInputSchema>;
+export type ContractInputParsed = z.output<typeof contractInputSchema>;
+
+export type ContractParty = { id: string; email: string; artistName: string };
+
+export type ContractView = {
+  id: string;
+  name: string;
+  dealType: ContractDealType;
+  currency: 'USD';
+  label: ContractParty;
+  payee: ContractParty;
+  startsOn: string;
+  endsOn: string | null;
+  defaultBasis: ContractBasis | null;
+  defaultRate: string | null;
+  releases: { id: string; title: string }[];
+  terms: ContractTerm[];
+  updatedAt: string;
+};
+
+export type ContractListItem = Pick<
+  ContractView,
+  'id' | 'name' | 'label' | 'payee' | 'startsOn' | 'endsOn'
+> & {
+  releases: number;
+  terms: number;
+};
+
+/** The label's releases the form offers (GET /api/admin/contracts/label-releases?email=). */
+export type LabelReleases = {
+  label: ContractParty;
+  releases: { id: string; title: string; contract: { id: string; name: string } | null }[];
+};
+
+/** "50% of net receipts on streams in GB, IE at Spotify from 2026-01-01" */
+export function describeTerm(term: ContractTerm): string {
+  const parts = [`${term.rate}% of ${CONTRACT_BASIS_LABELS[term.basis].toLowerCase()}`];
+  parts.push(term.channel ? `on ${CONTRACT_CHANNEL_LABELS[term.channel].toLowerCase()}` : 'on every channel');
+  if (term.territories.length > 0) parts.push(`in ${term.territories.join(', ')}`);
+  if (term.store) parts.push(`at ${term.store}`);
+  if (term.startsOn) parts.push(`from ${term.startsOn}`);
+  if (term.endsOn) parts.push(`to ${term.endsOn}`);
+  return parts.join(' ');
+}
