@@ -1,5 +1,6 @@
 /**
- * Label contracts (issue 39, record 285): contracts and their ordered terms.
- * the admin routes are wired by app.ts.
+ * Label contracts (issue 39, record 285): contracts, their ordered terms and the posting's contract step.
+ * Posting calls `applyContracts` inside its settling transaction; the admin routes are wired by app.ts.
  */
+export { applyContracts, channelSql } from './apply';
 export { listContracts, readContract, saveContract } from './service';

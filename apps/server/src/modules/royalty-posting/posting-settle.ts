@@ -14,6 +14,7 @@ import { allowLongStatements } from '../../db/long-statements';
 import { mailOutbox, profiles, royaltyImports } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { rows, run } from '../../lib/sql';
+import { applyContracts } from '../contracts';
 import type { JournalEntryInput } from '../ledger';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits';
 import { applyBalanceChanges } from '../wallet';
@@ -85,6 +86,8 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
     await run(tx, sql`delete from royalty_posting_groups where import_id = ${importId}`);
     // The operator's fee first, on each artist's gross; recoupment and splits apply to the net (record 189).
     await applyFees(tx);
+    // Label contracts (record 285): the payee's royalty leaves the label's groups before its splits.
+    await applyContracts(tx, importId);
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
     // plus the cents received as an accepted payee (decision 140).
@@ -109,18 +112,27 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
           select payee_user_id as user_id, sum(cents) as cents from split_settlements
            where import_id = ${importId} and not held group by payee_user_id
         ),
-        users as (select user_id from own union select user_id from out_ union select user_id from in_)
+        con as (
+          select user_id, sum(out_usd) as out_usd, sum(in_cents) as in_cents from posting_contracts group by user_id
+        ),
+        users as (
+          select user_id from own union select user_id from out_ union select user_id from in_
+          union select user_id from con
+        )
         insert into royalty_postings
           (import_id, user_id, amount_usd, cents, lines, split_out_cents, split_in_cents, fee_percent, fee_cents)
         select ${importId}::uuid, u.user_id, trim_scale(coalesce(fee.gross, 0)),
-               coalesce(trunc(own.amount, 2) * 100, 0) - coalesce(out_.cents, 0) + coalesce(in_.cents, 0),
+               coalesce(trunc(own.amount, 2) * 100, 0) - coalesce(out_.cents, 0) + coalesce(in_.cents, 0)
+                 + coalesce(con.in_cents, 0),
                coalesce(own.lines, 0), coalesce(out_.cents, 0), coalesce(in_.cents, 0),
-               trim_scale(fee.percent), coalesce(trunc(fee.gross, 2) * 100 - trunc(own.amount, 2) * 100, 0)
+               trim_scale(fee.percent),
+               coalesce(trunc(fee.gross, 2) * 100 - trunc(own.amount + coalesce(con.out_usd, 0), 2) * 100, 0)
           from users u
           left join own on own.user_id = u.user_id
           left join out_ on out_.user_id = u.user_id
           left join in_ on in_.user_id = u.user_id
           left join posting_fees fee on fee.user_id = u.user_id
+          left join con on con.user_id = u.user_id
         returning user_id, cents::bigint as cents, amount_usd::text as amount_usd, lines, split_in_cents,
                   fee_cents::bigint as fee_cents`,
     );
