@@ -9,7 +9,9 @@
  * payees plus the cents received as an accepted payee; the 'split_release' and 'split_return' log rows of a
  * user add up to the held settlements released to them. The operator's fee (issue 25, record 189) comes off
  * first: the owner's part is the net (gross − gross × fee% ) truncated, and the posting's fee_cents is
- * trunc(gross) − trunc(net). The report and liability identities are in modules/finance/overview.ts.
+ * trunc(gross) − trunc(net). Label contracts (issue 39, record 285): the label's part is the net less the
+ * exact royalty of its contracts, truncated; the payee receives each contract's settled cents.
+ * The report and liability identities are in modules/finance/overview.ts.
  */
 import { formatCents } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
@@ -154,17 +156,26 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
       select payee_user_id as user_id, import_id, sum(cents) as cents from split_settlements
        where not held group by payee_user_id, import_id
     ),
+    contract_out as (
+      select label_id as user_id, import_id, sum(royalty_usd) as usd from contract_settlements group by 1, 2
+    ),
+    contract_in as (
+      select payee_user_id as user_id, import_id, sum(cents) as cents from contract_settlements group by 1, 2
+    ),
     expected as (
-      -- The operator's fee first (record 189): the owner's cents are the net's, truncated.
+      -- The operator's fee first (record 189): the owner's cents are the net's (less its contracts'
+      -- royalty, record 285), truncated.
       select p.user_id, p.import_id,
-             coalesce(trunc(e.gross - e.gross * coalesce(p.fee_percent, 0) * 0.01, 2) * 100, 0)
-               - coalesce(o.cents, 0) + coalesce(i.cents, 0) as cents,
+             coalesce(trunc(e.gross - e.gross * coalesce(p.fee_percent, 0) * 0.01 - coalesce(co.usd, 0), 2) * 100, 0)
+               - coalesce(o.cents, 0) + coalesce(i.cents, 0) + coalesce(ci.cents, 0) as cents,
              coalesce(trunc(e.gross, 2) * 100 - trunc(e.gross - e.gross * coalesce(p.fee_percent, 0) * 0.01, 2) * 100, 0)
                as fee_cents
         from royalty_postings p
         left join earned e on e.user_id = p.user_id and e.import_id = p.import_id
         left join split_out o on o.user_id = p.user_id and o.import_id = p.import_id
         left join split_in i on i.user_id = p.user_id and i.import_id = p.import_id
+        left join contract_out co on co.user_id = p.user_id and co.import_id = p.import_id
+        left join contract_in ci on ci.user_id = p.user_id and ci.import_id = p.import_id
     ),
     -- Held shares released later: to the payee on acceptance, or back to the owner by a posting.
     released as (
