@@ -13,7 +13,9 @@ test('a new artist pays in the sandbox and lands on an active subscription', asy
   await context.addInitScript(() => {
     const report = (window as unknown as { reportToastText: (text: string) => void }).reportToastText;
     new MutationObserver(() => {
-      for (const toast of document.querySelectorAll('[data-sonner-toast]')) report(toast.textContent ?? '');
+      for (const toast of Array.from(document.querySelectorAll('[data-sonner-toast]'))) {
+        report(toast.textContent ?? '');
+      }
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   const page = await context.newPage();

@@ -18,6 +18,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { keepPrivateUnder } from '../lib/private-dir';
 import { acquireDataDirLock, type LockRole } from './data-dir-lock';
+import { queryCountLogger } from './query-count';
 import * as schema from './schema';
 import { type DatabaseTimeouts, poolTimeouts, TimedClient } from './timed-client';
 
@@ -106,7 +107,7 @@ async function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined)
   // Fail early with a clear error when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const db = drizzleNodePg(pool, { schema, logger: queryCountLogger }) as unknown as Db;
   const listen: Listen = async (channel, onPayload, onReconnect) => {
     const quoted = `"${channel.replace(/"/g, '')}"`;
     const handler = (message: pg.Notification) => {
@@ -177,7 +178,7 @@ async function openPglite(dir: string | null, template?: Blob): Promise<Database
   const client = dir
     ? await PGlite.create({ dataDir: dir, extensions })
     : await PGlite.create(template ? { loadDataDir: template, extensions } : { extensions });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, logger: queryCountLogger }) as unknown as Db;
   const listen: Listen = async (channel, onPayload) => {
     const unsubscribe = await client.listen(channel, onPayload);
     return async () => unsubscribe();
