@@ -76,9 +76,9 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'releases/:id',
-            ...page(() => import('../features/releases/routes/release-detail-page')),
+            ...page(() => import('./pages/release-detail-page')),
           },
-          { path: 'royalties', ...page(() => import('../features/royalties/routes/royalties-page')) },
+          { path: 'royalties', ...page(() => import('./pages/royalties-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
           {
             path: 'content-id',
@@ -98,7 +98,7 @@ export const routes: RouteObject[] = [
           {
             path: 'releases',
             ...loaders.adminReleases,
-            ...page(() => import('../features/admin-releases/routes/admin-releases-page')),
+            ...page(() => import('./pages/admin-releases-page')),
           },
           { path: 'releases/:id/splits', ...page(() => import('./pages/admin-release-splits-page')) },
           { path: 'audit', ...page(() => import('../features/audit/routes/admin-audit-page')) },

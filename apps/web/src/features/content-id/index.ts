@@ -1,3 +1,2 @@
-/** Public entry of the content-id feature: what other features and the router may use. */
+/** Public entry of the content-id feature: what app/ (the release page it composes) may use. */
 export { ReleaseContentIdSection } from './components/content-id-section';
-export { EligibilityQuestionsDialog } from './components/eligibility-dialog';

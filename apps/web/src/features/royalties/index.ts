@@ -1,6 +1,7 @@
 /**
- * Public entry of the royalties feature (a member's royalties and statements). No other feature uses a part
- * of it, so this front door offers nothing yet: its pages are loaded by app/router.tsx. What another
- * feature or app/ comes to need of it is exported here and imported from here.
+ * Public entry of the royalties feature (a member's earnings ledger and statements): the two sections that
+ * app/pages/royalties-page.tsx composes with the wallet, splits and tax features (issue 37: features never
+ * import features, so a page that needs several is composed in app/).
  */
-export {};
+export { LedgerSection } from './components/ledger-section';
+export { StatementsSection } from './components/statements-section';

@@ -1,4 +1,4 @@
-/** Public entry of the wallet feature (balances, payment details, withdrawals): what other features may use. */
+/** Public entry of the wallet feature (balances, payment details, withdrawals): what app/pages composes. */
 export { useWallet } from './api/wallet';
 export { BalanceCards } from './components/balance-cards';
 export { MinimumWithdrawal } from './components/minimum-withdrawal';

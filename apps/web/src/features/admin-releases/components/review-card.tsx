@@ -19,7 +19,7 @@ import {
   Trash2,
   X,
 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
@@ -28,7 +28,6 @@ import { ReasonDialog } from '../../../components/ui/reason-dialog';
 import { StatusBadge } from '../../../components/ui/status-badge';
 import { notify } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
-import { UpdateInReviewBadge } from '../../release-updates';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
 import { MetadataPanel } from './metadata-panel';
@@ -52,6 +51,7 @@ export function ReviewCard({
   onAction,
   isPending,
   selection,
+  updateBadge,
 }: {
   release: AdminReleaseCard;
   tab: AdminReleaseTab;
@@ -59,6 +59,8 @@ export function ReviewCard({
   isPending: boolean;
   /** The Pending tab's bulk selection (issue 26): a checkbox beside the title. */
   selection?: { isSelected: boolean; onChange: (isSelected: boolean) => void };
+  /** Its post-release update in review, if any (features/release-updates, given by app/pages). */
+  updateBadge: ReactNode;
 }) {
   const [isMetadataOpen, setIsMetadataOpen] = useState(false);
   const [dialog, setDialog] = useState<DialogName | null>(null);
@@ -115,7 +117,7 @@ export function ReviewCard({
                   {NEEDS_ACTION_LABEL}
                 </Badge>
               ) : null}
-              <UpdateInReviewBadge releaseId={release.id} />
+              {updateBadge}
               {release.isTakedownRequested ? (
                 <Badge tone="yellow">
                   Takedown requested

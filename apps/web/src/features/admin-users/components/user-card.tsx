@@ -5,8 +5,8 @@ import { Ban, Crown, Shield, ShieldOff, Undo2, UserX } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Badge, Card } from '../../../components/ui/card';
 import { formatCents, formatDate } from '../../../lib/format';
-import { AccountFeeField } from '../../finance';
 import type { UserAction } from '../api/admin-users';
+import { AccountFeeField } from './account-fee-field';
 
 export function UserCard({
   user,

@@ -11,7 +11,7 @@ import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FieldError } from '../../../components/ui/input';
-import { EligibilityQuestionsDialog } from '../../content-id';
+import { EligibilityQuestionsDialog } from '../../release-form';
 import { ProFeatureNote } from './pro-lock';
 
 /** Said in the builder: the choice is applied with the release, and Content ID starts on delivery. */

@@ -1,9 +1,11 @@
 /**
- * Admin finance (record 189): the overview, the fees per plan and per account, a report's posting figures
- * (GET /api/admin/finance, /finance/fees, /users/:id/fee, /royalties/imports/:id/figures).
+ * Admin finance (record 189): the overview and the fees per plan (GET /api/admin/finance, /finance/fees).
+ * An account's own fee is set on its user card (features/admin-users/api/account-fee.ts) and a report's
+ * posting figures are shown on its import page (features/royalty-imports/api/posting-figures.ts): saving
+ * the plans' fees refreshes the accounts' fees by the key they share.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountFeeInput, FeeSettingsInput } from '@tunedrop/shared/schemas/finance';
+import type { FeeSettingsInput } from '@tunedrop/shared/schemas/finance';
 import { client, unwrap } from '../../../lib/api';
 
 export const financeKeys = {
@@ -11,7 +13,6 @@ export const financeKeys = {
   overview: () => [...financeKeys.all, 'overview'] as const,
   fees: () => [...financeKeys.all, 'fees'] as const,
   accountFee: (userId: string) => [...financeKeys.all, 'account-fee', userId] as const,
-  figures: (importId: string, posted: boolean) => [...financeKeys.all, 'figures', importId, posted] as const,
 };
 
 /** Where the overview's CSV downloads from (a plain link: the session cookie goes with it). */
@@ -33,31 +34,5 @@ export function useSaveFeeSettings() {
       queryClient.setQueryData(financeKeys.fees(), data);
       void queryClient.invalidateQueries({ queryKey: [...financeKeys.all, 'account-fee'] });
     },
-  });
-}
-
-export function useAccountFee(userId: string, enabled = true) {
-  return useQuery({
-    queryKey: financeKeys.accountFee(userId),
-    queryFn: () => unwrap(client.admin.users[':id'].fee.$get({ param: { id: userId } })),
-    enabled,
-  });
-}
-
-export function useSaveAccountFee(userId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (json: AccountFeeInput) =>
-      unwrap(client.admin.users[':id'].fee.$put({ param: { id: userId }, json })),
-    onSuccess: (data) => queryClient.setQueryData(financeKeys.accountFee(userId), data),
-  });
-}
-
-/** The confirmation's figures (computed before posting) and the result's (read after), same shape. */
-export function usePostingFigures(importId: string, posted: boolean, enabled: boolean) {
-  return useQuery({
-    queryKey: financeKeys.figures(importId, posted),
-    queryFn: () => unwrap(client.admin.royalties.imports[':id'].figures.$get({ param: { id: importId } })),
-    enabled,
   });
 }

@@ -5,7 +5,7 @@
  */
 import { RELEASE_UPDATE_MESSAGES } from '@tunedrop/shared/schemas/release-updates';
 import { Badge, Card } from '../../../components/ui/card';
-import { useReleaseUpdate } from '../api/release-updates';
+import { useReleaseUpdate } from '../../../lib/release-updates';
 import { UpdateDiff } from './update-diff';
 
 export function ReleaseUpdateStatus({ releaseId }: { releaseId: string }) {

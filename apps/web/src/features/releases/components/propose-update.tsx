@@ -12,7 +12,7 @@ import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { usePlanLock } from '../../../lib/plan-lock';
-import { useProposeUpdate } from '../../release-updates';
+import { useProposeUpdate } from '../../../lib/release-updates';
 import {
   GenreField,
   releaseFieldProps,

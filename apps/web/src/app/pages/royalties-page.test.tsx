@@ -14,8 +14,8 @@ import { DEFAULT_TAX_SETTINGS, type TaxStanding } from '@tunedrop/shared/schemas
 import type { AccountRole } from '@tunedrop/shared/schemas/team-roles';
 import type { WalletSummary } from '@tunedrop/shared/schemas/wallet';
 import { describe, expect, it } from 'vitest';
-import { getError, getJson, server } from '../../../test-support/api-mock';
-import { renderRoute } from '../../../test-support/render-route';
+import { getError, getJson, server } from '../../test-support/api-mock';
+import { renderRoute } from '../../test-support/render-route';
 import RoyaltiesPage from './royalties-page';
 
 const viewer = (role: AccountRole): MeResponse => ({

@@ -2,34 +2,42 @@
  * /dashboard/releases/:id (issue 15): the owner's release page: cover, metadata, codes, tracks with
  * ISRCs, durations, credits and a player for the owner's own files, a row per store with its state and
  * date, the status history, and for a rejected release the fix / resubmit / delete panel (issue 18).
+ * The sections of other features (an update's status, Content ID, splits) are given by the page that
+ * composes it, app/pages/release-detail-page.tsx (features never import features, issue 37).
  */
 import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
 import { describeReleaseTime, describeTerritories } from '@tunedrop/shared/schemas/release-availability';
 import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { ArrowLeft, Clock, Pencil } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
 import { CoverThumb } from '../../../components/ui/cover-thumb';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api';
+import { useReleaseUpdate } from '../../../lib/release-updates';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useAccountCan, useViewer, viewerFacts } from '../../../lib/viewer';
-import { ReleaseContentIdSection } from '../../content-id';
-import { ReleaseUpdateStatus, useReleaseUpdate } from '../../release-updates';
-import { ReleaseSplitsSection } from '../../splits';
 import { useReleaseDetail } from '../api/get-release-detail';
-import { NeedsActionBadge, StoreRejectionNotice } from '../components/needs-action';
-import { ProposeUpdateDialog } from '../components/propose-update';
-import { RejectedActions } from '../components/rejected-actions';
-import { ReleaseHistory } from '../components/release-history';
-import { ReleaseStatusBadge } from '../components/release-status-badge';
-import { ReleaseStores } from '../components/release-stores';
-import { ReleaseTracks } from '../components/release-tracks';
 import { formatDate } from '../lib/format';
+import { NeedsActionBadge, StoreRejectionNotice } from './needs-action';
+import { ProposeUpdateDialog } from './propose-update';
+import { RejectedActions } from './rejected-actions';
+import { ReleaseHistory } from './release-history';
+import { ReleaseStatusBadge } from './release-status-badge';
+import { ReleaseStores } from './release-stores';
+import { ReleaseTracks } from './release-tracks';
 
-export default function ReleaseDetailPage() {
+/** What other features show on the release page, given by the page that composes it. */
+export interface ReleaseDetailSlots {
+  /** Under the header: the post-release update's status (features/release-updates). */
+  updateStatus: (releaseId: string) => ReactNode;
+  /** After the tracks: Content ID and the splits (features/content-id, features/splits). */
+  sections: (releaseId: string) => ReactNode;
+}
+
+export function ReleaseDetailView({ updateStatus, sections }: ReleaseDetailSlots) {
   const { id = '' } = useParams();
   const release = useReleaseDetail(id);
   usePageTitle(release.data?.title ?? 'Release');
@@ -68,12 +76,11 @@ export default function ReleaseDetailPage() {
       {back}
       <ReleaseHeader release={release.data} />
       {release.data.status === 'rejected' ? <RejectedActions release={release.data} /> : null}
-      <ReleaseUpdateStatus releaseId={release.data.id} />
+      {updateStatus(release.data.id)}
       <ReleaseMetadata release={release.data} />
       <ReleaseStores release={release.data} />
       <ReleaseTracks releaseId={release.data.id} tracks={release.data.tracks} />
-      <ReleaseContentIdSection releaseId={release.data.id} />
-      <ReleaseSplitsSection releaseId={release.data.id} />
+      {sections(release.data.id)}
       <ReleaseHistory events={release.data.statusHistory} />
     </div>
   );

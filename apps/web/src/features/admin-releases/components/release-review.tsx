@@ -1,4 +1,8 @@
-/** Release review (spec 02 §2, §4, §8): five tabs with counts, search, server-side paging, decisions. */
+/**
+ * Release review (spec 02 §2, §4, §8): five tabs with counts, search, server-side paging, decisions. The
+ * notices and badges of other features (stores without a target, post-release updates) are given by the
+ * page that composes it, app/pages/admin-releases-page.tsx (features never import features, issue 37).
+ */
 import {
   ADMIN_RELEASE_MESSAGES,
   ADMIN_RELEASE_TAB_LABELS,
@@ -7,7 +11,7 @@ import {
   type AdminReleaseTab,
 } from '@tunedrop/shared/schemas/admin-releases';
 import { AI_REVIEW_FILTER_LABELS, AI_REVIEW_FILTERS } from '@tunedrop/shared/schemas/ai-disclosure';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, PageLoader, Spinner } from '../../../components/ui/card';
@@ -19,20 +23,27 @@ import { notify } from '../../../components/ui/toast';
 import { useListParams, usePageClamp } from '../../../components/ui/use-list-params';
 import { ApiError } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useViewer, viewerFacts } from '../../../lib/viewer';
-import { UnconnectedStoresWarning } from '../../delivery';
-import { ReleaseUpdateReviews } from '../../release-updates';
 import { useReviewReleases } from '../api/list-review-releases';
 import { ACTION_DONE, ACTION_FAILED, type ReviewAction, useReviewAction } from '../api/review-actions';
-import { BulkToolbar } from '../components/bulk-toolbar';
-import { ReviewCard } from '../components/review-card';
+import { BulkToolbar } from './bulk-toolbar';
+import { ReviewCard } from './review-card';
 
 const tabs = ADMIN_RELEASE_TABS.map((id) => ({ id, label: ADMIN_RELEASE_TAB_LABELS[id] }));
 
-export default function AdminReleasesPage() {
+/** What other features show on the review page, given by the page that composes it. */
+export interface ReleaseReviewSlots {
+  /**
+   * Above the tabs: for admins, the stores no target serves and the approved releases waiting on them
+   * (features/delivery, issue 44); the post-release updates waiting for a decision, with their
+   * before/after (features/release-updates, record 197).
+   */
+  notices: ReactNode;
+  /** Beside a card's status: its update in review, if any (features/release-updates). */
+  updateBadge: (releaseId: string) => ReactNode;
+}
+
+export function ReleaseReviewView({ notices, updateBadge }: ReleaseReviewSlots) {
   usePageTitle('Release Review');
-  const viewer = useViewer().data;
-  const isAdmin = viewer ? viewerFacts(viewer).isAdmin : false;
   const list = useListParams<AdminReleaseTab>({ tabs: ADMIN_RELEASE_TABS, defaultTab: 'pending' });
   const { tab, q, page } = list;
   // The AI use filter (issue 41, record 295), kept in the address like the tab and search.
@@ -136,11 +147,7 @@ export default function AdminReleasesPage() {
         </div>
       </div>
 
-      {/* Admins: stores no target serves and the approved releases waiting on them (issue 44). */}
-      <UnconnectedStoresWarning isEnabled={isAdmin} linksToDelivery />
-
-      {/* Post-release updates waiting for a decision (record 197), with their before/after. */}
-      <ReleaseUpdateReviews />
+      {notices}
 
       <CountTabs
         label="Release status"
@@ -180,6 +187,7 @@ export default function AdminReleasesPage() {
                   tab={tab}
                   onAction={onAction}
                   isPending={action.isPending && action.variables?.releaseId === release.id}
+                  updateBadge={updateBadge(release.id)}
                   {...(tab === 'pending'
                     ? {
                         selection: {

@@ -1,19 +1,19 @@
 /**
- * Royalties and Wallet (spec 02 §2): the artist's earnings ledger and statements (this feature, served by
- * modules/royalties) beside the wallet's balances, plan minimum, withdrawals and payment settings
- * (features/wallet, served by modules/wallet).
+ * /dashboard/royalties, Royalties and Wallet (spec 02 §2): composed here, as features never import each
+ * other (issue 37): the earnings ledger and statements (features/royalties, served by modules/royalties)
+ * beside the wallet's balances, plan minimum, withdrawals and payment settings (features/wallet, served by
+ * modules/wallet), the payee's split shares (features/splits) and the tax form (features/tax).
  */
 import { centsToDecimal } from '@tunedrop/shared/money';
 import { checkWithdrawal, WALLET_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { Info } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card, PageLoader } from '../../../components/ui/card';
-import { notify } from '../../../components/ui/toast';
-import { usePageTitle } from '../../../lib/use-page-title';
-import { useAccountCan } from '../../../lib/viewer';
-import { PayeeShares } from '../../splits';
-import { TaxFormSection } from '../../tax';
+import { Button } from '../../components/ui/button';
+import { Card, PageLoader } from '../../components/ui/card';
+import { notify } from '../../components/ui/toast';
+import { LedgerSection, StatementsSection } from '../../features/royalties';
+import { PayeeShares } from '../../features/splits';
+import { TaxFormSection } from '../../features/tax';
 import {
   BalanceCards,
   MinimumWithdrawal,
@@ -21,9 +21,9 @@ import {
   PendingRequests,
   useWallet,
   WithdrawalDialog,
-} from '../../wallet';
-import { LedgerSection } from '../components/ledger-section';
-import { StatementsSection } from '../components/statements-section';
+} from '../../features/wallet';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useAccountCan } from '../../lib/viewer';
 
 export default function RoyaltiesPage() {
   usePageTitle('Royalties and Wallet');

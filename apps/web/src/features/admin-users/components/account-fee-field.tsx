@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useAccountFee, useSaveAccountFee } from '../api/finance';
+import { useAccountFee, useSaveAccountFee } from '../api/account-fee';
 
 /** Collapsed until opened, so a page of user cards asks for no fee until one is looked at. */
 export function AccountFeeField({ userId, label }: { userId: string; label: string }) {
