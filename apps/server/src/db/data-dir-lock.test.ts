@@ -3,10 +3,11 @@
  * it), the holder named in the refusal, stale locks (dead PID, reused PID, a taker that died) taken
  * over, and exactly one winner when several processes take over the same stale lock at once.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError, dataDirLockHolder, LOCK_FILE } from './data-dir-lock';
@@ -113,37 +114,56 @@ describe('DATA_DIR lock in one process', () => {
   });
 });
 
-/** Starts `count` processes that all try to take the lock at the same moment; returns their reports. */
+/** The first whole line `child` prints that passes `test` (rejects if it exits first). */
+function lineFrom(child: ChildProcessByStdio<Writable, Readable, null>, test: (line: string) => boolean) {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      const line = out.split('\n').slice(0, -1).find(test);
+      if (line === undefined) return;
+      child.stdout.off('data', onData);
+      resolve(line);
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', () => reject(new Error(`exited before the line: ${out}`)));
+  });
+}
+
+/**
+ * Starts `count` processes that all try to take the lock at the same moment (once every one is ready, a
+ * `go` line to each); returns their reports. A winner holds the lock until every report is in.
+ */
 async function race(dir: string, count: number): Promise<string[]> {
-  const startAt = Date.now() + 3000;
   const script = `
     const { acquireDataDirLock } = await import(${JSON.stringify(lockModule)});
-    while (Date.now() < ${startAt}) await new Promise((resolve) => setTimeout(resolve, 1));
+    const { createInterface } = await import('node:readline');
+    const input = createInterface({ input: process.stdin });
+    const closed = new Promise((resolve) => input.once('close', resolve));
+    const go = new Promise((resolve) => input.once('line', resolve));
+    console.log('ready');
+    await go;
     try {
       acquireDataDirLock(${JSON.stringify(dir)}, 'server');
       console.log('won ' + process.pid);
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await closed;
     } catch (error) {
       console.log('lost ' + error.message);
-    }`;
-  const runs = Array.from(
-    { length: count },
-    () =>
-      new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let out = '';
-        child.stdout.on('data', (chunk) => {
-          out += chunk;
-          // A winner reports, then holds the lock while the others try; stop it once it has reported.
-          if (out.startsWith('won ') && out.endsWith('\n')) setTimeout(() => child.kill('SIGKILL'), 2500);
-        });
-        child.on('error', reject);
-        child.on('exit', () => resolve(out.trim()));
-      }),
+    }
+    process.exit(0);`;
+  const children = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
-  return Promise.all(runs);
+  const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  await Promise.all(children.map((child) => lineFrom(child, (line) => line === 'ready')));
+  const reports = children.map((child) => lineFrom(child, (line) => /^(won|lost) /.test(line)));
+  for (const child of children) child.stdin.write('go\n');
+  const lines = await Promise.all(reports);
+  for (const child of children) child.stdin.end();
+  await Promise.all(exited);
+  return lines;
 }
 
 describe('DATA_DIR lock across processes', () => {

@@ -29,11 +29,18 @@ describe('one PGlite instance shared by concurrent callers', () => {
     const insideStarted = new Promise<void>((resolve) => {
       markInsideStarted = resolve;
     });
+    let markOutsideIssued: () => void = () => undefined;
+    const outsideIssued = new Promise<void>((resolve) => {
+      markOutsideIssued = resolve;
+    });
     const rolledBack = db
       .transaction(async (tx) => {
         await tx.execute(sql`insert into probe (label) values ('inside')`);
         markInsideStarted();
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        // The outside write and read are asked for while this transaction is open; its next statements
+        // go after them, so one that was not held back would be done before the transaction ends.
+        await outsideIssued;
+        for (let round = 0; round < 3; round += 1) await tx.execute(sql`select 1`);
         events.push('transaction ends');
         throw new Error('roll back');
       })
@@ -46,6 +53,7 @@ describe('one PGlite instance shared by concurrent callers', () => {
       events.push('outside read done');
       return labelsOf(result);
     });
+    markOutsideIssued();
     expect(await rolledBack).toBe('roll back');
     await outside;
     // The read waited too: it never saw the transaction's uncommitted row.

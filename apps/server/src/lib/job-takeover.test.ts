@@ -182,6 +182,10 @@ describe('job engine worker loop', () => {
 
   it('stop lets a run finish within the drain time and hands a longer one over at once', async () => {
     let release: () => void = () => undefined;
+    let finishQuick: () => void = () => undefined;
+    const quickMayFinish = new Promise<void>((resolve) => {
+      finishQuick = resolve;
+    });
     const started: string[] = [];
     const handedOver: string[] = [];
     const draining = inlineJob({
@@ -191,7 +195,8 @@ describe('job engine worker loop', () => {
       retry: { limit: 3, delaySeconds: 600 },
       async run({ name }) {
         started.push(name);
-        if (name === 'quick') await new Promise((resolve) => setTimeout(resolve, 300));
+        // The quick run ends once the drain has begun, within its time; the stuck one never does.
+        if (name === 'quick') await quickMayFinish;
         else await new Promise<void>((resolve) => (release = resolve));
       },
       async takeOver({ name }) {
@@ -203,7 +208,9 @@ describe('job engine worker loop', () => {
     await enqueue(system.db, draining, { name: 'stuck' });
     await waitFor(() => started.length === 2);
     const stopAt = Date.now();
-    await engine.stop({ timeoutMs: 1000 });
+    const stopping = engine.stop({ timeoutMs: 1000 });
+    finishQuick();
+    await stopping;
     expect(Date.now() - stopAt).toBeLessThan(3000);
     // No job is fetched once the drain began.
     await enqueue(system.db, draining, { name: 'later' });

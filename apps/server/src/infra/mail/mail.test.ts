@@ -99,9 +99,19 @@ describe('mail outbox', () => {
 });
 
 /** A mail server that accepts connections and never says a word (no greeting, no answer). */
-async function startHungSmtpListener(): Promise<{ url: string; close: () => Promise<void> }> {
+/** A mail server that accepts connections and never answers; `connected` settles at the first one. */
+async function startHungSmtpListener(): Promise<{
+  url: string;
+  connected: Promise<void>;
+  close: () => Promise<void>;
+}> {
   const sockets = new Set<net.Socket>();
+  let markConnected: () => void = () => undefined;
+  const connected = new Promise<void>((resolve) => {
+    markConnected = resolve;
+  });
   const server = net.createServer((socket) => {
+    markConnected();
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -110,6 +120,7 @@ async function startHungSmtpListener(): Promise<{ url: string; close: () => Prom
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    connected,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -135,8 +146,8 @@ describe('mail is sent outside database transactions', () => {
         sendTimeoutMs: 2000,
         batchSize: 1,
       });
-      // Let the worker claim the row and start waiting on the mail server.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The worker has claimed the row and waits on the mail server.
+      await smtp.connected;
 
       const health = await timed(() => system.request('/api/health'));
       expect(health.value.status).toBe(200);
