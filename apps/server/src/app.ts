@@ -19,6 +19,7 @@ import { adminReleasesRoutes } from './modules/admin-releases/routes';
 import { adminUsersRoutes } from './modules/admin-users/routes';
 import { adminWithdrawalsRoutes } from './modules/admin-withdrawals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
+import { apiKeysRoutes } from './modules/api-keys/routes';
 import { appConfigRoutes } from './modules/app-config/routes';
 import { artistProfilesRoutes } from './modules/artist-profiles/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -37,6 +38,7 @@ import { healthRoutes } from './modules/health/routes';
 import { lapsePolicyRoutes } from './modules/lapse-policy/routes';
 import { liveUpdatesRoutes } from './modules/live-updates/routes';
 import { payoutsRoutes } from './modules/payouts/routes';
+import { buildV1Routes } from './modules/public-api';
 import { releaseUpdatesRoutes } from './modules/release-updates/routes';
 import { releasesRoutes } from './modules/releases/routes';
 import { royaltyChecksRoutes, royaltyImportsRoutes } from './modules/royalty-imports';
@@ -93,7 +95,11 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', lapsePolicyRoutes)
   .route('/', catalogueImportRoutes)
   .route('/', brandRoutes)
-  .route('/', artistProfilesRoutes);
+  .route('/', artistProfilesRoutes)
+  .route('/', apiKeysRoutes);
+
+/** The public API v1 (record 290): the app's own handler chains of the routes listed in its table. */
+const v1Routes = buildV1Routes(apiRoutes.routes);
 
 /** The API's type for `hc<AppType>()`; import it type-only through `@tunedrop/server/app-type`. */
 export type AppType = typeof apiRoutes;
@@ -219,6 +225,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     }),
   );
 
+  app.route('/api/v1', v1Routes);
   app.route('/', apiRoutes);
   // Prometheus scrapes outside /api (record 159 says who may read it).
   app.get('/metrics', access('public'), metricsHandler);
@@ -241,6 +248,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
           },
         },
         error.status,
+        error.headers,
       );
     }
     if (error instanceof HTTPException) {

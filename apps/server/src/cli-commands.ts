@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { profiles } from './db/schema';
 import { CliError, type Command, type FlagValue } from './lib/cli-error';
 import { AppError } from './lib/errors';
+import { apiKeysCliCommands } from './modules/api-keys/cli';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth';
 import { catalogueCliCommands } from './modules/catalogue-import/cli';
 import { deliveryCliCommands } from './modules/delivery/cli';
@@ -151,6 +152,7 @@ export const cliCommands: Record<string, Command> = {
       );
     },
   },
+  ...apiKeysCliCommands,
   ...catalogueCliCommands,
   ...deliveryCliCommands,
   ...ledgerCliCommands,

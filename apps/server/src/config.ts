@@ -128,6 +128,8 @@ const configSchema = z.object({
    * they are loopback, link-local, private or cloud-metadata addresses (record 227); unset, none.
    */
   DELIVERY_ALLOWED_HOSTS: optionalString,
+  /** Requests one API key may make a minute on /api/v1 (record 290); over it, 429 with Retry-After. */
+  API_KEY_RATE_LIMIT: z.coerce.number({ message: 'must be a number' }).int().min(1).default(120),
   /** Bearer token for GET /metrics (records 159, 218). */
   METRICS_TOKEN: optionalString,
   /**

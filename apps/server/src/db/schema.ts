@@ -6,6 +6,7 @@
  * file (a new module gets a file, exported here).
  */
 export * from './schema/accounts';
+export * from './schema/api';
 export * from './schema/artist-profiles';
 export * from './schema/auth';
 export * from './schema/billing';

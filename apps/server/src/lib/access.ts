@@ -85,32 +85,7 @@ function viewerQuery(db: Db) {
     .select({
       sessionId: session.id,
       expiresAt: session.expiresAt,
-      userId: user.id,
-      email: user.email,
-      name: user.name,
-      emailVerified: user.emailVerified,
-      twoFactorEnabled: user.twoFactorEnabled,
-      plan: profiles.plan,
-      fullName: profiles.fullName,
-      artistName: profiles.artistName,
-      banned: profiles.banned,
-      banReason: profiles.banReason,
-      subscriptionStatus: profiles.subscriptionStatus,
-      subscriptionEnd: profiles.subscriptionEnd,
-      roles: sql<
-        Role[]
-      >`coalesce((select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
-      // The person's own account after its ownership was transferred (record 205): its owner, and the
-      // person's role there (Admin at the transfer). Null and null while they own it.
-      ownAccountOwner: sql<
-        string | null
-      >`(select ${accountOwners.ownerId} from ${accountOwners} where ${accountOwners.accountId} = ${user.id})`,
-      ownAccountRole: sql<string | null>`(select ${accountMembers.role} from ${accountMembers}
-        where ${accountMembers.accountId} = ${user.id} and ${accountMembers.userId} = ${user.id})`,
-      // The first account the person joined as a member (record 230), by account_members_user_idx.
-      firstTeamAccount: sql<string | null>`(select ${accountMembers.accountId} from ${accountMembers}
-        where ${accountMembers.userId} = ${user.id} and ${accountMembers.accountId} <> ${user.id}
-        order by ${accountMembers.createdAt}, ${accountMembers.accountId} limit 1)`,
+      ...personFields(),
     })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
@@ -118,6 +93,38 @@ function viewerQuery(db: Db) {
     .where(eq(session.token, sql.placeholder('token')))
     .limit(1)
     .prepare('tunedrop_viewer');
+}
+
+/** The person's user, profile, roles and accounts, as a session's viewer reads them. */
+function personFields() {
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.emailVerified,
+    twoFactorEnabled: user.twoFactorEnabled,
+    plan: profiles.plan,
+    fullName: profiles.fullName,
+    artistName: profiles.artistName,
+    banned: profiles.banned,
+    banReason: profiles.banReason,
+    subscriptionStatus: profiles.subscriptionStatus,
+    subscriptionEnd: profiles.subscriptionEnd,
+    roles: sql<
+      Role[]
+    >`coalesce((select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id}), '{}')`,
+    // The person's own account after its ownership was transferred (record 205): its owner, and the
+    // person's role there (Admin at the transfer). Null and null while they own it.
+    ownAccountOwner: sql<
+      string | null
+    >`(select ${accountOwners.ownerId} from ${accountOwners} where ${accountOwners.accountId} = ${user.id})`,
+    ownAccountRole: sql<string | null>`(select ${accountMembers.role} from ${accountMembers}
+        where ${accountMembers.accountId} = ${user.id} and ${accountMembers.userId} = ${user.id})`,
+    // The first account the person joined as a member (record 230), by account_members_user_idx.
+    firstTeamAccount: sql<string | null>`(select ${accountMembers.accountId} from ${accountMembers}
+        where ${accountMembers.userId} = ${user.id} and ${accountMembers.accountId} <> ${user.id}
+        order by ${accountMembers.createdAt}, ${accountMembers.accountId} limit 1)`,
+  };
 }
 
 /** Built once per database: drizzle's query building cost more CPU than the query itself (record 125). */
@@ -188,6 +195,50 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
       twoFactorEnabled: row.twoFactorEnabled === true,
     },
     sessionId: row.sessionId,
+    profile: membership?.profile ?? {
+      plan: row.plan,
+      fullName: row.fullName,
+      artistName: row.artistName,
+      banned: row.banned,
+      banReason: row.banReason,
+      subscriptionStatus: row.subscriptionStatus,
+      subscriptionEnd: row.subscriptionEnd,
+    },
+    roles: row.roles,
+    account: membership
+      ? { id: membership.accountId, role: membership.role }
+      : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
+  };
+}
+
+/**
+ * The viewer an API key acts as (record 290): the person who made it, on the account it was made for, with
+ * their role there now (null when they are no longer its owner or a member), read like a session's.
+ */
+export async function viewerOfPerson(
+  db: Db,
+  userId: string,
+  accountId: string,
+  sessionId: string,
+): Promise<Viewer | null> {
+  const [row] = await db
+    .select(personFields())
+    .from(user)
+    .innerJoin(profiles, eq(profiles.id, user.id))
+    .where(eq(user.id, userId))
+    .limit(1);
+  if (!row) return null;
+  const membership = accountId !== row.userId ? await membershipOf(db, accountId, row.userId) : null;
+  if (accountId !== row.userId && !membership) return null;
+  return {
+    user: {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.emailVerified,
+      twoFactorEnabled: row.twoFactorEnabled === true,
+    },
+    sessionId,
     profile: membership?.profile ?? {
       plan: row.plan,
       fullName: row.fullName,

@@ -60,8 +60,10 @@ export const ROUTE_BODY_LIMITS: ReadonlyArray<RouteBodyLimit> = [
 export function routeBodyLimit(
   config: LimitConfig,
   method: string,
-  path: string,
+  requested: string,
 ): { bytes: number; isStreamedByRoute: boolean } {
+  // A public API v1 route is the app's own route under /api/v1 (record 290): the same limit.
+  const path = requested.startsWith('/api/v1/') ? `/api${requested.slice('/api/v1'.length)}` : requested;
   for (const route of ROUTE_BODY_LIMITS) {
     if (route.method && route.method !== method) continue;
     const matches = route.isExact

@@ -7,6 +7,8 @@ export class AppError extends Error {
     message: string,
     readonly status: ContentfulStatusCode = 400,
     readonly fields?: Record<string, string>,
+    /** Headers the answer carries (a 429's Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';

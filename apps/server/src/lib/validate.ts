@@ -13,13 +13,17 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
+/** What `validate()` checks, kept on its middleware so the v1 OpenAPI document reads it (record 290). */
+export const VALIDATED = Symbol.for('tunedrop.validated');
+export type Validated = { target: keyof ValidationTargets; schema: z.ZodType };
+
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,
   schema: Schema,
 ) {
   // The explicit types make a JSON body's input type the schema's input (what a caller may send, before
   // defaults and transforms), so hono/client accepts exactly that; handlers still read the output.
-  return validator<
+  const middleware = validator<
     z.input<Schema>,
     string,
     string,
@@ -34,4 +38,5 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     }
     return result.data;
   });
+  return Object.assign(middleware, { [VALIDATED]: { target, schema } satisfies Validated });
 }

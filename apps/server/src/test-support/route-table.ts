@@ -14,6 +14,7 @@
 import { CONTENT_ID_ELIGIBLE_ANSWERS } from '@tunedrop/shared/schemas/content-id';
 import type { AccountNeed } from '@tunedrop/shared/schemas/team';
 import { type AccessRule, defaultAccountNeed } from '../lib/access';
+import { v1Rows } from './route-table-api';
 
 export type MatrixFixture =
   | 'release'
@@ -46,7 +47,7 @@ function route(
 
 const release = { id: 'release' } as const;
 
-export const ROUTE_TABLE: RouteRow[] = [
+const APP_ROUTES: RouteRow[] = [
   // health, config, site
   route('GET', '/api/health', 'public'),
   route('GET', '/api/health/live', 'public'),
@@ -531,6 +532,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     call: { json: { preferences: [{ kind: 'release_submitted', mode: 'digest' }] } },
   }),
 
+  // API keys (issue 40, record 290): the service admits the owner and team admins; the v1 document
+  route('GET', '/api/api-keys', 'user', { account: 'personal' }),
+  route('POST', '/api/api-keys', 'user', {
+    account: 'personal',
+    call: { json: { name: 'Matrix', scopes: ['catalogue:read'] } },
+  }),
+  route('DELETE', '/api/api-keys/:id', 'user', { account: 'personal' }),
+  route('GET', '/api/v1/openapi.json', 'public'),
+
   // only mounted with E2E_FIXTURES_TOKEN (tests); the token itself is the check
   route('POST', '/api/test-fixtures/users', 'public'),
   route('POST', '/api/test-fixtures/releases', 'public'),
@@ -540,3 +550,6 @@ export const ROUTE_TABLE: RouteRow[] = [
   route('POST', '/api/test-fixtures/tax-form', 'public'),
   route('POST', '/api/test-fixtures/royalty-imports/stuck', 'public'),
 ];
+
+/** The app's routes, then /api/v1: one row per v1 route, made from the app route it runs (record 290). */
+export const ROUTE_TABLE: RouteRow[] = [...APP_ROUTES, ...v1Rows(APP_ROUTES)];

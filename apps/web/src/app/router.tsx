@@ -56,6 +56,7 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/dashboard/routes/dashboard-home-page')),
           },
           { path: 'account', ...page(() => import('./pages/account-page')) },
+          { path: 'api-keys', ...page(() => import('../features/api-keys/routes/api-keys-page')) },
           { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
           {
             path: 'release-builder',

@@ -22,6 +22,7 @@ export const paths = {
   releaseDetail: (id: string) => `/dashboard/releases/${id}`,
   royalties: '/dashboard/royalties',
   account: '/dashboard/account',
+  apiKeys: '/dashboard/api-keys',
   analytics: '/dashboard/analytics',
   help: '/dashboard/help',
   team: '/dashboard/team',

@@ -1,8 +1,9 @@
 /** /dashboard/account: composed from the billing and accounts features (spec 01 §2). Always reachable. */
 
 import { ROLE_LABELS } from '@tunedrop/shared/schemas/team-roles';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Card } from '../../components/ui/card';
+import { paths } from '../../config/paths';
 import { AccountSections } from '../../features/auth';
 import { CurrentPlanSection } from '../../features/billing';
 import { StaffNotificationsCard } from '../../features/staff-notifications';
@@ -39,6 +40,17 @@ export default function AccountPage() {
       ) : (
         <CurrentPlanSection />
       )}
+      {viewer && (viewer.account.role === 'owner' || viewer.account.role === 'admin') ? (
+        <Card className="space-y-1" data-testid="api-keys-card">
+          <h2 className="text-lg font-semibold text-white">API keys</h2>
+          <p className="text-sm text-zinc-300">
+            Let your other systems use the Tunedrop API and receive its events.{' '}
+            <Link className="text-brand-300 underline" to={paths.apiKeys}>
+              Manage API keys
+            </Link>
+          </p>
+        </Card>
+      ) : null}
       <AccountSections />
       <StaffNotificationsCard />
     </div>

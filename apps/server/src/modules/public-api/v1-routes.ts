@@ -1,0 +1,45 @@
+/**
+ * /api/v1 built from the app's own routes (record 290): each row of V1_ROUTES registers the app route's
+ * handler chain again, behind the key gate, with Idempotency-Key after access() on POSTs. The OpenAPI
+ * document is generated from the same rows and the schemas their validate() middleware carries.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { ACCESS_RULE, access } from '../../lib/access';
+import type { AppEnv } from '../../lib/context';
+import { idempotency, keyGate } from './key-gate';
+import { openApiDocument, type SourceRoute } from './openapi';
+import { V1_ROUTES } from './v1-table';
+
+/** The handler chain of one app route, in order; an error names a v1 row that is no app route. */
+export function appChain(
+  source: readonly SourceRoute[],
+  method: string,
+  path: string,
+): MiddlewareHandler<AppEnv>[] {
+  const handlers = source
+    .filter((route) => route.method === method && route.path === `/api${path}`)
+    .map((route) => route.handler as MiddlewareHandler<AppEnv>);
+  if (handlers.length === 0)
+    throw new Error(`v1 route ${method} ${path} is not a route of the app (v1-table.ts)`);
+  return handlers;
+}
+
+export function buildV1Routes(source: readonly SourceRoute[]): Hono<AppEnv> {
+  const v1 = new Hono<AppEnv>();
+  const document = openApiDocument(source);
+  v1.get('/openapi.json', access('public'), (c) => c.json(document, 200));
+  for (const entry of V1_ROUTES) {
+    const chain = appChain(source, entry.method, entry.path);
+    const accessAt = chain.findIndex(
+      (handler) => (handler as unknown as Record<symbol, unknown>)[ACCESS_RULE],
+    );
+    const withIdempotency =
+      entry.method === 'POST'
+        ? [...chain.slice(0, accessAt + 1), idempotency(), ...chain.slice(accessAt + 1)]
+        : chain;
+    const [first, ...rest] = [keyGate(entry.scope), ...withIdempotency];
+    if (!first) continue;
+    v1.on(entry.method, entry.path, first, ...rest);
+  }
+  return v1;
+}
