@@ -48,7 +48,9 @@ test('an owner creates a scoped API key, a system uses it on /api/v1, and the ow
   });
   const releases = await api.get('/api/v1/releases');
   expect(releases.status()).toBe(200);
-  expect(((await releases.json()) as { items: { id: string }[] }).items.map((r) => r.id)).toContain(releaseId);
+  expect(((await releases.json()) as { items: { id: string }[] }).items.map((r) => r.id)).toContain(
+    releaseId,
+  );
   const statements = await api.get('/api/v1/royalties/statements');
   expect(statements.status()).toBe(403);
   expect(((await statements.json()) as { error: { code: string } }).error.code).toBe('forbidden_scope');
