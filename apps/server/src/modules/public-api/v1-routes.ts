@@ -4,7 +4,7 @@
  * document is generated from the same rows and the schemas their validate() middleware carries.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
-import { ACCESS_RULE, access } from '../../lib/access';
+import { ACCESS_RULE, ACCOUNT_NEED, access } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { idempotency, keyGate } from './key-gate';
 import { openApiDocument, type SourceRoute } from './openapi';
@@ -24,22 +24,38 @@ export function appChain(
   return handlers;
 }
 
+const marks = (handler: unknown) => handler as Record<symbol, unknown>;
+
 export function buildV1Routes(source: readonly SourceRoute[]): Hono<AppEnv> {
   const v1 = new Hono<AppEnv>();
   const document = openApiDocument(source);
   v1.get('/openapi.json', access('public'), (c) => c.json(document, 200));
   for (const entry of V1_ROUTES) {
     const chain = appChain(source, entry.method, entry.path);
-    const accessAt = chain.findIndex(
-      (handler) => (handler as unknown as Record<symbol, unknown>)[ACCESS_RULE],
-    );
-    const withIdempotency =
-      entry.method === 'POST'
-        ? [...chain.slice(0, accessAt + 1), idempotency(), ...chain.slice(accessAt + 1)]
-        : chain;
-    const [first, ...rest] = [keyGate(entry.scope), ...withIdempotency];
-    if (!first) continue;
-    v1.on(entry.method, entry.path, first, ...rest);
+    const accessAt = chain.findIndex((handler) => marks(handler)[ACCESS_RULE] !== undefined);
+    const original = chain[accessAt];
+    if (!original) throw new Error(`v1 route ${entry.method} ${entry.path} has no access rule`);
+    // The key gate runs inside the route's own access(), which stays its first handler (nothing reads a
+    // body before it, record 145) and keeps its marks for the route table.
+    const gate = keyGate(entry.scope);
+    const gated: MiddlewareHandler<AppEnv> = async (c, next) => {
+      // access() may answer itself (a body over its limit: 413); that answer is the route's.
+      let answer: Response | undefined;
+      await gate(c, async () => {
+        answer = (await original(c, next)) ?? undefined;
+      });
+      return answer;
+    };
+    const [first, ...rest] = [
+      ...chain.slice(0, accessAt),
+      Object.assign(gated, {
+        [ACCESS_RULE]: marks(original)[ACCESS_RULE],
+        [ACCOUNT_NEED]: marks(original)[ACCOUNT_NEED],
+      }),
+      ...(entry.method === 'POST' ? [idempotency()] : []),
+      ...chain.slice(accessAt + 1),
+    ];
+    if (first) v1.on(entry.method, entry.path, first, ...rest);
   }
   return v1;
 }
