@@ -16,5 +16,6 @@ export {
 export { CreditsEditor } from './components/credits-editor';
 export { EligibilityQuestionsDialog } from './components/eligibility-questions';
 export { FileBox } from './components/file-box';
+export { TitleChecks } from './components/title-checks';
 export { emptyProducer, emptySongwriter } from './model/credits';
 export { COVER_SLOT, fileStateOf, restoreSlots, type SlotState, type Slots } from './model/slots';

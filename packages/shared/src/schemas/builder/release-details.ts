@@ -1,4 +1,5 @@
 /** Step 1, Release Details (spec 02 §5): the submitted fields, the saved draft, the cover checks, the step's errors. */
+
 import { z } from 'zod';
 import { LIMITS } from '../../constants';
 import { safeText } from '../../text';
@@ -7,6 +8,7 @@ import {
   availabilityDraftToInput,
   releaseAvailabilitySchema,
 } from '../release-availability';
+import { titleStyleError } from '../title-checks';
 import {
   draftText,
   type FileState,
@@ -122,6 +124,8 @@ export function releaseStepErrors(
   };
   const result = releaseDetailsSubmissionSchema.safeParse(input);
   const errors = result.success ? {} : firstErrors(result.error);
+  const styleError = titleStyleError(release.title);
+  if (styleError && !errors.title) errors.title = styleError;
   const coverError = errors.coverUploadId;
   delete errors.coverUploadId;
   if (context.coverState === 'uploading') errors.coverArt = BUILDER_MESSAGES.coverArtStillUploading;

@@ -8,6 +8,7 @@ import { safeText } from '../../text';
 import { AI_MESSAGES } from '../ai-disclosure';
 import { CONTENT_ID_MESSAGES } from '../content-id';
 import { availabilityDraftToInput } from '../release-availability';
+import { titleStyleError } from '../title-checks';
 import { currentYears, titleKey } from './fields';
 import { BUILDER_MESSAGES } from './messages';
 import { releaseDetailsSubmissionSchema, releaseDraftSchema } from './release-details';
@@ -71,11 +72,19 @@ export const releaseSubmissionSchema = z
   });
 
 /**
- * What the builder submits (record 295): the release's rules, and every track's AI use answered. The
- * catalogue import uses `releaseSubmissionSchema` alone (an imported track has no answer).
+ * What the builder submits (records 295, 296): the release's rules, titles that pass the style guide and
+ * every track's AI use answered. The catalogue import uses `releaseSubmissionSchema` alone (an imported
+ * track has no answer, and its titles are what the stores already hold).
  */
 export const builderSubmissionSchema = releaseSubmissionSchema.superRefine((value, context) => {
+  // The title style guide (record 296): the release's title and every track's.
+  const styleIssue = (title: string, path: (string | number)[]) => {
+    const message = titleStyleError(title);
+    if (message) context.addIssue({ code: 'custom', message, path });
+  };
+  styleIssue(value.release.title, ['release', 'title']);
   value.tracks.forEach((track, index) => {
+    styleIssue(track.title, ['tracks', index, 'title']);
     if (!track.aiDisclosure)
       context.addIssue({
         code: 'custom',

@@ -4,6 +4,7 @@ import { LIMITS, SONGWRITER_ROLES } from '../../constants';
 import { safeText } from '../../text';
 import { AI_MESSAGES, aiDisclosureDraftSchema, aiDisclosureSchema } from '../ai-disclosure';
 import { contentIdAnswersSchema } from '../content-id';
+import { titleStyleError } from '../title-checks';
 import {
   draftText,
   type FileState,
@@ -217,6 +218,8 @@ export function tracksStepErrors(
     const result = trackSubmissionSchema.safeParse(input);
     const errors = result.success ? {} : firstErrors(result.error);
     if (!track.aiDisclosure.usage) errors.aiDisclosure = AI_MESSAGES.usageRequired;
+    const styleError = titleStyleError(track.title);
+    if (styleError && !errors.title) errors.title = styleError;
     const fileError = errors.audioUploadId;
     delete errors.audioUploadId;
     if (state === 'uploading') errors.file = BUILDER_MESSAGES.audioStillUploading;

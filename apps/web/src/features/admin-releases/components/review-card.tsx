@@ -31,6 +31,7 @@ import { formatDate } from '../../../lib/format';
 import { exportRelease } from '../api/release-files';
 import type { ReviewAction } from '../api/review-actions';
 import { MetadataPanel } from './metadata-panel';
+import { PreflightNotes } from './preflight-notes';
 import { StoreTakedownActions } from './store-takedown-actions';
 import { TrackAudio } from './track-audio';
 
@@ -178,6 +179,7 @@ export function ReviewCard({
                   .join(', ')}
               </p>
             ) : null}
+            <PreflightNotes release={release} />
             {release.status === 'rejected' && release.rejectionReason ? (
               <p className="rounded-md border border-red-500/30 bg-red-500/10 px-3 py-2 text-sm text-red-200">
                 <span className="font-medium">Rejection reason:</span> {release.rejectionReason}

@@ -14,7 +14,13 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, FieldWarning, Input, Select } from '../../../components/ui/input';
 import { imageSize } from '../../../lib/image-size';
-import { AvailabilityFields, availabilityErrorsOf, FileBox, type SlotState } from '../../release-form';
+import {
+  AvailabilityFields,
+  availabilityErrorsOf,
+  FileBox,
+  type SlotState,
+  TitleChecks,
+} from '../../release-form';
 import { LockedNote, ProFeatureNote } from './pro-lock';
 
 export type ReleaseField = keyof ReleaseDraft;
@@ -173,9 +179,12 @@ export function ReleaseDetailsStep({
           </p>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field id="release-title" label="Release Title" error={errors.title}>
-            <Input {...text('title')} placeholder="Enter release title" />
-          </Field>
+          <div className="space-y-2">
+            <Field id="release-title" label="Release Title" error={errors.title}>
+              <Input {...text('title')} placeholder="Enter release title" />
+            </Field>
+            <TitleChecks title={release.title} label="release title" onFix={(title) => onChange({ title })} />
+          </div>
           <Field id="release-genre" label="Genre" error={errors.genre}>
             <Select {...text('genre')}>
               <option value="">Select a genre</option>

@@ -11,6 +11,7 @@ import {
   emptySongwriter,
   FileBox,
   type SlotState,
+  TitleChecks,
 } from '../../release-form';
 import type { AddArtistResult } from '../model/draft';
 import { ArtistList } from './artist-list';
@@ -70,6 +71,7 @@ export function TrackEditor({
           onChange={(event) => onChange({ title: event.target.value })}
         />
       </Field>
+      <TitleChecks title={track.title} label="track title" onFix={(title) => onChange({ title })} />
 
       <FileBox
         label="Audio File (WAV)"
