@@ -8,20 +8,24 @@
  *     every artist (fee first, then splits: 30% of the tracks split three ways), the overlap identity;
  *   - raw: one INSERT … SELECT of the same staged rows into a bare table (no key, index or trigger): the
  *     floor of writing a million rows.
+ *   - journal-free: the full posting without its journal transaction (issue 36, record 277): the posting as
+ *     it was before the journal, for the ratio with / without the journal (target ≤ 1.2×).
  * Each posting runs twice, alternating, rolled back before commit and undone; the best of each is printed
  * with the ratio full / baseline (target ≤ 1.2×). PGlite and PostgreSQL (a scratch database). On PostgreSQL
  * the full posting also runs as it did before record 204 (chunks sized by wall time), for after / before
  * in the same run, and the issue 29 target (1,000,000 lines ≤ 3 s) is printed. Not a test.
- *   node --import tsx bench/royalty-posting.ts [--lines 1000000] [--db pglite|postgres|both] [--db-prefix h4_bench]
+ *   node --import tsx bench/royalty-posting.ts [--lines 1000000] [--db pglite|postgres|both] [--db-prefix journal_bench]
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { negateDecimal, sumDecimalsAtScale } from '@tunedrop/shared/money';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
 import { firstRow } from '../apps/server/src/lib/sql';
+import { type JournalEntryInput, recordTransaction } from '../apps/server/src/modules/ledger';
 import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
 import { openBenchDatabase } from './lib/bench-database';
 import { seedArtists, seedSplits } from './lib/bench-seed';
@@ -31,7 +35,7 @@ const { values } = parseArgs({
     lines: { type: 'string', default: '1000000' },
     db: { type: 'string', default: 'both' },
     // The scratch PostgreSQL database's name prefix (each session's helpers use their own).
-    'db-prefix': { type: 'string', default: 'h4_bench' },
+    'db-prefix': { type: 'string', default: 'journal_bench' },
   },
 });
 const LINES = Number(values.lines);
@@ -106,7 +110,7 @@ async function setFee(database: Database, percent: string): Promise<void> {
 async function timedPost(
   database: Database,
   importId: string,
-  sizedByTime = false,
+  how: { sizedByTime?: boolean; withoutJournal?: boolean } = {},
 ): Promise<{ seconds: number; feeCents: number }> {
   const { db } = database;
   let seconds = 0;
@@ -114,14 +118,22 @@ async function timedPost(
   const started = performance.now();
   await postImport(db, importId, {
     admin: null,
-    sizedByTime,
+    sizedByTime: how.sizedByTime === true,
+    withoutJournal: how.withoutJournal === true,
     beforeCommit: async (tx) => {
       seconds = (performance.now() - started) / 1000;
-      const row = await firstRow<{ fee: string }>(
+      const row = await firstRow<{ fee: string; legs: string }>(
         tx,
-        sql`select coalesce(sum(fee_cents), 0)::text as fee from royalty_postings where import_id = ${importId}`,
+        sql`select (select coalesce(sum(fee_cents), 0) from royalty_postings where import_id = ${importId})::text as fee,
+                   (select count(*) from journal_entries e join journal_transactions t on t.id = e.transaction_id
+                     where t.reference_type = 'royalty_import' and t.reference_id = ${importId}::text)::text as legs`,
       );
       feeCents = Number(row?.fee ?? 0);
+      // The journal-free baseline wrote no journal transaction; the posting wrote its one.
+      if ((Number(row?.legs ?? 0) === 0) !== (how.withoutJournal === true))
+        throw new Error(
+          `the posting wrote ${row?.legs} journal legs (withoutJournal: ${how.withoutJournal})`,
+        );
       throw new Error('bench rollback');
     },
   }).catch((error: unknown) => {
@@ -134,6 +146,56 @@ async function timedPost(
   await db.execute(sql`vacuum analyze royalty_earnings`);
   await db.execute(sql`vacuum analyze royalty_posted_lines`);
   return { seconds, feeCents };
+}
+
+/**
+ * The journal transaction alone, as a posting of this bench writes it (a leg per artist, the report's
+ * receivable, fee, suspense and residue), timed inside a transaction that is rolled back: the best of
+ * `times`. Under a loaded machine the postings' own spread is larger than this; it says what the journal
+ * adds whatever the noise.
+ */
+async function journalAlone(database: Database, times: number): Promise<number> {
+  const importId = randomUUID();
+  const entries: JournalEntryInput[] = Array.from({ length: ARTISTS }, (_, i) => ({
+    account: 'artist_payable' as const,
+    subject: `bench-${i + 1}`,
+    amount: '-12.34',
+  }));
+  entries.push(
+    { account: 'fee_income', amount: '-2.18' },
+    { account: 'suspense', subject: importId, amount: '-0.123456' },
+    { account: 'rounding_residue', amount: '-0.0042' },
+    {
+      account: 'store_receivable',
+      subject: importId,
+      amount: sumDecimalsAtScale([
+        ...entries.map((entry) => negateDecimal(entry.amount)),
+        '2.18',
+        '0.123456',
+        '0.0042',
+      ]),
+    },
+  );
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < times; i++) {
+    await database.db
+      .transaction(async (tx) => {
+        const started = performance.now();
+        await recordTransaction(tx, {
+          kind: 'royalty_posting',
+          reference: { type: 'royalty_import', id: importId },
+          entries,
+        });
+        // The deferred balance check runs at commit: fired here so it is timed too.
+        await tx.execute(sql`set constraints all immediate`);
+        best = Math.min(best, (performance.now() - started) / 1000);
+        throw new Error('bench rollback');
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error) || error.message !== 'bench rollback') throw error;
+      });
+  }
+  return best;
 }
 
 async function rawInsertSelect(database: Database, importId: string): Promise<number> {
@@ -162,22 +224,28 @@ async function run(kind: 'pglite' | 'postgres') {
 
     const baseline: number[] = [];
     const full: number[] = [];
+    const journalFree: number[] = [];
     const before: number[] = [];
     let feeCents = 0;
     for (let round = 0; round < 2; round++) {
       await setFee(database, '0');
       baseline.push((await timedPost(database, baselineId)).seconds);
       await setFee(database, '15');
+      // The same full posting without its journal transaction (issue 36's baseline), alternating with it.
+      journalFree.push((await timedPost(database, fullId, { withoutJournal: true })).seconds);
       const timed = await timedPost(database, fullId);
       full.push(timed.seconds);
       feeCents = timed.feeCents;
       // Before record 204 (PostgreSQL only; PGlite is unchanged): the same full posting in chunks sized by
       // wall time from 1,000 lines.
-      if (kind === 'postgres') before.push((await timedPost(database, fullId, true)).seconds);
+      if (kind === 'postgres')
+        before.push((await timedPost(database, fullId, { sizedByTime: true })).seconds);
     }
     const raw = await rawInsertSelect(database, fullId);
+    const journalSeconds = await journalAlone(database, 5);
     const best = (runs: number[]) => Math.min(...runs);
     const ratio = best(full) / best(baseline);
+    const journalRatio = best(full) / best(journalFree);
     console.info(
       [
         `${kind}: ${LINES.toLocaleString('en-US')} staged lines per report (seeded in ${seedSeconds.toFixed(1)} s)`,
@@ -188,6 +256,12 @@ async function run(kind: 'pglite' | 'postgres') {
               `  full posting as before record 204 (time-sized)    ${best(before).toFixed(2)} s (runs ${before.map((s) => s.toFixed(2)).join(', ')}); after / before = ${(best(full) / best(before)).toFixed(2)}`,
             ]
           : []),
+        `  full posting without the journal (baseline)       ${best(journalFree).toFixed(2)} s (runs ${journalFree.map((s) => s.toFixed(2)).join(', ')})`,
+        `  with the journal / without = ${journalRatio.toFixed(2)}x (issue 36 target <= 1.2x: ${journalRatio <= 1.2 ? 'met' : 'NOT met'}); load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+        `  the journal transaction alone (${ARTISTS + 4} legs, checked)  ${(journalSeconds * 1000).toFixed(1)} ms: (without + it) / without = ${((best(journalFree) + journalSeconds) / best(journalFree)).toFixed(3)}x`,
         `  raw INSERT … SELECT of the same rows, bare table   ${raw.toFixed(2)} s`,
         `  full / baseline = ${ratio.toFixed(2)}x (target <= 1.2x: ${ratio <= 1.2 ? 'met' : 'NOT met'}); full / raw = ${(best(full) / raw).toFixed(1)}x`,
         ...(kind === 'postgres'

@@ -15,6 +15,7 @@ import { createTestSystem, readJson, type TestSystem } from '../../test-support/
 import { runRoyaltyJobs } from '../../test-support/royalty-jobs';
 import { type ImportStep, runImport } from '../royalty-imports';
 import { runPosting } from './posting';
+import { postInTransaction } from './posting-settle';
 
 const HEADER =
   'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
@@ -292,5 +293,16 @@ describe('the admin page on an import whose run stopped (record 220)', () => {
       { state: 'cancelled', isDue: false },
       { state: 'created', isDue: true },
     ]);
+  });
+});
+
+describe('the journal-free posting of the bench (record 277)', () => {
+  it('is refused unless the posting is rolled back by beforeCommit', async () => {
+    await expect(
+      postInTransaction(system.db, '00000000-0000-4000-8000-000000000277', {
+        admin: null,
+        withoutJournal: true,
+      }),
+    ).rejects.toThrow('withoutJournal is only for a bench whose beforeCommit rolls the posting back');
   });
 });

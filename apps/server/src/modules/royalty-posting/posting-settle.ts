@@ -26,6 +26,11 @@ export type PostOptions = {
   admin: { id: string; email: string } | null;
   /** Test hook: runs inside the transaction after every write, before commit. */
   beforeCommit?: (tx: Tx) => Promise<void>;
+  /**
+   * Benches only (bench/royalty-posting.ts, record 277): the posting without its journal transaction,
+   * timed as the journal-free baseline. Refused unless `beforeCommit` is given (the bench's rolls back).
+   */
+  withoutJournal?: boolean;
 };
 
 function periodLabel(start: string | null, end: string | null): string {
@@ -36,6 +41,8 @@ function periodLabel(start: string | null, end: string | null): string {
 
 /** The settling transaction; suspense assignments (suspense.ts) run it inside their own (a savepoint). */
 export async function postInTransaction(db: Db, importId: string, options: PostOptions): Promise<PostResult> {
+  if (options.withoutJournal && !options.beforeCommit)
+    throw new Error('withoutJournal is only for a bench whose beforeCommit rolls the posting back');
   return db.transaction(async (tx) => {
     await allowLongStatements(tx);
     await run(tx, sql`set local work_mem = '256MB'`);
@@ -249,16 +256,17 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
     );
     // Unmatched money stays on the books, line by line, in the suspense account (decision 188).
     const suspenseUsd = await bookSuspense(tx, claimed);
-    await recordPosting(tx, {
-      report: claimed,
-      artistLegs,
-      matchedUsd: totals?.matched ?? '0',
-      suspenseUsd,
-      feeCents,
-      residue,
-      memo: `Royalties for ${period} from ${claimed.fileName}`,
-      actorId: options.admin?.id ?? null,
-    });
+    if (!options.withoutJournal)
+      await recordPosting(tx, {
+        report: claimed,
+        artistLegs,
+        matchedUsd: totals?.matched ?? '0',
+        suspenseUsd,
+        feeCents,
+        residue,
+        memo: `Royalties for ${period} from ${claimed.fileName}`,
+        actorId: options.admin?.id ?? null,
+      });
     if (options.beforeCommit) await options.beforeCommit(tx);
     const earningsLines = postings.reduce((sum, posting) => sum + Number(posting.lines), 0);
     return {
