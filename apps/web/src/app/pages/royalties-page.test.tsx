@@ -5,7 +5,6 @@
  */
 
 import { screen, within } from '@testing-library/react';
-import type { MeResponse } from '@tunedrop/shared';
 import type { ArtistProfileList } from '@tunedrop/shared/schemas/artist-profiles';
 import type { LedgerResponse } from '@tunedrop/shared/schemas/royalties';
 import type { StatementMonthsResponse } from '@tunedrop/shared/schemas/royalty-statements';
@@ -16,23 +15,10 @@ import type { WalletSummary } from '@tunedrop/shared/schemas/wallet';
 import { describe, expect, it } from 'vitest';
 import { getError, getJson, server } from '../../test-support/api-mock';
 import { renderRoute } from '../../test-support/render-route';
+import { viewerOf } from '../../test-support/viewer';
 import RoyaltiesPage from './royalties-page';
 
-const viewer = (role: AccountRole): MeResponse => ({
-  user: { id: 'u1', email: 'ada@example.com', name: 'Ada', emailVerified: true, twoFactorEnabled: false },
-  profile: {
-    plan: 'pro',
-    fullName: 'Ada Artist',
-    artistName: 'Ada',
-    banned: false,
-    banReason: null,
-    subscriptionStatus: 'active',
-    subscriptionEnd: null,
-  },
-  roles: [],
-  isPayee: false,
-  account: { id: 'a1', role },
-});
+const viewer = (role: AccountRole) => viewerOf({ plan: 'pro', accountId: 'a1', role });
 
 const wallet: WalletSummary = {
   balanceCents: 123_456,

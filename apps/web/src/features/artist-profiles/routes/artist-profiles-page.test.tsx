@@ -13,24 +13,10 @@ import type { AccountRole } from '@tunedrop/shared/schemas/team-roles';
 import { describe, expect, it } from 'vitest';
 import { getJson, server } from '../../../test-support/api-mock';
 import { renderRoute } from '../../../test-support/render-route';
+import { viewerOf } from '../../../test-support/viewer';
 import ArtistProfilesPage from './artist-profiles-page';
 
-/** The viewer acting for account `accountId` with `role`; the Basic plan is the account's. */
-const viewer = (accountId: string, role: AccountRole): MeResponse => ({
-  user: { id: 'u1', email: 'ada@example.com', name: 'Ada', emailVerified: true, twoFactorEnabled: false },
-  profile: {
-    plan: 'basic',
-    fullName: 'Ada Artist',
-    artistName: 'Ada',
-    banned: false,
-    banReason: null,
-    subscriptionStatus: 'active',
-    subscriptionEnd: null,
-  },
-  roles: [],
-  isPayee: false,
-  account: { id: accountId, role },
-});
+const viewer = (accountId: string, role: AccountRole) => viewerOf({ accountId, role });
 
 const profiles: ArtistProfileList = {
   profiles: [

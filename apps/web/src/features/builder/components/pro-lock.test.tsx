@@ -5,30 +5,15 @@
  */
 
 import { screen } from '@testing-library/react';
-import type { MeResponse } from '@tunedrop/shared';
 import { MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import type { AccountRole } from '@tunedrop/shared/schemas/team-roles';
 import { describe, expect, it } from 'vitest';
 import { getJson, server } from '../../../test-support/api-mock';
 import { renderRoute } from '../../../test-support/render-route';
+import { viewerOf } from '../../../test-support/viewer';
 import { ProFeatureNote } from './pro-lock';
 
-/** The viewer acting for account `accountId` with `role`; the Basic plan is the account's. */
-const viewer = (accountId: string, role: AccountRole): MeResponse => ({
-  user: { id: 'u1', email: 'ada@example.com', name: 'Ada', emailVerified: true, twoFactorEnabled: false },
-  profile: {
-    plan: 'basic',
-    fullName: 'Ada Artist',
-    artistName: 'Ada',
-    banned: false,
-    banReason: null,
-    subscriptionStatus: 'active',
-    subscriptionEnd: null,
-  },
-  roles: [],
-  isPayee: false,
-  account: { id: accountId, role },
-});
+const viewer = (accountId: string, role: AccountRole) => viewerOf({ accountId, role });
 
 describe('the locked-field note', () => {
   it('tells a team member the owner can add it, with no upgrade', async () => {

@@ -15,23 +15,10 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../../config/paths';
 import { getJson, server } from '../../../test-support/api-mock';
+import { viewerOf } from '../../../test-support/viewer';
 import EditReleasePage from './edit-release-page';
 
-const viewer = (plan: 'basic' | 'pro'): MeResponse => ({
-  user: { id: 'u1', email: 'ada@example.com', name: 'Ada', emailVerified: true, twoFactorEnabled: false },
-  profile: {
-    plan,
-    fullName: 'Ada Artist',
-    artistName: 'Ada',
-    banned: false,
-    banReason: null,
-    subscriptionStatus: 'active',
-    subscriptionEnd: null,
-  },
-  roles: [],
-  isPayee: false,
-  account: { id: 'u1', role: 'owner' },
-});
+const viewer = (plan: 'basic' | 'pro') => viewerOf({ plan });
 
 const release: ReleaseForEdit = {
   id: 'r1',
