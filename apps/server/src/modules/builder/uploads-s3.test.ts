@@ -131,12 +131,18 @@ async function headOffset(instance: Instance, location: string): Promise<number>
 function trickle(bytes: Buffer, options: { sliceBytes: number; delayMs: number; stallAfter?: number }) {
   let sent = 0;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let markStalled: () => void = () => undefined;
+  /** Settles when the reader has taken `stallAfter` bytes and asks for more, which never come. */
+  const stalled = new Promise<void>((resolve) => {
+    markStalled = resolve;
+  });
   const stream = new ReadableStream<Uint8Array>({
     start(control) {
       controller = control;
     },
     async pull(control) {
       if (options.stallAfter !== undefined && sent >= options.stallAfter) {
+        markStalled();
         await new Promise(() => undefined);
       }
       if (sent >= bytes.length) return control.close();
@@ -146,7 +152,7 @@ function trickle(bytes: Buffer, options: { sliceBytes: number; delayMs: number; 
       sent = end;
     },
   });
-  return { stream, fail: () => controller.error(new Error('connection lost')) };
+  return { stream, stalled, fail: () => controller.error(new Error('connection lost')) };
 }
 
 const objectBytes = (key: string) =>
@@ -380,7 +386,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL data
       } as RequestInit)
       .catch(() => null);
     await isWriting;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stalled.stalled;
     await a.close();
 
     // The other instance takes over: what a wrote of its last PATCH never reached the bucket.
@@ -403,10 +409,15 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL data
       const location = await createUpload(b, body);
       let active = 0;
       let maxActive = 0;
+      let writing: () => void = () => undefined;
+      const isWriting = new Promise<void>((resolve) => {
+        writing = resolve;
+      });
       for (const instance of [b, c]) {
         const datastore = stagingFor(instance.config).datastore;
         const write = datastore.write.bind(datastore);
         datastore.write = async (...args) => {
+          writing();
           active += 1;
           maxActive = Math.max(maxActive, active);
           try {
@@ -425,7 +436,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL data
           duplex: 'half',
         } as RequestInit);
       const onB = send(b);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // c's PATCH comes while b's is writing (b holds the upload's lock).
+      await isWriting;
       const onC = send(c);
       const statuses = (await Promise.all([onB, onC])).map((response) => response.status);
       // One wrote the bytes; the other waited for the lock, then found the offset moved.
