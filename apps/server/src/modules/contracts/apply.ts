@@ -21,7 +21,7 @@ import { CONTRACTS_LOCK_KEY } from './service';
  * YouTube "ad-supported stream" claim is UGC), then streams, downloads, physical and sync; else null
  * (only a term without a channel matches it).
  */
-export const channelSql = (usageType: SQL): SQL => sql`
+const channelSql = (usageType: SQL): SQL => sql`
   case
     when lower(coalesce(${usageType}, '')) ~ '(ugc|content ?id|user.generated|youtube)' then 'ugc'
     when lower(coalesce(${usageType}, '')) ~ '(stream|subscription|ad.supported|premium|radio|interactive|on.demand)' then 'stream'
@@ -34,7 +34,20 @@ export const channelSql = (usageType: SQL): SQL => sql`
 const monthSql = (period: SQL): SQL =>
   sql`case when ${period} ~ '^[0-9]{4}-(0[1-9]|1[0-2])' then (left(${period}, 7) || '-01')::date end`;
 
-export async function applyContracts(tx: Tx, importId: string): Promise<void> {
+/**
+ * The report's lines as the contract step reads them: (user_id, release_id, track_id, period, country,
+ * store, usage_type, amount_usd). A posting reads the earnings lines it wrote; the confirmation's preview
+ * (posting-figures.ts) passes the staged lines, so it names the same figures and the same refusal.
+ */
+export const earningsLinesSql = (importId: string): SQL => sql`
+  select user_id, release_id, track_id, period, country, store, usage_type, amount_usd
+    from royalty_earnings where import_id = ${importId}`;
+
+export async function applyContracts(
+  tx: Tx,
+  importId: string,
+  lines: SQL = earningsLinesSql(importId),
+): Promise<void> {
   // A suspense assignment may settle more than one posting in one transaction (record 188).
   await run(tx, sql`drop table if exists pg_temp.posting_contracts, pg_temp.posting_contract_lines`);
   await run(
@@ -65,12 +78,11 @@ export async function applyContracts(tx: Tx, importId: string): Promise<void> {
         select e.user_id, e.release_id, e.track_id, e.period, e.country, e.store, e.amount_usd, ${month} as month,
                ${channelSql(sql`e.usage_type`)} as channel, coalesce(f.percent, 0) as fee_percent,
                c.id as contract_id, c.name as contract_name, c.default_basis, c.default_rate
-          from royalty_earnings e
+          from (${lines}) e
           join contract_releases cr on cr.release_id = e.release_id
           join contracts c on c.id = cr.contract_id and c.label_id = e.user_id
           left join posting_fees f on f.user_id = e.user_id
-         where e.import_id = ${importId}
-           and (${month} is null
+         where (${month} is null
                 or (${month} >= date_trunc('month', c.starts_on)::date and (c.ends_on is null or ${month} <= c.ends_on)))
       )
       select l.contract_id, l.contract_name, l.user_id, l.release_id, l.track_id, l.period, l.amount_usd,

@@ -14,7 +14,7 @@ import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { uploadReport } from '../../test-support/royalty-jobs';
-import { postImport } from '../royalty-posting';
+import { postImport, postingFigures } from '../royalty-posting';
 
 const FUGA =
   'Sale ID,Sale Start date,DSP,Territory,Sale Type,Asset ISRC,Product UPC,Asset Quantity,Reported Royalty,Currency,Asset Title,Asset Artist';
@@ -97,7 +97,11 @@ describe('a posting under a label contract', () => {
       '2025-10-01,Spotify,US,Stream,QZCON2600001,,1000,10.00,USD,Song,A',
       '2025-10-01,iTunes,GB,Download,QZCON2600001,,5,5.00,USD,Song,A',
     ]);
+    // The confirmation's preview names what the posting then does: both accounts credited.
+    const preview = await postingFigures(system.db, importId);
+    expect(preview).toMatchObject({ posted: false, creditedCents: 1350, feeCents: 150, artists: 2 });
     const result = await postImport(system.db, importId, { admin: null });
+    expect(await postingFigures(system.db, importId)).toEqual({ ...preview, posted: true });
     // Stream: 50% of net (10.00 − 10% fee = 9.00) = 4.50; download: 18% of gross 5.00 = 0.90.
     expect(await balance(artist.userId)).toBe(540);
     // The label: net 13.50 − 5.40 = 8.10; the operator 1.50; nothing left over.
@@ -183,6 +187,11 @@ describe('a posting under a label contract', () => {
       '2025-10-01,Spotify,GB,Stream,QZCON2600003,,1,2.00,USD,Song,A',
       '2025-10-01,Apple Music,GB,Stream,QZCON2600003,,1,2.00,USD,Song,A',
     ]);
+    // The confirmation already refuses with the same words, before any money moves.
+    await expect(postingFigures(system.db, importId)).rejects.toMatchObject({
+      status: 409,
+      message: CONTRACT_TEXTS.unmatched(2, 'Physical only'),
+    });
     await expect(postImport(system.db, importId, { admin: null })).rejects.toMatchObject({
       status: 409,
       code: 'contract_unmatched',

@@ -12,6 +12,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { royaltyImports } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { firstRow, run } from '../../lib/sql';
+import { applyContracts } from '../contracts';
 import { lineAmountsSql, needsAllocation } from '../royalty-imports';
 import { applySplits, lockSplitsForPosting } from '../splits';
 import { applyFees } from './fees';
@@ -107,20 +108,36 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
            group by 1, 2, 3, 4`,
       );
       await applyFees(tx);
+      // Label contracts (record 285) on the staged lines: the same royalties, or the same refusal.
+      await applyContracts(
+        tx,
+        importId,
+        sql`
+          select l.user_id, l.release_id, l.track_id, coalesce(l.period, ${fallbackPeriod}) as period, l.country,
+                 l.store, l.usage_type, l.line_amount * ${rate}::numeric as amount_usd
+            from (${lineAmountsSql(importId, allocate)}) l
+           where l.user_id is not null and l.posted_in is null`,
+      );
       await applySplits(tx, importId);
       const found = await firstRow<FigureRow>(
         tx,
         sql`
           with own as (select user_id, sum(amount) as amount from posting_groups group by user_id),
           held as (select coalesce(sum(cents), 0) as cents from split_settlements where import_id = ${importId} and held),
+          con as (select user_id, sum(out_usd) as out_usd from posting_contracts group by user_id),
+          con_in as (select coalesce(sum(in_cents), 0) as cents from posting_contracts),
           payees as (select distinct payee_user_id as user_id from split_settlements
-                      where import_id = ${importId} and not held and cents <> 0)
-          select coalesce(sum(trunc(own.amount, 2) * 100), 0) - (select cents from held) as credited_cents,
+                      where import_id = ${importId} and not held and cents <> 0
+                     union select user_id from posting_contracts where in_cents <> 0)
+          select coalesce(sum(trunc(own.amount, 2) * 100), 0) - (select cents from held) + (select cents from con_in)
+                   as credited_cents,
                  (select cents from held) as held_cents,
-                 coalesce(sum(trunc(f.gross, 2) * 100 - trunc(own.amount, 2) * 100), 0) as fee_cents,
+                 coalesce(sum(trunc(f.gross, 2) * 100 - trunc(own.amount + coalesce(con.out_usd, 0), 2) * 100), 0)
+                   as fee_cents,
                  (select count(*) from (select user_id from own union select user_id from payees) u) as artists,
                  trim_scale(coalesce(sum(f.gross), 0))::text as gross_usd
-            from own join posting_fees f on f.user_id = own.user_id`,
+            from own join posting_fees f on f.user_id = own.user_id
+            left join con on con.user_id = own.user_id`,
       );
       throw new Preview(figuresOf(found, '0', false));
     });
