@@ -120,6 +120,7 @@ export const routes: RouteObject[] = [
           { path: 'delivery', ...page(() => import('../features/delivery/routes/admin-delivery-page')) },
           { path: 'settings', ...page(() => import('./pages/admin-settings-page')) },
           { path: 'finance', ...page(() => import('../features/finance/routes/admin-finance-page')) },
+          { path: 'contracts', ...page(() => import('../features/contracts/routes/admin-contracts-page')) },
           {
             path: 'catalogue-import',
             ...page(() => import('../features/catalogue-import/routes/admin-catalogue-import-page')),

@@ -38,6 +38,7 @@ export const paths = {
   adminDelivery: '/admin/delivery',
   adminSettings: '/admin/settings',
   adminFinance: '/admin/finance',
+  adminContracts: '/admin/contracts',
   adminCatalogueImport: '/admin/catalogue-import',
   adminRoyalties: '/admin/royalties',
   adminRoyaltyImport: (id: string) => `/admin/royalties/${id}`,

@@ -26,6 +26,7 @@ const ADMIN_ONLY = [
   paths.adminSettings,
   paths.adminRoyalties,
   paths.adminFinance,
+  paths.adminContracts,
   paths.adminCatalogueImport,
 ];
 
@@ -55,6 +56,7 @@ export function AdminLayout() {
           { to: paths.adminBulkBalance, label: 'Bulk Balance' },
           { to: paths.adminRoyalties, label: 'Royalties' },
           { to: paths.adminFinance, label: 'Finance' },
+          { to: paths.adminContracts, label: 'Contracts' },
           { to: paths.adminMessages, label: 'Messages' },
           { to: paths.adminAudit, label: 'Audit Log' },
           { to: paths.adminContentId, label: 'Content ID' },

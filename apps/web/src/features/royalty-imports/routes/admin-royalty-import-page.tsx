@@ -274,7 +274,10 @@ export default function AdminRoyaltyImportPage() {
         }${data.unmatched.lines > 0 ? `${data.unmatched.lines} unmatched lines are held in suspense. ` : ''}${
           figures.data && !figures.data.posted
             ? `${postingFiguresText(figures.data)} `
-            : 'Computing the figures… '
+            : figures.isError
+              ? // A refusal the posting would make (a sale no contract term matches, record 285), before it.
+                `${errorMessage(figures.error, 'The figures could not be computed.')} `
+              : 'Computing the figures… '
         }Posted earnings cannot be changed or deleted.`}
         confirmLabel="Post report"
         onConfirm={doPost}
