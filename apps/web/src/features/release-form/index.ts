@@ -17,5 +17,5 @@ export { CreditsEditor } from './components/credits-editor';
 export { EligibilityQuestionsDialog } from './components/eligibility-questions';
 export { FileBox } from './components/file-box';
 export { TitleChecks } from './components/title-checks';
-export { emptyProducer, emptySongwriter } from './model/credits';
+export { emptyProducer, emptySongwriter, nestedErrors } from './model/credits';
 export { COVER_SLOT, fileStateOf, restoreSlots, type SlotState, type Slots } from './model/slots';

@@ -10,21 +10,13 @@ import {
   emptyProducer,
   emptySongwriter,
   FileBox,
+  nestedErrors,
   type SlotState,
   TitleChecks,
 } from '../../release-form';
 import type { AddArtistResult } from '../model/draft';
 import { ArtistList } from './artist-list';
 import { ContentIdChoice } from './content-id-choice';
-
-/** Errors under `prefix.` with the prefix removed (`songwriters.0.firstName` → `0.firstName`). */
-function nested(errors: Record<string, string>, prefix: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    if (key.startsWith(`${prefix}.`)) result[key.slice(prefix.length + 1)] = message;
-  }
-  return result;
-}
 
 export function TrackEditor({
   track,
@@ -114,7 +106,7 @@ export function TrackEditor({
         artistName={artistName}
         isSpotifyConfigured={isSpotifyConfigured}
         error={errors.primaryArtists}
-        fieldErrors={nested(errors, 'primaryArtists')}
+        fieldErrors={nestedErrors(errors, 'primaryArtists')}
         onAdd={(artist) => onAddArtist('primaryArtists', artist)}
         onRemove={(index) => onChange({ primaryArtists: track.primaryArtists.filter((_, i) => i !== index) })}
       />
@@ -125,7 +117,7 @@ export function TrackEditor({
         artistName={artistName}
         isSpotifyConfigured={isSpotifyConfigured}
         error={errors.featuredArtists}
-        fieldErrors={nested(errors, 'featuredArtists')}
+        fieldErrors={nestedErrors(errors, 'featuredArtists')}
         onAdd={(artist) => onAddArtist('featuredArtists', artist)}
         onRemove={(index) =>
           onChange({ featuredArtists: track.featuredArtists.filter((_, i) => i !== index) })
@@ -136,7 +128,7 @@ export function TrackEditor({
         trackId={track.id}
         people={track.songwriters}
         error={errors.songwriters}
-        fieldErrors={nested(errors, 'songwriters')}
+        fieldErrors={nestedErrors(errors, 'songwriters')}
         onAdd={() => onChange({ songwriters: [...track.songwriters, emptySongwriter()] })}
         onChange={(index, change) =>
           onChange({
@@ -152,7 +144,7 @@ export function TrackEditor({
         trackId={track.id}
         people={track.producers}
         error={errors.producers}
-        fieldErrors={nested(errors, 'producers')}
+        fieldErrors={nestedErrors(errors, 'producers')}
         onAdd={() => onChange({ producers: [...track.producers, emptyProducer()] })}
         onChange={(index, change) =>
           onChange({

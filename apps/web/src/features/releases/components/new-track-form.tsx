@@ -21,17 +21,10 @@ import {
   discardUpload,
   emptyProducer,
   emptySongwriter,
+  nestedErrors,
 } from '../../release-form';
 import { useAddTrack } from '../api/replace-files';
 import { ReplaceFile } from './replace-file';
-
-function nested(errors: Record<string, string>, prefix: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    if (key.startsWith(`${prefix}.`)) result[key.slice(prefix.length + 1)] = message;
-  }
-  return result;
-}
 
 export function NewTrackForm({
   releaseId,
@@ -139,7 +132,7 @@ export function NewTrackForm({
           trackId={`${formId}-new`}
           people={songwriters}
           error={errors.songwriters}
-          fieldErrors={nested(errors, 'songwriters')}
+          fieldErrors={nestedErrors(errors, 'songwriters')}
           onAdd={() => setSongwriters((current) => [...current, emptySongwriter()])}
           onChange={(at, patch) =>
             setSongwriters((current) =>
@@ -153,7 +146,7 @@ export function NewTrackForm({
           trackId={`${formId}-new`}
           people={producers}
           error={errors.producers}
-          fieldErrors={nested(errors, 'producers')}
+          fieldErrors={nestedErrors(errors, 'producers')}
           onAdd={() => setProducers((current) => [...current, emptyProducer()])}
           onChange={(at, patch) =>
             setProducers((current) =>

@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api';
-import { CreditsEditor, emptyProducer, emptySongwriter } from '../../release-form';
+import { CreditsEditor, emptyProducer, emptySongwriter, nestedErrors } from '../../release-form';
 import { useRemoveTrack, useReplaceTrackAudio } from '../api/replace-files';
 import { useUpdateTracks } from '../api/update-tracks';
 import { formatDuration } from '../lib/format';
@@ -73,14 +73,6 @@ function errorsOf(result: ReturnType<typeof editTracksSchema.safeParse>): Record
     errors[key] ??= issue.message;
   }
   return errors;
-}
-
-function nested(errors: Record<string, string>, prefix: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    if (key.startsWith(`${prefix}.`)) result[key.slice(prefix.length + 1)] = message;
-  }
-  return result;
 }
 
 export function TracksEditor({ releaseId, initial }: { releaseId: string; initial: EditableTrack[] }) {
@@ -228,7 +220,7 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
                   trackId={track.id}
                   people={track.songwriters}
                   error={errors[`${prefix}.songwriters`]}
-                  fieldErrors={nested(errors, `${prefix}.songwriters`)}
+                  fieldErrors={nestedErrors(errors, `${prefix}.songwriters`)}
                   onAdd={() => change(index, { songwriters: [...track.songwriters, emptySongwriter()] })}
                   onChange={(at, patch) =>
                     change(index, {
@@ -246,7 +238,7 @@ export function TracksEditor({ releaseId, initial }: { releaseId: string; initia
                   trackId={track.id}
                   people={track.producers}
                   error={errors[`${prefix}.producers`]}
-                  fieldErrors={nested(errors, `${prefix}.producers`)}
+                  fieldErrors={nestedErrors(errors, `${prefix}.producers`)}
                   onAdd={() => change(index, { producers: [...track.producers, emptyProducer()] })}
                   onChange={(at, patch) =>
                     change(index, {

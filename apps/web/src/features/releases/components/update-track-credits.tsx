@@ -9,7 +9,7 @@ import type { PersonDraft, SongwriterDraft } from '@tunedrop/shared/schemas/buil
 import type { ReleaseDetail } from '@tunedrop/shared/schemas/delivery';
 import { Field, Input } from '../../../components/ui/input';
 import { usePlanLock } from '../../../lib/plan-lock';
-import { CreditsEditor, emptyProducer, emptySongwriter } from '../../release-form';
+import { CreditsEditor, emptyProducer, emptySongwriter, nestedErrors } from '../../release-form';
 
 type Track = ReleaseDetail['tracks'][number];
 
@@ -64,15 +64,6 @@ export function creditsPayload(trackId: string, draft: TrackCreditsDraft) {
       middleName: middleName || undefined,
     })),
   };
-}
-
-/** Errors keyed `prefix.rest` → `rest`. */
-function nested(errors: Record<string, string>, prefix: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, message] of Object.entries(errors)) {
-    if (key.startsWith(`${prefix}.`)) result[key.slice(prefix.length + 1)] = message;
-  }
-  return result;
 }
 
 export function UpdateTrackCredits({
@@ -132,7 +123,7 @@ export function UpdateTrackCredits({
           trackId={id('credits')}
           people={draft.songwriters}
           error={errors.songwriters}
-          fieldErrors={nested(errors, 'songwriters')}
+          fieldErrors={nestedErrors(errors, 'songwriters')}
           onAdd={() => onChange({ ...draft, songwriters: [...draft.songwriters, emptySongwriter()] })}
           onChange={(at, patch) =>
             onChange({
@@ -149,7 +140,7 @@ export function UpdateTrackCredits({
           trackId={id('credits')}
           people={draft.producers}
           error={errors.producers}
-          fieldErrors={nested(errors, 'producers')}
+          fieldErrors={nestedErrors(errors, 'producers')}
           onAdd={() => onChange({ ...draft, producers: [...draft.producers, emptyProducer()] })}
           onChange={(at, patch) =>
             onChange({
