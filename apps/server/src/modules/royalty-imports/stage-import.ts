@@ -1,7 +1,7 @@
 /**
  * Staging one import's file (decision 161, record 220): the file parsed and its lines staged after those a
  * killed run committed, then checked and summed in one transaction that writes the status with the phase.
- * The job (runImport) and an import run in this process (importRoyaltyFile) both come here.
+ * The import job (runImport) comes here, whether a worker or the process that queued it runs it (record 276).
  */
 import { type ImportProgress, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalties';
 import { and, eq, inArray, sql } from 'drizzle-orm';
