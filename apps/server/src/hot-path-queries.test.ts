@@ -1,10 +1,12 @@
 /**
  * The hot paths (issue 42: /api/me, the ledger, the review list, the dashboard's first load) send a fixed
  * number of queries whatever the rows behind them: a change that adds a query per row, or a query to every
- * request, fails here. The counts are today's: a change that saves a query lowers them here.
+ * request, fails here. The counts are today's: a change that saves a query lowers them here. Each is counted
+ * uncached (the embedded database's read cache, record 305, emptied first); the cache has its own test below.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries } from './db/query-count';
+import { noteWrite } from './db/read-cache';
 import { createTestRelease } from './test-support/fixtures';
 import { createTestSystem, type TestSystem } from './test-support/harness';
 import { fundUser } from './test-support/wallet-fixtures';
@@ -20,8 +22,9 @@ afterAll(async () => {
   await system?.close();
 });
 
-/** The queries of one signed-in request, answered 200 and read to its end. */
-async function queriesOf(url: string, cookie: string): Promise<number> {
+/** The queries of one signed-in request, answered 200 and read to its end; uncached unless `cached`. */
+async function queriesOf(url: string, cookie: string, cached = false): Promise<number> {
+  if (!cached) noteWrite();
   const { queries } = await countQueries(async () => {
     const response = await system.request(url, { cookie });
     expect(response.status, url).toBe(200);
@@ -83,5 +86,56 @@ describe('hot paths send as many queries for many rows as for one', () => {
     expect(many).toBe(few);
     // The session, then the page of cards with every tab's count as one JSON query.
     expect(many).toBe(2);
+  });
+});
+
+describe('the read cache (record 305)', () => {
+  const isEmbedded = !process.env.DATABASE_URL;
+
+  it('answers a repeated /api/me from memory on the embedded database only, and never past a write', async () => {
+    const artist = await system.signedInUser({ plan: 'pro', artistName: 'Before' });
+    const second = await system.signedInUser({ plan: 'basic' });
+    await queriesOf('/api/me', artist.cookie);
+    expect(await queriesOf('/api/me', artist.cookie, true)).toBe(isEmbedded ? 0 : 2);
+
+    // The artist's own change, and another person's request in between, are seen at the next request.
+    const renamed = await system.request('/api/me/profile', {
+      method: 'PATCH',
+      cookie: artist.cookie,
+      json: { fullName: 'Test User', artistName: 'After' },
+    });
+    expect(renamed.status).toBe(200);
+    await system.request('/api/me', { cookie: second.cookie });
+    const me = await system.request('/api/me', { cookie: artist.cookie });
+    expect(((await me.json()) as { profile: { artistName: string } }).profile.artistName).toBe('After');
+
+    // A session signed out ends at its next request, although it was answered from memory just before.
+    expect(await queriesOf('/api/me', second.cookie, true)).toBe(isEmbedded ? 0 : 2);
+    const out = await system.request('/api/auth/sign-out', {
+      method: 'POST',
+      cookie: second.cookie,
+      json: {},
+    });
+    expect(out.status).toBe(200);
+    expect((await system.request('/api/me', { cookie: second.cookie })).status).toBe(401);
+  });
+
+  it('is not fooled by a read that started before a write and ended after it', async () => {
+    const artist = await system.signedInUser({ plan: 'pro', artistName: 'Racing' });
+    // A read and a rename sent together, many times: whatever their order, the read after both sees the rename.
+    for (let round = 0; round < 10; round += 1) {
+      const name = `Racing ${round}`;
+      await Promise.all([
+        system.request('/api/me', { cookie: artist.cookie }),
+        system.request('/api/me/profile', {
+          method: 'PATCH',
+          cookie: artist.cookie,
+          json: { fullName: 'Test User', artistName: name },
+        }),
+        system.request('/api/me', { cookie: artist.cookie }),
+      ]);
+      const me = await system.request('/api/me', { cookie: artist.cookie });
+      expect(((await me.json()) as { profile: { artistName: string } }).profile.artistName).toBe(name);
+    }
   });
 });

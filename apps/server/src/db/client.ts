@@ -19,6 +19,7 @@ import pg from 'pg';
 import { keepPrivateUnder } from '../lib/private-dir';
 import { acquireDataDirLock, type LockRole } from './data-dir-lock';
 import { queryCountLogger } from './query-count';
+import { enableReadCache, isPlainRead, noteWrite } from './read-cache';
 import * as schema from './schema';
 import { type DatabaseTimeouts, poolTimeouts, TimedClient } from './timed-client';
 
@@ -178,10 +179,44 @@ async function openPglite(dir: string | null, template?: Blob): Promise<Database
   const client = dir
     ? await PGlite.create({ dataDir: dir, extensions })
     : await PGlite.create(template ? { loadDataDir: template, extensions } : { extensions });
-  const db = drizzlePglite(client, { schema, logger: queryCountLogger }) as unknown as Db;
+  const db = drizzlePglite(noteWritesOf(client), { schema, logger: queryCountLogger }) as unknown as Db;
+  enableReadCache(db);
   const listen: Listen = async (channel, onPayload) => {
     const unsubscribe = await client.listen(channel, onPayload);
     return async () => unsubscribe();
   };
   return { db, kind: 'pglite', client, listen, close: () => client.close() };
+}
+
+/**
+ * The PGlite client as Drizzle uses it: a new read-cache epoch also once each write and each transaction has
+ * ended (read-cache.ts), so a read that ran before a write cannot stay cached past it, whatever the order in
+ * which their statements were queued.
+ */
+function noteWritesOf(client: PGlite): PGlite {
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property === 'transaction') {
+        return async (...args: unknown[]) => {
+          try {
+            return await value.apply(target, args);
+          } finally {
+            noteWrite();
+          }
+        };
+      }
+      if (property === 'query' || property === 'exec') {
+        return async (...args: unknown[]) => {
+          try {
+            return await value.apply(target, args);
+          } finally {
+            if (property === 'exec' || !isPlainRead(String(args[0]))) noteWrite();
+          }
+        };
+      }
+      return value.bind(target);
+    },
+  });
 }

@@ -1,15 +1,17 @@
 /**
  * Counts the queries a piece of work sends through Drizzle (issue 42: the hot paths' tests fail when a change
  * adds a query per row). Both drivers' Drizzle instances log to `queryCountLogger`; outside `countQueries` it
- * does nothing but one AsyncLocalStorage lookup.
+ * does nothing but one AsyncLocalStorage lookup, and tells the embedded database's read cache what was written.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'drizzle-orm';
+import { noteStatement } from './read-cache';
 
 const counting = new AsyncLocalStorage<{ queries: number }>();
 
 export const queryCountLogger: Logger = {
-  logQuery() {
+  logQuery(query) {
+    noteStatement(query);
     const counter = counting.getStore();
     if (counter) counter.queries += 1;
   },

@@ -16,6 +16,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Db } from '../db/client';
+import { cachedRead } from '../db/read-cache';
 import { accountMembers, accountOwners, profiles, session, user, userRoles } from '../db/schema';
 import type { AppEnv, Viewer } from './context';
 import { AppError, forbidden, unauthorized } from './errors';
@@ -135,8 +136,10 @@ async function viewerRow(db: Db, token: string) {
     query = viewerQuery(db);
     viewerQueries.set(db, query);
   }
-  const rows = await query.execute({ token });
-  return rows[0];
+  const prepared = query;
+  // From memory on the embedded database until anything is written (read-cache.ts, record 305); the expiry
+  // is compared with the time by the caller, on every request.
+  return cachedRead(db, `viewer:${token}`, async () => (await prepared.execute({ token }))[0]);
 }
 
 /** better-auth's rule (`updateAge`): a session whose last extension is a day old is extended on its next use. */
@@ -157,8 +160,9 @@ function isDontRemember(c: Context<AppEnv>, names: CookieNames): boolean {
 
 /**
  * The signed-in caller, read on every request of a route with an access rule. The fast path checks the
- * cookie's signature here and reads session, user, profile and roles in one query: no cache, so a revoked
- * session (sign-out, password change, ban) ends at the next request on every instance. better-auth's
+ * cookie's signature here and reads session, user, profile and roles in one query, cached only on the
+ * embedded database and only until its next write (record 305), so a revoked session (sign-out, password
+ * change, ban) ends at the next request on every instance. better-auth's
  * getSession runs only when the session is expired or due for its daily refresh (never due for a session
  * without "Remember me", which better-auth does not extend), so its rules (cleanup, sliding expiry) stay
  * its own (records 125, 171).

@@ -10,6 +10,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
+import { noteWrite } from '../../db/read-cache';
 
 export type CopyValue = string | number | boolean | null;
 
@@ -93,7 +94,11 @@ export async function openCopySink<Row>(
   return {
     write: async (rows) => {
       if (rows.length === 0) return;
-      await client.query(statement, [], { blob: new Blob([rows]) });
+      try {
+        await client.query(statement, [], { blob: new Blob([rows]) });
+      } finally {
+        noteWrite();
+      }
     },
     close: async () => undefined,
   };

@@ -14,6 +14,7 @@ import {
 } from '@tunedrop/shared/schemas/wallet';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { cachedRead } from '../../db/read-cache';
 import { profiles, settings } from '../../db/schema';
 import { firstRow } from '../../lib/sql';
 import { type AuditActor, auditSettings, readSettingValues } from '../audit';
@@ -40,11 +41,14 @@ export const IS_PAYEE_CONDITION = `
 export const isPayeeSql: SQL<boolean> = sql<boolean>`(${sql.raw(IS_PAYEE_CONDITION)})`;
 
 export async function isPayee(db: DbOrTx, userId: string): Promise<boolean> {
-  const row = await firstRow<{ isPayee: boolean }>(
-    db,
-    sql`select ${isPayeeSql} as is_payee from ${profiles} where ${profiles.id} = ${userId}`,
-  );
-  return row?.isPayee === true;
+  // From memory on the embedded database until anything is written (record 305): /api/me asks on every load.
+  return cachedRead(db, `payee:${userId}`, async () => {
+    const row = await firstRow<{ isPayee: boolean }>(
+      db,
+      sql`select ${isPayeeSql} as is_payee from ${profiles} where ${profiles.id} = ${userId}`,
+    );
+    return row?.isPayee === true;
+  });
 }
 
 export async function readPayeeSettings(db: DbOrTx): Promise<PayeeSettingsView> {
