@@ -63,6 +63,11 @@ function toArtistProfile(row: ProfileRow, canRelease: boolean, releaseCount: num
     isFirst: row.position === 1,
     spotifyArtistId: row.spotifyArtistId,
     appleArtistId: row.appleArtistId,
+    deezerArtistId: row.deezerArtistId,
+    amazonArtistId: row.amazonArtistId,
+    youtubeChannelId: row.youtubeChannelId,
+    spotifyArtistKey: row.spotifyArtistKey,
+    newOnStores: row.newOnStores,
     imageUrl: row.imageKey
       ? `/api/artist-profiles/${row.id}/image?v=${row.updatedAt.getTime().toString(36)}`
       : null,
@@ -148,6 +153,11 @@ export async function createArtistProfile(
         name: values.name,
         spotifyArtistId: values.spotifyArtistId,
         appleArtistId: values.appleArtistId,
+        deezerArtistId: values.deezerArtistId,
+        amazonArtistId: values.amazonArtistId,
+        youtubeChannelId: values.youtubeChannelId,
+        spotifyArtistKey: values.spotifyArtistKey,
+        newOnStores: values.newOnStores,
       })
       .returning();
     if (!row) throw new Error('artist profile insert returned nothing');
@@ -175,6 +185,11 @@ export async function updateArtistProfile(
         name: values.name,
         spotifyArtistId: values.spotifyArtistId,
         appleArtistId: values.appleArtistId,
+        deezerArtistId: values.deezerArtistId,
+        amazonArtistId: values.amazonArtistId,
+        youtubeChannelId: values.youtubeChannelId,
+        spotifyArtistKey: values.spotifyArtistKey,
+        newOnStores: values.newOnStores,
         updatedAt: new Date(),
       })
       .where(and(eq(artistProfiles.id, current.id), eq(artistProfiles.userId, accountId)))

@@ -28,7 +28,15 @@ export type ReleaseForDelivery = {
   })[];
   coverEntryName: string | null;
   /** The artist profile it is released under (record 201), with the Spotify and Apple ids kept there. */
-  artistProfile: { name: string; spotifyArtistId: string | null; appleArtistId: string | null } | null;
+  artistProfile: {
+    name: string;
+    spotifyArtistId: string | null;
+    appleArtistId: string | null;
+    deezerArtistId: string | null;
+    amazonArtistId: string | null;
+    youtubeChannelId: string | null;
+    spotifyArtistKey: string | null;
+  } | null;
 };
 
 /**
@@ -73,6 +81,10 @@ export async function releaseForDelivery(db: DbOrTx, releaseId: string): Promise
       name: artistProfiles.name,
       spotifyArtistId: artistProfiles.spotifyArtistId,
       appleArtistId: artistProfiles.appleArtistId,
+      deezerArtistId: artistProfiles.deezerArtistId,
+      amazonArtistId: artistProfiles.amazonArtistId,
+      youtubeChannelId: artistProfiles.youtubeChannelId,
+      spotifyArtistKey: artistProfiles.spotifyArtistKey,
     })
     .from(artistProfiles)
     .where(eq(artistProfiles.id, release.artistProfileId))

@@ -31,3 +31,42 @@ export function artistPartyIds(artist: ArtistCredit): { namespace: string; value
     ...(apple ? [{ namespace: ARTIST_ID_NAMESPACES.appleMusic, value: apple }] : []),
   ];
 }
+
+/**
+ * The artist profile's other store ids and Spotify's artist key (issue 41, record 297), as PartyIds of the
+ * party with the profile's name. No DPID of these id systems is published, so each carries the store's
+ * domain as its namespace, as Apple's does; the artist key (Spotify's Artist Profile Protection) has its
+ * own namespace so it never clashes with the artist URI under Spotify's DPID.
+ */
+export const PROFILE_ID_NAMESPACES = {
+  deezer: 'deezer.com',
+  amazon: 'music.amazon.com',
+  youtube: 'youtube.com',
+  spotifyArtistKey: 'SpotifyArtistKey',
+} as const;
+
+export type ProfileStoreIds = {
+  spotifyArtistId?: string | null;
+  appleArtistId?: string | null;
+  deezerArtistId?: string | null;
+  amazonArtistId?: string | null;
+  youtubeChannelId?: string | null;
+  spotifyArtistKey?: string | null;
+};
+
+export function profilePartyIds(profile: ProfileStoreIds): { namespace: string; value: string }[] {
+  const ids: { namespace: string; value: string }[] = [];
+  if (profile.spotifyArtistId)
+    ids.push({ namespace: ARTIST_ID_NAMESPACES.spotify, value: `spotify:artist:${profile.spotifyArtistId}` });
+  if (profile.appleArtistId)
+    ids.push({ namespace: ARTIST_ID_NAMESPACES.appleMusic, value: profile.appleArtistId });
+  if (profile.deezerArtistId)
+    ids.push({ namespace: PROFILE_ID_NAMESPACES.deezer, value: profile.deezerArtistId });
+  if (profile.amazonArtistId)
+    ids.push({ namespace: PROFILE_ID_NAMESPACES.amazon, value: profile.amazonArtistId });
+  if (profile.youtubeChannelId)
+    ids.push({ namespace: PROFILE_ID_NAMESPACES.youtube, value: profile.youtubeChannelId });
+  if (profile.spotifyArtistKey)
+    ids.push({ namespace: PROFILE_ID_NAMESPACES.spotifyArtistKey, value: profile.spotifyArtistKey });
+  return ids;
+}

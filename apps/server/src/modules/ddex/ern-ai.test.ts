@@ -123,3 +123,44 @@ describe('AI disclosure in the ERN', () => {
     expect(aiUserDefinedValues({ usage: 'none', areas: ['lyrics'] })).toEqual([]);
   });
 });
+
+describe('the artist profile in the ERN (record 297)', () => {
+  const withProfile = buildErnMessage(
+    {
+      ...release,
+      artistProfile: {
+        name: 'Luna',
+        spotifyArtistId: '0OdUWJ0sBjDrqHygGUXeCF',
+        appleArtistId: null,
+        deezerArtistId: '27',
+        amazonArtistId: 'B000QJPXPQ',
+        youtubeChannelId: 'UCabcdefghijklmnopqrstuv',
+        spotifyArtistKey: 'app-key_0123456789',
+      },
+    },
+    {
+      senderPartyId: SENDER,
+      senderName: 'Tunedrop',
+      recipientPartyId: 'PADPIDA2024PARTNER1',
+      recipientName: 'P',
+    },
+    { messageId: 'TD2', createdAt: new Date('2026-11-25T00:00:00Z') },
+  );
+
+  it('carries every store id and the Spotify artist key as PartyIds of the profile party, valid against the XSD', () => {
+    const result = validateErn43(withProfile);
+    expect(result.status, result.report).toBe(0);
+    const party =
+      /<Party>\s*<PartyReference>P\d+<\/PartyReference>\s*<PartyName>\s*<FullName>Luna<\/FullName>[\s\S]*?<\/Party>/.exec(
+        withProfile,
+      )?.[0];
+    for (const id of [
+      '<ProprietaryId Namespace="PADPIDA2011072101T">spotify:artist:0OdUWJ0sBjDrqHygGUXeCF</ProprietaryId>',
+      '<ProprietaryId Namespace="deezer.com">27</ProprietaryId>',
+      '<ProprietaryId Namespace="music.amazon.com">B000QJPXPQ</ProprietaryId>',
+      '<ProprietaryId Namespace="youtube.com">UCabcdefghijklmnopqrstuv</ProprietaryId>',
+      '<ProprietaryId Namespace="SpotifyArtistKey">app-key_0123456789</ProprietaryId>',
+    ])
+      expect(party).toContain(id);
+  });
+});

@@ -7,7 +7,7 @@
  * moment; deals.ts, record 198).
  */
 import type { ArtistCredit } from '../../db/schema';
-import { artistPartyIds } from './artist-ids';
+import { artistPartyIds, type ProfileStoreIds, profilePartyIds } from './artist-ids';
 import { type ErnReleaseStart, type ErnTerritories, storeDealList } from './deals';
 import { aiContributors, aiDisplayCredits, type ErnAiDisclosure } from './ern-ai';
 import {
@@ -83,6 +83,8 @@ export type ErnRelease = {
   territories?: ErnTerritories;
   /** When the deals start: the release date at local midnight when left out, else one moment worldwide. */
   releaseStart?: ErnReleaseStart;
+  /** The artist profile's store ids and Spotify artist key (record 297), on the party of its name. */
+  artistProfile?: ({ name: string } & ProfileStoreIds) | null;
 };
 
 export type ErnParties = {
@@ -204,11 +206,21 @@ export function buildErnMessage(
 ): string {
   // Parties: every artist, songwriter, producer and the label, one Party per person, referenced as P1, P2, ...
   const partyList = partyRegistry();
-  const artistRef = (artist: ArtistCredit) =>
-    partyList.refer(artist.name, artistPartyIds(artist), [
-      artist.spotifyLink ?? '',
-      artist.appleMusicLink ?? '',
-    ]);
+  const profile = release.artistProfile;
+  const profileIds = (name: string) =>
+    profile && nameKey(profile.name) === nameKey(name) ? profilePartyIds(profile) : [];
+  const artistRef = (artist: ArtistCredit) => {
+    const own = artistPartyIds(artist);
+    // A link typed on the release wins over the profile's id of the same system.
+    const fromProfile = profileIds(artist.name).filter(
+      (id) => !own.some((o) => o.namespace === id.namespace),
+    );
+    return partyList.refer(
+      artist.name,
+      [...own, ...fromProfile],
+      [artist.spotifyLink ?? '', artist.appleMusicLink ?? ''],
+    );
+  };
   const displayArtists = (primary: ArtistCredit[], featured: ArtistCredit[]) => [
     ...primary.map((artist, index) =>
       el(

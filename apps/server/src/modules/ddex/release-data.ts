@@ -88,6 +88,7 @@ export function ernReleaseFrom(
         ? release.featuredArtistsData
         : release.featuredArtists.map((name) => ({ name })),
     cover: where.cover,
+    artistProfile: data.artistProfile,
     tracks: data.tracks.map((track, index) => ({
       id: track.id,
       position: track.position,

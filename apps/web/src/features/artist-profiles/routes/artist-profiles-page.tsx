@@ -7,13 +7,14 @@ import {
   ARTIST_PROFILE_MESSAGES,
   type ArtistProfile,
   artistProfileInputSchema,
+  NEW_ON_STORES,
 } from '@tunedrop/shared/schemas/artist-profiles';
 import { MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Badge, Card, PageLoader } from '../../../components/ui/card';
-import { Field, Input } from '../../../components/ui/input';
+import { Field, FieldError, Input } from '../../../components/ui/input';
 import { notify } from '../../../components/ui/toast';
 import { paths } from '../../../config/paths';
 import { ApiError, errorMessage } from '../../../lib/api';
@@ -112,6 +113,10 @@ function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName
             {profile.releaseCount === 1 ? '1 release' : `${profile.releaseCount} releases`}
             {profile.spotifyArtistId ? ` · Spotify ${profile.spotifyArtistId}` : ''}
             {profile.appleArtistId ? ` · Apple Music ${profile.appleArtistId}` : ''}
+            {profile.newOnStores.length > 0
+              ? ` · New on ${profile.newOnStores.map((store) => (store === 'spotify' ? 'Spotify' : 'Apple Music')).join(' and ')}`
+              : ''}
+            {profile.spotifyArtistKey ? ' · Spotify artist key on file' : ''}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -152,6 +157,17 @@ function ProfileCard({ profile, firstName }: { profile: ArtistProfile; firstName
   );
 }
 
+const TEXT_FIELDS = [
+  'name',
+  'spotifyArtistId',
+  'appleArtistId',
+  'deezerArtistId',
+  'amazonArtistId',
+  'youtubeChannelId',
+  'spotifyArtistKey',
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+
 function ProfileForm({
   idPrefix,
   profile,
@@ -170,6 +186,11 @@ function ProfileForm({
       name: profile?.name ?? '',
       spotifyArtistId: profile?.spotifyArtistId ?? '',
       appleArtistId: profile?.appleArtistId ?? '',
+      deezerArtistId: profile?.deezerArtistId ?? '',
+      amazonArtistId: profile?.amazonArtistId ?? '',
+      youtubeChannelId: profile?.youtubeChannelId ?? '',
+      spotifyArtistKey: profile?.spotifyArtistKey ?? '',
+      newOnStores: profile?.newOnStores ?? [],
     },
   });
   const { errors } = formState;
@@ -185,15 +206,15 @@ function ProfileForm({
     } catch (error) {
       if (error instanceof ApiError && error.fields) {
         for (const [field, message] of Object.entries(error.fields)) {
-          if (field === 'name' || field === 'spotifyArtistId' || field === 'appleArtistId')
-            setError(field, { message });
+          if ((TEXT_FIELDS as readonly string[]).includes(field) || field === 'newOnStores')
+            setError(field as TextField | 'newOnStores', { message });
         }
       }
       notify.error(errorMessage(error, 'The profile could not be saved.'));
     }
   });
 
-  const field = (name: 'name' | 'spotifyArtistId' | 'appleArtistId') => ({
+  const field = (name: TextField) => ({
     id: `${idPrefix}-${name}`,
     'aria-invalid': Boolean(errors[name]),
     'aria-describedby': errors[name] ? `${idPrefix}-${name}-error` : `${idPrefix}-${name}-hint`,
@@ -221,6 +242,60 @@ function ProfileForm({
       >
         <Input autoComplete="off" inputMode="text" {...field('appleArtistId')} />
       </Field>
+      <Field
+        id={`${idPrefix}-deezerArtistId`}
+        label="Deezer artist id (optional)"
+        error={errors.deezerArtistId?.message}
+        hint="The id or the deezer.com artist link"
+      >
+        <Input autoComplete="off" {...field('deezerArtistId')} />
+      </Field>
+      <Field
+        id={`${idPrefix}-amazonArtistId`}
+        label="Amazon Music artist id (optional)"
+        error={errors.amazonArtistId?.message}
+        hint="B0… or the music.amazon artist link"
+      >
+        <Input autoComplete="off" {...field('amazonArtistId')} />
+      </Field>
+      <Field
+        id={`${idPrefix}-youtubeChannelId`}
+        label="YouTube channel id (optional)"
+        error={errors.youtubeChannelId?.message}
+        hint="UC… or the youtube.com/channel link"
+      >
+        <Input autoComplete="off" {...field('youtubeChannelId')} />
+      </Field>
+      <Field
+        id={`${idPrefix}-spotifyArtistKey`}
+        label="Spotify artist key (optional)"
+        error={errors.spotifyArtistKey?.message}
+        hint="From Spotify for Artists, Artist Profile Protection: releases are pre-approved on your profile"
+      >
+        <Input autoComplete="off" {...field('spotifyArtistKey')} />
+      </Field>
+      <fieldset
+        className="space-y-1 sm:col-span-2"
+        aria-describedby={errors.newOnStores ? `${idPrefix}-new-error` : undefined}
+      >
+        <legend className="text-sm font-medium text-zinc-200">No artist page on the store yet</legend>
+        <p className="text-xs text-zinc-400">
+          Without an id, tell us the artist is new there: the store then creates a new artist profile instead
+          of guessing by name.
+        </p>
+        {NEW_ON_STORES.map((store) => (
+          <label key={store} className="flex items-center gap-2 text-sm text-zinc-200">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand-500"
+              value={store}
+              {...register('newOnStores')}
+            />
+            New artist profile on {store === 'spotify' ? 'Spotify' : 'Apple Music'}
+          </label>
+        ))}
+        <FieldError id={`${idPrefix}-new-error`}>{errors.newOnStores?.message}</FieldError>
+      </fieldset>
       <div className="flex flex-wrap gap-2 sm:col-span-3">
         <Button type="submit" disabled={isSaving}>
           {isSaving ? 'Saving...' : submitLabel}

@@ -28,7 +28,7 @@ import { ApiError } from '../../../lib/api';
 import { useAppConfig } from '../../../lib/app-config';
 import { useChosenArtistProfile } from '../../../lib/artist-profiles';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
+import { useAccountCan, useViewer, type Viewer, viewerFacts } from '../../../lib/viewer';
 import { COVER_SLOT, fileStateOf, restoreSlots, type Slots } from '../../release-form';
 import { saveDraft, saveDraftOnExit, useDraftQuery } from '../api/draft';
 import { useSubmitRelease } from '../api/submit-release';
@@ -37,6 +37,7 @@ import { DiscardDraftButton, draftTitle, hasDraftContent } from '../components/d
 import { PlatformsStep } from '../components/platforms-step';
 import { ProgressSteps } from '../components/progress-steps';
 import { ReleaseDetailsStep } from '../components/release-details-step';
+import { StoreProfiles } from '../components/store-profiles';
 import { SuccessScreen } from '../components/success-screen';
 import { SummaryStep } from '../components/summary-step';
 import { TracksStep } from '../components/tracks-step';
@@ -146,6 +147,7 @@ function Builder({
   const submitRelease = useSubmitRelease();
   // The profile this draft goes under (kept with the draft; the first when the draft names none).
   const releasingAs = profiles.find((profile) => profile.id === draft.artistProfileId) ?? profiles[0] ?? null;
+  const canEditProfiles = useAccountCan()('catalog');
   const isDirty = useRef(false);
   const isSubmittedRef = useRef(false);
   const isSubmittingRef = useRef(false);
@@ -318,6 +320,11 @@ function Builder({
             <p className="mt-1 text-sm text-zinc-300" data-testid="releasing-as">
               Artist profile: <span className="font-semibold text-white">{releasingAs.name}</span>
             </p>
+          ) : null}
+          {releasingAs && draft.step === 1 ? (
+            <div className="mt-3 max-w-xl">
+              <StoreProfiles profile={releasingAs} canEdit={canEditProfiles} />
+            </div>
           ) : null}
           {readOnlyNotice && !answer.draft ? (
             <p role="status" className="mt-2 rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-200">
