@@ -32,6 +32,18 @@ export function noteWrite(): void {
 
 const MAX_ENTRIES = 10_000;
 
+/**
+ * A cached answer is shared by every request that reads it: frozen (with the objects and arrays it holds,
+ * one level down), so code that changes it in place throws instead of changing another request's answer.
+ */
+function frozen<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  for (const field of Object.values(value)) {
+    if (field !== null && typeof field === 'object' && !(field instanceof Date)) Object.freeze(field);
+  }
+  return Object.freeze(value);
+}
+
 type Cache = { epoch: number; entries: Map<string, unknown> };
 /** By Drizzle instance (a database's `db`; a transaction's is never enabled): typed loosely, as client.ts imports this file. */
 const caches = new WeakMap<object, Cache>();
@@ -58,7 +70,7 @@ export async function cachedRead<T>(db: object, key: string, read: () => Promise
   const value = await read();
   if (epoch === writeEpoch && cache.epoch === epoch) {
     if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-    cache.entries.set(key, value);
+    cache.entries.set(key, frozen(value));
   }
   return value;
 }
