@@ -422,6 +422,8 @@ const APP_ROUTES: RouteRow[] = [
   route('GET', '/api/admin/payouts/runs/:id/file', 'admin'),
   route('POST', '/api/admin/payouts/runs/:id/confirmation', 'admin'),
   route('POST', '/api/admin/payouts/runs/:id/poll', 'admin'),
+  route('POST', '/api/admin/payouts/runs/:id/resume', 'admin'),
+  route('POST', '/api/admin/payouts/items/:id/retry', 'admin'),
   route('POST', '/api/admin/payouts/items/:id/mark', 'admin'),
 
   // tax forms, rates and withholding (issue 38, record 270)

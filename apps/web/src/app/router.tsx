@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
             ...page(() => import('./pages/release-detail-page')),
           },
           { path: 'royalties', ...page(() => import('./pages/royalties-page')) },
+          { path: 'payouts', ...page(() => import('./pages/payouts-page')) },
           { path: 'analytics', ...page(() => import('../features/analytics/routes/analytics-page')) },
           {
             path: 'content-id',
@@ -107,6 +108,11 @@ export const routes: RouteObject[] = [
           {
             path: 'withdrawals',
             ...page(() => import('../features/admin-withdrawals/routes/admin-withdrawals-page')),
+          },
+          { path: 'payouts', ...page(() => import('../features/payouts/routes/admin-payouts-page')) },
+          {
+            path: 'payouts/:id',
+            ...page(() => import('../features/payouts/routes/admin-payout-run-page')),
           },
           {
             path: 'bulk-balance',

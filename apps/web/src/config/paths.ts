@@ -21,6 +21,7 @@ export const paths = {
   editRelease: (id: string) => `/dashboard/edit-release/${id}`,
   releaseDetail: (id: string) => `/dashboard/releases/${id}`,
   royalties: '/dashboard/royalties',
+  payouts: '/dashboard/payouts',
   account: '/dashboard/account',
   apiKeys: '/dashboard/api-keys',
   analytics: '/dashboard/analytics',
@@ -42,4 +43,6 @@ export const paths = {
   adminCatalogueImport: '/admin/catalogue-import',
   adminRoyalties: '/admin/royalties',
   adminRoyaltyImport: (id: string) => `/admin/royalties/${id}`,
+  adminPayouts: '/admin/payouts',
+  adminPayoutRun: (id: string) => `/admin/payouts/${id}`,
 } as const;

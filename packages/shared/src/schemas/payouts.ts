@@ -23,6 +23,27 @@ export type PayoutRunTrigger = (typeof PAYOUT_RUN_TRIGGERS)[number];
 export const PAYOUT_ITEM_STATES = ['blocked', 'planned', 'sent', 'paid', 'returned'] as const;
 export type PayoutItemState = (typeof PAYOUT_ITEM_STATES)[number];
 
+/** How each state reads on the artist's Payouts page and the admin's run page. */
+export const PAYOUT_ITEM_STATE_LABELS: Record<PayoutItemState, string> = {
+  blocked: 'Blocked',
+  planned: 'Created',
+  sent: 'Sent',
+  paid: 'Paid',
+  returned: 'Returned',
+};
+
+export const PAYOUT_RUN_STATE_LABELS: Record<PayoutRunState, string> = {
+  planned: 'Planned',
+  sending: 'Sending',
+  sent: 'Sent',
+  done: 'Done',
+};
+
+export const PAYOUT_PROVIDER_LABELS: Record<PayoutProviderId, string> = {
+  'bank-csv': 'Bank file (CSV)',
+  paypal: 'PayPal Payouts',
+};
+
 /** What the artist's withdrawal request becomes: a request for the next run, or a run of its own at once. */
 export const WITHDRAWAL_MODES = ['next_run', 'immediate'] as const;
 export type WithdrawalMode = (typeof WITHDRAWAL_MODES)[number];
@@ -39,6 +60,8 @@ export const PAYOUT_TEXTS = {
   confirmationUnreadable:
     'The confirmation file could not be read: it needs the columns reference and status.',
   providerNotConfigured: 'This provider has no credentials yet.',
+  notRetryable: 'Only a payout that was returned or blocked can be paid again.',
+  runAlreadySent: 'This run has been sent already: nothing to resume.',
 } as const;
 
 /** The admin's payout settings: the monthly day (1-28, none for by hand only) and the withdrawal mode. */

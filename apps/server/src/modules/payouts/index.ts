@@ -1,6 +1,7 @@
 /**
- * Payouts' front door (issue 38, record 267). Nothing else imports the module yet: its routes, jobs,
- * job handlers and CLI are wired by the composition roots; the tax module reads payout_items through
- * db/schema.
+ * Payouts' front door (issue 38, record 267). Its routes, jobs, job handlers and CLI are wired by the
+ * composition roots; the tax module reads payout_items through db/schema. The journeys' fixtures plan a
+ * run of one seeded account, as the monthly run would pay it.
  */
-export {};
+export { startPayoutRun } from './run-plan';
+export { withholdingFor } from './withholding';

@@ -2,15 +2,23 @@
 import type { Deps } from '../../deps';
 import { handleJob } from '../../lib/jobs';
 import { schedulePayoutRunJob, sendPayoutRunJob } from './jobs';
-import { sendPayoutRun } from './run-send';
+import { recordSendError, sendPayoutRun } from './run-send';
 import { runScheduledPayouts } from './schedule';
 
 type PayoutJobDeps = Pick<Deps, 'db' | 'config' | 'wakeMail' | 'logger'>;
 
 export const sendPayoutRunHandler = handleJob(sendPayoutRunJob, {
   async run({ runId }, { deps }: { deps: PayoutJobDeps }) {
-    const result = await sendPayoutRun(deps.db, deps.config.appSecret, runId);
-    deps.wakeMail();
+    let result: Awaited<ReturnType<typeof sendPayoutRun>>;
+    try {
+      result = await sendPayoutRun(deps.db, deps.config.appSecret, runId);
+    } catch (error) {
+      // Shown on the admin's run page; the job's retry (or the admin's resume) sends it again.
+      await recordSendError(deps.db, runId, error);
+      throw error;
+    } finally {
+      deps.wakeMail();
+    }
     deps.logger.info({ runId, ...result }, 'payout run sent');
   },
 });

@@ -21,6 +21,7 @@ import { validate } from '../../lib/validate';
 import { payoutsPage } from './account';
 import { pollPaypalRun, receivePaypalWebhook } from './provider-events';
 import { applyConfirmation, markPayoutItem } from './reconcile';
+import { resumePayoutRun, retryPayoutItem } from './retry';
 import { previewPayoutRun, startPayoutRun } from './run-plan';
 import {
   listProviderSettings,
@@ -150,6 +151,19 @@ export const payoutsRoutes = new Hono<AppEnv>()
     const applied = await pollPaypalRun(db, config.appSecret, runId(c.req.param('id')));
     c.var.deps.wakeMail();
     return c.json({ applied }, 200);
+  })
+  .post('/admin/payouts/runs/:id/resume', access('admin'), async (c) => {
+    return c.json(await resumePayoutRun(c.var.deps.db, runId(c.req.param('id'))), 200);
+  })
+  .post('/admin/payouts/items/:id/retry', access('admin'), async (c) => {
+    const { db } = c.var.deps;
+    const started = await retryPayoutItem(
+      db,
+      requireViewer(c),
+      uuidParam(c.req.param('id'), PAYOUT_TEXTS.itemNotFound),
+      withholdingFor,
+    );
+    return c.json(await getPayoutRun(db, started.runId), 201);
   })
   .post('/admin/payouts/items/:id/mark', access('admin'), validate('json', markItemSchema), async (c) => {
     const body = c.req.valid('json');

@@ -161,8 +161,23 @@ export async function sendPayoutRun(
       .from(payoutItems)
       .where(and(eq(payoutItems.runId, runId), inArray(payoutItems.state, ['planned'])));
     if (left.length === 0) {
-      await tx.update(payoutRuns).set({ state: 'sent', sentAt: new Date() }).where(eq(payoutRuns.id, runId));
+      await tx
+        .update(payoutRuns)
+        .set({ state: 'sent', sentAt: new Date(), error: null })
+        .where(eq(payoutRuns.id, runId));
     }
   });
   return { state: 'sent', batches: sent };
+}
+
+/**
+ * Why the last attempt to send a run failed, kept on the run for the admin's run page until a later
+ * attempt sends it (the job retries; the admin can resume it).
+ */
+export async function recordSendError(db: Db, runId: string, error: unknown): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  await db
+    .update(payoutRuns)
+    .set({ error: message.slice(0, 500) })
+    .where(and(eq(payoutRuns.id, runId), inArray(payoutRuns.state, ['planned', 'sending'])));
 }

@@ -17,6 +17,7 @@ import { createStuckImport } from '../../test-support/royalty-jobs';
 import { cliAuditActor } from '../audit';
 import { runDeliveryOnce } from '../delivery';
 import { applyLapsePolicy } from '../lapse-policy';
+import { startPayoutRun, withholdingFor } from '../payouts';
 import { signTaxForm } from '../tax';
 
 const stuckImportSchema = z.object({ fileName: z.string().min(1), content: z.string().min(1) });
@@ -154,5 +155,21 @@ export const testFixturesRoutes = new Hono<AppEnv>()
         cliAuditActor(),
       );
       return c.json({ id: row.id, sha256: row.sha256 }, 200);
+    },
+  )
+  // A payout run of one seeded account now (issue 38), as the monthly run would pay it: journeys running
+  // beside it keep their balances, which a run of every account would sweep.
+  .post(
+    '/payouts/run',
+    access('public'),
+    validate('json', z.object({ userId: z.string().min(1) })),
+    async (c) => {
+      const started = await startPayoutRun(c.var.deps.db, {
+        trigger: 'manual',
+        actor: cliAuditActor(),
+        withholding: withholdingFor,
+        accountIds: [c.req.valid('json').userId],
+      });
+      return c.json({ runId: started.runId, totals: started.preview.totals }, 200);
     },
   );

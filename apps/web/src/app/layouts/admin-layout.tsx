@@ -18,6 +18,7 @@ import { useSignOut } from './use-sign-out';
 const ADMIN_ONLY = [
   paths.adminUsers,
   paths.adminWithdrawals,
+  paths.adminPayouts,
   paths.adminBulkBalance,
   paths.adminMessages,
   paths.adminAudit,
@@ -53,6 +54,7 @@ export function AdminLayout() {
       ? [
           { to: paths.adminUsers, label: 'Users' },
           { to: paths.adminWithdrawals, label: 'Withdrawals' },
+          { to: paths.adminPayouts, label: 'Payouts' },
           { to: paths.adminBulkBalance, label: 'Bulk Balance' },
           { to: paths.adminRoyalties, label: 'Royalties' },
           { to: paths.adminFinance, label: 'Finance' },

@@ -2,6 +2,7 @@
 import { GATE_MESSAGE } from '@tunedrop/shared';
 import { roleAllows } from '@tunedrop/shared/schemas/team-roles';
 import {
+  Banknote,
   BarChart3,
   Home,
   LifeBuoy,
@@ -75,6 +76,7 @@ export function DashboardLayout() {
         ]),
     { to: paths.songs, label: 'My Songs', icon: Music2 },
     { to: paths.royalties, label: 'Royalties', icon: Wallet },
+    { to: paths.payouts, label: 'Payouts', icon: Banknote },
     ...(showsAnalyticsLink(viewer) ? [{ to: paths.analytics, label: 'Analytics', icon: BarChart3 }] : []),
     { to: paths.team, label: 'Team', icon: Users },
     { to: paths.account, label: 'Account', icon: User },

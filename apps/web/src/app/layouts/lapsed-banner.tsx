@@ -10,7 +10,7 @@ import { paths } from '../../config/paths';
 import { useLapseStanding } from '../../features/lapse-policy';
 
 // Help too (issue 28): anyone signed in may write to support, a payee with no plan included.
-const OPEN_PREFIXES = [paths.royalties, paths.songs, '/dashboard/releases/', paths.help];
+const OPEN_PREFIXES = [paths.royalties, paths.payouts, paths.songs, '/dashboard/releases/', paths.help];
 
 export function isReachableWithoutSubscription(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '');

@@ -1,8 +1,9 @@
-/** /admin/settings (admin only): the brand, the statement issuer and the plans (record 203), the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the fees, the lapsed-account policy and tax. */
+/** /admin/settings (admin only): the brand, the statement issuer and the plans (record 203), the delivery settings (codes, DDEX sender), the support time zone, the payee minimum, the fees, the lapsed-account policy, payouts and tax. */
 import { BrandCard, PlansCard } from '../../features/brand';
 import DeliverySettingsPage from '../../features/delivery/routes/admin-settings-page';
 import { FeeSettingsCard } from '../../features/finance';
 import { LapsePolicyCard } from '../../features/lapse-policy';
+import { AdminPayoutSettingsCard } from '../../features/payouts';
 import { StatementIssuerCard } from '../../features/royalty-imports';
 import { SupportSettingsCard } from '../../features/support';
 import { AdminTaxCard } from '../../features/tax';
@@ -19,6 +20,7 @@ export default function AdminSettingsPage() {
       <PayeeSettingsCard />
       <FeeSettingsCard />
       <LapsePolicyCard />
+      <AdminPayoutSettingsCard />
       <AdminTaxCard />
     </div>
   );

@@ -6,6 +6,12 @@ import {
   STORE_STATE_LABELS,
   type StoreState,
 } from '@tunedrop/shared/schemas/delivery';
+import {
+  PAYOUT_ITEM_STATE_LABELS,
+  PAYOUT_RUN_STATE_LABELS,
+  type PayoutItemState,
+  type PayoutRunState,
+} from '@tunedrop/shared/schemas/payouts';
 import { RELEASE_STATUS_LABELS } from '@tunedrop/shared/schemas/releases';
 import type { RoyaltyImportStatus } from '@tunedrop/shared/schemas/royalties';
 import type { ComponentProps } from 'react';
@@ -94,6 +100,21 @@ const ROYALTY_IMPORT_TONES = {
   posted: 'green',
 } as const satisfies Record<RoyaltyImportStatus, Tone>;
 
+/** A payout to one payee, and a payout run (issue 38). */
+const PAYOUT_ITEM_TONES = {
+  blocked: 'red',
+  planned: 'neutral',
+  sent: 'blue',
+  paid: 'green',
+  returned: 'yellow',
+} as const satisfies Record<PayoutItemState, Tone>;
+const PAYOUT_RUN_TONES = {
+  planned: 'neutral',
+  sending: 'blue',
+  sent: 'blue',
+  done: 'green',
+} as const satisfies Record<PayoutRunState, Tone>;
+
 type StatusOf = {
   release: ReleaseStatus;
   withdrawal: WithdrawalStatus;
@@ -101,6 +122,8 @@ type StatusOf = {
   delivery: DeliveryState;
   store: StoreState;
   royaltyImport: RoyaltyImportStatus;
+  payout: PayoutItemState;
+  payoutRun: PayoutRunState;
 };
 export type StatusKind = keyof StatusOf;
 
@@ -113,6 +136,8 @@ const STATUSES: {
   delivery: { labels: DELIVERY_STATE_LABELS, tones: DELIVERY_TONES },
   store: { labels: STORE_STATE_LABELS, tones: STORE_TONES },
   royaltyImport: { labels: ROYALTY_IMPORT_LABELS, tones: ROYALTY_IMPORT_TONES },
+  payout: { labels: PAYOUT_ITEM_STATE_LABELS, tones: PAYOUT_ITEM_TONES },
+  payoutRun: { labels: PAYOUT_RUN_STATE_LABELS, tones: PAYOUT_RUN_TONES },
 };
 
 export function statusLabel<K extends StatusKind>(kind: K, status: StatusOf[K]): string {
