@@ -16,7 +16,7 @@ import {
   sweepDeliveriesJob,
 } from './modules/delivery/jobs';
 import { lapsePolicyJob } from './modules/lapse-policy/jobs';
-import { schedulePayoutRunJob, sendPayoutRunJob } from './modules/payouts/jobs';
+import { pollPayoutsJob, schedulePayoutRunJob, sendPayoutRunJob } from './modules/payouts/jobs';
 import { importJob } from './modules/royalty-imports/jobs';
 import { postJob } from './modules/royalty-posting';
 import { staffDigestJob } from './modules/staff-notifications/jobs';
@@ -45,6 +45,7 @@ export const allJobs: readonly AnyJob[] = [
   ),
   withHandler(sendPayoutRunJob, async () => (await payouts()).sendPayoutRunHandler),
   withHandler(schedulePayoutRunJob, async () => (await payouts()).schedulePayoutRunHandler),
+  withHandler(pollPayoutsJob, async () => (await payouts()).pollPayoutsHandler),
   withHandler(taxRemindersJob, async () => (await import('./modules/tax/job-handlers')).sendW8RemindersDaily),
   withHandler(
     catalogueImportJob,

@@ -550,6 +550,7 @@ const APP_ROUTES: RouteRow[] = [
   route('POST', '/api/test-fixtures/delivery/run', 'public'),
   route('POST', '/api/test-fixtures/lapse-policy/run', 'public'),
   route('POST', '/api/test-fixtures/tax-form', 'public'),
+  route('POST', '/api/test-fixtures/payouts/run', 'public'),
   route('POST', '/api/test-fixtures/royalty-imports/stuck', 'public'),
 ];
 

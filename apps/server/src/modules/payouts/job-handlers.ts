@@ -1,7 +1,8 @@
 /** What the payout jobs (jobs.ts) do, loaded when they first run (record 258). */
 import type { Deps } from '../../deps';
 import { handleJob } from '../../lib/jobs';
-import { schedulePayoutRunJob, sendPayoutRunJob } from './jobs';
+import { pollPayoutsJob, schedulePayoutRunJob, sendPayoutRunJob } from './jobs';
+import { pollSentPayouts } from './provider-events';
 import { recordSendError, sendPayoutRun } from './run-send';
 import { runScheduledPayouts } from './schedule';
 
@@ -29,5 +30,14 @@ export const schedulePayoutRunHandler = handleJob(schedulePayoutRunJob, {
       actor: { id: null, email: 'system:payout-schedule' },
     });
     if (started) deps.logger.info({ runId: started }, 'scheduled payout run planned');
+  },
+});
+
+export const pollPayoutsHandler = handleJob(pollPayoutsJob, {
+  async run(_payload, { deps }: { deps: PayoutJobDeps }) {
+    const result = await pollSentPayouts(deps.db, deps.config.appSecret);
+    deps.wakeMail();
+    if (result.failed.length > 0) deps.logger.warn({ failed: result.failed }, 'payout polling failed');
+    if (result.applied > 0) deps.logger.info(result, 'payouts polled');
   },
 });

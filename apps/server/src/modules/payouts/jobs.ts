@@ -23,3 +23,16 @@ export const schedulePayoutRunJob = defineJob({
   expireInSeconds: 900,
   schedule: { cron: '*/5 * * * *', payload: {} },
 });
+
+/**
+ * Every thirty minutes: PayPal's word on each payout still on its way (sent), read by polling its batches,
+ * beside the webhooks; an item unclaimed 30 days after it was sent is returned to the payee's balance once.
+ */
+export const pollPayoutsJob = defineJob({
+  name: 'payouts.poll',
+  payload: z.object({}),
+  policy: 'singleton',
+  retry: { limit: 2, delaySeconds: 300 },
+  expireInSeconds: 900,
+  schedule: { cron: '*/30 * * * *', payload: {} },
+});

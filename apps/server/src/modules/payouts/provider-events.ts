@@ -145,7 +145,11 @@ export async function receivePaypalWebhook(
   return { applied: result.applied };
 }
 
-/** Polls every PayPal batch of a run and applies each item's status (an event per item and status). */
+/**
+ * Polls every PayPal batch of a run and applies each item's status (an event per item and status). An item
+ * still UNCLAIMED once 30 days have passed since it was sent is a new event (`…:UNCLAIMED:30d`), so the
+ * poll that sees the 30th day returns it even though earlier polls saw UNCLAIMED already.
+ */
 export async function pollPaypalRun(
   db: Db,
   appSecret: string,
@@ -163,14 +167,27 @@ export async function pollPaypalRun(
       ),
     );
   const config = await providerConfig(db, appSecret, 'paypal');
+  const sentAt = new Map(
+    (
+      await db
+        .select({ key: payoutItems.idempotencyKey, sentAt: payoutItems.sentAt })
+        .from(payoutItems)
+        .where(and(eq(payoutItems.runId, runId), eq(payoutItems.provider, 'paypal')))
+    ).map((row) => [row.key, row.sentAt]),
+  );
   let applied = 0;
   for (const batch of batches) {
     if (!batch.providerReference) continue;
     const result = await pollPaypalBatch(config, batch.providerReference);
     for (const item of result.items) {
+      const sent = sentAt.get(item.key);
+      const isExpired =
+        item.providerStatus === 'UNCLAIMED' &&
+        sent != null &&
+        at.getTime() - sent.getTime() >= UNCLAIMED_DAYS * 86_400_000;
       const outcome = await applyProviderEvent(db, {
         provider: 'paypal',
-        eventId: `poll:${item.providerReference}:${item.providerStatus}`,
+        eventId: `poll:${item.providerReference}:${item.providerStatus}${isExpired ? `:${UNCLAIMED_DAYS}d` : ''}`,
         key: item.key,
         providerReference: item.providerReference,
         status: item.providerStatus,
@@ -180,4 +197,29 @@ export async function pollPaypalRun(
     }
   }
   return applied;
+}
+
+/**
+ * The `payouts.poll` job: every run with a PayPal payout still on its way is polled (webhooks can be lost
+ * or not set up). A run that fails to poll is logged and the others go on.
+ */
+export async function pollSentPayouts(
+  db: Db,
+  appSecret: string,
+  at = new Date(),
+): Promise<{ runs: number; applied: number; failed: { runId: string; error: string }[] }> {
+  const runs = await db
+    .selectDistinct({ runId: payoutItems.runId })
+    .from(payoutItems)
+    .where(and(eq(payoutItems.provider, 'paypal'), eq(payoutItems.state, 'sent')));
+  let applied = 0;
+  const failed: { runId: string; error: string }[] = [];
+  for (const { runId } of runs) {
+    try {
+      applied += await pollPaypalRun(db, appSecret, runId, at);
+    } catch (error) {
+      failed.push({ runId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { runs: runs.length, applied, failed };
 }
