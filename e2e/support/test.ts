@@ -63,10 +63,35 @@ export const seed = {
     /** One of the owner's artist profiles (record 201); default the first. */
     artistProfileId?: string;
   }) => fixture<{ releaseId: string; trackIds: string[] }>('/releases', options),
+  /** A signed tax form (issue 38), as the interview signs it; `form` is a TaxFormInput. */
+  taxForm: (options: { userId: string; form: unknown }) =>
+    fixture<{ id: string; sha256: string }>('/tax-form', options),
+  /** A payout run of this account alone (issue 38), as the monthly run would pay it. */
+  payoutRun: (options: { userId: string }) =>
+    fixture<{ runId: string; totals: { payees: number; blocked: number } }>('/payouts/run', options),
   /** An uploaded royalty import whose job was lost: it stays staging until an admin retries it. */
   stuckRoyaltyImport: (options: { fileName: string; content: string }) =>
     fixture<{ id: string }>('/royalty-imports/stuck', options),
 };
+
+/** Calls the API as a seeded user (their session cookie), outside any page: what another person does meanwhile. */
+export async function apiAs(
+  user: SeededUser,
+  method: 'GET' | 'POST' | 'PUT',
+  pathName: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${e2eEnv.baseUrl}${pathName}`, {
+    method,
+    headers: {
+      cookie: user.cookie ?? '',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
+}
 
 /** Adds the seeded user's session cookie to the context. */
 export async function signIn(context: BrowserContext, user: SeededUser): Promise<void> {

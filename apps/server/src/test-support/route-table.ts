@@ -444,6 +444,8 @@ const APP_ROUTES: RouteRow[] = [
   route('GET', '/api/admin/tax/forms', 'admin'),
   route('GET', '/api/admin/tax/forms/:id/pdf', 'admin'),
   route('POST', '/api/admin/tax/forms/:id/invalidate', 'admin'),
+  route('GET', '/api/admin/tax/invoices', 'admin'),
+  route('GET', '/api/admin/tax/invoices/:id/pdf', 'admin'),
   route('GET', '/api/admin/tax/reports/:year/:form', 'admin', {
     call: { path: '/api/admin/tax/reports/2026/1099-misc' },
   }),

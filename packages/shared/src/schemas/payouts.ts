@@ -49,7 +49,7 @@ export const WITHDRAWAL_MODES = ['next_run', 'immediate'] as const;
 export type WithdrawalMode = (typeof WITHDRAWAL_MODES)[number];
 
 export const PAYOUT_TEXTS = {
-  noDetails: 'No payout details: add a payout method on the Wallet page.',
+  noDetails: 'No payout details: add a payout method on the Payouts page.',
   belowMinimum: (minimum: string) => `The balance is below the minimum payout of ${minimum}.`,
   held: (until: string) => `Payout details were changed recently; payouts are on hold until ${until}.`,
   providerOff: (provider: string) => `The operator has not enabled ${provider} payouts.`,

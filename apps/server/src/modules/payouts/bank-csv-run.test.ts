@@ -125,7 +125,7 @@ describe('a payout run on bank-csv', () => {
       ]),
     );
     expect(byEmail['payouts.nodetails@example.com']).toBe(
-      'No payout details: add a payout method on the Wallet page.',
+      'No payout details: add a payout method on the Payouts page.',
     );
     expect(byEmail['payouts.unsigned@example.com']).toMatch(/W-9/);
     expect(byEmail['payouts.bank@example.com']).toBeNull();
@@ -345,7 +345,7 @@ describe('a payout run on bank-csv', () => {
     expect(preview.ok).toBe(true);
     expect(preview.text).toContain('Preview (nothing sent):');
     expect(preview.text).toContain(
-      'BLOCKED  payouts.nodetails@example.com  $80.00  No payout details: add a payout method on the Wallet page.',
+      'BLOCKED  payouts.nodetails@example.com  $80.00  No payout details: add a payout method on the Payouts page.',
     );
     const runs = await system.db.select({ id: payoutRuns.id }).from(payoutRuns);
     expect(runs.length).toBe(1);

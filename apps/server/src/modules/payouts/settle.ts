@@ -19,6 +19,7 @@ import {
 } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
 import { type JournalEntryInput, recordTransaction } from '../ledger';
+import { issueSelfBillingInvoice, readTaxSettings } from '../tax';
 import { applyBalanceChange, leavePendingBalance } from '../wallet';
 import { recordPaidWithholding, reversePaidWithholding } from './withholding';
 
@@ -92,6 +93,20 @@ export async function settlePaid(
       ...(input.providerReference ? { providerReference: input.providerReference } : {}),
     })
     .where(eq(payoutItems.id, item.id));
+  // The non-US regime: the payee's self-billing invoice for what this payout paid, numbered in this
+  // transaction, so a paid payout always has its invoice and a rolled-back one gives its number back.
+  if ((await readTaxSettings(tx)).regime === 'non_us') {
+    await issueSelfBillingInvoice(tx, {
+      userId: item.userId,
+      reference: {
+        type: 'payout',
+        id: item.id,
+        description: `Payout ${item.idempotencyKey} of ${at.toISOString().slice(0, 10)}`,
+      },
+      netCents: item.grossCents,
+      issuedAt: at,
+    });
+  }
   return { changed: true, state: 'paid' };
 }
 
@@ -176,7 +191,7 @@ export async function settleReturned(
     await enqueueMail(tx, {
       to: email,
       subject: `Your payout of ${formatCents(item.netCents)} was returned`,
-      text: `Hello,\n\nYour payout of ${formatCents(item.netCents)} could not be completed (${input.reason}).\n\n${formatCents(item.grossCents)} is back in your available balance. Check your payout details on the Wallet page; the next payout run will try again.\n\nTunedrop`,
+      text: `Hello,\n\nYour payout of ${formatCents(item.netCents)} could not be completed (${input.reason}).\n\n${formatCents(item.grossCents)} is back in your available balance. Check your payout details on the Payouts page; the next payout run will try again.\n\nTunedrop`,
     });
   }
   return { changed: true, state: 'returned' };

@@ -50,9 +50,12 @@ export async function saveVatRegistration(
 export type InvoiceFor = { type: 'statement' | 'payout'; id: string; description: string };
 export const invoiceNumberText = (number: number) => `SB-${String(number).padStart(6, '0')}`;
 
-/** Issues (or answers the existing) self-billing invoice of a statement or payout, in its own transaction. */
+/**
+ * Issues (or answers the existing) self-billing invoice of a statement or payout, in its own transaction,
+ * or a savepoint of the caller's (a payout's invoice is issued in the transaction that pays it).
+ */
 export async function issueSelfBillingInvoice(
-  db: Db,
+  db: DbOrTx,
   input: { userId: string; reference: InvoiceFor; netCents: number; issuedAt?: Date },
 ): Promise<typeof taxInvoices.$inferSelect> {
   if (!Number.isSafeInteger(input.netCents) || input.netCents < 0)
@@ -132,21 +135,26 @@ export async function issueSelfBillingInvoice(
   });
 }
 
-export async function listInvoices(db: DbOrTx, userId: string) {
+/** One payee's invoices (their Payouts and Royalties pages), or every payee's (null: the admin's list). */
+export async function listInvoices(db: DbOrTx, userId: string | null) {
   const found = await db
     .select({
       id: taxInvoices.id,
       number: taxInvoices.number,
+      email: profiles.email,
       referenceType: taxInvoices.referenceType,
       referenceId: taxInvoices.referenceId,
       netCents: taxInvoices.netCents,
+      vatRatePercent: taxInvoices.vatRatePercent,
       vatCents: taxInvoices.vatCents,
       totalCents: taxInvoices.totalCents,
       createdAt: taxInvoices.createdAt,
     })
     .from(taxInvoices)
-    .where(eq(taxInvoices.userId, userId))
-    .orderBy(desc(taxInvoices.number));
+    .innerJoin(profiles, eq(profiles.id, taxInvoices.userId))
+    .where(userId === null ? undefined : eq(taxInvoices.userId, userId))
+    .orderBy(desc(taxInvoices.number))
+    .limit(userId === null ? 500 : 1000);
   return found.map((row) => ({
     ...row,
     numberText: invoiceNumberText(row.number),
@@ -154,15 +162,20 @@ export async function listInvoices(db: DbOrTx, userId: string) {
   }));
 }
 
+/** An invoice's PDF: the payee's own (userId), or any (null: the admin). */
 export async function invoicePdf(
   db: DbOrTx,
   invoiceId: string,
-  userId: string,
+  userId: string | null,
 ): Promise<{ pdf: Buffer; name: string }> {
   const [row] = await db
     .select({ pdf: taxInvoices.pdf, number: taxInvoices.number })
     .from(taxInvoices)
-    .where(and(eq(taxInvoices.id, invoiceId), eq(taxInvoices.userId, userId)));
+    .where(
+      userId === null
+        ? eq(taxInvoices.id, invoiceId)
+        : and(eq(taxInvoices.id, invoiceId), eq(taxInvoices.userId, userId)),
+    );
   if (!row) throw notFound('Invoice not found.');
   return { pdf: row.pdf, name: `${invoiceNumberText(row.number)}.pdf` };
 }

@@ -133,6 +133,16 @@ export const taxRoutes = new Hono<AppEnv>()
       return c.json({ ok: true }, 200);
     },
   )
+  // Every payee's self-billing invoices (the non-US regime), newest first.
+  .get('/admin/tax/invoices', access('admin'), async (c) =>
+    c.json({ invoices: await listInvoices(c.var.deps.db, null) }, 200),
+  )
+  .get('/admin/tax/invoices/:id/pdf', access('admin'), validate('param', idParam), async (c) => {
+    const { pdf, name } = await invoicePdf(c.var.deps.db, c.req.valid('param').id, null);
+    c.header('Content-Type', 'application/pdf');
+    c.header('Content-Disposition', attachmentDisposition(name));
+    return c.body(new Uint8Array(pdf), 200);
+  })
   .get('/admin/tax/reports/:year/:form', access('admin'), validate('param', reportParams), async (c) => {
     const { year, form } = c.req.valid('param');
     try {

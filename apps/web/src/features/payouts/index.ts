@@ -4,5 +4,6 @@
  */
 export { usePayouts } from './api/payouts';
 export { AdminPayoutSettingsCard } from './components/admin-payout-settings-card';
+export type { PayoutsPageData } from './components/payout-history';
 export { PayoutHistory } from './components/payout-history';
 export { PayoutsOverview } from './components/payouts-overview';

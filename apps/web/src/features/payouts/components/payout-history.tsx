@@ -56,7 +56,7 @@ export function PayoutHistory({ payouts }: { payouts: PayoutItemView[] }) {
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCents(payout.withheldCents)}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCents(payout.netCents)}</td>
                   <td className="py-2 text-xs break-all text-zinc-400">
-                    {payout.providerReference ?? payout.id.slice(0, 8)}
+                    {payout.providerReference ?? `${payout.runId}:${payout.accountId}`}
                   </td>
                 </tr>
               ))}

@@ -88,7 +88,7 @@ export function RunItems({ runId, items }: { runId: string; items: PayoutItemVie
                           size="sm"
                           variant="outline"
                           disabled={mark.isPending}
-                          aria-label={`Mark the payout to ${item.email} paid`}
+                          aria-label={`Mark paid: ${item.email}`}
                           onClick={() => markPaid(item)}
                         >
                           Mark paid
@@ -96,7 +96,7 @@ export function RunItems({ runId, items }: { runId: string; items: PayoutItemVie
                         <Button
                           size="sm"
                           variant="ghost"
-                          aria-label={`Mark the payout to ${item.email} returned`}
+                          aria-label={`Mark returned: ${item.email}`}
                           onClick={() => setReturning(item)}
                         >
                           Mark returned
@@ -108,7 +108,7 @@ export function RunItems({ runId, items }: { runId: string; items: PayoutItemVie
                         size="sm"
                         variant="outline"
                         disabled={retry.isPending}
-                        aria-label={`Pay ${item.email} again`}
+                        aria-label={`Pay again: ${item.email}`}
                         onClick={() => payAgain(item)}
                       >
                         Pay again

@@ -34,3 +34,11 @@ export function useSaveTreatyRate() {
 export function useAdminTaxForms() {
   return useQuery({ queryKey: formsKey, queryFn: () => unwrap(client.admin.tax.forms.$get()) });
 }
+
+/** Every payee's self-billing invoices (the non-US regime), newest first. */
+export function useAdminInvoices() {
+  return useQuery({
+    queryKey: ['admin', 'tax', 'invoices'],
+    queryFn: () => unwrap(client.admin.tax.invoices.$get()),
+  });
+}

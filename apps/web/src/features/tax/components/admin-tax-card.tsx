@@ -1,4 +1,4 @@
-/** Admin Settings: the tax regime and policy, treaty rates, signed forms and the year-end CSVs (issue 38). */
+/** Admin Settings: the tax regime and policy, treaty rates, signed forms, the year-end CSVs and the self-billing invoices (issue 38). */
 import {
   type NoW9Policy,
   TAX_FORM_LABELS,
@@ -20,6 +20,7 @@ import {
   useTaxSettings,
   useTreatyRates,
 } from '../api/admin-tax';
+import { AdminInvoices } from './admin-invoices';
 
 function SettingsForm() {
   const settings = useTaxSettings();
@@ -152,19 +153,36 @@ function TreatyRates() {
 
 function SignedForms() {
   const forms = useAdminTaxForms();
-  const year = new Date().getUTCFullYear() - 1;
+  const thisYear = new Date().getUTCFullYear();
+  // Last year's files by default (filed in January); this year's so far to check them before the year ends.
+  const [year, setYear] = useState(thisYear - 1);
   return (
     <div className="space-y-2">
-      <p className="text-sm text-zinc-300">
-        Year-end files for {year}:{' '}
-        <a className="underline" href={`/api/admin/tax/reports/${year}/1099-misc`}>
-          1099-MISC (CSV)
-        </a>{' '}
-        ·{' '}
-        <a className="underline" href={`/api/admin/tax/reports/${year}/1042-s`}>
-          1042-S (CSV)
-        </a>
-      </p>
+      <div className="flex flex-wrap items-end gap-3 text-sm text-zinc-300">
+        <Field id="tax-report-year" label="Tax year">
+          <Select
+            id="tax-report-year"
+            value={String(year)}
+            onChange={(event) => setYear(Number(event.target.value))}
+          >
+            {[thisYear, thisYear - 1, thisYear - 2, thisYear - 3].map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <p className="pb-2">
+          Year-end files for {year}:{' '}
+          <a className="underline" href={`/api/admin/tax/reports/${year}/1099-misc`}>
+            1099-MISC (CSV)
+          </a>{' '}
+          ·{' '}
+          <a className="underline" href={`/api/admin/tax/reports/${year}/1042-s`}>
+            1042-S (CSV)
+          </a>
+        </p>
+      </div>
       <table className="w-full text-left text-xs text-zinc-300" aria-label="Signed tax forms">
         <thead>
           <tr>
@@ -211,6 +229,7 @@ export function AdminTaxCard() {
       <SettingsForm />
       <TreatyRates />
       <SignedForms />
+      <AdminInvoices />
     </Card>
   );
 }
