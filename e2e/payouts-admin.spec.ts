@@ -48,7 +48,7 @@ test('an admin sets up PayPal, previews and runs payouts, and follows their outc
 
   await page.goto('/admin/settings');
   const card = page.getByTestId('payout-settings');
-  await expect(card.getByRole('heading', { name: 'Payouts' })).toBeVisible();
+  await expect(card.getByRole('heading', { name: 'Payouts', exact: true })).toBeVisible();
   const paypal = card.getByTestId('provider-paypal');
   await paypal.getByRole('checkbox', { name: 'Pay PayPal payees through PayPal Payouts' }).check();
   await paypal.getByLabel('Client ID', { exact: true }).fill(fake.clientId);
@@ -138,7 +138,7 @@ test("the admin's Tax card: signed forms, the year's 1099-MISC with the payout, 
   const { page, context, user: admin } = await pageAs(browser, { roles: ['admin'] });
   await page.goto('/admin/settings');
   const card = page.getByTestId('admin-tax');
-  await expect(card.getByRole('heading', { name: 'Tax' })).toBeVisible();
+  await expect(card.getByRole('heading', { name: 'Tax', exact: true })).toBeVisible();
   const year = new Date().getUTCFullYear();
   await card.getByLabel('Tax year', { exact: true }).selectOption(String(year));
   await expect(card).toContainText(`Year-end files for ${year}:`);
