@@ -56,6 +56,7 @@ test('an admin sets up PayPal, previews and runs payouts, and follows their outc
   await paypal.getByLabel('Webhook ID', { exact: true }).fill(fake.webhookId);
   await paypal.getByLabel('API base URL', { exact: true }).fill(fake.url);
   await paypal.getByRole('button', { name: 'Save PayPal settings' }).click();
+  await expect(paypal.getByLabel('Client secret', { exact: true })).toHaveValue('');
   await expect(paypal).toContainText('Enabled · client ID …0001');
   await paypal.getByRole('button', { name: 'Test connection' }).click();
   await expect(paypal.getByTestId('provider-test-paypal')).toContainText(
@@ -65,6 +66,8 @@ test('an admin sets up PayPal, previews and runs payouts, and follows their outc
   await paypal.getByLabel('Client secret', { exact: true }).fill(fake.clientSecret);
   await paypal.getByLabel('Webhook ID', { exact: true }).fill(fake.webhookId);
   await paypal.getByRole('button', { name: 'Save PayPal settings' }).click();
+  // Saved: the form empties the credentials it sent (a test before that would use the old ones).
+  await expect(paypal.getByLabel('Client secret', { exact: true })).toHaveValue('');
   await paypal.getByRole('button', { name: 'Test connection' }).click();
   await expect(paypal.getByTestId('provider-test-paypal')).toContainText(
     'Connected: PayPal accepted the credentials.',
