@@ -3,7 +3,8 @@
  * refused on its field), a stream term at 50% of net and a download term at 18% of gross; a report of one
  * stream and one download for the label's release is posted from /admin/royalties, the confirmation
  * naming both accounts; the artist is credited $5.40 and the label $8.10 of the $15.00 (the operator's 10%
- * fee first), each to the cent. A second report with a sale no term matches is refused before posting, with
+ * fee first), each to the cent; a $3.00 advance recorded first is repaid to the label from the artist's
+ * share. A second report with a sale no term matches is refused before posting, with
  * the contract's name. Axe-clean at 1280 and 390 px.
  */
 import { randomUUID } from 'node:crypto';
@@ -79,6 +80,13 @@ test('a label contract: written on its page, applied by the posting to the cent'
   await expect(row).toContainText(`Label ${suffix} (${label.email}) pays Signed ${suffix} (${artist.email})`);
   await expect(row).toContainText('From 2025-01-01 · 1 release · 2 terms');
 
+  // A $3.00 advance, recouped from the artist's royalties before any is paid (record 286).
+  await page.getByRole('button', { name: `Edit Roster deal ${suffix}` }).click();
+  const advance = page.getByRole('form', { name: 'Record an advance' });
+  await advance.getByLabel('Amount (USD)').fill('3');
+  await advance.getByRole('button', { name: 'Record' }).click();
+  await expect(page.getByTestId('unrecouped')).toHaveText('Unrecouped: $3.00 (repaid $0.00 of $3.00)');
+
   // A stream of $10.00 and a download of $5.00, imported and posted as an admin does.
   const fileName = `fuga-${suffix}-contract.csv`;
   await page.goto('/admin/royalties');
@@ -103,13 +111,14 @@ test('a label contract: written on its page, applied by the posting to the cent'
   await confirm.getByRole('button', { name: 'Post report' }).click();
   await expect(page.getByTestId('import-status')).toHaveText('Posted');
 
-  // Stream: 50% of $9.00 net = $4.50; download: 18% of $5.00 = $0.90. The label keeps $13.50 − $5.40.
+  // Stream: 50% of $9.00 net = $4.50; download: 18% of $5.00 = $0.90: $5.40, of which $3.00 repays the
+  // advance to the label. The label keeps $13.50 − $5.40 and gets the $3.00 back.
   const balance = async (cookie: string | null) => {
     const wallet = await fetch(`${e2eEnv.baseUrl}/api/wallet`, { headers: { cookie: cookie ?? '' } });
     return ((await wallet.json()) as { balanceCents: number }).balanceCents;
   };
-  expect(await balance(artist.cookie)).toBe(540);
-  expect(await balance(label.cookie)).toBe(810);
+  expect(await balance(artist.cookie)).toBe(240);
+  expect(await balance(label.cookie)).toBe(1110);
 
   // A sync sale no term matches, and the contract has no default: refused before posting, nothing moves.
   const refused = `fuga-${suffix}-sync.csv`;
@@ -126,13 +135,14 @@ test('a label contract: written on its page, applied by the posting to the cent'
   await expect(page.getByTestId('import-status')).toHaveText('Ready to post');
   await page.getByRole('button', { name: 'Post to balances' }).click();
   await expect(page.getByText(`match no term of the contract “Roster deal ${suffix}”`).first()).toBeVisible();
-  expect(await balance(artist.cookie)).toBe(540);
+  expect(await balance(artist.cookie)).toBe(240);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/admin/contracts');
   await page.getByRole('button', { name: `Edit Roster deal ${suffix}` }).click();
   await expect(page.getByRole('heading', { name: 'Edit contract' })).toBeVisible();
   await expect(page.getByTestId('contract-term')).toHaveCount(2);
+  await expect(page.getByTestId('unrecouped')).toHaveText('Unrecouped: $0.00 (repaid $3.00 of $3.00)');
   expect(await seriousA11yViolations(page)).toEqual([]);
   await admin.context.close();
 });

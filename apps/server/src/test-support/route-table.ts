@@ -458,6 +458,8 @@ const APP_ROUTES: RouteRow[] = [
   route('GET', '/api/admin/contracts/:id', 'admin'),
   route('POST', '/api/admin/contracts', 'admin'),
   route('PUT', '/api/admin/contracts/:id', 'admin'),
+  route('GET', '/api/admin/contracts/:id/advances', 'admin'),
+  route('POST', '/api/admin/contracts/:id/advances', 'admin'),
   route('GET', '/api/admin/lapse-policy', 'admin'),
   route('PUT', '/api/admin/lapse-policy', 'admin', { call: { json: { mode: 'keep_live' } } }),
   route('GET', '/api/me/lapse-standing', 'user', { account: 'read' }),

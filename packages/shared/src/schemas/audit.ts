@@ -79,6 +79,7 @@ export const AUDIT_KINDS = {
   'tax.vat_registration': 'Changed a VAT registration',
   'contracts.create': 'Created a label contract',
   'contracts.edit': 'Edited a label contract',
+  'contracts.advance': 'Recorded a contract advance or cost',
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;

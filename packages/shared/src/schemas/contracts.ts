@@ -28,6 +28,23 @@ export const CONTRACT_BASIS_LABELS: Record<ContractBasis, string> = {
 export const CONTRACT_DEAL_TYPES = ['royalty'] as const;
 export type ContractDealType = (typeof CONTRACT_DEAL_TYPES)[number];
 export const CONTRACT_MAX_TERMS = 50;
+
+/** What a label recoups from a payee's royalties (issue 39): advances, recoupable costs, opening balances. */
+export const CONTRACT_ADVANCE_KINDS = [
+  'advance',
+  'recording',
+  'video',
+  'marketing',
+  'opening_balance',
+] as const;
+export type ContractAdvanceKind = (typeof CONTRACT_ADVANCE_KINDS)[number];
+export const CONTRACT_ADVANCE_LABELS: Record<ContractAdvanceKind, string> = {
+  advance: 'Advance',
+  recording: 'Recording costs',
+  video: 'Video costs',
+  marketing: 'Marketing costs',
+  opening_balance: 'Unrecouped balance carried from another system',
+};
 export const CONTRACT_MAX_RELEASES = 500;
 
 export const CONTRACT_TEXTS = {
@@ -51,6 +68,8 @@ export const CONTRACT_TEXTS = {
   releaseNotLabels: 'Choose releases of the label’s account only.',
   releaseTaken: (title: string, contract: string) => `“${title}” is already in the contract “${contract}”.`,
   notFound: 'Contract not found',
+  advanceRecorded: 'Recorded: it is recouped from the artist’s royalties before any is paid.',
+  amountInvalid: 'Enter an amount above 0 with at most 2 decimals.',
   unmatched: (lines: number, contract: string) =>
     `${lines} ${lines === 1 ? 'line' : 'lines'} of this report match no term of the contract “${contract}”, which has no default rate. Add a term or a default rate to the contract, then post again; nothing was posted.`,
 } as const;
@@ -131,6 +150,38 @@ export const contractInputSchema = z
   });
 export type ContractInput = z.input<typeof contractInputSchema>;
 export type ContractInputParsed = z.output<typeof contractInputSchema>;
+
+export const contractAdvanceSchema = z.object({
+  kind: z.enum(CONTRACT_ADVANCE_KINDS),
+  amount: safeText()
+    .trim()
+    .regex(/^\d{1,10}(\.\d{1,2})?$/, CONTRACT_TEXTS.amountInvalid)
+    .refine((value) => Number(value) > 0, CONTRACT_TEXTS.amountInvalid),
+  recoupablePercent: contractRateSchema.default('100'),
+  memo: z
+    .union([safeText().trim().max(200), z.null()])
+    .optional()
+    .transform((value) => (value ? value : null)),
+});
+export type ContractAdvanceInput = z.input<typeof contractAdvanceSchema>;
+
+export type ContractAdvanceView = {
+  id: string;
+  kind: ContractAdvanceKind;
+  amountCents: number;
+  recoupablePercent: string;
+  recoupableCents: number;
+  memo: string | null;
+  createdAt: string;
+};
+
+/** A contract's recoupment: what is to be repaid, what royalties repaid, and what is left (never below 0). */
+export type ContractRecoupment = {
+  advances: ContractAdvanceView[];
+  recoupableCents: number;
+  recoupedCents: number;
+  unrecoupedCents: number;
+};
 
 export type ContractParty = { id: string; email: string; artistName: string };
 

@@ -1,7 +1,9 @@
 import {
+  CONTRACT_ADVANCE_KINDS,
   CONTRACT_BASES,
   CONTRACT_CHANNELS,
   CONTRACT_DEAL_TYPES,
+  type ContractAdvanceKind,
   type ContractBasis,
   type ContractChannel,
   type ContractDealType,
@@ -150,10 +152,49 @@ export const contractSettlements = pgTable(
     payeeUserId: text('payee_user_id').notNull(),
     royaltyUsd: numeric('royalty_usd').notNull(),
     cents: cents('cents').notNull(),
+    /** Of `cents`, what went back to the label against the contract's unrecouped advances (migration 0078). */
+    recoupedCents: cents('recouped_cents').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.importId, t.contractId] }),
+    check(
+      'contract_settlements_recouped_range',
+      sql`recouped_cents >= 0 and recouped_cents <= greatest(cents, 0)`,
+    ),
     index('contract_settlements_payee_idx').on(t.payeeUserId),
+  ],
+);
+
+/**
+ * What a label advanced or spent for a contract and recoups from the payee's royalties before any is
+ * paid (issue 39): an advance, a recoupable cost (recording, video, marketing) at its recoupable
+ * percentage, or an opening balance carried from another system. Recorded, never edited.
+ */
+export const contractAdvances = pgTable(
+  'contract_advances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'restrict' }),
+    kind: text('kind').$type<ContractAdvanceKind>().notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    recoupablePercent: numeric('recoupable_percent').notNull().default('100'),
+    /** amount × recoupable percent, truncated to the cent: what the royalties repay. */
+    recoupableCents: cents('recoupable_cents').notNull(),
+    memo: text('memo'),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('contract_advances_kind_check', inList('kind', CONTRACT_ADVANCE_KINDS)),
+    check('contract_advances_amount_positive', sql`amount_cents > 0`),
+    check('contract_advances_percent_range', sql`recoupable_percent >= 0 and recoupable_percent <= 100`),
+    check(
+      'contract_advances_recoupable_range',
+      sql`recoupable_cents >= 0 and recoupable_cents <= amount_cents`,
+    ),
+    index('contract_advances_contract_idx').on(t.contractId),
   ],
 );

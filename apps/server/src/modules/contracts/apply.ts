@@ -152,12 +152,29 @@ export async function applyContracts(
        where r.import_id = ${importId}
        group by c.id, c.label_id, c.payee_user_id`,
   );
+  // Advances and recoupable costs first (record 286): what is still unrecouped goes back to the label
+  // from the payee's cents of this posting; only the rest is the payee's.
+  await run(
+    tx,
+    sql`
+      update contract_settlements s
+         set recouped_cents = least(greatest(s.cents, 0), greatest(u.unrecouped, 0))
+        from (
+          select c.id as contract_id,
+                 (select coalesce(sum(a.recoupable_cents), 0) from contract_advances a where a.contract_id = c.id)
+               - (select coalesce(sum(p.recouped_cents), 0) from contract_settlements p
+                   where p.contract_id = c.id and p.import_id <> ${importId}) as unrecouped
+            from contracts c
+           where c.id in (select contract_id from contract_settlements where import_id = ${importId})
+        ) u
+       where s.import_id = ${importId} and s.contract_id = u.contract_id and u.unrecouped > 0`,
+  );
   await run(
     tx,
     sql`
       insert into posting_contracts (user_id, out_usd, in_cents)
-      select label_id, royalty_usd, 0 from contract_settlements where import_id = ${importId}
+      select label_id, royalty_usd, recouped_cents from contract_settlements where import_id = ${importId}
       union all
-      select payee_user_id, 0, cents from contract_settlements where import_id = ${importId}`,
+      select payee_user_id, 0, cents - recouped_cents from contract_settlements where import_id = ${importId}`,
   );
 }

@@ -2,12 +2,13 @@
  * /admin/contracts (issue 39, record 285), mounted under /api: admins list, read, create and edit label
  * contracts; the form reads a label's releases by the label's email.
  */
-import { contractInputSchema } from '@tunedrop/shared/schemas/contracts';
+import { contractAdvanceSchema, contractInputSchema } from '@tunedrop/shared/schemas/contracts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { access, requireViewer } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { validate } from '../../lib/validate';
+import { readRecoupment, recordAdvance } from './advances';
 import { labelReleases, listContracts, readContract, saveContract } from './service';
 
 const idParam = z.object({ id: z.uuid() });
@@ -37,6 +38,22 @@ export const contractRoutes = new Hono<AppEnv>()
       return c.json(
         await saveContract(c.var.deps.db, c.req.valid('json'), viewer, c.req.valid('param').id),
         200,
+      );
+    },
+  )
+  .get('/admin/contracts/:id/advances', access('admin'), validate('param', idParam), async (c) =>
+    c.json(await readRecoupment(c.var.deps.db, c.req.valid('param').id), 200),
+  )
+  .post(
+    '/admin/contracts/:id/advances',
+    access('admin'),
+    validate('param', idParam),
+    validate('json', contractAdvanceSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      return c.json(
+        await recordAdvance(c.var.deps.db, c.req.valid('param').id, c.req.valid('json'), viewer),
+        201,
       );
     },
   );

@@ -159,8 +159,13 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
     contract_out as (
       select label_id as user_id, import_id, sum(royalty_usd) as usd from contract_settlements group by 1, 2
     ),
+    -- The payee's cents less what went back to the label against unrecouped advances (record 286).
     contract_in as (
-      select payee_user_id as user_id, import_id, sum(cents) as cents from contract_settlements group by 1, 2
+      select user_id, import_id, sum(cents) as cents
+        from (select payee_user_id as user_id, import_id, cents - recouped_cents as cents from contract_settlements
+              union all
+              select label_id, import_id, recouped_cents from contract_settlements) x
+       group by 1, 2
     ),
     expected as (
       -- The operator's fee first (record 189): the owner's cents are the net's (less its contracts'

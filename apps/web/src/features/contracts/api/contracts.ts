@@ -1,6 +1,6 @@
 /** Admin label contracts (issue 39, record 285): GET/POST /api/admin/contracts, GET/PUT /:id, label-releases. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ContractInput } from '@tunedrop/shared/schemas/contracts';
+import type { ContractAdvanceInput, ContractInput } from '@tunedrop/shared/schemas/contracts';
 import { client, unwrap } from '../../../lib/api';
 
 const contractKeys = {
@@ -40,5 +40,21 @@ export function useSaveContract() {
         ? unwrap(client.admin.contracts[':id'].$put({ param: { id }, json }))
         : unwrap(client.admin.contracts.$post({ json })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contractKeys.all }),
+  });
+}
+
+export function useRecoupment(id: string) {
+  return useQuery({
+    queryKey: [...contractKeys.one(id), 'advances'],
+    queryFn: () => unwrap(client.admin.contracts[':id'].advances.$get({ param: { id } })),
+  });
+}
+
+export function useRecordAdvance(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (json: ContractAdvanceInput) =>
+      unwrap(client.admin.contracts[':id'].advances.$post({ param: { id }, json })),
+    onSuccess: (data) => queryClient.setQueryData([...contractKeys.one(id), 'advances'], data),
   });
 }

@@ -10,6 +10,7 @@ import { Card, PageLoader } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useContract, useContracts } from '../api/contracts';
+import { AdvancesCard } from '../components/advances-card';
 import { ContractForm } from '../components/contract-form';
 
 export default function AdminContractsPage() {
@@ -98,5 +99,10 @@ function EditContract({ id, onDone }: { id: string; onDone: () => void }) {
       </p>
     );
   }
-  return <ContractForm key={contract.data.id} contract={contract.data} onDone={onDone} />;
+  return (
+    <div className="space-y-6">
+      <ContractForm key={contract.data.id} contract={contract.data} onDone={onDone} />
+      <AdvancesCard contractId={contract.data.id} />
+    </div>
+  );
 }
