@@ -152,7 +152,7 @@ export const contractSettlements = pgTable(
     payeeUserId: text('payee_user_id').notNull(),
     royaltyUsd: numeric('royalty_usd').notNull(),
     cents: cents('cents').notNull(),
-    /** Of `cents`, what went back to the label against the contract's unrecouped advances (migration 0078). */
+    /** Of `cents`, what went back to the label against the contract's unrecouped advances (migration 0080). */
     recoupedCents: cents('recouped_cents').notNull().default(0),
     createdAt: createdAt(),
   },
