@@ -51,6 +51,7 @@ import { supportRoutes } from './modules/support/routes';
 import { taxRoutes } from './modules/tax/routes';
 import { accountsRoutes, teamInvitationRoutes, teamRoutes } from './modules/team/routes';
 import { walletRoutes } from './modules/wallet/routes';
+import { webhooksRoutes } from './modules/webhooks/routes';
 
 /**
  * Every API router under /api, mounted with chained .route() so this value's type carries every route,
@@ -96,7 +97,8 @@ const apiRoutes = new Hono<AppEnv>()
   .route('/', catalogueImportRoutes)
   .route('/', brandRoutes)
   .route('/', artistProfilesRoutes)
-  .route('/', apiKeysRoutes);
+  .route('/', apiKeysRoutes)
+  .route('/', webhooksRoutes);
 
 /** The public API v1 (record 290): the app's own handler chains of the routes listed in its table. */
 const v1Routes = buildV1Routes(apiRoutes.routes);

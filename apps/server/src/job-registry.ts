@@ -21,6 +21,7 @@ import { importJob } from './modules/royalty-imports/jobs';
 import { postJob } from './modules/royalty-posting';
 import { staffDigestJob } from './modules/staff-notifications/jobs';
 import { taxRemindersJob } from './modules/tax/jobs';
+import { deliverWebhookJob } from './modules/webhook-outbox/jobs';
 
 const delivery = () => import('./modules/delivery/job-handlers');
 const royaltyPosting = () => import('./modules/royalty-posting/job-handlers');
@@ -28,6 +29,10 @@ const payouts = () => import('./modules/payouts/job-handlers');
 
 export const allJobs: readonly AnyJob[] = [
   withHandler(mailSendJob, async () => (await import('./infra/mail/mail-job')).sendMail),
+  withHandler(
+    deliverWebhookJob,
+    async () => (await import('./modules/webhooks/job-handlers')).deliverWebhook,
+  ),
   withHandler(sendDeliveryJob, async () => (await delivery()).sendDelivery),
   withHandler(sweepDeliveriesJob, async () => (await delivery()).sweepDeliveries),
   withHandler(pollAcksJob, async () => (await delivery()).pollAcks),

@@ -546,6 +546,17 @@ const APP_ROUTES: RouteRow[] = [
   }),
   route('DELETE', '/api/api-keys/:id', 'user', { account: 'personal' }),
   route('GET', '/api/v1/openapi.json', 'public'),
+  // webhooks (record 291): the same managers as API keys
+  route('GET', '/api/webhooks/endpoints', 'user', { account: 'personal' }),
+  route('POST', '/api/webhooks/endpoints', 'user', {
+    account: 'personal',
+    call: { json: { url: 'https://hooks.example.com/tunedrop' } },
+  }),
+  route('DELETE', '/api/webhooks/endpoints/:id', 'user', { account: 'personal' }),
+  route('POST', '/api/webhooks/endpoints/:id/rotate', 'user', { account: 'personal' }),
+  route('POST', '/api/webhooks/endpoints/:id/test', 'user', { account: 'personal' }),
+  route('GET', '/api/webhooks/endpoints/:id/deliveries', 'user', { account: 'personal' }),
+  route('POST', '/api/webhooks/deliveries/:id/redeliver', 'user', { account: 'personal' }),
 
   // only mounted with E2E_FIXTURES_TOKEN (tests); the token itself is the check
   route('POST', '/api/test-fixtures/users', 'public'),

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'account', ...page(() => import('./pages/account-page')) },
           { path: 'api-keys', ...page(() => import('../features/api-keys/routes/api-keys-page')) },
+          { path: 'webhooks', ...page(() => import('../features/webhooks/routes/webhooks-page')) },
           { path: 'upload', ...page(() => import('../features/builder/routes/upload-page')) },
           {
             path: 'release-builder',

@@ -24,6 +24,7 @@ export const paths = {
   payouts: '/dashboard/payouts',
   account: '/dashboard/account',
   apiKeys: '/dashboard/api-keys',
+  webhooks: '/dashboard/webhooks',
   analytics: '/dashboard/analytics',
   help: '/dashboard/help',
   team: '/dashboard/team',

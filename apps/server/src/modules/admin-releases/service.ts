@@ -16,6 +16,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { enqueueReleaseMail, type ReleaseMailKind, releaseNotFound } from '../catalogue';
 import { afterReleaseDecision, assertNotAtStores } from '../delivery';
 import { deleteReleaseRows, removeStoredFiles } from '../releases';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { type AuditAction, writeAudit } from './audit';
 
 // ------------------------------------------------------------------ decisions
@@ -124,6 +125,16 @@ export async function decideRelease(
       await tx.update(releases).set({ status: delivery.keepStatus }).where(eq(releases.id, releaseId));
       after.status = delivery.keepStatus;
     }
+    if (decision === 'approve' || decision === 'reject')
+      await emitWebhookEvent(
+        tx,
+        before.userId,
+        decision === 'approve' ? 'release.approved' : 'release.rejected',
+        {
+          releaseId,
+          ...(decision === 'reject' ? { reason: after.rejectionReason } : {}),
+        },
+      );
     await writeAudit(tx, viewer, {
       action: plan.action,
       releaseId,

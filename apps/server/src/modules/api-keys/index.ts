@@ -1,2 +1,2 @@
 /** API keys (record 290): the public API's gate asks it who a presented key stands for. */
-export { authenticateKey, createApiKey, type KeyCaller } from './service';
+export { assertManagesKeys, authenticateKey, createApiKey, type KeyCaller } from './service';

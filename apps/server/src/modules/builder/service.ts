@@ -35,6 +35,7 @@ import { profileForNewRelease } from '../artist-profiles';
 import { createRelease, uniqueViolation } from '../catalogue';
 import { optInAtSubmission } from '../content-id';
 import { notifyReleaseSubmitted } from '../staff-notifications';
+import { emitWebhookEvent } from '../webhook-outbox';
 import {
   copyAudioIntoStorage,
   FileClaimedElsewhere,
@@ -357,6 +358,7 @@ export async function submitRelease(
         ),
       );
       await notifyReleaseSubmitted(tx, releaseId);
+      await emitWebhookEvent(tx, userId, 'release.submitted', { releaseId });
       return row;
     });
     deps.logger.info({ releaseId, userId, tracks: submission.tracks.length }, 'release submitted');

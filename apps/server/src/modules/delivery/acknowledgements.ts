@@ -16,6 +16,7 @@ import {
 } from '../../db/schema';
 import { type ParsedAck, parseAck } from '../ddex';
 import { notifyAcknowledgement } from '../staff-notifications';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { type AckText, decodeAck } from './ack-text';
 import { mailReleasesLive, mailStoreRejection } from './artist-mails';
 import { openTargetTransport } from './connect';
@@ -232,6 +233,21 @@ async function applyAck(
       stateChangedAt: now,
     })
     .where(eq(deliveries.id, delivery.id));
+  if (state === 'acknowledged' || state === 'rejected') {
+    const [owner] = await tx
+      .select({ accountId: releases.userId, upc: releases.upc })
+      .from(releases)
+      .where(eq(releases.id, delivery.releaseId));
+    if (owner)
+      await emitWebhookEvent(tx, owner.accountId, `delivery.${state}`, {
+        deliveryId: delivery.id,
+        releaseId: delivery.releaseId,
+        targetId: delivery.targetId,
+        upc: owner.upc,
+        messageId: attempt.id,
+        ...(state === 'rejected' ? { reason } : {}),
+      });
+  }
   if (item.isAccepted) {
     // Stores dropped from this target's deals by an approved per-store takedown are now gone.
     const [target] = await tx.select().from(deliveryTargets).where(eq(deliveryTargets.id, delivery.targetId));

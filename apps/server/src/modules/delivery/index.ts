@@ -16,4 +16,6 @@ export {
   queueReleaseUpdate,
   queueTakedowns,
 } from './planning';
+/** The address rules of delivery targets (record 227), which webhook endpoints share (record 291). */
+export { allowedAddresses, guardedLookup, TargetAddressRefusedError } from './target-address';
 export { runDeliveryOnce } from './worker';

@@ -89,6 +89,39 @@ export const V1_ROUTES: readonly V1Route[] = [
   ),
   row('GET', '/payouts', 'payouts:read', 'Payouts', 'The account’s payouts'),
 
+  // webhooks (record 291)
+  row('GET', '/webhooks/endpoints', 'webhooks:manage', 'Webhooks', 'The account’s webhook endpoints'),
+  row(
+    'POST',
+    '/webhooks/endpoints',
+    'webhooks:manage',
+    'Webhooks',
+    'Add an endpoint (its secret is in this answer only)',
+  ),
+  row('DELETE', '/webhooks/endpoints/:id', 'webhooks:manage', 'Webhooks', 'Remove an endpoint'),
+  row(
+    'POST',
+    '/webhooks/endpoints/:id/rotate',
+    'webhooks:manage',
+    'Webhooks',
+    'A new secret; the old one signs 24 hours more',
+  ),
+  row('POST', '/webhooks/endpoints/:id/test', 'webhooks:manage', 'Webhooks', 'Send the test event'),
+  row(
+    'GET',
+    '/webhooks/endpoints/:id/deliveries',
+    'webhooks:manage',
+    'Webhooks',
+    'The endpoint’s delivery log',
+  ),
+  row(
+    'POST',
+    '/webhooks/deliveries/:id/redeliver',
+    'webhooks:manage',
+    'Webhooks',
+    'Send a delivery’s message again',
+  ),
+
   // staff (a key made by an admin with admin:*)
   row('GET', '/admin/releases', 'admin:*', 'Staff', 'The review queue'),
   row('POST', '/admin/releases/:id/approve', 'admin:*', 'Staff', 'Approve a release'),

@@ -47,6 +47,10 @@ export default function AccountPage() {
             Let your other systems use the Tunedrop API and receive its events.{' '}
             <Link className="text-brand-300 underline" to={paths.apiKeys}>
               Manage API keys
+            </Link>{' '}
+            ·{' '}
+            <Link className="text-brand-300 underline" to={paths.webhooks}>
+              Manage webhooks
             </Link>
           </p>
         </Card>
