@@ -190,29 +190,7 @@ export async function loadViewer(c: Context<AppEnv>): Promise<Viewer | null> {
   }
   const chosen = getCookie(c, ACCOUNT_COOKIE) || teamOnlyAccount(row);
   const membership = chosen && chosen !== row.userId ? await membershipOf(db, chosen, row.userId) : null;
-  return {
-    user: {
-      id: row.userId,
-      email: row.email,
-      name: row.name,
-      emailVerified: row.emailVerified,
-      twoFactorEnabled: row.twoFactorEnabled === true,
-    },
-    sessionId: row.sessionId,
-    profile: membership?.profile ?? {
-      plan: row.plan,
-      fullName: row.fullName,
-      artistName: row.artistName,
-      banned: row.banned,
-      banReason: row.banReason,
-      subscriptionStatus: row.subscriptionStatus,
-      subscriptionEnd: row.subscriptionEnd,
-    },
-    roles: row.roles,
-    account: membership
-      ? { id: membership.accountId, role: membership.role }
-      : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
-  };
+  return viewerOf(row, membership, row.sessionId);
 }
 
 /**
@@ -234,29 +212,7 @@ export async function viewerOfPerson(
   if (!row) return null;
   const membership = accountId !== row.userId ? await membershipOf(db, accountId, row.userId) : null;
   if (accountId !== row.userId && !membership) return null;
-  return {
-    user: {
-      id: row.userId,
-      email: row.email,
-      name: row.name,
-      emailVerified: row.emailVerified,
-      twoFactorEnabled: row.twoFactorEnabled === true,
-    },
-    sessionId,
-    profile: membership?.profile ?? {
-      plan: row.plan,
-      fullName: row.fullName,
-      artistName: row.artistName,
-      banned: row.banned,
-      banReason: row.banReason,
-      subscriptionStatus: row.subscriptionStatus,
-      subscriptionEnd: row.subscriptionEnd,
-    },
-    roles: row.roles,
-    account: membership
-      ? { id: membership.accountId, role: membership.role }
-      : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
-  };
+  return viewerOf(row, membership, sessionId);
 }
 
 /**
@@ -388,4 +344,38 @@ export function assertNotBanned(viewer: Viewer): void {
     const reason = viewer.profile.banReason ? ` Reason: ${viewer.profile.banReason}` : '';
     throw new AppError('banned', `Your account has been banned from uploading music.${reason}`, 403);
   }
+}
+
+type PersonRow = NonNullable<Awaited<ReturnType<typeof viewerRow>>>;
+type Membership = Awaited<ReturnType<typeof membershipOf>>;
+
+/** The viewer of a person's row, on the account they chose (`membership`) or their own. */
+function viewerOf(
+  row: Omit<PersonRow, 'sessionId' | 'expiresAt'>,
+  membership: Membership,
+  sessionId: string,
+): Viewer {
+  return {
+    user: {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.emailVerified,
+      twoFactorEnabled: row.twoFactorEnabled === true,
+    },
+    sessionId,
+    profile: membership?.profile ?? {
+      plan: row.plan,
+      fullName: row.fullName,
+      artistName: row.artistName,
+      banned: row.banned,
+      banReason: row.banReason,
+      subscriptionStatus: row.subscriptionStatus,
+      subscriptionEnd: row.subscriptionEnd,
+    },
+    roles: row.roles,
+    account: membership
+      ? { id: membership.accountId, role: membership.role }
+      : { id: row.userId, role: ownAccountRole(row.userId, row.ownAccountOwner, row.ownAccountRole) },
+  };
 }
