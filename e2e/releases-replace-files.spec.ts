@@ -87,6 +87,11 @@ for (const viewport of VIEWPORTS) {
     const producer = fresh.getByRole('group', { name: 'Producer 1' });
     await producer.getByLabel('First Name').fill('Max');
     await producer.getByLabel('Last Name').fill('Beats');
+    // A track added later answers its AI use too (issue 41, record 295).
+    await fresh
+      .getByRole('group', { name: 'AI use' })
+      .getByRole('radio', { name: /^No AI used/ })
+      .check();
     await fresh.getByRole('button', { name: 'Add this track' }).click();
     await expect(fresh).toHaveCount(0);
     await expect(tracks).toHaveCount(3);
