@@ -546,6 +546,8 @@ const APP_ROUTES: RouteRow[] = [
   }),
   route('DELETE', '/api/api-keys/:id', 'user', { account: 'personal' }),
   route('GET', '/api/v1/openapi.json', 'public'),
+  route('GET', '/api/v1/reference', 'public'),
+  route('GET', '/api/v1/reference/scalar.js', 'public'),
   // webhooks (record 291): the same managers as API keys
   route('GET', '/api/webhooks/endpoints', 'user', { account: 'personal' }),
   route('POST', '/api/webhooks/endpoints', 'user', {

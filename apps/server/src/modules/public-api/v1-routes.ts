@@ -8,6 +8,7 @@ import { ACCESS_RULE, ACCOUNT_NEED, access } from '../../lib/access';
 import type { AppEnv } from '../../lib/context';
 import { idempotency, keyGate } from './key-gate';
 import { openApiDocument, type SourceRoute } from './openapi';
+import { referencePage, scalarBundle } from './reference';
 import { V1_ROUTES } from './v1-table';
 
 /** The handler chain of one app route, in order; an error names a v1 row that is no app route. */
@@ -30,6 +31,9 @@ export function buildV1Routes(source: readonly SourceRoute[]): Hono<AppEnv> {
   const v1 = new Hono<AppEnv>();
   const document = openApiDocument(source);
   v1.get('/openapi.json', access('public'), (c) => c.json(document, 200));
+  // The reference page reading that document, with its script served from here (record 292).
+  v1.get('/reference', access('public'), referencePage);
+  v1.get('/reference/scalar.js', access('public'), scalarBundle);
   for (const entry of V1_ROUTES) {
     const chain = appChain(source, entry.method, entry.path);
     const accessAt = chain.findIndex((handler) => marks(handler)[ACCESS_RULE] !== undefined);

@@ -99,8 +99,11 @@ export default function ApiKeysPage() {
         <h1 className="text-2xl font-bold text-white">API keys</h1>
       </div>
       <p className="text-zinc-300">
-        Keys let your other systems use the Tunedrop API at <code className="text-white">/api/v1</code>{' '}
-        (reference:{' '}
+        Keys let your other systems use the Tunedrop API at <code className="text-white">/api/v1</code> (the{' '}
+        <a className="text-brand-300 underline" href="/api/v1/reference">
+          API reference
+        </a>{' '}
+        and its{' '}
         <a className="text-brand-300 underline" href="/api/v1/openapi.json">
           OpenAPI document
         </a>
