@@ -16,6 +16,7 @@ import { type Database, openDatabase } from './db/client';
 import { mailOutbox } from './db/schema';
 import { enqueueMail } from './infra/mail/mail';
 import { jobConcurrency } from './server';
+import { freePort } from './test-support/sftp';
 
 const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const baseUrl = process.env.DATABASE_URL;
@@ -38,7 +39,7 @@ function dataDir() {
   return dir;
 }
 
-function start(role: 'web' | 'worker', port: number, databaseUrl: string): ChildProcess {
+function start(role: 'web' | 'worker', port: number, databaseUrl: string, dir = dataDir()): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
     env: {
       ...process.env,
@@ -47,7 +48,7 @@ function start(role: 'web' | 'worker', port: number, databaseUrl: string): Child
       APP_SECRET: secret,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir(),
+      DATA_DIR: dir,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
     },
@@ -141,21 +142,37 @@ describe('roles', () => {
       };
       const url = new URL(baseUrl as string);
       url.pathname = `/${name}`;
-      const webPort = 38000 + Math.floor(Math.random() * 500);
-      const workerPort = webPort + 500;
+      const webPort = await freePort();
+      const workerPort = await freePort();
+      // Without SMTP_URL each instance writes mail to the outbox of its own DATA_DIR: where a message
+      // lands says which instance ran its job.
+      const webDir = dataDir();
+      const workerDir = dataDir();
+      const outbox = (dir: string) => {
+        try {
+          return fs.readdirSync(path.join(dir, 'outbox')).filter((file) => file.endsWith('.eml'));
+        } catch {
+          return [];
+        }
+      };
 
-      start('web', webPort, url.toString());
+      start('web', webPort, url.toString(), webDir);
       await waitFor(healthy(webPort));
       database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
-      await enqueueMail(database.db, { to: 'someone@example.com', subject: 'Hello', text: 'Hi' });
-      const status = async () =>
-        (await (database as Database).db.select({ status: mailOutbox.status }).from(mailOutbox))[0]?.status;
-      // The web instance polls nothing: the message waits (a worker polls every 2 s).
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      expect(await status()).toBe('pending');
+      const recipients = ['someone@example.com', 'someone-else@example.com', 'a-third@example.com'];
+      for (const to of recipients) await enqueueMail(database.db, { to, subject: 'Hello', text: 'Hi' });
+      const statuses = async () =>
+        (await (database as Database).db.select({ status: mailOutbox.status }).from(mailOutbox)).map(
+          (row) => row.status,
+        );
+      expect(await statuses()).toEqual(['pending', 'pending', 'pending']);
 
-      start('worker', workerPort, url.toString());
-      await waitFor(async () => (await status()) === 'sent');
+      // The messages wait for a worker (the web instance had them for the worker's whole start, several
+      // polls of 2 s); once it has sent them all, every one is in the worker's outbox and none in the web's.
+      start('worker', workerPort, url.toString(), workerDir);
+      await waitFor(async () => (await statuses()).every((status) => status === 'sent'));
+      expect(outbox(workerDir)).toHaveLength(3);
+      expect(outbox(webDir)).toEqual([]);
       const [row] = await database.db
         .select({ status: mailOutbox.status })
         .from(mailOutbox)
