@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { PAYEE_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, splitPayees } from '../../db/schema';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { profiles, settings, splitPayees } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
+import { PAYEE_MINIMUM_SETTING } from './payees';
 
 let system: TestSystem;
 let owner: Awaited<ReturnType<TestSystem['signedInUser']>>;
@@ -101,6 +102,11 @@ describe('who is a payee', () => {
 });
 
 describe('the payee minimum', () => {
+  // Each case starts from the default, whichever ran before it (the files' cases run in any order).
+  beforeEach(async () => {
+    await system.db.delete(settings).where(eq(settings.key, PAYEE_MINIMUM_SETTING));
+  });
+
   it('defaults to $50, is set by an admin, and the server holds payees to it', async () => {
     const payee = await withoutPlan(1500);
     await invite(payee.email, { userId: payee.userId });
@@ -143,6 +149,7 @@ describe('the payee minimum', () => {
   });
 
   it('refuses amounts out of bounds or malformed, and non-admins', async () => {
+    expect((await setPayeeMinimum('5')).status).toBe(200);
     for (const value of ['0', '0.99', '1000.01', '12.345', '-5', 'ten', '']) {
       const response = await setPayeeMinimum(value);
       expect(response.status, value).toBe(422);
