@@ -6,7 +6,8 @@
 // tracks written by the catalogue core only (record 261), decimal arithmetic only in the money module
 // (record 263), and the drift guards of scripts/checks/ (record
 // 265): file size, ARCHITECTURE.md true to the code, a front door (index.ts) for every module and feature,
-// the decision index sorted by number and complete, knip.
+// the decision index sorted by number, complete and one short line a row, records of at most 3,000
+// characters (decision-length, its allow-list only shrinks), knip.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,7 @@ const CHECKS = [
   ['architecture', process.execPath, ['scripts/checks/architecture.mjs']],
   ['front-doors', process.execPath, ['scripts/checks/front-doors.mjs']],
   ['decision-index', process.execPath, ['scripts/checks/decision-index.mjs']],
+  ['decision-length', process.execPath, ['scripts/checks/decision-length.mjs']],
   // Decimal sums, products and roundings only in packages/shared/src/money (record 263).
   ['decimal-arithmetic', process.execPath, ['scripts/checks/decimal-arithmetic.mjs']],
   // Unused files, exports and dependencies, and imports of undeclared packages (knip.jsonc, record 265).

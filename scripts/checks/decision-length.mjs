@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// A decision record is one decision in at most 3,000 characters (issue 37, CONTRIBUTING.md): today's rules
+// go to the docs/ page of their topic, measurements to bench/results/, and a bundle is split into records.
+// The records still over the limit are allow-listed with their length when the check came in; the list
+// only shrinks: a listed record may not grow, one back under the limit or gone (split, renamed) fails
+// until its entry is removed, and no record numbered above 309 may be listed.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './files.mjs';
+
+const MAX_CHARACTERS = 3000;
+/** The last record number when the list was made: records after it are never allowed over the limit. */
+const LAST_LISTABLE = 309;
+/** Records over the limit, each with the most characters it may keep (its length when listed). */
+const ALLOWED = new Map([
+  ['040-payments-one-interface-two-providers.md', 4576],
+  ['051-upload-staging-and-content-checks.md', 3130],
+  ['070-wallet-ledger-one-balance-path.md', 3738],
+  ['075-bulk-balance-csv.md', 3148],
+  ['080-one-owner-for-the-embedded-database.md', 5327],
+  ['082-bounded-input.md', 4645],
+  ['084-crash-safe-submission.md', 3830],
+  ['085-sign-in-limits-count-failures.md', 3412],
+  ['092-one-data-access-style-and-module-boundaries.md', 3840],
+  ['093-bundled-server.md', 4256],
+  ['097-forms-through-one-zod-wrapper.md', 3070],
+  ['105-delivery-pages-and-journeys.md', 3297],
+  ['120-money-and-catalogue-after-a-lapse.md', 3147],
+  ['121-fix-and-resubmit-and-owner-audio.md', 7244],
+  ['125-viewer-in-one-query.md', 3067],
+  ['128-prerendered-public-pages.md', 7176],
+  ['140-royalty-splits.md', 6643],
+  ['141-generated-secret-and-private-data-dir.md', 5327],
+  ['143-email-links-recorded-single-use.md', 4243],
+  ['145-access-before-body.md', 4371],
+  ['146-errors-upload-names-and-live-stream-caps.md', 3284],
+  ['147-split-invitations-limited-quoted-and-bound-to-the-address.md', 4872],
+  ['148-split-expenses-described-bounded-and-shown-to-payees.md', 3381],
+  ['149-statement-pdf-fonts-for-any-script.md', 4498],
+  ['151-royalty-reports-in-bounded-memory.md', 3973],
+  ['152-royalty-amount-bounds-and-reimport.md', 3087],
+  ['154-atomic-packages-and-fenced-leases.md', 5142],
+  ['155-pg-boss-on-both-databases.md', 3258],
+  ['156-background-work-as-jobs-and-roles.md', 4506],
+  ['157-uploads-straight-to-the-bucket.md', 3607],
+  ['159-health-metrics-and-request-ids.md', 4031],
+  ['160-production-topology-and-its-test.md', 3506],
+  ['161-royalty-imports-as-jobs.md', 3800],
+  ['163-ddex-module.md', 3059],
+  ['166-protocols-from-libraries-in-royalties.md', 3739],
+  ['167-one-raw-sql-helper-enforced.md', 4225],
+  ['168-boundaries-by-dependency-cruiser.md', 3447],
+  ['169-names-that-say-where-things-are.md', 3406],
+  ['171-every-session-on-the-fast-path-and-cached-health.md', 3423],
+  ['172-bulk-balances-in-one-statement.md', 4178],
+  ['173-support-reply-by-business-days.md', 3650],
+  ['175-payee-accounts.md', 4885],
+  ['177-delivery-target-lifecycle.md', 4477],
+  ['179-staff-notifications.md', 3402],
+  ['181-p-and-c-lines-and-release-guidance.md', 3681],
+  ['183-review-search-stored-column.md', 3804],
+  ['185-content-id-opt-in-and-allow-list.md', 5469],
+  ['186-sales-line-identity-and-overlap.md', 5916],
+  ['187-report-currency-and-sanity-warnings.md', 4343],
+  ['188-suspense-account.md', 4191],
+  ['189-operator-fee-and-finance-overview.md', 5608],
+  ['190-statements-per-month-of-balance-changes.md', 5138],
+  ['191-a-complete-audit-trail.md', 4392],
+  ['192-youtube-delivery-target-and-builder-content-id.md', 7352],
+  ['193-content-id-claims-and-youtube-reports.md', 6449],
+  ['197-post-release-edits.md', 5757],
+  ['198-messages-stores-accept.md', 6841],
+  ['199-release-time-and-territories.md', 4097],
+  ['200-catalogue-import.md', 6880],
+  ['201-artist-profiles.md', 4819],
+  ['202-team-with-roles.md', 6033],
+  ['203-operator-brand-and-plans.md', 5725],
+  ['204-bulk-balance-and-posting-at-scale.md', 3881],
+  ['205-ownership-transfer-and-leaving.md', 4550],
+  ['206-review-search-narrow-table.md', 3482],
+  ['207-royalty-staging-in-a-worker.md', 3591],
+  ['208-statements-off-the-event-loop.md', 4030],
+  ['209-public-pages-own-bundle.md', 5074],
+  ['210-dashboard-route-loaders-and-first-load.md', 4490],
+  ['212-request-hot-path.md', 5285],
+  ['213-balance-log-references-without-locks.md', 4767],
+  ['214-royalty-import-worker-path-tested-and-batch-bytes.md', 3521],
+  ['215-ci-postgres-suite-beside-npm-test.md', 4791],
+  ['216-public-pages-in-fewer-files.md', 4585],
+  ['217-dead-worker-takeover-and-drain.md', 3566],
+  ['223-database-timeouts.md', 3930],
+  ['224-migrate-role-and-restore-drill.md', 4225],
+  ['225-traces-dashboard-alerts.md', 3775],
+  ['226-store-folders-and-acknowledgements.md', 3358],
+  ['229-member-money-actions-traced.md', 3299],
+  ['232-catalogue-import-job-with-limits.md', 3031],
+  ['241-money-journal-signed-usd-numeric-and-caches.md', 3026],
+  ['246-money-history-into-the-journal.md', 3456],
+  ['250-royalties-in-three-modules.md', 3074],
+  ['254-server-tests-share-their-workers-modules.md', 3545],
+  ['259-statements-and-analytics-read-the-journal.md', 3313],
+  ['267-payout-runs-through-the-operators-provider.md', 4149],
+  ['285-label-contracts-applied-at-posting.md', 4818],
+  ['290-public-api-v1-from-the-app-routes.md', 3450],
+]);
+
+const dir = join(root, 'docs/decisions');
+const problems = [];
+const lengthOf = (file) => [...readFileSync(join(dir, file), 'utf8')].length;
+for (const file of readdirSync(dir).filter((name) => /^\d{3}-.+\.md$/.test(name))) {
+  const length = lengthOf(file);
+  const allowed = ALLOWED.get(file);
+  if (allowed === undefined) {
+    if (length > MAX_CHARACTERS)
+      problems.push(
+        `${file}: ${length} characters (at most ${MAX_CHARACTERS}: one decision a record; figures to bench/results/, today's rules to docs/)`,
+      );
+  } else if (length <= MAX_CHARACTERS) {
+    problems.push(
+      `${file}: ${length} characters, now within the limit: remove it from ALLOWED in scripts/checks/decision-length.mjs`,
+    );
+  } else if (length > allowed) {
+    problems.push(
+      `${file}: ${length} characters, more than the ${allowed} it was allowed: shorten it (the list only shrinks)`,
+    );
+  }
+}
+for (const [file] of ALLOWED) {
+  if (!existsSync(join(dir, file)))
+    problems.push(`${file}: allowed in scripts/checks/decision-length.mjs but no longer there: remove it`);
+  if (Number(file.slice(0, 3)) > LAST_LISTABLE)
+    problems.push(
+      `${file}: records after ${LAST_LISTABLE} cannot be allowed over ${MAX_CHARACTERS} characters`,
+    );
+}
+if (problems.length > 0) {
+  console.error(`decision-length: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
