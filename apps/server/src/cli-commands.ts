@@ -7,6 +7,7 @@ import { AppError } from './lib/errors';
 import { apiKeysCliCommands } from './modules/api-keys/cli';
 import { createAccount, findUserIdByEmail, grantRole, revokeRole } from './modules/auth';
 import { catalogueCliCommands } from './modules/catalogue-import/cli';
+import { contractsCliCommands } from './modules/contracts/cli';
 import { deliveryCliCommands } from './modules/delivery/cli';
 import { describeFinance, financeIdentities } from './modules/finance';
 import { ledgerCliCommands } from './modules/ledger/cli';
@@ -154,6 +155,7 @@ export const cliCommands: Record<string, Command> = {
   },
   ...apiKeysCliCommands,
   ...catalogueCliCommands,
+  ...contractsCliCommands,
   ...deliveryCliCommands,
   ...ledgerCliCommands,
   ...payoutsCliCommands,

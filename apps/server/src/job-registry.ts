@@ -9,6 +9,7 @@ import type { AnyJob } from './lib/jobs';
 import { withHandler } from './lib/jobs';
 import { cleanUpUploadsJob } from './modules/builder/jobs';
 import { catalogueImportJob } from './modules/catalogue-import/jobs';
+import { releaseReservesJob } from './modules/contracts/jobs';
 import {
   pollAcksJob,
   promoteDueReleasesJob,
@@ -47,6 +48,10 @@ export const allJobs: readonly AnyJob[] = [
   withHandler(
     lapsePolicyJob,
     async () => (await import('./modules/lapse-policy/job-handlers')).applyLapsePolicyDaily,
+  ),
+  withHandler(
+    releaseReservesJob,
+    async () => (await import('./modules/contracts/job-handlers')).releaseReservesDaily,
   ),
   withHandler(sendPayoutRunJob, async () => (await payouts()).sendPayoutRunHandler),
   withHandler(schedulePayoutRunJob, async () => (await payouts()).schedulePayoutRunHandler),

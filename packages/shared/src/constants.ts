@@ -64,6 +64,7 @@ export const BALANCE_UPDATE_TYPES = [
   'royalty_import',
   'split_release',
   'split_return',
+  'reserve_release',
 ] as const;
 export type BalanceUpdateType = (typeof BALANCE_UPDATE_TYPES)[number];
 

@@ -70,6 +70,13 @@ export const CONTRACT_TEXTS = {
   notFound: 'Contract not found',
   advanceRecorded: 'Recorded: it is recouped from the artist’s royalties before any is paid.',
   amountInvalid: 'Enter an amount above 0 with at most 2 decimals.',
+  reserveInvalid: 'Enter a reserve from 0 to 100 with at most 4 decimals.',
+  reserveScheduleInvalid:
+    'Enter the release schedule as percentages adding up to 100, one per period, such as 50/50 (at most 24 periods).',
+  reserveScheduleMissing: 'Enter how the reserve is released, such as 50/50 over the next two periods.',
+  reserveScheduleWithoutReserve: 'Enter a reserve percentage, or leave the schedule empty.',
+  rateAboveNet: (contract: string, rate: string, fee: string, max: string) =>
+    `The contract “${contract}” pays ${rate}% of gross receipts, but the operator’s fee takes ${fee}% of them: the label would pay the artist more than it receives. Lower the rate to at most ${max}% or pay on net receipts, then post again; nothing was posted.`,
   unmatched: (lines: number, contract: string) =>
     `${lines} ${lines === 1 ? 'line' : 'lines'} of this report match no term of the contract “${contract}”, which has no default rate. Add a term or a default rate to the contract, then post again; nothing was posted.`,
 } as const;
@@ -96,6 +103,38 @@ const territory = safeText()
       ctx.addIssue({ code: 'custom', message: CONTRACT_TEXTS.territoryInvalid(code) });
   });
 
+/** Up to 24 periods: a reserve is released within two years. */
+export const CONTRACT_MAX_RESERVE_PERIODS = 24;
+
+/**
+ * "50/50" → ['50', '50']: the percent of a reserve released in each following period (statement month),
+ * adding up to exactly 100. Empty (no reserve) → [].
+ */
+export function parseReserveSchedule(text: string): string[] | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const parts = trimmed.split(/\s*[/,;]\s*/);
+  if (parts.length > CONTRACT_MAX_RESERVE_PERIODS) return null;
+  if (!parts.every((part) => isFeePercent(part) && Number(part) > 0)) return null;
+  const normalized = parts.map(normalizeFeePercent);
+  // Exact: each has at most 4 decimals, so the sum in ten-thousandths is an integer.
+  const total = normalized.reduce((sum, part) => sum + Math.round(Number(part) * 10_000), 0);
+  return total === 1_000_000 ? normalized : null;
+}
+
+const reserveSchedule = z
+  .union([safeText().max(200), z.array(safeText().max(12)).max(CONTRACT_MAX_RESERVE_PERIODS), z.null()])
+  .optional()
+  .transform((value, ctx) => {
+    const text = Array.isArray(value) ? value.join('/') : (value ?? '');
+    const parsed = parseReserveSchedule(text);
+    if (parsed === null) {
+      ctx.addIssue({ code: 'custom', message: CONTRACT_TEXTS.reserveScheduleInvalid });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 export const contractTermSchema = z
   .object({
     territories: z.array(territory).max(250).default([]),
@@ -108,10 +147,40 @@ export const contractTermSchema = z
     endsOn: optionalDay,
     basis: z.enum(CONTRACT_BASES),
     rate: contractRateSchema,
+    /** Held back from the payee's royalty on this term's sales (never on returns), issue 39. */
+    reservePercent: z
+      .union([
+        safeText()
+          .trim()
+          .max(9, CONTRACT_TEXTS.reserveInvalid)
+          .refine(isFeePercent, CONTRACT_TEXTS.reserveInvalid)
+          .transform(normalizeFeePercent),
+        z.literal(''),
+        z.null(),
+      ])
+      .optional()
+      .transform((value) => (value ? value : '0')),
+    /** The percent of the reserve released in each following statement month ("50/50"). */
+    reserveSchedule,
   })
   .superRefine((term, ctx) => {
     if (term.startsOn && term.endsOn && term.endsOn < term.startsOn) {
       ctx.addIssue({ code: 'custom', path: ['endsOn'], message: CONTRACT_TEXTS.endBeforeStart });
+    }
+    const hasReserve = Number(term.reservePercent) > 0;
+    if (hasReserve && term.reserveSchedule.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reserveSchedule'],
+        message: CONTRACT_TEXTS.reserveScheduleMissing,
+      });
+    }
+    if (!hasReserve && term.reserveSchedule.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reservePercent'],
+        message: CONTRACT_TEXTS.reserveScheduleWithoutReserve,
+      });
     }
   });
 export type ContractTermInput = z.input<typeof contractTermSchema>;
@@ -223,5 +292,10 @@ export function describeTerm(term: ContractTerm): string {
   if (term.store) parts.push(`at ${term.store}`);
   if (term.startsOn) parts.push(`from ${term.startsOn}`);
   if (term.endsOn) parts.push(`to ${term.endsOn}`);
-  return parts.join(' ');
+  if (Number(term.reservePercent) > 0) {
+    parts.push(
+      `, ${term.reservePercent}% reserved and released ${term.reserveSchedule.join('/')} over the next ${term.reserveSchedule.length} ${term.reserveSchedule.length === 1 ? 'month' : 'months'}`,
+    );
+  }
+  return parts.join(' ').replace(' ,', ',');
 }

@@ -132,6 +132,8 @@ export type PostingFigures = {
   posted: boolean;
   creditedCents: number;
   heldCents: number;
+  /** Held back from contract payees as royalty reserves, released in later months (record 287). */
+  reservedCents: number;
   feeCents: number;
   /** Balances credited (owners and accepted payees). */
   artists: number;

@@ -22,6 +22,8 @@ export const JOURNAL_TRANSACTION_KINDS = [
   'payout_paid',
   /** A payout returned, failed, unclaimed or refunded: the money back to the payee's balance, once. */
   'payout_returned',
+  /** Part of a contract's royalty reserve released to its payee on schedule (issue 39, record 287). */
+  'reserve_release',
 ] as const;
 export type JournalTransactionKind = (typeof JOURNAL_TRANSACTION_KINDS)[number];
 
@@ -48,6 +50,8 @@ export const JOURNAL_ACCOUNTS = [
   'manual_adjustments',
   /** Per user: tax withheld from their payouts, owed to the tax authority (issue 38). */
   'tax_withheld_payable',
+  /** Per contract: the payee's royalties held back as a reserve, released on the term's schedule (record 287). */
+  'reserve_held',
 ] as const;
 export type JournalAccount = (typeof JOURNAL_ACCOUNTS)[number];
 
@@ -57,6 +61,7 @@ export const WHOLE_CENT_ACCOUNTS = [
   'withdrawals_payable',
   'payee_held',
   'tax_withheld_payable',
+  'reserve_held',
 ] as const;
 
 /** Accounts whose balance is what the operator owes (credit-positive): balance = -(sum of amounts). */
@@ -69,4 +74,5 @@ export const LIABILITY_ACCOUNTS: readonly JournalAccount[] = [
   'operator_revenue',
   'rounding_residue',
   'tax_withheld_payable',
+  'reserve_held',
 ];

@@ -76,6 +76,13 @@ export type StatementShareRow = {
 /** A balance change that is not a royalty posting: a withdrawal, its refund, or an adjustment. */
 export type StatementMovementRow = { date: string; description: string; cents: number };
 
+/**
+ * A contract payee's royalty reserves in the month (issue 39, record 287): held back by the month's
+ * postings, released to the balance in the month, and still held at its end. Information beside the
+ * balance: what is held is not in it until released (the release is one of the month's other earnings).
+ */
+export type StatementReserves = { heldCents: number; releasedCents: number; balanceCents: number };
+
 export type RoyaltyStatement = {
   /** YYYY-MM: the calendar month (UTC) of the balance changes it covers. */
   period: string;
@@ -124,4 +131,6 @@ export type RoyaltyStatement = {
   withdrawals: StatementMovementRow[];
   adjustments: StatementMovementRow[];
   closingCents: number;
+  /** Set for a contract payee who has had a reserve by the month's end; absent otherwise. */
+  reserves?: StatementReserves;
 };

@@ -19,6 +19,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -97,9 +98,18 @@ export const contractTerms = pgTable(
     endsOn: date('ends_on', { mode: 'string' }),
     basis: text('basis').$type<ContractBasis>().notNull(),
     rate: numeric('rate').notNull(),
+    /** Percent of the payee's royalty on this term's sales held back (never on returns), record 287. */
+    reservePercent: numeric('reserve_percent').notNull().default('0'),
+    /** Percent of the reserve released in each following statement month, adding up to 100 ("50/50"). */
+    reserveSchedule: numeric('reserve_schedule').array().notNull().default(sql`'{}'::numeric[]`),
   },
   (t) => [
     primaryKey({ columns: [t.contractId, t.position] }),
+    check('contract_terms_reserve_range', sql`reserve_percent >= 0 and reserve_percent <= 100`),
+    check(
+      'contract_terms_reserve_schedule',
+      sql`(reserve_percent = 0) = (cardinality(reserve_schedule) = 0)`,
+    ),
     check('contract_terms_channel_check', inList('channel', CONTRACT_CHANNELS)),
     check('contract_terms_basis_check', inList('basis', CONTRACT_BASES)),
     check('contract_terms_rate_range', sql`rate >= 0 and rate <= 100`),
@@ -196,5 +206,61 @@ export const contractAdvances = pgTable(
       sql`recoupable_cents >= 0 and recoupable_cents <= amount_cents`,
     ),
     index('contract_advances_contract_idx').on(t.contractId),
+  ],
+);
+
+/**
+ * A royalty reserve (issue 39, record 287): per posting, contract and term, the part of the payee's cents
+ * held back on the term's sales (none on returns), in the statement month of the posting (`held_month`),
+ * on the journal's `reserve_held` account of the contract until its parts are released.
+ */
+export const contractReserves = pgTable(
+  'contract_reserves',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => royaltyImports.id, { onDelete: 'restrict' }),
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'restrict' }),
+    termPosition: integer('term_position').notNull(),
+    labelId: text('label_id').notNull(),
+    payeeUserId: text('payee_user_id').notNull(),
+    /** The first day of the statement month (UTC) the reserve was held in. */
+    heldMonth: date('held_month', { mode: 'string' }).notNull(),
+    /** The exact royalty of the term's positive lines, the percent held and the exact reserve. */
+    salesRoyaltyUsd: numeric('sales_royalty_usd').notNull(),
+    percent: numeric('percent').notNull(),
+    reserveUsd: numeric('reserve_usd').notNull(),
+    /** What was held: the exact reserve truncated to the cent, never more than the payee's cents. */
+    heldCents: cents('held_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('contract_reserves_posting_term_unique').on(t.importId, t.contractId, t.termPosition),
+    check('contract_reserves_held_positive', sql`held_cents > 0`),
+    index('contract_reserves_contract_idx').on(t.contractId),
+    index('contract_reserves_payee_idx').on(t.payeeUserId, t.heldMonth),
+  ],
+);
+
+/** A reserve's parts, one per statement month of its schedule; released once, by `releaseDueReserves`. */
+export const contractReserveReleases = pgTable(
+  'contract_reserve_releases',
+  {
+    reserveId: uuid('reserve_id')
+      .notNull()
+      .references(() => contractReserves.id, { onDelete: 'restrict' }),
+    part: integer('part').notNull(),
+    /** The first day of the statement month it falls due in. */
+    dueMonth: date('due_month', { mode: 'string' }).notNull(),
+    cents: cents('cents').notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reserveId, t.part] }),
+    check('contract_reserve_releases_cents', sql`cents >= 0`),
+    index('contract_reserve_releases_due_idx').on(t.dueMonth).where(sql`released_at is null`),
   ],
 );

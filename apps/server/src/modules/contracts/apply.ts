@@ -7,7 +7,7 @@
  *
  * Reads the posting's temporary tables `posting_groups` and `posting_fees`; leaves `posting_contracts`
  * (user_id, out_usd, in_cents) for the postings statement: what each label gave up exactly and each payee
- * receives in cents. A report with no release under a contract in force leaves it empty.
+ * receives in cents (after recoupment, record 286, and less the reserves held, record 287). A report with no release under a contract in force leaves it empty.
  */
 import { CONTRACT_TEXTS } from '@tunedrop/shared/schemas/contracts';
 import { type SQL, sql } from 'drizzle-orm';
@@ -86,7 +86,7 @@ export async function applyContracts(
                 or (${month} >= date_trunc('month', c.starts_on)::date and (c.ends_on is null or ${month} <= c.ends_on)))
       )
       select l.contract_id, l.contract_name, l.user_id, l.release_id, l.track_id, l.period, l.amount_usd,
-             t.position, coalesce(t.basis, l.default_basis) as basis, coalesce(t.rate, l.default_rate) as rate,
+             l.fee_percent, t.position, coalesce(t.basis, l.default_basis) as basis, coalesce(t.rate, l.default_rate) as rate,
              case when coalesce(t.basis, l.default_basis) = 'net'
                   then l.amount_usd - l.amount_usd * l.fee_percent * 0.01 else l.amount_usd end as basis_usd
         from l
@@ -113,6 +113,24 @@ export async function applyContracts(
     throw new AppError(
       'contract_unmatched',
       CONTRACT_TEXTS.unmatched(Number(unmatched.lines), unmatched.contractName),
+      409,
+    );
+  }
+  // A rate of gross receipts above what the fee leaves would make the label pay out more than it received
+  // (a negative label share): refused by name, before any money moves.
+  const [aboveNet] = await rows<{ contractName: string; rate: string; fee: string; max: string }>(
+    tx,
+    sql`
+      select contract_name, trim_scale(rate)::text as rate, trim_scale(fee_percent)::text as fee,
+             trim_scale(100 - fee_percent)::text as max
+        from posting_contract_lines
+       where basis = 'gross' and rate > 100 - fee_percent
+       order by rate desc, contract_name limit 1`,
+  );
+  if (aboveNet) {
+    throw new AppError(
+      'contract_rate_above_net',
+      CONTRACT_TEXTS.rateAboveNet(aboveNet.contractName, aboveNet.rate, aboveNet.fee, aboveNet.max),
       409,
     );
   }
@@ -169,12 +187,74 @@ export async function applyContracts(
         ) u
        where s.import_id = ${importId} and s.contract_id = u.contract_id and u.unrecouped > 0`,
   );
+  await holdReserves(tx, importId);
   await run(
     tx,
     sql`
       insert into posting_contracts (user_id, out_usd, in_cents)
       select label_id, royalty_usd, recouped_cents from contract_settlements where import_id = ${importId}
       union all
-      select payee_user_id, 0, cents - recouped_cents from contract_settlements where import_id = ${importId}`,
+      select s.payee_user_id, 0,
+             s.cents - s.recouped_cents
+               - (select coalesce(sum(r.held_cents), 0) from contract_reserves r
+                   where r.import_id = s.import_id and r.contract_id = s.contract_id)
+        from contract_settlements s where s.import_id = ${importId}`,
+  );
+}
+
+/**
+ * Reserves (record 287): per contract and term with a reserve, the percent of the royalty on the term's
+ * sales (positive lines only: nothing is held on returns), truncated to the cent, held from what the
+ * payee is paid after recoupment (never more: the terms in order take what is left). Each reserve's parts
+ * fall due in the statement months after the posting's, by the term's schedule; the parts are the
+ * differences of the cumulative percentages truncated to the cent, so they add up to what was held.
+ * The posting's journal transaction moves the held cents to `reserve_held` (posting-journal.ts).
+ */
+async function holdReserves(tx: Tx, importId: string): Promise<void> {
+  await run(
+    tx,
+    sql`
+      insert into contract_reserves
+        (import_id, contract_id, term_position, label_id, payee_user_id, held_month, sales_royalty_usd, percent,
+         reserve_usd, held_cents)
+      with sales as (
+        select l.contract_id, l.position, t.reserve_percent as percent,
+               sum(l.basis_usd * l.rate * 0.01) filter (where l.amount_usd > 0) as royalty
+          from posting_contract_lines l
+          join contract_terms t on t.contract_id = l.contract_id and t.position = l.position
+         where t.reserve_percent > 0
+         group by l.contract_id, l.position, t.reserve_percent
+      ),
+      wanted as (
+        select contract_id, position, percent, royalty, royalty * percent * 0.01 as reserve,
+               (trunc(royalty * percent * 0.01, 2) * 100)::bigint as cents
+          from sales where royalty > 0
+      ),
+      capped as (
+        select w.*, s.label_id, s.payee_user_id, greatest(s.cents - s.recouped_cents, 0) as available,
+               sum(w.cents) over (partition by w.contract_id order by w.position) as upto
+          from wanted w
+          join contract_settlements s on s.import_id = ${importId} and s.contract_id = w.contract_id
+      )
+      select ${importId}::uuid, contract_id, position, label_id, payee_user_id,
+             date_trunc('month', clock_timestamp() at time zone 'UTC')::date, trim_scale(royalty), trim_scale(percent),
+             trim_scale(reserve), least(cents, greatest(available - (upto - cents), 0))
+        from capped
+       where least(cents, greatest(available - (upto - cents), 0)) > 0`,
+  );
+  await run(
+    tx,
+    sql`
+      insert into contract_reserve_releases (reserve_id, part, due_month, cents)
+      select id, part, (held_month + make_interval(months => part::int))::date,
+             (floor(held_cents * upto / 100) - floor(held_cents * (upto - percent) / 100))::bigint
+        from (
+          select r.id, r.held_month, r.held_cents, s.part, s.percent,
+                 sum(s.percent) over (partition by r.id order by s.part) as upto
+            from contract_reserves r
+            join contract_terms t on t.contract_id = r.contract_id and t.position = r.term_position
+            cross join lateral unnest(t.reserve_schedule) with ordinality as s(percent, part)
+           where r.import_id = ${importId}
+        ) x`,
   );
 }

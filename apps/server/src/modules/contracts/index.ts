@@ -3,4 +3,5 @@
  * Posting calls `applyContracts` inside its settling transaction; the admin routes are wired by app.ts.
  */
 export { applyContracts } from './apply';
+export { releaseDueReserves, reserveSummary } from './reserves';
 export { listContracts, readContract, saveContract } from './service';

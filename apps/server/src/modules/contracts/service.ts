@@ -143,6 +143,8 @@ export async function readContract(db: DbOrTx, id: string): Promise<ContractView
         endsOn: term.endsOn,
         basis: term.basis,
         rate: trimRate(term.rate),
+        reservePercent: trimRate(term.reservePercent),
+        reserveSchedule: term.reserveSchedule.map((part) => trimRate(String(part))),
       }),
     ),
     updatedAt: contract.updatedAt.toISOString(),

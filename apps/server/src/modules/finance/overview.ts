@@ -64,8 +64,13 @@ const REPORTS_SQL = sql`
     p as (
       select import_id, sum(cents) as credited, sum(fee_cents) as fee from royalty_postings group by import_id
     ),
+    -- Held: split shares for pending invitations and contract reserves (record 287), both not credited.
     h as (
-      select import_id, sum(cents) as held from split_settlements where held group by import_id
+      select import_id, sum(cents) as held
+        from (select import_id, cents from split_settlements where held
+              union all
+              select import_id, held_cents from contract_reserves) x
+       group by import_id
     ),
     r as (
       select i.id, i.file_name, i.posted_at, coalesce(i.currency, 'USD') as currency,

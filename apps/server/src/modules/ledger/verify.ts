@@ -141,18 +141,44 @@ const CHECKS: { check: string; query: ReturnType<typeof sql> }[] = [
     query: sql`
       with e as (select import_id, sum(amount_usd) as usd from royalty_earnings group by import_id),
       p as (select import_id, sum(cents) as credited, sum(fee_cents) as fee from royalty_postings group by import_id),
-      h as (select import_id, sum(cents) as held from split_settlements where held group by import_id)
-      select 'report ' || i.file_name || ': gross = credited + held + fee + suspense + residue' as what,
-             trim_scale((coalesce(p.credited, 0) + coalesce(h.held, 0) + coalesce(p.fee, 0)) / 100.0
-                        + coalesce(i.residue, 0))::text as journal,
+      h as (select import_id, sum(cents) as held from split_settlements where held group by import_id),
+      r as (select import_id, sum(held_cents) as held from contract_reserves group by import_id)
+      select 'report ' || i.file_name || ': gross = credited + held + reserved + fee + suspense + residue' as what,
+             trim_scale((coalesce(p.credited, 0) + coalesce(h.held, 0) + coalesce(r.held, 0) + coalesce(p.fee, 0))
+                        / 100.0 + coalesce(i.residue, 0))::text as journal,
              trim_scale(coalesce(e.usd, 0))::text as recorded
         from royalty_imports i
         left join e on e.import_id = i.id
         left join p on p.import_id = i.id
         left join h on h.import_id = i.id
+        left join r on r.import_id = i.id
        where i.status = 'posted'
-         and coalesce(e.usd, 0) <> (coalesce(p.credited, 0) + coalesce(h.held, 0) + coalesce(p.fee, 0)) / 100.0
-                                   + coalesce(i.residue, 0)`,
+         and coalesce(e.usd, 0) <> (coalesce(p.credited, 0) + coalesce(h.held, 0) + coalesce(r.held, 0)
+                                    + coalesce(p.fee, 0)) / 100.0 + coalesce(i.residue, 0)`,
+  },
+  {
+    // Contract reserves (record 287): per contract, the journal's reserve_held = held − released parts.
+    check: 'contract reserves',
+    query: sql`
+      with j as (
+        select subject as contract_id, -100 * sum(amount) as cents from journal_entries
+         where account = 'reserve_held' group by subject
+      ),
+      r as (
+        select r.contract_id::text as contract_id,
+               sum(r.held_cents) - coalesce(sum(x.released), 0) as cents
+          from contract_reserves r
+          left join lateral (
+            select sum(cents) as released from contract_reserve_releases
+             where reserve_id = r.id and released_at is not null
+          ) x on true
+         group by r.contract_id
+      )
+      select 'contract ' || coalesce(c.name, coalesce(r.contract_id, j.contract_id)) as what,
+             trim_scale(coalesce(j.cents, 0))::text as journal, coalesce(r.cents, 0)::text as recorded
+        from r full join j on j.contract_id = r.contract_id
+        left join contracts c on c.id::text = coalesce(r.contract_id, j.contract_id)
+       where coalesce(j.cents, 0) <> coalesce(r.cents, 0)`,
   },
 ];
 

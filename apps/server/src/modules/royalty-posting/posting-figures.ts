@@ -26,6 +26,7 @@ class Preview extends Error {
 type FigureRow = {
   creditedCents: string | number;
   heldCents: string | number;
+  reservedCents: string | number;
   feeCents: string | number;
   artists: string | number;
   grossUsd: string;
@@ -50,6 +51,7 @@ function figuresOf(row: FigureRow | null | undefined, suspenseUsd: string, poste
     posted,
     creditedCents,
     heldCents,
+    reservedCents: Number(row?.reservedCents ?? 0),
     feeCents,
     artists: Number(row?.artists ?? 0),
     grossUsd: row?.grossUsd ?? '0',
@@ -68,7 +70,8 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
         select coalesce(sum(p.cents), 0) as credited_cents, coalesce(sum(p.fee_cents), 0) as fee_cents,
                count(*) filter (where p.cents <> 0) as artists,
                trim_scale(coalesce(sum(p.amount_usd), 0))::text as gross_usd,
-               (select coalesce(sum(cents), 0) from split_settlements where import_id = ${importId} and held) as held_cents
+               (select coalesce(sum(cents), 0) from split_settlements where import_id = ${importId} and held) as held_cents,
+               (select coalesce(sum(held_cents), 0) from contract_reserves where import_id = ${importId}) as reserved_cents
           from royalty_postings p where p.import_id = ${importId}`,
     );
     // What the posting booked to suspense (record 188), line by line.
@@ -132,6 +135,8 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
           select coalesce(sum(trunc(own.amount, 2) * 100), 0) - (select cents from held) + (select cents from con_in)
                    as credited_cents,
                  (select cents from held) as held_cents,
+                 (select coalesce(sum(held_cents), 0) from contract_reserves where import_id = ${importId})
+                   as reserved_cents,
                  coalesce(sum(trunc(f.gross, 2) * 100 - trunc(own.amount + coalesce(con.out_usd, 0), 2) * 100), 0)
                    as fee_cents,
                  (select count(*) from (select user_id from own union select user_id from payees) u) as artists,

@@ -2,7 +2,7 @@
  * A posting's journal transaction (issue 36, docs/money.md): one balanced transaction per settled report.
  * The artists' legs come from the balance path (collected, not written); this adds the other side: the
  * store's receivable for the report's gross (or, for a suspense assignment, the suspense it pays out of),
- * the held shares per payee, the operator's fee, the report's unmatched lines and the rounding residue.
+ * the held shares per payee, the contract reserves held per contract (record 287), the operator's fee, the report's unmatched lines and the rounding residue.
  */
 import { centsToDecimal, negateDecimal, sumDecimalsAtScale } from '@tunedrop/shared/money';
 import { sql } from 'drizzle-orm';
@@ -31,8 +31,19 @@ export async function recordPosting(tx: Tx, posting: PostingJournal): Promise<vo
     sql`select payee_id, sum(cents)::text as cents from split_settlements
          where import_id = ${report.id} and held group by payee_id`,
   );
+  // Contract reserves (record 287): the payee's cents held back, per contract, until released.
+  const reserved = await rows<{ contractId: string; cents: string }>(
+    tx,
+    sql`select contract_id, sum(held_cents)::text as cents from contract_reserves
+         where import_id = ${report.id} group by contract_id`,
+  );
   const entries: JournalEntryInput[] = [
     ...posting.artistLegs,
+    ...reserved.map((row) => ({
+      account: 'reserve_held' as const,
+      subject: row.contractId,
+      amount: centsToDecimal(-BigInt(row.cents)),
+    })),
     ...held.map((row) => ({
       account: 'payee_held' as const,
       subject: row.payeeId,

@@ -203,13 +203,15 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
     const [totals] = await rows<{ residue: string | null; held: string; matched: string }>(
       tx,
       sql`
-        select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held + ${feeCents}) / 100)::text as residue,
+        select trim_scale(coalesce(sum(amount_usd), 0) - (${postedCents}::numeric + h.held + r.held + ${feeCents}) / 100)::text as residue,
                h.held::text as held, trim_scale(coalesce(sum(amount_usd), 0))::text as matched
           from royalty_postings,
                (select coalesce(sum(cents), 0) as held from split_settlements
-                 where import_id = ${importId} and held) h
+                 where import_id = ${importId} and held) h,
+               -- Contract reserves (record 287): held on reserve_held, not credited.
+               (select coalesce(sum(held_cents), 0) as held from contract_reserves where import_id = ${importId}) r
          where import_id = ${importId}
-         group by h.held`,
+         group by h.held, r.held`,
     );
     const residue = totals?.residue ?? '0';
     const heldCents = Number(totals?.held ?? 0);

@@ -15,6 +15,7 @@ import type {
   RoyaltyStatement,
   StatementAmountRow,
   StatementMovementRow,
+  StatementReserves,
 } from '@tunedrop/shared/schemas/royalty-statements';
 import {
   type ReceivedLine,
@@ -127,6 +128,8 @@ export type StatementData = {
   /** The owners' lines behind the shares received; empty when none were received. */
   receivedLines: ReceivedLine[];
   issuer: { legalName: string; address: string };
+  /** The account's contract reserves in the month (record 287); null when it never had one. */
+  reserves?: StatementReserves | null;
 };
 
 /** The month's royalty postings (the rows that credited reports). */
@@ -262,6 +265,7 @@ export function composeStatement(data: StatementData): StatementWithDetails {
     withdrawals,
     adjustments,
     closingCents,
+    ...(data.reserves ? { reserves: data.reserves } : {}),
     details,
   };
   if (!artistProfile) return account;

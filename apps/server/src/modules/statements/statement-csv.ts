@@ -154,6 +154,17 @@ export function statementCsvText(
     }),
   );
   lines.push(record({ section: 'Closing balance', date: period, cents: statement.closingCents }));
+  // Contract reserves (record 287): information beside the balance, not in the total.
+  if (statement.reserves) {
+    const reserves = statement.reserves;
+    for (const [description, cents] of [
+      ['Royalty reserve held back this month', reserves.heldCents],
+      ['Royalty reserve released to the balance this month', reserves.releasedCents],
+      ['Royalty reserve still held at the end of the month', reserves.balanceCents],
+    ] as const) {
+      lines.push(record({ section: 'Information', description: `${description}: ${formatCents(cents)}` }));
+    }
+  }
   // Expenses repaid to a shared release's owner before the payee's share (record 148): information, no amount.
   for (const release of expenses) {
     lines.push(

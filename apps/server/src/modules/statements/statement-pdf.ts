@@ -142,6 +142,18 @@ export async function statementPdfBytes(
       ],
     ]);
   }
+  // Contract reserves (record 287): beside the balance, not in it until released.
+  if (statement.reserves) {
+    const reserves = statement.reserves;
+    sections.push([
+      'Royalty reserves (information, not in the totals)',
+      [
+        { label: 'Held back from this month’s royalties', units: '', cents: reserves.heldCents },
+        { label: 'Released to your balance this month', units: '', cents: reserves.releasedCents },
+        { label: 'Reserve still held at the end of the month', units: '', cents: reserves.balanceCents },
+      ],
+    ]);
+  }
   // Expenses repaid to shared releases' owners before this payee's shares (record 148): not in any total.
   if (expenses.length > 0) {
     sections.push([

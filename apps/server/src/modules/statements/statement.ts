@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { firstRow, rows } from '../../lib/sql';
+import { reserveSummary } from '../contracts';
 import { payableCentsAt } from '../ledger';
 import {
   type DetailRow,
@@ -168,6 +169,7 @@ export async function readStatementData(
 
   const issuer = await readStatementIssuer(db);
   return {
+    reserves: await reserveSummary(db, userId, period),
     period,
     artistProfile: artistProfile ?? null,
     account: { ...account, openingCents, closingCents },

@@ -159,10 +159,13 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
     contract_out as (
       select label_id as user_id, import_id, sum(royalty_usd) as usd from contract_settlements group by 1, 2
     ),
-    -- The payee's cents less what went back to the label against unrecouped advances (record 286).
+    -- The payee's cents less what went back to the label against unrecouped advances (record 286) and
+    -- less the reserves held (record 287; their releases are reserve_release rows, checked below).
     contract_in as (
       select user_id, import_id, sum(cents) as cents
         from (select payee_user_id as user_id, import_id, cents - recouped_cents as cents from contract_settlements
+              union all
+              select payee_user_id, import_id, -held_cents from contract_reserves
               union all
               select label_id, import_id, recouped_cents from contract_settlements) x
        group by 1, 2
@@ -206,6 +209,16 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
     select coalesce(r.user_id, rl.user_id), pr.email, coalesce(r.cents, 0), coalesce(rl.cents, 0), coalesce(r.cents, 0)
       from released r
       full join released_logged rl on rl.user_id = r.user_id
+      join profiles pr on pr.id = coalesce(r.user_id, rl.user_id)
+     where coalesce(r.cents, 0) <> coalesce(rl.cents, 0)
+    union all
+    select coalesce(r.user_id, rl.user_id), pr.email, coalesce(r.cents, 0), coalesce(rl.cents, 0), coalesce(r.cents, 0)
+      from (select rs.payee_user_id as user_id, sum(x.cents) as cents
+              from contract_reserve_releases x join contract_reserves rs on rs.id = x.reserve_id
+             where x.released_at is not null group by rs.payee_user_id) r
+      full join (select user_id, sum(new_balance_cents - old_balance_cents) as cents
+                   from balance_updates_log where update_type = 'reserve_release' group by user_id) rl
+        on rl.user_id = r.user_id
       join profiles pr on pr.id = coalesce(r.user_id, rl.user_id)
      where coalesce(r.cents, 0) <> coalesce(rl.cents, 0)`,
   );

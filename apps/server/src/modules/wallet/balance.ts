@@ -83,6 +83,7 @@ const JOURNAL_KIND: Record<BalanceUpdateType, JournalTransactionKind> = {
   royalty_import: 'royalty_posting',
   split_release: 'split_release',
   split_return: 'split_return',
+  reserve_release: 'reserve_release',
 };
 
 const MANUAL_TYPES = new Set<BalanceUpdateType>(['manual', 'bulk_csv', 'cli']);

@@ -31,6 +31,8 @@ const EMPTY_TERM: ContractInput['terms'] extends (infer T)[] | undefined ? T : n
   endsOn: null,
   basis: 'net',
   rate: '',
+  reservePercent: '',
+  reserveSchedule: '',
 };
 
 function initialValues(contract: ContractView | null): ContractInput {
@@ -56,7 +58,12 @@ function initialValues(contract: ContractView | null): ContractInput {
     defaultBasis: contract.defaultBasis,
     defaultRate: contract.defaultRate,
     releaseIds: contract.releases.map((release) => release.id),
-    terms: contract.terms,
+    // The reserve as typed: empty when none, the schedule as "50/50".
+    terms: contract.terms.map((term) => ({
+      ...term,
+      reservePercent: term.reservePercent === '0' ? '' : term.reservePercent,
+      reserveSchedule: term.reserveSchedule.join('/'),
+    })),
   };
 }
 
@@ -235,6 +242,31 @@ export function ContractForm({ contract, onDone }: { contract: ContractView | nu
                       inputMode="decimal"
                       autoComplete="off"
                       {...form.register(`terms.${index}.rate`)}
+                    />
+                  </Field>
+                  <Field
+                    id={id('reserve')}
+                    label="Reserve (%, optional)"
+                    hint="Held back from sales, never from returns"
+                    error={termErrors?.reservePercent?.message}
+                  >
+                    <Input
+                      id={id('reserve')}
+                      inputMode="decimal"
+                      autoComplete="off"
+                      {...form.register(`terms.${index}.reservePercent`)}
+                    />
+                  </Field>
+                  <Field
+                    id={id('reserve-schedule')}
+                    label="Reserve released"
+                    hint="Percent in each following month, such as 50/50"
+                    error={termErrors?.reserveSchedule?.message}
+                  >
+                    <Input
+                      id={id('reserve-schedule')}
+                      autoComplete="off"
+                      {...form.register(`terms.${index}.reserveSchedule`)}
                     />
                   </Field>
                   <div className="flex items-end gap-2">

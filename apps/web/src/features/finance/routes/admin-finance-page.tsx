@@ -208,7 +208,7 @@ function moneyLines(cents: FinanceReportRow['cents'], residueUsd: string, grossN
     },
     {
       label: 'Held for invitations',
-      note: "Collaborators' shares kept until they accept their invitation.",
+      note: "Collaborators' shares kept until they accept their invitation, and contract reserves until released.",
       cents: cents.heldCents,
       testId: 'report-held',
     },

@@ -281,6 +281,21 @@ function StatementFigures({ statement }: { statement: RoyaltyStatement }) {
           }))}
         />
       ) : null}
+      {statement.reserves ? (
+        <AmountRows
+          title="Royalty reserves (not in the totals until released)"
+          testId="statement-reserves"
+          rows={[
+            { label: 'Held back from this month’s royalties', cents: statement.reserves.heldCents },
+            { label: 'Released to your balance this month', cents: statement.reserves.releasedCents },
+            {
+              label: 'Reserve still held at the end of the month',
+              cents: statement.reserves.balanceCents,
+              isTotal: true,
+            },
+          ]}
+        />
+      ) : null}
       <p className="text-xs text-zinc-400">{STATEMENT_TEXTS.grossNote}</p>
     </div>
   );

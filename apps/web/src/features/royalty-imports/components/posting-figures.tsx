@@ -11,13 +11,22 @@ const formatUsd = (text: string) => formatCents(Number(truncateToCents(text)));
 
 export function postingFiguresText(figures: PostingFigures): string {
   const artists = `${figures.artists} artist${figures.artists === 1 ? '' : 's'}`;
-  return `${figures.posted ? 'Credited' : 'Will credit'} ${formatCents(figures.creditedCents)} to ${artists}; held for pending invitations ${formatCents(figures.heldCents)}; operator fee ${formatCents(figures.feeCents)}; suspense (unmatched) ${formatUsd(figures.suspenseUsd)}.`;
+  return `${figures.posted ? 'Credited' : 'Will credit'} ${formatCents(figures.creditedCents)} to ${artists}; held for pending invitations ${formatCents(figures.heldCents)};${figures.reservedCents !== 0 ? ` held in contract reserves ${formatCents(figures.reservedCents)};` : ''} operator fee ${formatCents(figures.feeCents)}; suspense (unmatched) ${formatUsd(figures.suspenseUsd)}.`;
 }
 
 export function PostingFiguresList({ figures }: { figures: PostingFigures }) {
   const items: [string, string, string][] = [
     ['Credited to balances', formatCents(figures.creditedCents), 'figure-credited'],
     ['Held for pending invitations', formatCents(figures.heldCents), 'figure-held'],
+    ...(figures.reservedCents !== 0
+      ? [
+          ['Held in contract reserves', formatCents(figures.reservedCents), 'figure-reserved'] as [
+            string,
+            string,
+            string,
+          ],
+        ]
+      : []),
     ['Operator fee', formatCents(figures.feeCents), 'figure-fee'],
     ['Suspense (unmatched)', formatUsd(figures.suspenseUsd), 'figure-suspense'],
   ];
