@@ -6,7 +6,11 @@
  * released 50/50 gives 20.00 now, 2.50 next month and 2.50 the month after (the journal's currency is
  * USD; the figures are the issue's).
  */
-import { CONTRACT_TEXTS, type ContractInput } from '@tunedrop/shared/schemas/contracts';
+import {
+  CONTRACT_TEXTS,
+  type ContractInput,
+  type ContractTermInput,
+} from '@tunedrop/shared/schemas/contracts';
 import type { RoyaltyStatement } from '@tunedrop/shared/schemas/royalty-statements';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +41,7 @@ afterAll(async () => system?.close());
 
 type Person = { userId: string; email: string; cookie: string };
 
-async function physicalDeal(isrc: string, term: Partial<ContractInput['terms'][number]> = {}) {
+async function physicalDeal(isrc: string, term: Partial<ContractTermInput> = {}) {
   const label = (await system.signedInUser({ plan: 'pro' })) as Person;
   const artist = (await system.signedInUser({ plan: 'basic' })) as Person;
   const { releaseId } = await createTestRelease(system, label.userId, { status: 'live', isrcs: [isrc] });
@@ -255,7 +259,7 @@ describe('contract reserves', () => {
 
   it('refuses a reserve without a schedule, a schedule not adding up to 100, and a schedule without a reserve', async () => {
     const { contract } = await physicalDeal('QZRES2600005', { reservePercent: '', reserveSchedule: '' });
-    const save = (term: Partial<ContractInput['terms'][number]>) =>
+    const save = (term: Partial<ContractTermInput>) =>
       system.request(`/api/admin/contracts/${contract.id}`, {
         method: 'PUT',
         cookie: adminCookie,
