@@ -9,6 +9,11 @@ const MODULES = `${SERVER}modules/`;
 const FEATURES = '^apps/web/src/features/';
 /** The posting side of royalties (issue 36, record 250). */
 const POSTING = 'royalty-posting';
+/** The steps of royalty-imports, in the order an imported file goes through them (record 278). */
+const IMPORTS = `${MODULES}royalty-imports/`;
+const DETECT_STEP = '(detect|headers)';
+const PARSE_STEP = '(parse|parse-[a-z]+|dsr-records)';
+const STAGE_STEP = '(stage-[a-z]+|staging|copy-in|import-checks|service|jobs|job-handlers|routes)';
 /** Tests and test set-up may reach into other modules for fixtures; production code may not. */
 const TESTS = ['\\.test\\.tsx?$', `${SERVER}test-support/`, '^apps/server/src/main-e2e\\.ts$'];
 
@@ -57,19 +62,47 @@ module.exports = {
       severity: 'error',
       comment:
         'Royalties in three modules with one-way arrows (issue 36, record 250): royalty-imports (source, ' +
-        'detect, parse, stage) knows nothing of posting or statements; posting reads the staged report ' +
+        'detect, parse, stage) knows nothing of posting or statements, directly or through another module ' +
+        '(record 278); posting reads the staged report ' +
         "through royalty-imports' index.ts, statements read posting's results.",
       from: { path: `${MODULES}royalty-imports/`, pathNot: TESTS },
-      to: { path: `${MODULES}(${POSTING}|statements)/` },
+      to: { path: `${MODULES}(${POSTING}|statements)/`, reachable: true },
     },
     {
       name: 'royalty-posting-knows-no-statements',
       severity: 'error',
       comment:
-        'Posting writes the books and knows nothing of the statements that read them (record 250): ' +
-        'statements import posting, never the other way.',
+        'Posting writes the books and knows nothing of the statements that read them (record 250), directly ' +
+        'or through another module (record 278): statements import posting, never the other way.',
       from: { path: `${MODULES}${POSTING}/`, pathNot: TESTS },
-      to: { path: `${MODULES}statements/` },
+      to: { path: `${MODULES}statements/`, reachable: true },
+    },
+    {
+      name: 'royalty-import-source-knows-no-later-step',
+      severity: 'error',
+      comment:
+        'An imported file goes forward only (issue 36, record 278): source (source.ts, measure.ts) → detect ' +
+        '(detect.ts, headers.ts) → parse (parse*.ts, dsr-records.ts) → stage. The source reads and measures ' +
+        'the bytes and knows nothing of what detects, parses or stages them.',
+      from: { path: `${IMPORTS}(source|measure)\\.ts$` },
+      to: { path: `${IMPORTS}(${DETECT_STEP}|${PARSE_STEP}|${STAGE_STEP})\\.ts$` },
+    },
+    {
+      name: 'royalty-import-detect-knows-no-parser',
+      severity: 'error',
+      comment:
+        "The detect step reads a report's first lines (the head kept as the upload streamed in) and enters no " +
+        'parser: the parse comes after it and imports it, never the reverse (record 278).',
+      from: { path: `${IMPORTS}${DETECT_STEP}\\.ts$` },
+      to: { path: `${IMPORTS}(${PARSE_STEP}|${STAGE_STEP})\\.ts$` },
+    },
+    {
+      name: 'royalty-import-parse-knows-no-staging',
+      severity: 'error',
+      comment:
+        'The parse yields lines and knows nothing of staging them or of the job that runs it (record 278).',
+      from: { path: `${IMPORTS}${PARSE_STEP}\\.ts$` },
+      to: { path: `${IMPORTS}(${STAGE_STEP})\\.ts$` },
     },
     {
       name: 'infra-and-db-know-no-module',

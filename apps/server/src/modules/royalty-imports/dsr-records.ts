@@ -3,6 +3,7 @@
  * and the checks a record's cells pass before parse-dsr.ts reads them.
  */
 import { canonicalDecimal } from '@tunedrop/shared/money';
+import { cellOf } from './headers';
 import { clip, isKnownCurrency, type ParseReport, rangeProblem, refuse } from './parse-common';
 
 type Layout = { min: number; max: number };
@@ -35,48 +36,6 @@ export type Summary = {
 
 export type Resource = { isrc: string | null; title: string | null; artist: string | null };
 export type Release = { upc: string | null; title: string | null; artist: string | null };
-
-/** Splits a record on TAB, honouring the DSR escapes (`\`+TAB, `\\|`, `\\\`). */
-export function splitCells(text: string): string[] {
-  if (!text.includes('\\')) return text.split('\t');
-  const cells: string[] = [];
-  let cell = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i);
-    if (char === '\\') {
-      if (text[i + 1] === '\t') {
-        cell += '\t';
-        i += 1;
-        continue;
-      }
-      if (text.startsWith('\\\\\\', i)) {
-        cell += '\\';
-        i += 2;
-        continue;
-      }
-      if (text.startsWith('\\\\|', i)) {
-        cell += '|';
-        i += 2;
-        continue;
-      }
-    }
-    if (char === '\t') {
-      cells.push(cell);
-      cell = '';
-    } else {
-      cell += char;
-    }
-  }
-  cells.push(cell);
-  return cells;
-}
-
-export const cellOf = (cells: string[], index: number): string | null => {
-  const value = cells[index];
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-};
 
 export function checkCells(cells: string[], layout: Layout, type: string): string | null {
   if (cells.length < layout.min) {

@@ -53,8 +53,17 @@ export async function countLines(filePath: string, limits: ReadLimits): Promise<
   return counter.total();
 }
 
-/** What measuring a report found: its SHA-256 (of the bytes as sent) and its line count. */
-export type ReportMeasures = { sha256: string; linesTotal: number | null };
+/** The decompressed first bytes of a report as they streamed in, and whether they are all of it. */
+export type ReportHead = { bytes: Buffer; isWhole: boolean };
+
+/** How many decompressed bytes of an upload are kept for the detect step (a header is far shorter). */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * What measuring a report found: its SHA-256 (of the bytes as sent), its line count and its first
+ * decompressed bytes, for the detect step (record 278).
+ */
+export type ReportMeasures = { sha256: string; linesTotal: number | null; head?: ReportHead | null };
 
 /**
  * A pass-through stream that hashes the bytes and counts the lines (inflating a gzip file, known by its
@@ -68,6 +77,10 @@ export class MeasuringStream extends Transform {
   private gunzip: Gunzip | null = null;
   private isCounting = true;
   private isDamaged = false;
+  /** The first HEAD_BYTES decompressed bytes; cut short when there were more, or counting stopped. */
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+  private isHeadCut = false;
 
   constructor(limits: ReadLimits) {
     super();
@@ -96,7 +109,7 @@ export class MeasuringStream extends Transform {
   override _flush(done: TransformCallback): void {
     const head = this.head;
     this.head = null;
-    if (head && head.length > 0) this.counter.add(head);
+    if (head && head.length > 0) this.add(head);
     done();
   }
 
@@ -106,16 +119,29 @@ export class MeasuringStream extends Transform {
       if (this.isCounting) this.gunzip.end();
       await finished(this.gunzip).catch(() => undefined);
     }
+    const bytes = Buffer.concat(this.kept);
     return {
       sha256: this.hash.digest('hex'),
       linesTotal: this.isDamaged ? null : this.counter.total(),
+      head: { bytes, isWhole: !this.isHeadCut && !this.isDamaged && this.isCounting },
     };
+  }
+
+  /** Counts a decompressed chunk and keeps what the head still has room for; false once counting stops. */
+  private add(chunk: Buffer): boolean {
+    if (!this.isHeadCut) {
+      const room = HEAD_BYTES - this.keptBytes;
+      if (chunk.length > room) this.isHeadCut = true;
+      if (room > 0) this.kept.push(Buffer.from(chunk.subarray(0, room)));
+      this.keptBytes += Math.min(room, chunk.length);
+    }
+    return this.counter.add(chunk);
   }
 
   private startGunzip(): void {
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     gunzip.on('data', (inflated: Buffer) => {
-      if (this.isCounting && !this.counter.add(inflated)) this.stopCounting();
+      if (this.isCounting && !this.add(inflated)) this.stopCounting();
     });
     gunzip.on('error', () => {
       this.isDamaged = true;
@@ -136,7 +162,7 @@ export class MeasuringStream extends Transform {
     }
     const gunzip = this.gunzip;
     if (!gunzip) {
-      if (!this.counter.add(chunk)) this.isCounting = false;
+      if (!this.add(chunk)) this.isCounting = false;
       done();
       return;
     }

@@ -5,12 +5,8 @@
  */
 
 import { canonicalDecimal } from '@tunedrop/shared/money';
-import {
-  type CsvMapping,
-  ROYALTY_LIMITS,
-  type RoyaltySourceFormat,
-} from '@tunedrop/shared/schemas/royalties';
-import { CsvError, parse } from 'csv-parse/sync';
+import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import { type CsvLayout, normaliseHeader, readRecords, splitCsv } from './headers';
 import {
   cellAt,
   clip,
@@ -25,118 +21,6 @@ import {
   reportCurrency,
 } from './parse-common';
 import type { SourceLine } from './source';
-
-export type CsvLayout = {
-  format: Exclude<RoyaltySourceFormat, 'dsr'>;
-  delimiter: string;
-  /** Canonical field → header name (case-insensitive). */
-  columns: Partial<
-    Record<keyof CsvMapping | 'title' | 'artist' | 'isrcFallback' | 'upcFallback' | 'unitsFallback', string>
-  >;
-  /** Currency when there is no currency column. */
-  currency: string | null;
-};
-
-export const KNOWN_LAYOUTS: CsvLayout[] = [
-  {
-    format: 'distrokid',
-    delimiter: '\t',
-    currency: 'USD',
-    columns: {
-      isrc: 'ISRC',
-      upc: 'UPC',
-      store: 'Store',
-      country: 'Country of Sale',
-      period: 'Sale Month',
-      usageType: 'Source Type',
-      units: 'Quantity',
-      amount: 'Earnings (USD)',
-      title: 'Title',
-      artist: 'Artist',
-    },
-  },
-  {
-    format: 'tunecore',
-    delimiter: ',',
-    currency: null,
-    columns: {
-      isrc: 'Optional ISRC',
-      isrcFallback: 'TC Song ID',
-      upc: 'UPC',
-      upcFallback: 'Optional UPC',
-      store: 'Store Name',
-      country: 'Country Of Sale',
-      period: 'Sales Period',
-      usageType: 'Sales Type',
-      units: '# Units Sold',
-      amount: 'Total Earned',
-      currency: 'Currency',
-      title: 'Song Title',
-      artist: 'Artist',
-    },
-  },
-  {
-    format: 'fuga',
-    delimiter: ',',
-    currency: null,
-    columns: {
-      isrc: 'Asset ISRC',
-      upc: 'Product UPC',
-      store: 'DSP',
-      country: 'Territory',
-      period: 'Sale Start date',
-      usageType: 'Sale Type',
-      units: 'Asset Quantity',
-      unitsFallback: 'Product Quantity',
-      amount: 'Reported Royalty',
-      currency: 'Currency',
-      lineId: 'Sale ID',
-      title: 'Asset Title',
-      artist: 'Asset Artist',
-    },
-  },
-];
-
-/** csv-parse's reading of a statement: quotes as RFC 4180, a stray quote inside a field kept as text, cells trimmed. */
-const READ_OPTIONS = {
-  relax_quotes: true,
-  relax_column_count: true,
-  trim: true,
-  record_delimiter: '\n',
-} as const;
-
-/** The cells of each record in `text` (whole records, each ending in a line break); null when csv-parse refuses it. */
-function readRecords(text: string, delimiter: string): string[][] | null {
-  try {
-    return parse(text, { ...READ_OPTIONS, delimiter });
-  } catch (error) {
-    if (error instanceof CsvError) return null;
-    throw error;
-  }
-}
-
-/** Splits one CSV record; null when a quoted field is still open at the end (it continues on the next line). */
-export function splitCsv(text: string, delimiter: string): string[] | null {
-  return readRecords(`${text}\n`, delimiter)?.[0] ?? null;
-}
-
-const normaliseHeader = (value: string) => value.trim().toLowerCase();
-
-/** The known layout whose columns the header row has, or null. */
-export function detectLayout(headerLine: string): CsvLayout | null {
-  for (const layout of KNOWN_LAYOUTS) {
-    const cells = splitCsv(headerLine, layout.delimiter);
-    if (!cells || cells.length < 3) continue;
-    const names = new Set(cells.map(normaliseHeader));
-    const required = [layout.columns.amount, layout.columns.store];
-    if (required.every((name) => name !== undefined && names.has(normaliseHeader(name)))) return layout;
-  }
-  return null;
-}
-
-export function layoutFromMapping(mapping: CsvMapping, delimiter: string, currency: string): CsvLayout {
-  return { format: 'csv', delimiter, currency, columns: { ...mapping } };
-}
 
 type CsvRecord = { no: number; cells: string[] | null; text: string };
 

@@ -7,8 +7,8 @@
  */
 
 import { canonicalDecimal } from '@tunedrop/shared/money';
+import { dsrMessageOfCells } from './detect';
 import {
-  cellOf,
   checkCells,
   checkFooter,
   IGNORED,
@@ -19,8 +19,8 @@ import {
   type Resource,
   readSummaryRecord,
   type Summary,
-  splitCells,
 } from './dsr-records';
+import { cellOf, splitCells } from './headers';
 import { clip, isoDate, type ParsedLine, type ParseReport, periodOf, refuse } from './parse-common';
 import type { SourceLine } from './source';
 
@@ -94,9 +94,7 @@ export async function* parseDsr(
       }
       const start = cellOf(cells, 8);
       const end = cellOf(cells, 9);
-      report.messageId = cellOf(cells, 4);
-      report.sender = cellOf(cells, 10);
-      report.fileNumber = Number(cellOf(cells, 6) ?? '1') || 1;
+      Object.assign(report, dsrMessageOfCells(cells));
       report.periodStart = start ? isoDate(start, false) : null;
       report.periodEnd = end ? isoDate(end, true) : null;
       if (!report.messageId) report.errors.push(`Line ${no}: HEAD MessageId is empty.`);

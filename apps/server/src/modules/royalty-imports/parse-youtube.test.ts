@@ -3,9 +3,9 @@
  * detection from the header, each line's claim, and the lines refused with their reason.
  */
 import { describe, expect, it } from 'vitest';
+import { isYoutubeHeader, youtubeHeaderName } from './headers';
 import { parseSource } from './parse';
 import type { ParsedLine, ParseReport } from './parse-common';
-import { isYoutubeHeader, youtubeHeaderName } from './parse-youtube';
 import { splitLines } from './source';
 
 async function parseText(

@@ -10,6 +10,7 @@
  */
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import { ROYALTY_LIMITS } from '@tunedrop/shared/schemas/royalties';
+import { YOUTUBE_COLUMNS, YOUTUBE_REQUIRED, type YoutubeField, youtubeHeaderName } from './headers';
 import {
   cellAt,
   clip,
@@ -23,52 +24,8 @@ import {
   refuse,
   reportCurrency,
 } from './parse-common';
-import { csvRecords, splitCsv } from './parse-csv';
+import { csvRecords } from './parse-csv';
 import type { SourceLine } from './source';
-
-/** Canonical field → YouTube's column names, the first present wins. */
-export const YOUTUBE_COLUMNS = {
-  assetId: ['asset_id'],
-  videoId: ['video_id'],
-  amount: ['partner_revenue'],
-  isrc: ['isrc'],
-  upc: ['upc'],
-  videoTitle: ['video_title'],
-  channelId: ['channel_id'],
-  channelName: ['channel_display_name', 'channel_name', 'channel_title', 'uploader'],
-  views: ['owned_views', 'views'],
-  country: ['country', 'country_code'],
-  period: ['day', 'date', 'activity_month', 'month'],
-  adjustmentType: ['adjustment_type'],
-  title: ['asset_title'],
-  artist: ['artist'],
-  currency: ['currency'],
-} as const satisfies Record<string, readonly string[]>;
-
-type Field = keyof typeof YOUTUBE_COLUMNS;
-const REQUIRED: Field[] = ['assetId', 'videoId', 'amount'];
-
-/** "Video ID", "video_id", "Partner Revenue (USD)" → video_id, partner_revenue_usd. */
-export function youtubeHeaderName(cell: string): string {
-  return cell
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
-
-/** A YouTube report is comma-separated; a tab in its header row means tab-separated. */
-export function youtubeDelimiter(headerLine: string): string {
-  return headerLine.includes('\t') ? '\t' : ',';
-}
-
-/** Whether a header row is a YouTube Content ID report's: it has asset_id, video_id and partner_revenue. */
-export function isYoutubeHeader(headerLine: string): boolean {
-  const cells = splitCsv(headerLine, youtubeDelimiter(headerLine));
-  if (!cells) return false;
-  const names = new Set(cells.map(youtubeHeaderName));
-  return REQUIRED.every((field) => YOUTUBE_COLUMNS[field].some((name) => names.has(name)));
-}
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 /** Text cells kept for the claims list: long enough for any YouTube title (100 characters). */
@@ -82,7 +39,7 @@ export async function* parseYoutube(
   delimiter: string,
   maxRecordLength: number = ROYALTY_LIMITS.maxLineBytes,
 ): AsyncGenerator<ParsedLine> {
-  let at: Partial<Record<Field, number>> | null = null;
+  let at: Partial<Record<YoutubeField, number>> | null = null;
   let headerCells = 0;
   const currencyOk = reportCurrency(report);
   const records = csvRecords(lines, delimiter, maxRecordLength);
@@ -100,12 +57,12 @@ export async function* parseYoutube(
         if (!index.has(name)) index.set(name, i);
       });
       headerCells = cells.length;
-      const found: Partial<Record<Field, number>> = {};
-      for (const [field, names] of Object.entries(YOUTUBE_COLUMNS) as [Field, readonly string[]][]) {
+      const found: Partial<Record<YoutubeField, number>> = {};
+      for (const [field, names] of Object.entries(YOUTUBE_COLUMNS) as [YoutubeField, readonly string[]][]) {
         const column = names.map((name) => index.get(name)).find((i) => i !== undefined);
         if (column !== undefined) found[field] = column;
       }
-      const missing = REQUIRED.filter((field) => found[field] === undefined);
+      const missing = YOUTUBE_REQUIRED.filter((field) => found[field] === undefined);
       if (missing.length > 0) {
         const names = missing.map((field) => `"${YOUTUBE_COLUMNS[field][0]}"`).join(', ');
         report.errors.push(`Line ${no}: the header has no column ${names}.`);
@@ -117,7 +74,7 @@ export async function* parseYoutube(
     if (text.trim() === '') continue;
     if (!readableRecord(report, no, cells, headerCells)) continue;
     const columns = at;
-    const get = (field: Field): string | null => cellAt(cells, columns[field]);
+    const get = (field: YoutubeField): string | null => cellAt(cells, columns[field]);
     const amount = lineAmount(report, no, get('amount'), 'partner revenue');
     if (amount === null) continue;
     const viewsText = get('views') ?? '0';

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { canonicalDecimal } from '@tunedrop/shared/money';
 import { describe, expect, it } from 'vitest';
 import { StreamingAllocator } from './amounts';
-import { splitCells } from './dsr-records';
+import { splitCells } from './headers';
 import { parseFile, parseSource } from './parse';
 import { normaliseIsrc, normaliseUpc, type ParsedLine, type ParseReport, periodOf } from './parse-common';
 import { readLines, SourceError, splitLines } from './source';

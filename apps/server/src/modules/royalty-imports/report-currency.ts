@@ -9,7 +9,8 @@ import type { CurrencyInspection } from '@tunedrop/shared/schemas/royalty-checks
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { royaltyCsvPresets } from '../../db/schema';
-import { type CsvPresetLayout, parseFile } from './parse';
+import type { CsvPresetLayout } from './detect';
+import { parseFile } from './parse';
 import type { ReadLimits } from './source';
 
 export async function presetLayout(

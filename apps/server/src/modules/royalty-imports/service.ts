@@ -29,10 +29,10 @@ import { jobsOfKeys } from '../../lib/job-tables';
 import { enqueue } from '../../lib/jobs';
 import { run } from '../../lib/sql';
 import type { AuditActor } from '../audit';
+import { detectReport } from './detect';
 import { EMPTY_PROGRESS, getImportSummary, type ImportRow, progressOf } from './import-views';
 import { importJob } from './jobs';
 import { measureFile, type ReportMeasures, writeMeasured } from './measure';
-import { parseFile } from './parse';
 import { auditReport, reportFigures, reportLabel } from './report-audit';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source';
 import {
@@ -72,8 +72,10 @@ export type ImportInput = {
 };
 
 /**
- * Refuses a file already staged or posted (409) and an unknown preset (422); returns its hash, format and
- * line count. A file not measured as it arrived is measured here, in one read.
+ * Refuses a file already staged or posted (409), an unknown preset (422) and a file whose format is not
+ * known from its first line (422); returns its hash, format and line count. The queue's checks read
+ * nothing of the file (record 278): the detect step reads the head kept as it arrived. A file not
+ * measured as it arrived is measured here, in one read.
  */
 async function checkNewImport(db: Db, input: ImportInput) {
   const measures = input.measures ?? (await measureFile(input.filePath, input.limits ?? DEFAULT_READ_LIMITS));
@@ -86,18 +88,15 @@ async function checkNewImport(db: Db, input: ImportInput) {
     throw new AppError('already_imported', ROYALTY_TEXTS.alreadyImported, 409, { importId: same.id });
   }
   const preset = await loadPreset(db, input.presetId);
-  // The format is known from the first line: an unreadable file is refused before anything is queued.
   let format: ImportRow['format'];
   try {
-    const parsed = await parseFile(input.filePath, {
-      format: input.format,
-      preset,
-      onHead: refuseKnownMessage(db),
-      ...(input.limits ? { limits: input.limits } : {}),
-    });
-    format = parsed.report.format;
-    // Up to the first sales line: a DSR's HEAD names its message, refused now when already imported.
-    if (format === 'dsr') await parsed.lines.next().finally(() => parsed.lines.return(undefined));
+    const detected = await detectReport(
+      { filePath: input.filePath, head: measures.head },
+      { format: input.format, preset, limits: input.limits },
+    );
+    format = detected.format;
+    // A DSR's HEAD names its message: refused now when it was already imported.
+    if (detected.message) await refuseKnownMessage(db)(detected.message);
   } catch (error) {
     throw asAppError(error);
   }

@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { KNOWN_LAYOUTS } from './headers';
 import { newReport, type ParseReport } from './parse-common';
-import { KNOWN_LAYOUTS, parseCsv } from './parse-csv';
+import { parseCsv } from './parse-csv';
 import { readChunks, readLines, SourceError, type SourceLine, splitLines } from './source';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'royalty-source-'));

@@ -262,3 +262,56 @@ export function readLines(
 ): AsyncGenerator<SourceLine> {
   return splitLines(readChunks(filePath), limits);
 }
+
+/** Lines that can be stopped early: `return` ends the read beneath them. */
+export type StoppableLines = AsyncIterableIterator<SourceLine> & {
+  return(value?: undefined): Promise<IteratorResult<SourceLine>>;
+};
+
+/**
+ * The first line that is not blank (empty when there is none) and the same lines from the start, from one
+ * read: the blank lines before it are kept as runs of the same text, so a file that starts with many holds
+ * few. Past them the lines are the read's own, with no layer in between (a parse pays per line).
+ */
+export async function peekFirstLine(
+  lines: AsyncGenerator<SourceLine>,
+): Promise<{ first: string; lines: StoppableLines }> {
+  const kept: { text: string; from: number; to: number }[] = [];
+  try {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const { no, text } = next.value;
+      const last = kept.at(-1);
+      if (text.trim() !== '') {
+        kept.push({ text, from: no, to: no });
+        break;
+      }
+      if (last && last.text === text && last.to === no - 1) last.to = no;
+      else kept.push({ text, from: no, to: no });
+    }
+  } catch (error) {
+    await lines.return(undefined);
+    throw error;
+  }
+  const found = kept.at(-1);
+  const first = found && found.text.trim() !== '' ? found.text : '';
+  let run = 0;
+  let no = kept[0]?.from ?? 0;
+  const again: StoppableLines = {
+    next() {
+      const current = kept[run];
+      if (!current) return lines.next();
+      const line = { no, text: current.text };
+      no += 1;
+      if (no > current.to) {
+        run += 1;
+        no = kept[run]?.from ?? 0;
+      }
+      return Promise.resolve({ done: false, value: line });
+    },
+    return: () => lines.return(undefined),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return { first, lines: again };
+}

@@ -11,11 +11,10 @@ import { royaltyCsvPresets, royaltyImports } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { rows } from '../../lib/sql';
 import { constraintOf, sqlState } from './database-error';
+import { type DsrMessage, FormatError } from './detect';
 import { finishImport } from './import-checks';
 import { EMPTY_PROGRESS, type ImportRow } from './import-views';
 import { countLines } from './measure';
-import { FormatError } from './parse';
-import type { ParseReport } from './parse-common';
 import { DEFAULT_READ_LIMITS, type ReadLimits, SourceError } from './source';
 import { stageFile } from './staging';
 import { writeYoutubeClaims, YoutubeClaimCollector } from './youtube-claims';
@@ -45,7 +44,7 @@ export function asAppError(error: unknown): unknown {
 
 /** A DSR message (sender, MessageId, file number) already staged or posted is refused by its HEAD. */
 export function refuseKnownMessage(db: Db) {
-  return async (head: ParseReport) => {
+  return async (head: Pick<DsrMessage, 'messageId' | 'sender'> & { fileNumber: number | null }) => {
     if (!head.messageId || !head.sender) return;
     const [previous] = await db
       .select({ id: royaltyImports.id })

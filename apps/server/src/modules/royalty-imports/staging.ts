@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { run } from '../../lib/sql';
 import { openCopySink } from './copy-in';
-import { FormatError, type ParseOptions } from './parse';
+import { FormatError } from './detect';
+import type { ParseOptions } from './parse';
 import type { ParseReport } from './parse-common';
 import { SourceError } from './source';
 import {
