@@ -2,7 +2,8 @@
 // `npm run lint`: every check runs, each prints its own findings, and the run fails if any failed
 // (so a format slip does not hide a boundary violation). Checks: Biome (lint and format), the module
 // and feature boundaries (dependency-cruiser, record 168), no cycle between modules or features (record
-// 262, on the same dependency graph, cruised once), raw SQL only in lib/sql.ts (record 167), releases and
+// 262, on the same dependency graph, cruised once), raw SQL only in lib/sql.ts (record 167), balances written
+// only with their journal legs (record 279), releases and
 // tracks written by the catalogue core only (record 261), decimal arithmetic only in the money module
 // (record 263), and the drift guards of scripts/checks/ (record
 // 265): file size, ARCHITECTURE.md true to the code, a front door (index.ts) for every module and feature,
@@ -41,6 +42,8 @@ const CHECKS = [
   ['module-cycles', process.execPath, ['scripts/check-module-cycles.mjs', graph]],
   ['raw-sql', process.execPath, ['scripts/check-raw-sql.mjs']],
   ['catalogue-writer', process.execPath, ['scripts/check-catalogue-writer.mjs']],
+  // Balances written only where their journal legs are written (issue 36, record 279).
+  ['balance-writer', process.execPath, ['scripts/check-balance-writer.mjs']],
   ['file-size', process.execPath, ['scripts/checks/file-size.mjs']],
   ['architecture', process.execPath, ['scripts/checks/architecture.mjs']],
   ['front-doors', process.execPath, ['scripts/checks/front-doors.mjs']],
