@@ -149,17 +149,15 @@ export const contractTermSchema = z
     rate: contractRateSchema,
     /** Held back from the payee's royalty on this term's sales (never on returns), issue 39. */
     reservePercent: z
-      .union([
-        safeText()
-          .trim()
-          .max(9, CONTRACT_TEXTS.reserveInvalid)
-          .refine(isFeePercent, CONTRACT_TEXTS.reserveInvalid)
-          .transform(normalizeFeePercent),
-        z.literal(''),
-        z.null(),
-      ])
+      .union([safeText(), z.null()])
       .optional()
-      .transform((value) => (value ? value : '0')),
+      // One string branch, refined after: a union of refined branches would answer "Invalid input".
+      .transform((value) => (value ?? '').trim())
+      .refine(
+        (value) => value === '' || (value.length <= 9 && isFeePercent(value)),
+        CONTRACT_TEXTS.reserveInvalid,
+      )
+      .transform((value) => (value === '' ? '0' : normalizeFeePercent(value))),
     /** The percent of the reserve released in each following statement month ("50/50"). */
     reserveSchedule,
   })

@@ -172,6 +172,10 @@ describe('contract reserves', () => {
     expect(await balance(artist.userId)).toBe(2500);
     expect(await reserveHeld(contractId)).toBe(0);
     expect((await releaseDueReserves(system.db, monthsFromNow(3))).cents).toBe(0);
+    // The command the daily job's run repeats by hand: nothing is left to release this month.
+    expect(await cliCommands['contracts:release-reserves']?.run(system, [], {})).toBe(
+      'Released $0.00 in 0 reserve part(s) of 0 contract(s).',
+    );
     await expectLedgerHolds();
 
     // The payee's statements: held, released and still held each month; each still adds up.
