@@ -16,7 +16,7 @@
  *   (for /metrics and the admin's import retries); pg-boss reads jobs only by id.
  * job-tables.test.ts fails when pg-boss's `job` table or its states change shape: check this file then.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { DbOrTx } from '../db/client';
 import { SCHEMA } from './job-client';
@@ -31,27 +31,18 @@ export type FetchedJob = { id: string; data: unknown; retryCount: number; starte
  * rows; a retry counts one more), except that a `singleton`/`stately` job whose key runs is skipped.
  * The run's start comes back as exact text: it names the run in `lockRun`, `giveBack` and `job_runs`.
  */
-export async function fetchNext(db: DbOrTx, name: string): Promise<FetchedJob | undefined> {
-  const [job] = await rows<FetchedJob>(
+export function fetchNext(db: DbOrTx, name: string): Promise<FetchedJob | undefined> {
+  return claim(
     db,
-    sql`with next as (
-          select w.id from ${JOB} w
-           where w.name = ${name} and w.state < 'active' and w.start_after < now()
-             and not (w.policy in ('singleton', 'stately') and exists (
-               select 1 from ${JOB} a
-                where a.name = ${name} and a.state = 'active'
-                  and coalesce(a.singleton_key, '') = coalesce(w.singleton_key, '')))
-           order by w.priority desc, w.created_on, w.id
-           limit 1
-           for update skip locked
-        )
-        update ${JOB} j set state = 'active', started_on = now(),
-          retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
-          from next
-         where j.name = ${name} and j.id = next.id
-        returning j.id, j.data, j.retry_count, j.started_on::text as started_on_text`,
+    name,
+    sql`select w.id from ${JOB} w
+         where w.name = ${name} and w.state < 'active' and w.start_after < now()
+           and not (w.policy in ('singleton', 'stately') and exists (
+             select 1 from ${JOB} a
+              where a.name = ${name} and a.state = 'active'
+                and coalesce(a.singleton_key, '') = coalesce(w.singleton_key, '')))
+         order by w.priority desc, w.created_on, w.id`,
   );
-  return job;
 }
 
 /**
@@ -59,18 +50,26 @@ export async function fetchNext(db: DbOrTx, name: string): Promise<FetchedJob | 
  * process that runs it inline; undefined when there is none waiting or its key already runs (a worker
  * took it).
  */
-export async function fetchKeyed(db: DbOrTx, name: string, key: string): Promise<FetchedJob | undefined> {
+export function fetchKeyed(db: DbOrTx, name: string, key: string): Promise<FetchedJob | undefined> {
+  return claim(
+    db,
+    name,
+    sql`select w.id from ${JOB} w
+         where w.name = ${name} and w.singleton_key = ${key} and w.state < 'active' and w.start_after <= now()
+           and not exists (select 1 from ${JOB} a
+                            where a.name = ${name} and a.state = 'active' and a.singleton_key = ${key})
+         order by w.created_on, w.id`,
+  );
+}
+
+/**
+ * Starts the first job of `name` that `candidates` (a select of job ids, in the order to take them) names
+ * and no one else has locked, as pg-boss's fetch starts one: active from now, a retry counted once more.
+ */
+async function claim(db: DbOrTx, name: string, candidates: SQL): Promise<FetchedJob | undefined> {
   const [job] = await rows<FetchedJob>(
     db,
-    sql`with next as (
-          select w.id from ${JOB} w
-           where w.name = ${name} and w.singleton_key = ${key} and w.state < 'active' and w.start_after <= now()
-             and not exists (select 1 from ${JOB} a
-                              where a.name = ${name} and a.state = 'active' and a.singleton_key = ${key})
-           order by w.created_on, w.id
-           limit 1
-           for update skip locked
-        )
+    sql`with next as (${candidates} limit 1 for update skip locked)
         update ${JOB} j set state = 'active', started_on = now(),
           retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
           from next

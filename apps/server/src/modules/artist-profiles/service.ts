@@ -121,6 +121,18 @@ export async function resolveProfileFilter(
   return (await findOwnArtistProfile(db, accountId, artistProfileId)).id;
 }
 
+/** The columns a profile's form sets, the same on add and on edit. */
+const profileColumns = (values: ArtistProfileValues) => ({
+  name: values.name,
+  spotifyArtistId: values.spotifyArtistId,
+  appleArtistId: values.appleArtistId,
+  deezerArtistId: values.deezerArtistId,
+  amazonArtistId: values.amazonArtistId,
+  youtubeChannelId: values.youtubeChannelId,
+  spotifyArtistKey: values.spotifyArtistKey,
+  newOnStores: values.newOnStores,
+});
+
 const limitError = () => new AppError('pro_feature', ARTIST_PROFILE_MESSAGES.limitBasic, 403);
 
 /**
@@ -150,14 +162,7 @@ export async function createArtistProfile(
       .values({
         userId: accountId,
         position: Number(stats?.last ?? 0) + 1,
-        name: values.name,
-        spotifyArtistId: values.spotifyArtistId,
-        appleArtistId: values.appleArtistId,
-        deezerArtistId: values.deezerArtistId,
-        amazonArtistId: values.amazonArtistId,
-        youtubeChannelId: values.youtubeChannelId,
-        spotifyArtistKey: values.spotifyArtistKey,
-        newOnStores: values.newOnStores,
+        ...profileColumns(values),
       })
       .returning();
     if (!row) throw new Error('artist profile insert returned nothing');
@@ -182,14 +187,7 @@ export async function updateArtistProfile(
     const [row] = await tx
       .update(artistProfiles)
       .set({
-        name: values.name,
-        spotifyArtistId: values.spotifyArtistId,
-        appleArtistId: values.appleArtistId,
-        deezerArtistId: values.deezerArtistId,
-        amazonArtistId: values.amazonArtistId,
-        youtubeChannelId: values.youtubeChannelId,
-        spotifyArtistKey: values.spotifyArtistKey,
-        newOnStores: values.newOnStores,
+        ...profileColumns(values),
         updatedAt: new Date(),
       })
       .where(and(eq(artistProfiles.id, current.id), eq(artistProfiles.userId, accountId)))

@@ -13,6 +13,7 @@ import type {
 } from '@tunedrop/shared/schemas/billing';
 import { formatPlanPrice } from '@tunedrop/shared/schemas/brand';
 import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
 import { profiles, sandboxCheckouts } from '../../db/schema';
 import type { Deps } from '../../deps';
 import {
@@ -62,6 +63,17 @@ export async function getSandboxCheckout(
   };
 }
 
+/** The viewer's own checkout `id`, locked for the rest of the transaction; 404 for anyone else's. */
+async function lockedCheckout(tx: DbOrTx, viewer: Viewer, id: string) {
+  const [checkout] = await tx
+    .select()
+    .from(sandboxCheckouts)
+    .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
+    .for('update');
+  if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
+  return checkout;
+}
+
 /** Pay: the checkout completes and a new subscription starts, a month long, on the checkout's plan. */
 export async function paySandboxCheckout(
   deps: SandboxDeps,
@@ -70,12 +82,7 @@ export async function paySandboxCheckout(
 ): Promise<SandboxRedirect> {
   assertSandbox(deps);
   return deps.db.transaction(async (tx) => {
-    const [checkout] = await tx
-      .select()
-      .from(sandboxCheckouts)
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
-      .for('update');
-    if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
+    const checkout = await lockedCheckout(tx, viewer, id);
     // A second click on Pay (or a reload) lands where the first one went.
     if (checkout.status === 'paid') return { redirectUrl: checkout.successUrl };
     if (checkout.status !== 'open') throw conflict('This checkout was canceled. Start a new one.');
@@ -113,12 +120,7 @@ export async function cancelSandboxCheckout(
 ): Promise<SandboxRedirect> {
   assertSandbox(deps);
   return deps.db.transaction(async (tx) => {
-    const [checkout] = await tx
-      .select()
-      .from(sandboxCheckouts)
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.userId, viewer.account.id)))
-      .for('update');
-    if (!checkout) throw notFound(CHECKOUT_NOT_FOUND);
+    const checkout = await lockedCheckout(tx, viewer, id);
     if (checkout.status === 'paid') throw conflict('This checkout has already been paid.');
     await tx.update(sandboxCheckouts).set({ status: 'canceled' }).where(eq(sandboxCheckouts.id, checkout.id));
     return { redirectUrl: checkout.cancelUrl };

@@ -35,6 +35,7 @@ import {
   releaseNotFound,
   replaceCredits,
 } from '../catalogue';
+import { lockChangeable } from './files';
 import { findOwned, notEditable } from './service';
 
 // ------------------------------------------------------------------ load and edit
@@ -170,19 +171,8 @@ export async function updateMyRelease(
   const primaryData = columns.primaryArtistsData;
   const featuredData = columns.featuredArtistsData;
   const updated = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(releases)
-      .set({ ...columns, updatedAt: new Date() })
-      .where(
-        and(
-          eq(releases.id, releaseId),
-          eq(releases.userId, viewer.account.id),
-          inArray(releases.status, [...OWNER_CHANGEABLE_STATUSES]),
-        ),
-      )
-      .returning();
-    // A moderator's decision landed between our read and this update: theirs wins.
-    if (!row) throw notEditable();
+    // A moderator's decision landed between our read and this update: theirs wins (409).
+    const row = await lockChangeable(tx, viewer, releaseId, columns);
     await syncTrackArtists(tx, releaseId, current, { primary: primaryData, featured: featuredData });
     // Who changed what, a team member named with the account (issue 43 finding 10, record 229).
     const { primaryArtistsData: _p, featuredArtistsData: _f, ...edited } = columns;

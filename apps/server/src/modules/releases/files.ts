@@ -78,8 +78,9 @@ export async function lockChangeable(tx: DbOrTx, viewer: Viewer, releaseId: stri
         inArray(releases.status, [...OWNER_CHANGEABLE_STATUSES]),
       ),
     )
-    .returning({ id: releases.id });
+    .returning();
   if (!row) throw notEditable();
+  return row;
 }
 
 /** Marks the new upload as the release's; refuses when another submission consumed it in between. */

@@ -16,6 +16,7 @@ import { applyContracts } from '../contracts';
 import { lineAmountsSql, needsAllocation } from '../royalty-imports';
 import { applySplits, lockSplitsForPosting } from '../splits';
 import { applyFees } from './fees';
+import { createPostingGroups } from './posting-groups';
 
 class Preview extends Error {
   constructor(readonly figures: PostingFigures) {
@@ -92,18 +93,9 @@ export async function postingFigures(db: Db, importId: string): Promise<PostingF
         tx,
         sql`update royalty_imports set status = 'posted', posted_at = clock_timestamp() where id = ${importId}`,
       );
-      await run(
+      await createPostingGroups(
         tx,
         sql`
-          create temp table posting_groups (
-            user_id text not null, release_id uuid, track_id uuid, period text not null,
-            amount numeric not null, lines bigint not null
-          ) on commit drop`,
-      );
-      await run(
-        tx,
-        sql`
-          insert into posting_groups (user_id, release_id, track_id, period, amount, lines)
           select l.user_id, l.release_id, l.track_id, coalesce(l.period, ${fallbackPeriod}),
                  sum(l.line_amount * ${rate}::numeric), count(*)
             from (${lineAmountsSql(importId, allocate)}) l

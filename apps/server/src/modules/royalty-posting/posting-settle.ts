@@ -19,6 +19,7 @@ import type { JournalEntryInput } from '../ledger';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits';
 import { applyBalanceChanges } from '../wallet';
 import { applyFees, bookFees } from './fees';
+import { createPostingGroups } from './posting-groups';
 import { recordPosting } from './posting-journal';
 import { bookSuspense } from './suspense-booking';
 
@@ -72,18 +73,9 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
     }
     // The earnings lines were written in chunks (runPosting); their sums per (artist, release, track,
     // period) feed the splits and the postings (a few thousand rows for a million lines).
-    await run(
+    await createPostingGroups(
       tx,
       sql`
-      create temp table posting_groups (
-        user_id text not null, release_id uuid, track_id uuid, period text not null,
-        amount numeric not null, lines bigint not null
-      ) on commit drop`,
-    );
-    await run(
-      tx,
-      sql`
-      insert into posting_groups (user_id, release_id, track_id, period, amount, lines)
       select user_id, release_id, track_id, period, amount, lines
         from royalty_posting_groups where import_id = ${importId}`,
     );
