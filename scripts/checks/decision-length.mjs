@@ -65,7 +65,6 @@ const ALLOWED = new Map([
   ['189-operator-fee-and-finance-overview.md', 5608],
   ['190-statements-per-month-of-balance-changes.md', 5138],
   ['191-a-complete-audit-trail.md', 4392],
-  ['193-content-id-claims-and-youtube-reports.md', 6449],
   ['197-post-release-edits.md', 5757],
   ['198-messages-stores-accept.md', 6841],
   ['199-release-time-and-territories.md', 4097],
