@@ -29,7 +29,6 @@ const ALLOWED = new Map([
   ['125-viewer-in-one-query.md', 3067],
   ['128-prerendered-public-pages.md', 7176],
   ['140-royalty-splits.md', 6643],
-  ['141-generated-secret-and-private-data-dir.md', 5327],
   ['143-email-links-recorded-single-use.md', 4243],
   ['145-access-before-body.md', 4371],
   ['146-errors-upload-names-and-live-stream-caps.md', 3284],
