@@ -26,7 +26,6 @@ const ALLOWED = new Map([
   ['097-forms-through-one-zod-wrapper.md', 3070],
   ['105-delivery-pages-and-journeys.md', 3297],
   ['120-money-and-catalogue-after-a-lapse.md', 3147],
-  ['125-viewer-in-one-query.md', 3067],
   ['128-prerendered-public-pages.md', 7176],
   ['140-royalty-splits.md', 6643],
   ['143-email-links-recorded-single-use.md', 4243],
