@@ -88,8 +88,6 @@ const ALLOWED = new Map([
   ['225-traces-dashboard-alerts.md', 3775],
   ['226-store-folders-and-acknowledgements.md', 3358],
   ['229-member-money-actions-traced.md', 3299],
-  ['232-catalogue-import-job-with-limits.md', 3031],
-  ['241-money-journal-signed-usd-numeric-and-caches.md', 3026],
   ['246-money-history-into-the-journal.md', 3456],
   ['250-royalties-in-three-modules.md', 3074],
   ['254-server-tests-share-their-workers-modules.md', 3545],
