@@ -16,7 +16,6 @@ const ALLOWED = new Map([
   ['040-payments-one-interface-two-providers.md', 4576],
   ['051-upload-staging-and-content-checks.md', 3130],
   ['070-wallet-ledger-one-balance-path.md', 3738],
-  ['075-bulk-balance-csv.md', 3148],
   ['080-one-owner-for-the-embedded-database.md', 5327],
   ['082-bounded-input.md', 4645],
   ['084-crash-safe-submission.md', 3830],
