@@ -24,7 +24,7 @@ const ALLOWED = new Map([
   ['093-bundled-server.md', 4256],
   ['105-delivery-pages-and-journeys.md', 3297],
   ['120-money-and-catalogue-after-a-lapse.md', 3147],
-  ['128-prerendered-public-pages.md', 7176],
+  ['128-prerendered-public-pages.md', 5228],
   ['140-royalty-splits.md', 6643],
   ['143-email-links-recorded-single-use.md', 4243],
   ['145-access-before-body.md', 4371],
