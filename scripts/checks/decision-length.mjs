@@ -73,7 +73,6 @@ const ALLOWED = new Map([
   ['208-statements-off-the-event-loop.md', 4030],
   ['209-public-pages-own-bundle.md', 5074],
   ['210-dashboard-route-loaders-and-first-load.md', 4490],
-  ['212-request-hot-path.md', 5285],
   ['213-balance-log-references-without-locks.md', 4767],
   ['214-royalty-import-worker-path-tested-and-batch-bytes.md', 3521],
   ['215-ci-postgres-suite-beside-npm-test.md', 4791],
