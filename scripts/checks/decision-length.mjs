@@ -32,7 +32,6 @@ const ALLOWED = new Map([
   ['149-statement-pdf-fonts-for-any-script.md', 4498],
   ['151-royalty-reports-in-bounded-memory.md', 3973],
   ['154-atomic-packages-and-fenced-leases.md', 5142],
-  ['155-pg-boss-on-both-databases.md', 3258],
   ['156-background-work-as-jobs-and-roles.md', 4506],
   ['157-uploads-straight-to-the-bucket.md', 3607],
   ['159-health-metrics-and-request-ids.md', 4031],
