@@ -79,7 +79,6 @@ const ALLOWED = new Map([
   ['224-migrate-role-and-restore-drill.md', 4225],
   ['225-traces-dashboard-alerts.md', 3775],
   ['226-store-folders-and-acknowledgements.md', 3358],
-  ['229-member-money-actions-traced.md', 3299],
   ['246-money-history-into-the-journal.md', 3456],
   ['254-server-tests-share-their-workers-modules.md', 3545],
   ['259-statements-and-analytics-read-the-journal.md', 3313],
