@@ -26,7 +26,6 @@ const ALLOWED = new Map([
   ['140-royalty-splits.md', 6643],
   ['143-email-links-recorded-single-use.md', 4243],
   ['145-access-before-body.md', 4371],
-  ['146-errors-upload-names-and-live-stream-caps.md', 3284],
   ['147-split-invitations-limited-quoted-and-bound-to-the-address.md', 4872],
   ['148-split-expenses-described-bounded-and-shown-to-payees.md', 3381],
   ['149-statement-pdf-fonts-for-any-script.md', 4498],
