@@ -21,7 +21,6 @@ const ALLOWED = new Map([
   ['085-sign-in-limits-count-failures.md', 3412],
   ['092-one-data-access-style-and-module-boundaries.md', 3840],
   ['093-bundled-server.md', 4256],
-  ['105-delivery-pages-and-journeys.md', 3297],
   ['128-prerendered-public-pages.md', 5228],
   ['140-royalty-splits.md', 6643],
   ['143-email-links-recorded-single-use.md', 4243],
