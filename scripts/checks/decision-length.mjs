@@ -26,7 +26,6 @@ const ALLOWED = new Map([
   ['143-email-links-recorded-single-use.md', 4243],
   ['145-access-before-body.md', 4371],
   ['147-split-invitations-limited-quoted-and-bound-to-the-address.md', 4872],
-  ['148-split-expenses-described-bounded-and-shown-to-payees.md', 3381],
   ['149-statement-pdf-fonts-for-any-script.md', 4498],
   ['151-royalty-reports-in-bounded-memory.md', 3973],
   ['154-atomic-packages-and-fenced-leases.md', 5142],
