@@ -75,7 +75,6 @@ const ALLOWED = new Map([
   ['223-database-timeouts.md', 3930],
   ['224-migrate-role-and-restore-drill.md', 4225],
   ['225-traces-dashboard-alerts.md', 3775],
-  ['226-store-folders-and-acknowledgements.md', 3358],
   ['246-money-history-into-the-journal.md', 3456],
   ['254-server-tests-share-their-workers-modules.md', 3545],
   ['259-statements-and-analytics-read-the-journal.md', 3313],
