@@ -3,7 +3,13 @@
  * 100, one rule for the admin form and the server.
  */
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_TEXTS, contractTermSchema, describeTerm, parseReserveSchedule } from './contracts';
+import {
+  CONTRACT_TEXTS,
+  contractInputSchema,
+  contractTermSchema,
+  describeTerm,
+  parseReserveSchedule,
+} from './contracts';
 
 describe('parseReserveSchedule', () => {
   it('reads percentages per following month that add up to exactly 100', () => {
@@ -62,5 +68,29 @@ describe('a term with a reserve', () => {
     expect(issues({ reservePercent: '20', reserveSchedule: '60/30' })).toEqual([
       [['reserveSchedule'], CONTRACT_TEXTS.reserveScheduleInvalid],
     ]);
+  });
+});
+
+describe('a contract’s default rate', () => {
+  const contract = {
+    name: 'Roster deal',
+    labelEmail: 'label@example.com',
+    payeeEmail: 'artist@example.com',
+    startsOn: '2025-01-01',
+    releaseIds: ['00000000-0000-4000-8000-000000000000'],
+    defaultBasis: 'gross',
+  } as const;
+
+  it('refuses a rate above 100 with its own words, not "Invalid input"', () => {
+    const result = contractInputSchema.safeParse({ ...contract, defaultRate: '150' });
+    expect(result.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [['defaultRate'], CONTRACT_TEXTS.rateInvalid],
+    ]);
+  });
+
+  it('reads an empty default as none, and a rate as typed', () => {
+    expect(contractInputSchema.parse({ ...contract, defaultRate: '015.50' }).defaultRate).toBe('15.5');
+    const none = contractInputSchema.safeParse({ ...contract, defaultBasis: null, defaultRate: '' });
+    expect(none.error?.issues.map((issue) => issue.message)).toEqual([CONTRACT_TEXTS.noTerms]);
   });
 });

@@ -194,10 +194,16 @@ export const contractInputSchema = z
     startsOn: day,
     endsOn: optionalDay,
     defaultBasis: z.enum(CONTRACT_BASES).nullable().default(null),
+    // One string branch, refined after: a union of refined branches would answer "Invalid input".
     defaultRate: z
-      .union([contractRateSchema, z.literal(''), z.null()])
+      .union([safeText(), z.null()])
       .optional()
-      .transform((value) => (value ? value : null)),
+      .transform((value) => (value ?? '').trim())
+      .refine(
+        (value) => value === '' || (value.length <= 9 && isFeePercent(value)),
+        CONTRACT_TEXTS.rateInvalid,
+      )
+      .transform((value) => (value === '' ? null : normalizeFeePercent(value))),
     releaseIds: z.array(z.uuid()).min(1, CONTRACT_TEXTS.noReleases).max(CONTRACT_MAX_RELEASES),
     terms: z.array(contractTermSchema).max(CONTRACT_MAX_TERMS).default([]),
   })
