@@ -40,7 +40,8 @@ export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 export const WITHDRAWAL_STATUSES = ['pending', 'completed', 'rejected', 'cancelled'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-export const PAYMENT_METHODS = ['bank', 'paypal'] as const;
+/** `stripe`: a Stripe Connect account onboarded through Stripe's own form, never typed in (issue 38). */
+export const PAYMENT_METHODS = ['bank', 'paypal', 'stripe'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const SONGWRITER_ROLES = ['music', 'lyrics', 'music_and_lyrics'] as const;

@@ -408,7 +408,11 @@ const APP_ROUTES: RouteRow[] = [
   }),
   // payouts: the artist's payouts, the admin's runs and providers, the provider's webhook (issue 38, record 267)
   route('GET', '/api/payouts', 'user', { account: 'read' }),
+  route('GET', '/api/payouts/stripe', 'user', { account: 'read' }),
+  route('POST', '/api/payouts/stripe/onboarding', 'user', { account: 'finance' }),
+  route('POST', '/api/payouts/stripe/use', 'user', { account: 'finance' }),
   route('POST', '/api/payouts/webhooks/paypal', 'public'),
+  route('POST', '/api/payouts/webhooks/stripe', 'public'),
   route('GET', '/api/admin/payouts/settings', 'admin'),
   route('PUT', '/api/admin/payouts/providers', 'admin'),
   route('POST', '/api/admin/payouts/providers/:provider/test', 'admin', {

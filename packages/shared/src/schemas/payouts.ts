@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { multilineText, safeText } from '../text';
 
 /** Providers behind one interface (modules/payouts/providers). `bank-csv` is always available. */
-export const PAYOUT_PROVIDERS = ['bank-csv', 'paypal'] as const;
+export const PAYOUT_PROVIDERS = ['bank-csv', 'paypal', 'stripe'] as const;
 export type PayoutProviderId = (typeof PAYOUT_PROVIDERS)[number];
 
 /** A run's life: planned (items written, money reserved), sending, sent (every batch made), done. */
@@ -42,6 +42,7 @@ export const PAYOUT_RUN_STATE_LABELS: Record<PayoutRunState, string> = {
 export const PAYOUT_PROVIDER_LABELS: Record<PayoutProviderId, string> = {
   'bank-csv': 'Bank file (CSV)',
   paypal: 'PayPal Payouts',
+  stripe: 'Stripe Connect',
 };
 
 /** What the artist's withdrawal request becomes: a request for the next run, or a run of its own at once. */
@@ -62,6 +63,8 @@ export const PAYOUT_TEXTS = {
   providerNotConfigured: 'This provider has no credentials yet.',
   notRetryable: 'Only a payout that was returned or blocked can be paid again.',
   runAlreadySent: 'This run has been sent already: nothing to resume.',
+  stripeOnboardingIncomplete:
+    'Your Stripe account is not ready yet: finish onboarding with Stripe, then choose Stripe for payouts.',
 } as const;
 
 /** The admin's payout settings: the monthly day (1-28, none for by hand only) and the withdrawal mode. */
@@ -83,6 +86,35 @@ export const bankCsvCredentialsSchema = z.object({
   originatorName: safeText().trim().max(140).default(''),
 });
 
+/** Stripe Connect: the platform's secret key and the Connect webhook endpoint's signing secret. */
+export const stripeCredentialsSchema = z.object({
+  secretKey: safeText()
+    .trim()
+    .min(1, 'Enter the secret key')
+    .max(300)
+    .refine(
+      (key) => /^(sk|rk)_/.test(key),
+      'A Stripe secret key starts with sk_ (or rk_ for a restricted key)',
+    ),
+  webhookSecret: safeText()
+    .trim()
+    .max(300)
+    .refine(
+      (secret) => secret === '' || secret.startsWith('whsec_'),
+      'A webhook signing secret starts with whsec_',
+    )
+    .default(''),
+  /** The Connect endpoint's own secret (account.updated, payout.*), when it is a second endpoint. */
+  connectWebhookSecret: safeText()
+    .trim()
+    .max(300)
+    .refine(
+      (secret) => secret === '' || secret.startsWith('whsec_'),
+      'A webhook signing secret starts with whsec_',
+    )
+    .default(''),
+});
+
 export const providerSettingsInputSchema = z.discriminatedUnion('provider', [
   z.object({
     provider: z.literal('bank-csv'),
@@ -94,6 +126,13 @@ export const providerSettingsInputSchema = z.discriminatedUnion('provider', [
     enabled: z.boolean(),
     /** Left out: keep the stored credentials. */
     credentials: paypalCredentialsSchema.optional(),
+    baseUrl: z.url().max(300).optional(),
+  }),
+  z.object({
+    provider: z.literal('stripe'),
+    enabled: z.boolean(),
+    /** Left out: keep the stored credentials. */
+    credentials: stripeCredentialsSchema.optional(),
     baseUrl: z.url().max(300).optional(),
   }),
 ]);
@@ -168,3 +207,22 @@ export const markItemSchema = z.object({
   outcome: z.enum(['paid', 'returned']),
   reason: multilineText().trim().max(500).default(''),
 });
+
+/**
+ * The account's Stripe Connect onboarding as its Payouts page shows it: whether the operator offers Stripe,
+ * whether an account was made, and whether Stripe says it is complete (from `account.updated`).
+ */
+export type StripeOnboardingView = {
+  /** The operator enabled Stripe Connect payouts. */
+  isOffered: boolean;
+  /** `acct_…` masked to its last four characters, or null before the first "Connect with Stripe". */
+  accountHint: string | null;
+  detailsSubmitted: boolean;
+  /** The account's `transfers` capability is active: a transfer to it can be made. */
+  canReceiveTransfers: boolean;
+  payoutsEnabled: boolean;
+  /** Onboarding complete: details submitted and transfers active. */
+  isComplete: boolean;
+  /** Stripe payouts are this account's payout method. */
+  isMethod: boolean;
+};

@@ -151,7 +151,9 @@ export type BankDetails = {
   bank_name: string;
 };
 export type PaypalDetails = { paypal_email: string };
-export type PaymentDetails = BankDetails | PaypalDetails;
+/** A Stripe Connect account the server onboarded for this account; never accepted from a form. */
+export type StripeDetails = { stripe_account_id: string };
+export type PaymentDetails = BankDetails | PaypalDetails | StripeDetails;
 /** What the API accepts before the spec's checks run (lengths only): the route's body validator. */
 export const paymentSettingsInputSchema = z.object({
   payment_method: safeText().max(20).nullable().optional(),
@@ -243,7 +245,8 @@ export type MaskedPaymentDetails =
       accountNumber: string;
       routingNumber: string;
     }
-  | { method: 'paypal'; paypalEmail: string };
+  | { method: 'paypal'; paypalEmail: string }
+  | { method: 'stripe'; stripeAccount: string };
 
 const MASK = '••••';
 
@@ -274,14 +277,17 @@ export function maskPaymentDetails(method: PaymentMethod, details: PaymentDetail
       routingNumber: maskNumber(bank.routing_number),
     };
   }
+  if (method === 'stripe') {
+    return { method: 'stripe', stripeAccount: maskNumber((details as StripeDetails).stripe_account_id) };
+  }
   return { method: 'paypal', paypalEmail: maskEmail((details as PaypalDetails).paypal_email) };
 }
 
 export function describeMaskedDetails(details: MaskedPaymentDetails | null): string {
   if (!details) return 'No payment method saved';
-  return details.method === 'bank'
-    ? `Bank account ${details.accountNumber} (${details.bankName})`
-    : `PayPal ${details.paypalEmail}`;
+  if (details.method === 'bank') return `Bank account ${details.accountNumber} (${details.bankName})`;
+  if (details.method === 'stripe') return `Stripe account ${details.stripeAccount}`;
+  return `PayPal ${details.paypalEmail}`;
 }
 
 // ---------------------------------------------------------------- withdrawals

@@ -185,3 +185,21 @@ export const payoutEvents = pgTable(
   },
   (t) => [unique('payout_events_provider_event_unique').on(t.provider, t.eventId)],
 );
+
+/**
+ * An account's Stripe Connect account (issue 38, record 281): made once by "Connect with Stripe", its
+ * onboarding state kept from Stripe's `account.updated` events. One Stripe account per Tunedrop account.
+ */
+export const payoutStripeAccounts = pgTable('payout_stripe_accounts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  stripeAccountId: text('stripe_account_id').notNull().unique(),
+  detailsSubmitted: boolean('details_submitted').notNull().default(false),
+  transfersActive: boolean('transfers_active').notNull().default(false),
+  payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
+  /** The `created` second of the last `account.updated` applied: an older event arriving late is ignored. */
+  stateAt: integer('state_at'),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -30,6 +30,12 @@ import {
   saveProviderSettings,
   testProviderConnection,
 } from './settings';
+import {
+  receiveStripeWebhook,
+  stripeOnboarding,
+  stripeOnboardingLink,
+  useStripeForPayouts,
+} from './stripe-connect';
 import { getPayoutRun, listPayoutRuns, payoutFile } from './views';
 import { withholdingFor } from './withholding';
 
@@ -45,6 +51,49 @@ export const payoutsRoutes = new Hono<AppEnv>()
     const viewer = requireViewer(c);
     return c.json(await payoutsPage(c.var.deps.db, viewer.account.id), 200);
   })
+  .get('/payouts/stripe', access('user', 'read'), async (c) => {
+    const viewer = requireViewer(c);
+    const { db, config } = c.var.deps;
+    return c.json(await stripeOnboarding(db, config.appSecret, viewer.account.id), 200);
+  })
+  .post('/payouts/stripe/onboarding', access('user', 'finance'), async (c) => {
+    const viewer = requireViewer(c);
+    const { db, config } = c.var.deps;
+    c.header('Cache-Control', 'no-store');
+    return c.json(await stripeOnboardingLink(db, config.appSecret, viewer.account.id, config.appUrl), 200);
+  })
+  .post('/payouts/stripe/use', access('user', 'finance'), async (c) => {
+    const viewer = requireViewer(c);
+    const { db, config } = c.var.deps;
+    const paymentDetails = await useStripeForPayouts(db, config.appSecret, viewer.account.id, {
+      viewer,
+      holdHours: config.PAYOUT_HOLD_HOURS,
+      appUrl: config.appUrl,
+    });
+    c.var.deps.wakeMail();
+    return c.json({ paymentDetails }, 200);
+  })
+  .post(
+    '/payouts/webhooks/stripe',
+    access('public'),
+    bodyLimit({
+      maxSize: 256 * 1024,
+      onError: () => {
+        throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
+      },
+    }),
+    async (c) => {
+      const { db, config } = c.var.deps;
+      const result = await receiveStripeWebhook(
+        db,
+        config.appSecret,
+        c.req.header('stripe-signature'),
+        await c.req.text(),
+      );
+      c.var.deps.wakeMail();
+      return c.json({ received: true, ...result }, 200);
+    },
+  )
   .get('/admin/payouts/settings', access('admin'), async (c) => {
     const { db, config } = c.var.deps;
     c.header('Cache-Control', 'no-store');

@@ -63,6 +63,8 @@ function providerForMethod(
   on: Map<PayoutProviderId, boolean>,
 ): PayoutProviderId | null {
   if (method === 'paypal' && on.get('paypal')) return 'paypal';
+  // A Stripe account is paid by Stripe only: the bank file has nothing to pay it to.
+  if (method === 'stripe') return on.get('stripe') ? 'stripe' : null;
   if (method === 'bank' || method === 'paypal') return on.get('bank-csv') ? 'bank-csv' : null;
   return null;
 }
@@ -85,6 +87,7 @@ async function planInTransaction(
   const on = new Map<PayoutProviderId, boolean>([
     ['bank-csv', isProviderOn('bank-csv', stored.get('bank-csv'))],
     ['paypal', isProviderOn('paypal', stored.get('paypal'))],
+    ['stripe', isProviderOn('stripe', stored.get('stripe'))],
   ]);
   const items: PayoutPreviewItem[] = [];
   for (const { id: userId } of await candidates(tx, options.accountIds)) {

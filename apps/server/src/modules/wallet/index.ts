@@ -21,9 +21,11 @@ export {
   cancelWithdrawal,
   leavePending,
   listWithdrawals,
+  type MoneyActor,
   minimumPayoutCents,
   requestWithdrawal,
   savePaymentSettings,
+  savePayoutDetails,
   summaryWithoutDetails,
   type WithdrawalRow,
 } from './service';

@@ -4,7 +4,14 @@
  * use leavePending() from here. Each transition is one transaction; the status move is in the UPDATE's
  * WHERE, rows are locked withdrawal first, then profile, so racing transitions serialise and one wins.
  */
-import { formatCents, PLAN_DETAILS, type Plan, type Role, type WithdrawalStatus } from '@tunedrop/shared';
+import {
+  formatCents,
+  type PaymentMethod,
+  PLAN_DETAILS,
+  type Plan,
+  type Role,
+  type WithdrawalStatus,
+} from '@tunedrop/shared';
 import {
   checkPaymentSettings,
   checkWithdrawal,
@@ -12,6 +19,7 @@ import {
   type MaskedPaymentDetails,
   maskPaymentDetails,
   minimumWithdrawalCents,
+  type PaymentDetails,
   type PaymentSettingsInput,
   WALLET_TEXTS,
   type WalletMessage,
@@ -156,6 +164,20 @@ export async function savePaymentSettings(
   const checked = checkPaymentSettings(input);
   if (!checked.ok) throw walletError(checked.error);
   const { payment_method: method, payment_details: details } = checked.settings;
+  return savePayoutDetails(db, appSecret, userId, { method, details }, actor);
+}
+
+/**
+ * The same save for details the server itself vouches for (a Stripe Connect account it onboarded, which no
+ * form may name): the same audit, hold and mail.
+ */
+export async function savePayoutDetails(
+  db: Db,
+  appSecret: string,
+  userId: string,
+  { method, details }: { method: PaymentMethod; details: PaymentDetails },
+  actor?: MoneyActor,
+): Promise<MaskedPaymentDetails> {
   const encrypted = encryptPaymentDetails(appSecret, userId, { method, details });
   const masked = maskPaymentDetails(method, details);
   return db.transaction(async (tx) => {

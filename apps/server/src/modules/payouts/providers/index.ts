@@ -1,12 +1,14 @@
-/** The providers by id (issue 38). Stripe Connect and Wise are not built yet. */
+/** The providers by id (issue 38). Wise is not built yet. */
 import type { PayoutProviderId } from '@tunedrop/shared/schemas/payouts';
 import { bankCsvProvider } from './bank-csv';
 import { paypalProvider } from './paypal';
+import { stripeProvider } from './stripe';
 import type { PayoutProvider } from './types';
 
 const PROVIDERS: Record<PayoutProviderId, PayoutProvider> = {
   'bank-csv': bankCsvProvider,
   paypal: paypalProvider,
+  stripe: stripeProvider,
 };
 
 export function providerFor(id: PayoutProviderId): PayoutProvider {

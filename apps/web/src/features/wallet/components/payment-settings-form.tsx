@@ -1,4 +1,5 @@
 /** Payment Settings: bank account or PayPal, checked with the §5 rules; saved details are shown masked. */
+import type { PaymentMethod } from '@tunedrop/shared';
 import {
   describeMaskedDetails,
   type MaskedPaymentDetails,
@@ -25,12 +26,14 @@ const emptyDetails = {
 };
 
 export function PaymentSettingsForm({
-  savedMethod,
+  savedMethod: saved,
   savedDetails,
 }: {
-  savedMethod: 'bank' | 'paypal' | null;
+  savedMethod: PaymentMethod | null;
   savedDetails: MaskedPaymentDetails | null;
 }) {
+  // A Stripe account is chosen on the Payouts page's Stripe card, never typed here.
+  const savedMethod = saved === 'stripe' ? null : saved;
   const form = useZodForm(paymentSettingsRequestSchema, {
     defaultValues: { payment_method: savedMethod ?? '', payment_details: emptyDetails },
   });
