@@ -7,7 +7,7 @@
  */
 import { PAYOUT_TEXTS, type StripeOnboardingView } from '@tunedrop/shared/schemas/payouts';
 import { maskNumber } from '@tunedrop/shared/schemas/wallet';
-import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Db, Tx } from '../../db/client';
 import { payoutEvents, payoutItems, payoutStripeAccounts, profiles } from '../../db/schema';
@@ -220,7 +220,8 @@ async function applyBankPayout(
         eq(payoutItems.userId, row.userId),
         eq(payoutItems.provider, 'stripe'),
         eq(payoutItems.state, 'paid'),
-        lte(payoutItems.sentAt, new Date(payout.created * 1000)),
+        // Stripe counts in whole seconds: a transfer of the payout's own second is in it.
+        lt(payoutItems.sentAt, new Date((payout.created + 1) * 1000)),
       ),
     );
   // Items not yet carried by a bank payout, or carried by this one; a payout.paid arriving after the same
