@@ -143,7 +143,7 @@ export async function sendPayoutRun(
           .select({ email: profiles.email })
           .from(profiles)
           .where(eq(profiles.id, item.userId));
-        if (owner && outcome.outcome === 'sent') {
+        if (owner && outcome.outcome !== 'returned') {
           await enqueueMail(tx, {
             to: owner.email,
             subject: `Your payout of ${formatCents(item.netCents)} has been sent`,

@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommands } from '../../cli-commands';
-import { payoutItems, profiles } from '../../db/schema';
+import { mailOutbox, payoutItems, profiles } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import {
@@ -199,6 +199,11 @@ describe('Stripe Connect payouts against the fake', () => {
       providerStatus: 'transfer refused: insufficient_capabilities_for_transfer',
     });
     expect(await balanceOf(payees.unready.userId)).toEqual({ balance: 6_000, pending: 0 });
+    const mails = await system.db.select().from(mailOutbox);
+    const subjectsTo = (person: Person) =>
+      mails.filter((mail) => mail.recipient === person.email).map((mail) => mail.subject);
+    expect(subjectsTo(payees.kept)).toContain('Your payout of $50.00 has been sent');
+    expect(subjectsTo(payees.unready)).toEqual(['Your payout of $60.00 was returned']);
     expect(await balanceOf(payees.reversed.userId)).toEqual({ balance: 0, pending: 0 });
     await ledgerHolds();
 
