@@ -43,7 +43,6 @@ const ALLOWED = new Map([
   ['173-support-reply-by-business-days.md', 3650],
   ['175-payee-accounts.md', 4885],
   ['177-delivery-target-lifecycle.md', 4477],
-  ['179-staff-notifications.md', 3402],
   ['181-p-and-c-lines-and-release-guidance.md', 3681],
   ['183-review-search-stored-column.md', 3804],
   ['185-content-id-opt-in-and-allow-list.md', 5469],
