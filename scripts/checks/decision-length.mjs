@@ -18,7 +18,6 @@ const ALLOWED = new Map([
   ['080-one-owner-for-the-embedded-database.md', 5327],
   ['082-bounded-input.md', 4645],
   ['084-crash-safe-submission.md', 3830],
-  ['085-sign-in-limits-count-failures.md', 3412],
   ['092-one-data-access-style-and-module-boundaries.md', 3840],
   ['093-bundled-server.md', 4256],
   ['128-prerendered-public-pages.md', 5228],
