@@ -35,7 +35,6 @@ const ALLOWED = new Map([
   ['161-royalty-imports-as-jobs.md', 3800],
   ['166-protocols-from-libraries-in-royalties.md', 3739],
   ['167-one-raw-sql-helper-enforced.md', 4225],
-  ['171-every-session-on-the-fast-path-and-cached-health.md', 3423],
   ['172-bulk-balances-in-one-statement.md', 4178],
   ['173-support-reply-by-business-days.md', 3650],
   ['175-payee-accounts.md', 4885],
