@@ -1,17 +1,24 @@
 /** Typed application errors: services throw them, one handler turns them into JSON answers. */
+import { ERROR_CODES, type ErrorCode, type ErrorStatus } from '@tunedrop/shared/errors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export class AppError extends Error {
+/**
+ * An error answer: its code is one of the closed set (packages/shared errors.ts, record 293) and its status
+ * is that code's; passing a status is allowed only when it is the same one (TypeScript checks it).
+ */
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly status: ContentfulStatusCode;
   constructor(
-    readonly code: string,
+    readonly code: C,
     message: string,
-    readonly status: ContentfulStatusCode = 400,
+    status?: ErrorStatus<C>,
     readonly fields?: Record<string, string>,
     /** Headers the answer carries (a 429's Retry-After). */
     readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = (status ?? ERROR_CODES[code]) as ContentfulStatusCode;
   }
 }
 

@@ -12,11 +12,12 @@ import {
   type Role,
   type WithdrawalStatus,
 } from '../constants';
+import type { ErrorCode } from '../errors';
 import { centsToDecimal, formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../text';
 
 /** A message of the spec shown as a toast: a title and a description. */
-export type WalletMessage = { code: string; title: string; description: string };
+export type WalletMessage = { code: ErrorCode; title: string; description: string };
 
 export const WALLET_MESSAGES = {
   paymentMethodRequired: {

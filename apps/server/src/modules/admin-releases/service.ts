@@ -221,7 +221,7 @@ export async function setUploaderBan(
       .limit(1);
     if (!release) throw releaseNotFound();
     if (ban && release.userId === viewer.user.id) {
-      throw new AppError('cannot_ban_self', 'You cannot ban your own account.', 409);
+      throw new AppError('cannot_ban_self', 'You cannot ban your own account.', 422);
     }
     if (ban) {
       const staff = await tx

@@ -307,7 +307,7 @@ export async function handleStripeWebhook(
   } catch (error) {
     if (error instanceof WebhookSignatureError) {
       deps.logger.warn({ reason: error.message }, 'payment webhook with a bad signature refused');
-      throw new AppError('invalid_signature', 'The webhook signature could not be verified.', 400);
+      throw new AppError('invalid_webhook_signature', 'The webhook signature could not be verified.', 400);
     }
     if (error instanceof PaymentsNotConfiguredError) {
       deps.logger.error({ reason: error.message }, 'payment webhook received but not configured');

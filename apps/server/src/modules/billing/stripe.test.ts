@@ -201,7 +201,7 @@ describe('POST /api/payments/webhook', () => {
     });
     const wrongSecret = await deliverWebhook(system, event, { secret: 'whsec_attacker' });
     expect(wrongSecret.status).toBe(400);
-    expect((await readJson(wrongSecret)).error.code).toBe('invalid_signature');
+    expect((await readJson(wrongSecret)).error.code).toBe('invalid_webhook_signature');
     const unsigned = await deliverWebhook(system, event, { signature: null });
     expect(unsigned.status).toBe(400);
     const tampered = await deliverWebhook(

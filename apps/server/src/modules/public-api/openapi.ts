@@ -3,6 +3,7 @@
  * route's validate() middleware carries (lib/validate.ts). docs/api/openapi.v1.json is its committed
  * snapshot; openapi.test.ts fails when they differ.
  */
+import { ERROR_CODES } from '@tunedrop/shared/errors';
 import { API_SCOPES } from '@tunedrop/shared/schemas/api-keys';
 import { z } from 'zod';
 import { VALIDATED, type Validated } from '../../lib/validate';
@@ -11,11 +12,8 @@ import { V1_ROUTES } from './v1-table';
 export type SourceRoute = { method: string; path: string; handler: unknown };
 type JsonSchema = Record<string, unknown>;
 
-const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonSchema;
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
@@ -30,11 +28,20 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}
 
 const ERROR_RESPONSES = {
   '401': 'No valid key or session (`invalid_api_key`, `unauthorized`)',
-  '403': 'The key lacks the scope (`forbidden_scope`) or the role does not allow it',
+  '403': 'The key lacks the scope (`forbidden_scope`) or the role does not allow it (`account_role`, …)',
   '404': 'Not found, or not the account’s (`not_found`)',
-  '422': 'Invalid input (`validation_error` with `fields`), or an Idempotency-Key reused with another body',
+  '409': 'The resource’s state does not allow it now (`conflict`, `release_not_editable`, …)',
+  '422':
+    'Invalid input (`validation_error` with `fields`), or an Idempotency-Key reused with another body ' +
+    '(`idempotency_mismatch`)',
   '429': 'Over the key’s rate limit (`rate_limited`); wait `Retry-After` seconds',
 } as const;
+
+/** Every code an error answer may carry, by status (packages/shared errors.ts, record 293). */
+const codesWithStatus = (status: number) =>
+  Object.entries(ERROR_CODES)
+    .filter(([, codeStatus]) => codeStatus === status)
+    .map(([code]) => code);
 
 export function openApiDocument(source: readonly SourceRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -66,18 +73,24 @@ export function openApiDocument(source: readonly SourceRoute[]) {
     const path = openApiPath(entry.path);
     paths[path] ??= {};
     const responses: Record<string, unknown> = {
-      [entry.method === 'POST' && entry.path === '/builder/releases' ? '201' : '200']: {
+      [String(entry.answer?.status ?? 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: { type: 'object' } } },
+        content: {
+          'application/json': {
+            schema: entry.answer?.schema
+              ? jsonSchemaOf(entry.answer.schema, 'output')
+              : { type: 'object', additionalProperties: true },
+          },
+        },
       },
     };
     for (const [status, description] of Object.entries(ERROR_RESPONSES))
       responses[status] = {
         description,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/Error${status}` } } },
       };
     paths[path][entry.method.toLowerCase()] = {
-      operationId: `${entry.method.toLowerCase()}${entry.path.replace(/[/:-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      operationId: `${entry.method.toLowerCase()}${entry.path.replace(/[/:-]+(\w)/g, (_m, c: string) => c.toUpperCase())}`,
       summary: entry.summary,
       tags: [entry.tag],
       'x-scope': entry.scope,
@@ -110,23 +123,40 @@ export function openApiDocument(source: readonly SourceRoute[]) {
         apiKey: { type: 'http', scheme: 'bearer', description: `Scopes: ${API_SCOPES.join(', ')}` },
       },
       schemas: {
-        Error: {
-          type: 'object',
-          required: ['error'],
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: {
-                code: { type: 'string' },
-                message: { type: 'string' },
-                fields: { type: 'object', additionalProperties: { type: 'string' } },
-              },
-            },
-          },
+        ErrorCode: {
+          type: 'string',
+          description: 'The closed set of error codes; each always comes with the status in `x-status`.',
+          enum: Object.keys(ERROR_CODES),
+          'x-status': ERROR_CODES,
         },
+        Error: errorSchema({ $ref: '#/components/schemas/ErrorCode' }),
+        ...Object.fromEntries(
+          Object.keys(ERROR_RESPONSES).map((status) => [
+            `Error${status}`,
+            errorSchema({ type: 'string', enum: codesWithStatus(Number(status)) }),
+          ]),
+        ),
       },
     },
     paths,
+  };
+}
+
+/** The one error body, `{ error: { code, message, fields? } }`, with the codes it may carry. */
+function errorSchema(code: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code,
+          message: { type: 'string' },
+          fields: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
   };
 }

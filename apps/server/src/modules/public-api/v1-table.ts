@@ -4,6 +4,8 @@
  * listed is not in v1; docs/api/v1.md says which were left out and why.
  */
 import type { ApiScope } from '@tunedrop/shared/schemas/api-keys';
+import type { z } from 'zod';
+import { artistProfileList, oneArtistProfile, releasesPage } from './responses';
 
 export type V1Route = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -12,6 +14,8 @@ export type V1Route = {
   scope: ApiScope;
   summary: string;
   tag: string;
+  /** The success answer's status (200 unless said) and schema (a JSON object unless given). */
+  answer?: { status?: 200 | 201; schema?: z.ZodType };
 };
 
 const row = (
@@ -20,11 +24,14 @@ const row = (
   scope: ApiScope,
   tag: string,
   summary: string,
-): V1Route => ({ method, path, scope, tag, summary });
+  answer?: V1Route['answer'],
+): V1Route => ({ method, path, scope, tag, summary, ...(answer ? { answer } : {}) });
 
 export const V1_ROUTES: readonly V1Route[] = [
   // catalogue: releases, tracks, artist profiles, the team
-  row('GET', '/releases', 'catalogue:read', 'Releases', 'List the account’s releases'),
+  row('GET', '/releases', 'catalogue:read', 'Releases', 'List the account’s releases', {
+    schema: releasesPage,
+  }),
   row(
     'GET',
     '/releases/:id',
@@ -50,9 +57,16 @@ export const V1_ROUTES: readonly V1Route[] = [
     'Take a release down from some stores',
   ),
   row('GET', '/releases/:id/splits', 'catalogue:read', 'Releases', 'A release’s royalty splits'),
-  row('GET', '/artist-profiles', 'catalogue:read', 'Artist profiles', 'List the account’s artist profiles'),
-  row('POST', '/artist-profiles', 'catalogue:write', 'Artist profiles', 'Add an artist profile'),
-  row('PATCH', '/artist-profiles/:id', 'catalogue:write', 'Artist profiles', 'Edit an artist profile'),
+  row('GET', '/artist-profiles', 'catalogue:read', 'Artist profiles', 'List the account’s artist profiles', {
+    schema: artistProfileList,
+  }),
+  row('POST', '/artist-profiles', 'catalogue:write', 'Artist profiles', 'Add an artist profile', {
+    status: 201,
+    schema: oneArtistProfile,
+  }),
+  row('PATCH', '/artist-profiles/:id', 'catalogue:write', 'Artist profiles', 'Edit an artist profile', {
+    schema: oneArtistProfile,
+  }),
   row('GET', '/team', 'catalogue:read', 'Team', 'The account’s owner, members and invitations'),
 
   // submission
@@ -62,6 +76,7 @@ export const V1_ROUTES: readonly V1Route[] = [
     'releases:submit',
     'Submission',
     'Submit a new release from uploaded files',
+    { status: 201 },
   ),
   row('GET', '/builder/uploads/:id', 'releases:submit', 'Submission', 'An uploaded file’s checked facts'),
   row('POST', '/releases/:id/resubmit', 'releases:submit', 'Submission', 'Resubmit a rejected release'),
@@ -97,6 +112,7 @@ export const V1_ROUTES: readonly V1Route[] = [
     'webhooks:manage',
     'Webhooks',
     'Add an endpoint (its secret is in this answer only)',
+    { status: 201 },
   ),
   row('DELETE', '/webhooks/endpoints/:id', 'webhooks:manage', 'Webhooks', 'Remove an endpoint'),
   row(

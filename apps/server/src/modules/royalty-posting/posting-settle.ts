@@ -156,7 +156,7 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
         throw new AppError(
           'insufficient_balance',
           'The refunds in this report would take an artist below zero; nothing was posted.',
-          409,
+          422,
         );
       }
       throw error;

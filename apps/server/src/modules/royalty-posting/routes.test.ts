@@ -218,7 +218,7 @@ describe('posting', () => {
       postImport(system.db, unlimitedId, {
         admin: null,
         beforeCommit: async () => {
-          throw new AppError('injected', 'injected failure', 409);
+          throw new AppError('conflict', 'injected failure', 409);
         },
       }),
     ).rejects.toThrow('injected failure');

@@ -191,7 +191,7 @@ describe('preferences', () => {
       { kind: 'release_submitted', mode: 'off' },
       { kind: 'withdrawal_requested', mode: 'immediate' },
     ]);
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     const body = await readJson(response);
     expect(body.error.fields['preferences.1.kind']).toBe(
       'Your role does not receive this kind of notification.',

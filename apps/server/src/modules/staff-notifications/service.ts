@@ -112,7 +112,7 @@ export async function savePreferences(
   const allowed = staffNotificationKindsFor(roles);
   const refused = input.preferences.findIndex((p) => !allowed.includes(p.kind));
   if (refused >= 0) {
-    throw new AppError('validation_error', STAFF_NOTIFICATION_MESSAGES.notForRole, 400, {
+    throw new AppError('validation_error', STAFF_NOTIFICATION_MESSAGES.notForRole, 422, {
       [`preferences.${refused}.kind`]: STAFF_NOTIFICATION_MESSAGES.notForRole,
     });
   }

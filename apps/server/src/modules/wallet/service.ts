@@ -52,8 +52,7 @@ export type MoneyActor = { viewer: Viewer; holdHours: number; appUrl: string };
 
 export type Actor = { id: string; email: string };
 
-const walletError = (message: WalletMessage, status: 400 | 409 | 422 = 422) =>
-  new AppError(message.code, message.description, status);
+const walletError = (message: WalletMessage) => new AppError(message.code, message.description);
 
 const withdrawalNotFound = () => notFound(WALLET_TEXTS.withdrawalNotFound);
 const notPending = () => new AppError('not_pending', WALLET_TEXTS.notPending, 409);
