@@ -43,6 +43,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'api-client',
+          root: './packages/api-client',
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           ...server,
           name: 'server',
           include: ['src/**/*.test.ts'],

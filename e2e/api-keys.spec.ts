@@ -1,10 +1,12 @@
 /**
- * Journey (issue 40, record 290): a label's owner opens Account → API keys, creates a key scoped to the
- * catalogue (shown once), and a system uses it on /api/v1: lists the account's releases, is refused the
- * statements with `forbidden_scope`, and a POST retried with the same Idempotency-Key creates one artist
- * profile. The page shows the key's last use; revoking it there ends it at the next request.
+ * Journey (issue 40, records 290 and 292): a label's owner opens Account → API keys, creates a key scoped
+ * to the catalogue (shown once), and a system uses it on /api/v1 through the typed client
+ * (@tunedrop/api-client): lists the account's releases, is refused the statements with `forbidden_scope`,
+ * and a POST retried with the same Idempotency-Key creates one artist profile. The page links the API
+ * reference, which renders from the server alone. The page shows the key's last use; revoking it there
+ * ends it at the next request.
  */
-import { request as playwrightRequest } from '@playwright/test';
+import { createTunedropClient } from '@tunedrop/api-client';
 import { e2eEnv } from './support/env';
 import { expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
 
@@ -41,37 +43,39 @@ test('an owner creates a scoped API key, a system uses it on /api/v1, and the ow
   await shown.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByLabel('New API key')).toHaveCount(0);
 
-  // Another system, with the key only (no cookie).
-  const api = await playwrightRequest.newContext({
-    baseURL: e2eEnv.baseUrl,
-    extraHTTPHeaders: { authorization: `Bearer ${key}` },
-  });
-  const releases = await api.get('/api/v1/releases');
-  expect(releases.status()).toBe(200);
-  expect(((await releases.json()) as { items: { id: string }[] }).items.map((r) => r.id)).toContain(
-    releaseId,
-  );
-  const statements = await api.get('/api/v1/royalties/statements');
-  expect(statements.status()).toBe(403);
-  expect(((await statements.json()) as { error: { code: string } }).error.code).toBe('forbidden_scope');
+  // Another system, with the key only (no cookie), through the typed client.
+  const api = createTunedropClient({ server: e2eEnv.baseUrl, apiKey: key });
+  const releases = await api.GET('/releases');
+  expect(releases.response.status).toBe(200);
+  expect(releases.data?.items.map((r) => r.id)).toContain(releaseId);
+  const statements = await api.GET('/royalties/statements');
+  expect(statements.response.status).toBe(403);
+  expect(statements.error?.error.code).toBe('forbidden_scope');
 
   const createProfile = () =>
-    api.post('/api/v1/artist-profiles', {
-      data: { name: 'Harbour Strings' },
-      headers: { 'idempotency-key': 'harbour-strings-1' },
+    api.POST('/artist-profiles', {
+      body: { name: 'Harbour Strings' },
+      headers: { 'Idempotency-Key': 'harbour-strings-1' },
     });
   const first = await createProfile();
-  expect(first.status()).toBe(201);
+  expect(first.response.status).toBe(201);
   const retried = await createProfile();
-  expect(retried.status()).toBe(201);
-  expect(retried.headers()['idempotent-replayed']).toBe('true');
-  const profiles = (await (await api.get('/api/v1/artist-profiles')).json()) as {
-    profiles: { name: string }[];
-  };
-  expect(profiles.profiles.filter((p) => p.name === 'Harbour Strings')).toHaveLength(1);
+  expect(retried.response.status).toBe(201);
+  expect(retried.response.headers.get('idempotent-replayed')).toBe('true');
+  expect(retried.data?.profile.id).toBe(first.data?.profile.id);
+  const profiles = await api.GET('/artist-profiles');
+  expect(profiles.data?.profiles.filter((p) => p.name === 'Harbour Strings')).toHaveLength(1);
 
-  const document = await api.get('/api/v1/openapi.json');
-  expect(((await document.json()) as { openapi: string }).openapi).toBe('3.1.0');
+  // The reference page, linked from the keys page, renders the v1 document with nothing from outside.
+  const outside: string[] = [];
+  page.on('request', (sent) => {
+    if (!sent.url().startsWith(e2eEnv.baseUrl)) outside.push(sent.url());
+  });
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByRole('heading', { name: 'Tunedrop API' }).first()).toBeVisible();
+  await expect(page.getByText('List the account’s releases').first()).toBeVisible();
+  expect(outside).toEqual([]);
+  await page.goBack();
 
   // The page shows the key's use; revoking it (asked first) ends it.
   await page.reload();
@@ -79,8 +83,7 @@ test('an owner creates a scoped API key, a system uses it on /api/v1, and the ow
   await page.getByRole('button', { name: 'Revoke Catalogue sync' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(listed.getByText('Revoked', { exact: false })).toBeVisible();
-  const refused = await api.get('/api/v1/releases');
-  expect(refused.status()).toBe(401);
-  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
-  await api.dispose();
+  const refused = await api.GET('/releases');
+  expect(refused.response.status).toBe(401);
+  expect(refused.error?.error.code).toBe('invalid_api_key');
 });

@@ -62,7 +62,17 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
         setWhere: sql`${apiIdempotency.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
       })
       .returning({ keyId: apiIdempotency.keyId });
-    if (!claimed) {
+    if (claimed) {
+      // Answers past their 24 hours are not kept: each new claim clears its key's expired ones.
+      await db
+        .delete(apiIdempotency)
+        .where(
+          and(
+            eq(apiIdempotency.keyId, caller.keyId),
+            sql`${apiIdempotency.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+          ),
+        );
+    } else {
       const [first] = await db.select().from(apiIdempotency).where(where);
       if (!first) throw new AppError('conflict', 'Try the request again.', 409);
       if (first.requestHash !== requestHash)
