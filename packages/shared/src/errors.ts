@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   claim_not_active: 409,
   claim_not_waiting: 409,
   conflict: 409,
+  contract_rate_above_net: 409,
   contract_unmatched: 409,
   customer_not_found: 409,
   delivery_state: 409,
