@@ -47,6 +47,8 @@ export const journalTransactions = pgTable(
   },
   (t) => [
     check('journal_transactions_kind_check', inList('kind', JOURNAL_TRANSACTION_KINDS)),
+    // A correction names the transaction it corrects, and only a correction names one (migration 0084).
+    check('journal_transactions_corrects_check', sql`(kind = 'correction') = (corrects_id is not null)`),
     index('journal_transactions_reference_idx').on(t.referenceType, t.referenceId),
     index('journal_transactions_created_idx').on(t.createdAt),
   ],

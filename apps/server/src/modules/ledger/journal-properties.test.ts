@@ -9,6 +9,7 @@
  * journal as it was. Runs are few and short (one database for all of them, state carried over), so the file
  * stays well under a minute.
  */
+import { randomUUID } from 'node:crypto';
 import { centsToDecimal } from '@tunedrop/shared/money';
 import { desc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -291,9 +292,11 @@ async function apply(step: Op): Promise<boolean> {
       return true;
     }
     case 'unbalanced_correction': {
-      // A correction whose legs do not sum to zero is refused before it is written.
+      // A correction whose legs do not sum to zero is refused before it is written (so the transaction
+      // it names need not exist).
       const written = recordTransaction(system.db, {
         kind: 'correction',
+        correctsId: randomUUID(),
         memo: 'Property test: unbalanced',
         entries: [
           { account: 'fee_income', amount: centsToDecimal(step.cents) },

@@ -1,6 +1,7 @@
 /**
  * The journal's rules as the database holds them (migration 0067), on PGlite and PostgreSQL alike:
- * append-only, entries only in their transaction's database transaction, balanced or refused at commit.
+ * append-only, entries only in their transaction's database transaction, balanced or refused at commit;
+ * a correction names the transaction it corrects (migration 0084).
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -90,18 +91,18 @@ describe('the money journal', () => {
   });
 
   it('refuses at commit an unbalanced or empty transaction written around recordTransaction', async () => {
-    const corrections = async () =>
+    const adjustments = async () =>
       (
         await rows<{ n: string }>(
           system.db,
-          sql`select count(*)::text as n from journal_transactions where kind = 'correction'`,
+          sql`select count(*)::text as n from journal_transactions where kind = 'manual_adjustment'`,
         )
       )[0]?.n;
-    const before = await corrections();
+    const before = await adjustments();
     const unbalanced = system.db.transaction(async (tx) => {
       const [row] = await rows<{ id: string }>(
         tx,
-        sql`insert into journal_transactions (kind) values ('correction') returning id`,
+        sql`insert into journal_transactions (kind) values ('manual_adjustment') returning id`,
       );
       await run(
         tx,
@@ -110,14 +111,14 @@ describe('the money journal', () => {
       );
     });
     expect(await refusal(unbalanced)).toMatch(/out of balance by -0.01 USD/);
-    const empty = run(system.db, sql`insert into journal_transactions (kind) values ('correction')`);
+    const empty = run(system.db, sql`insert into journal_transactions (kind) values ('manual_adjustment')`);
     expect(await refusal(empty)).toMatch(/has no entries/);
-    expect(await corrections()).toBe(before);
+    expect(await adjustments()).toBe(before);
   });
 
   it('refuses entries written in another database transaction than their journal transaction', async () => {
     const id = await recordTransaction(system.db, {
-      kind: 'correction',
+      kind: 'manual_adjustment',
       entries: [
         { account: 'fee_income', amount: '-2' },
         { account: 'rounding_residue', amount: '2' },
@@ -136,7 +137,7 @@ describe('the money journal', () => {
     const direct = system.db.transaction(async (tx) => {
       const [row] = await rows<{ id: string }>(
         tx,
-        sql`insert into journal_transactions (kind) values ('correction') returning id`,
+        sql`insert into journal_transactions (kind) values ('manual_adjustment') returning id`,
       );
       await run(
         tx,
@@ -147,7 +148,7 @@ describe('the money journal', () => {
     expect(await refusal(direct)).toMatch(/journal_entries_whole_cents/);
     await expect(
       recordTransaction(system.db, {
-        kind: 'correction',
+        kind: 'manual_adjustment',
         entries: [
           { account: 'artist_payable', subject: 'someone', amount: '-0.005' },
           { account: 'rounding_residue', amount: '0.005' },
@@ -159,7 +160,7 @@ describe('the money journal', () => {
   it('recordTransaction refuses unbalanced input before the database does, and writes nothing for zero legs', async () => {
     await expect(
       recordTransaction(system.db, {
-        kind: 'correction',
+        kind: 'manual_adjustment',
         entries: [
           { account: 'fee_income', amount: '-1.10' },
           { account: 'rounding_residue', amount: '1.1000001' },
@@ -168,7 +169,7 @@ describe('the money journal', () => {
     ).rejects.toThrow(/sum to 0.0000001 USD/);
     expect(
       await recordTransaction(system.db, {
-        kind: 'correction',
+        kind: 'manual_adjustment',
         entries: [{ account: 'fee_income', amount: '0' }],
       }),
     ).toBeNull();
@@ -180,7 +181,7 @@ describe('the money journal', () => {
       await tx
         .transaction(async (inner) => {
           await recordTransaction(inner, {
-            kind: 'correction',
+            kind: 'manual_adjustment',
             entries: [
               { account: 'fee_income', amount: '-7' },
               { account: 'rounding_residue', amount: '7' },
@@ -191,5 +192,69 @@ describe('the money journal', () => {
         .catch(() => undefined);
     });
     expect(await accountBalance(system.db, 'rounding_residue')).toBe(before);
+  });
+
+  it('refuses a correction that names nothing it corrects, by recordTransaction and by the database', async () => {
+    const legs = [
+      { account: 'fee_income' as const, amount: '-3' },
+      { account: 'rounding_residue' as const, amount: '3' },
+    ];
+    const count = async (kind: string) =>
+      (
+        await rows<{ n: string }>(
+          system.db,
+          sql`select count(*)::text as n from journal_transactions where kind = ${kind}`,
+        )
+      )[0]?.n;
+    const corrections = await count('correction');
+    await expect(recordTransaction(system.db, { kind: 'correction', entries: legs })).rejects.toThrow(
+      /a correction must name the transaction it corrects/,
+    );
+    // Written by hand, the database refuses it too, whatever its entries.
+    const direct = system.db.transaction(async (tx) => {
+      const [row] = await rows<{ id: string }>(
+        tx,
+        sql`insert into journal_transactions (kind) values ('correction') returning id`,
+      );
+      await run(
+        tx,
+        sql`insert into journal_entries (transaction_id, account, amount) values
+              (${row?.id}, 'fee_income', -3), (${row?.id}, 'rounding_residue', 3)`,
+      );
+    });
+    expect(await refusal(direct)).toMatch(/journal_transactions_corrects_check/);
+    expect(await count('correction')).toBe(corrections);
+
+    // Only a correction names a transaction it corrects.
+    const residue = await accountBalance(system.db, 'rounding_residue');
+    const original = await recordTransaction(system.db, { kind: 'manual_adjustment', entries: legs });
+    expect(original).not.toBeNull();
+    await expect(
+      recordTransaction(system.db, { kind: 'manual_adjustment', correctsId: original, entries: legs }),
+    ).rejects.toThrow(/only a correction names a transaction it corrects/);
+    const naming = run(
+      system.db,
+      sql`insert into journal_transactions (kind, corrects_id) values ('manual_adjustment', ${original})`,
+    );
+    expect(await refusal(naming)).toMatch(/journal_transactions_corrects_check/);
+
+    // A correction naming its transaction is accepted: it undoes it, and the original stays as it was.
+    const correction = await recordTransaction(system.db, {
+      kind: 'correction',
+      correctsId: original,
+      memo: 'test: undo the adjustment',
+      entries: [
+        { account: 'fee_income', amount: '3' },
+        { account: 'rounding_residue', amount: '-3' },
+      ],
+    });
+    expect(correction).not.toBeNull();
+    const [written] = await rows<{ corrects: string }>(
+      system.db,
+      sql`select corrects_id::text as corrects from journal_transactions where id = ${correction}`,
+    );
+    expect(written?.corrects).toBe(original);
+    expect(await countEntries(original ?? '')).toBe(2);
+    expect(toCents(await accountBalance(system.db, 'rounding_residue'))).toBe(toCents(residue));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The journal's one writer (issue 36, docs/money.md): a balanced transaction and its entries, written in
  * the caller's database transaction. The database refuses an unbalanced or empty transaction at commit
- * (migration 0067); this refuses it first, with the difference, so a bug fails where it is made.
+ * (migration 0067); this refuses it first, with the difference, so a bug fails where it is made. A
+ * correction names the transaction it corrects, and only a correction does (migration 0084).
  */
 
 import { isWholeCents, isZeroDecimal, sumDecimalsAtScale } from '@tunedrop/shared/money';
@@ -28,7 +29,10 @@ export type JournalTransactionInput = {
   memo?: string | null;
   /** The report's rate to USD, when its amounts were converted. */
   rate?: string | null;
-  /** The transaction this one corrects. */
+  /**
+   * The transaction this one corrects: required for a `correction` and refused for any other kind (the
+   * database's journal_transactions_corrects_check, migration 0084).
+   */
   correctsId?: string | null;
   /**
    * When it happened, for a fact dated in the past (a carried-over opening balance, a test's earlier month);
@@ -82,6 +86,12 @@ function balancedEntries(entries: readonly JournalEntryInput[]): JournalEntryInp
  * or null when every leg is zero (nothing moved: nothing is written).
  */
 export async function recordTransaction(db: DbOrTx, input: JournalTransactionInput): Promise<string | null> {
+  if (input.kind === 'correction' && !input.correctsId) {
+    throw new Error('journal: a correction must name the transaction it corrects (correctsId)');
+  }
+  if (input.kind !== 'correction' && input.correctsId) {
+    throw new Error(`journal: only a correction names a transaction it corrects (this is a ${input.kind})`);
+  }
   const entries = balancedEntries(input.entries);
   if (entries.length === 0) return null;
   const write = async (tx: DbOrTx) => {

@@ -175,7 +175,7 @@ describe('tax reports', () => {
         sql`select journal_transaction_id as id from tax_withholding_lines where user_id = ${userId} limit 1`,
       );
       const id = await recordTransaction(tx, {
-        kind: 'correction',
+        kind: 'payout_returned',
         entries: [
           { account: 'withdrawals_paid', amount: centsToDecimal(decision.netCents) },
           {

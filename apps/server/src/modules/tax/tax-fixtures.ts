@@ -50,7 +50,7 @@ export const w8benForm = (
  * A payout as the payouts module posts it (the seam, record 270): the decision, one balanced journal
  * transaction (withdrawals_payable + gross, withdrawals_paid − net, tax_withheld_payable − withheld) and the
  * withholding lines in the same database transaction. The payee's withdrawals_payable is funded first by a
- * correction from manual_adjustments so the books stay whole.
+ * manual adjustment from manual_adjustments so the books stay whole.
  */
 export async function postTestPayout(
   db: Db,
@@ -62,7 +62,7 @@ export async function postTestPayout(
   if (decision.status !== 'ok') return decision;
   await db.transaction(async (tx) => {
     await recordTransaction(tx, {
-      kind: 'correction',
+      kind: 'manual_adjustment',
       memo: 'test: fund the payout',
       entries: [
         { account: 'manual_adjustments', amount: centsToUsd(decision.grossCents) },
@@ -70,7 +70,7 @@ export async function postTestPayout(
       ],
     });
     const id = await recordTransaction(tx, {
-      kind: 'correction',
+      kind: 'payout_paid',
       memo: 'test: payout paid',
       entries: [
         { account: 'withdrawals_payable', subject: userId, amount: centsToUsd(decision.grossCents) },

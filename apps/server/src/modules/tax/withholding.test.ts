@@ -206,7 +206,7 @@ describe('recordWithholding', () => {
     const post = (withheld: number) =>
       system.db.transaction(async (tx) => {
         const id = await recordTransaction(tx, {
-          kind: 'correction',
+          kind: 'payout_paid',
           entries: [
             { account: 'manual_adjustments', amount: centsToDecimal(decision.grossCents) },
             { account: 'withdrawals_paid', amount: centsToDecimal(-(decision.grossCents - withheld)) },
