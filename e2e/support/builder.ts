@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
+import { lowPassed, padded, pcmWav, sine, whiteNoise } from '../../apps/server/src/test-support/media';
+
+const mono = { sampleRate: 44_100, channels: 1, bitDepth: 16 } as const;
 
 /** A PCM WAV with a quiet tone: `seconds` long at 44.1 kHz stereo, 16 or 24 bit. */
 export function wavBytes(seconds: number, bitDepth: 16 | 24 = 16, sampleRate = 44_100, channels = 2): Buffer {
@@ -41,6 +44,10 @@ export type MediaDir = {
   file: (name: string, body: Buffer | string) => string;
   cover: (name?: string, size?: number, format?: 'png' | 'jpeg') => Promise<string>;
   wav: (name: string, seconds?: number, bitDepth?: 16 | 24) => string;
+  /** Noise low-passed at 16 kHz, as a 128 kbps MP3 leaves it: refused as fake lossless (record 298). */
+  lossyWav: (name: string) => string;
+  /** A sine driven past full scale after 5 s of silence: passes with two warnings (record 298). */
+  clippedWav: (name: string) => string;
   remove: () => void;
 };
 
@@ -61,6 +68,8 @@ export function mediaDir(): MediaDir {
       return file(name, await (format === 'png' ? image.png() : image.jpeg({ quality: 80 })).toBuffer());
     },
     wav: (name, seconds = 1, bitDepth = 16) => file(name, wavBytes(seconds, bitDepth)),
+    lossyWav: (name) => file(name, pcmWav(lowPassed(whiteNoise(2, 44_100, 1, 0.5), 1, 44_100, 16_000), mono)),
+    clippedWav: (name) => file(name, pcmWav(padded(sine(2, 44_100, 1, 100, 2), 1, 44_100, 5), mono)),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

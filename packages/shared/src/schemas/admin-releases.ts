@@ -9,6 +9,7 @@ import type { PageInfo } from '../paging';
 import { multilineText, safeText } from '../text';
 import type { UploaderSubscription } from './admin-releases/uploader-standing';
 import { AI_REVIEW_FILTERS, type AiArea, type AiUsage } from './ai-disclosure';
+import type { AudioAnalysis } from './audio-checks';
 import type { StoreRejection } from './delivery/release-detail';
 import type { ReleaseAvailabilityView } from './release-availability';
 
@@ -174,6 +175,8 @@ export type AdminTrack = {
   /** How AI was used (record 295); null on a track submitted before the question was asked. */
   aiUsage: AiUsage | null;
   aiAreas: AiArea[];
+  /** The audio pre-flight analysis (record 298); null on a track stored before it. */
+  audioAnalysis: AudioAnalysis | null;
   /** Streams the WAV for the review player (staff session, HTTP Range). */
   audioUrl: string;
 };

@@ -1,5 +1,6 @@
 /** Post-release edits waiting for review or decided (issue 26, record 197; migration 0051). */
 import type { SongwriterRole } from '@tunedrop/shared';
+import type { AudioAnalysis } from '@tunedrop/shared/schemas/audio-checks';
 import { RELEASE_UPDATE_STATES, type ReleaseUpdateState } from '@tunedrop/shared/schemas/release-updates';
 import type { EditRelease } from '@tunedrop/shared/schemas/releases';
 import { sql } from 'drizzle-orm';
@@ -62,6 +63,7 @@ export type ProposedAudio = {
   sampleRate: number | null;
   bitDepth: number | null;
   channels: number | null;
+  audioAnalysis?: AudioAnalysis | null;
 };
 
 export const releaseUpdates = pgTable(

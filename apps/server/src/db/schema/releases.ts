@@ -7,6 +7,7 @@ import {
   type SongwriterRole,
 } from '@tunedrop/shared';
 import { AI_USAGES, type AiArea, type AiUsage } from '@tunedrop/shared/schemas/ai-disclosure';
+import type { AudioAnalysis } from '@tunedrop/shared/schemas/audio-checks';
 import { UPLOAD_KINDS, type UploadInfo, type UploadKind } from '@tunedrop/shared/schemas/builder';
 import {
   RELEASE_TIME_MODES,
@@ -195,6 +196,8 @@ export const tracks = pgTable(
     channels: integer('channels'),
     primaryArtistsData: jsonb('primary_artists_data').$type<ArtistCredit[]>().notNull().default([]),
     featuredArtistsData: jsonb('featured_artists_data').$type<ArtistCredit[]>().notNull().default([]),
+    /** What the audio pre-flight analysis measured (record 298); null on a track stored before it. */
+    audioAnalysis: jsonb('audio_analysis').$type<AudioAnalysis>(),
     /** How AI was used (record 295); null on a track submitted before the question was asked. */
     aiUsage: text('ai_usage').$type<AiUsage>(),
     /** What AI helped with on an assisted track; empty otherwise. */

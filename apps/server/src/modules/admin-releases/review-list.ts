@@ -144,6 +144,7 @@ const tracksJson = sql<TrackJson[]>`coalesce((
     'fileSizeBytes', t.file_size_bytes, 'sampleRate', t.sample_rate, 'bitDepth', t.bit_depth,
     'channels', t.channels, 'primaryArtists', t.primary_artists_data,
     'featuredArtists', t.featured_artists_data, 'aiUsage', t.ai_usage, 'aiAreas', t.ai_areas,
+    'audioAnalysis', t.audio_analysis,
     'songwriters', coalesce((
       select json_agg(json_build_object('firstName', w.first_name, 'middleName', w.middle_name,
                                         'lastName', w.last_name, 'role', w.role))

@@ -4,6 +4,7 @@
  * The submission (service.ts) and the owner's file replacement (releases/files.ts) both go through here,
  * so a replaced file passes exactly the checks a submitted one does.
  */
+import { audioAnalysisOf } from '@tunedrop/shared/schemas/audio-checks';
 import { BUILDER_MESSAGES } from '@tunedrop/shared/schemas/builder';
 import { and, eq, isNull, like, or } from 'drizzle-orm';
 import { uploads } from '../../db/schema';
@@ -154,5 +155,6 @@ export function trackFileFields(file: UploadRow, fileKey: string): TrackFile {
     sampleRate: Number(details.sampleRate) || null,
     bitDepth: Number(details.bitDepth) || null,
     channels: Number(details.channels) || null,
+    audioAnalysis: audioAnalysisOf(details),
   };
 }

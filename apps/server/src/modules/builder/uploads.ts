@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '@tunedrop/shared';
+import { AUDIO_CHECK_TEXTS, isFakeLossless } from '@tunedrop/shared/schemas/audio-checks';
 import {
   BUILDER_MESSAGES,
   isWavFileName,
@@ -23,7 +24,7 @@ import type { Deps } from '../../deps';
 import type { Viewer } from '../../lib/context';
 import { internalErrorBody } from '../../lib/errors';
 import { run } from '../../lib/sql';
-import { CoverError, checkCover, readWavHeader, THUMB_SIZES, WavError } from '../catalogue';
+import { CoverError, checkCover, readAndAnalyse, THUMB_SIZES, WavError } from '../catalogue';
 import { closeStaging, stagingFor, UPLOAD_ID_PATTERN } from './staging';
 import { PgUploadLocker } from './upload-locker';
 
@@ -135,9 +136,14 @@ export async function finalizeUpload(
 
   try {
     if (row.kind === 'audio') {
-      // Positional reads: a few kilobytes of the file, ranged GETs when it is in the bucket.
+      // Positional reads: the header, then the samples in blocks (ranged GETs when it is in the bucket).
       const source = await staging.open(id);
-      const wav = await readWavHeader(source).finally(() => source.close());
+      const { wav, analysis } = await readAndAnalyse(source).finally(() => source.close());
+      // A lossy file saved as WAV is refused with its reason (record 298); the warnings stay in the details.
+      if (isFakeLossless(analysis)) {
+        const text = AUDIO_CHECK_TEXTS.fakeLossless(analysis);
+        throw new WavError(`${text.reason} ${text.fix}`);
+      }
       return await settle({
         status: 'checked',
         details: {
@@ -147,6 +153,7 @@ export async function finalizeUpload(
           channels: wav.channels,
           durationMs: wav.durationMs,
           dataBytes: wav.dataBytes,
+          ...analysis,
         },
       });
     }

@@ -6,6 +6,8 @@
  * about it. It imports no other module, so builder, catalogue-import, releases, release-updates, delivery,
  * ddex and admin-releases can all use it without needing each other.
  */
+
+export { analyseWav, readAndAnalyse } from './audio-analysis';
 export { availabilityColumns, availabilityView } from './availability';
 export { COVER_MESSAGES, CoverError, type CoverInfo, checkCover, THUMB_SIZES } from './cover';
 export { type ReleaseForDelivery, releaseForDelivery } from './release-for-delivery';

@@ -6,6 +6,7 @@
  */
 import type { ReleaseStatus, SongwriterRole } from '@tunedrop/shared';
 import type { AiDisclosure } from '@tunedrop/shared/schemas/ai-disclosure';
+import type { AudioAnalysis } from '@tunedrop/shared/schemas/audio-checks';
 import { type ReleaseSubmission, uniqueArtistsByName } from '@tunedrop/shared/schemas/builder';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
@@ -31,6 +32,8 @@ export type TrackFile = {
   sampleRate: number | null;
   bitDepth: number | null;
   channels: number | null;
+  /** The audio pre-flight analysis (record 298); none for an imported catalogue's file. */
+  audioAnalysis?: AudioAnalysis | null;
 };
 
 export type NewTrack = TrackCredits & {

@@ -50,6 +50,7 @@ describe('readWavHeader', () => {
       bitDepth: 16,
       channels: 2,
       dataBytes: 66_150 * 4,
+      dataOffset: 44,
       durationMs: 1500,
     });
   });

@@ -37,6 +37,8 @@ export type WavInfo = {
   bitDepth: number;
   channels: number;
   dataBytes: number;
+  /** Where the audio data starts in the file (the audio analysis reads from there). */
+  dataOffset: number;
   durationMs: number;
 };
 
@@ -152,6 +154,7 @@ export async function readWavHeader(file: string | ByteSource): Promise<WavInfo>
       bitDepth,
       channels,
       dataBytes: data.size,
+      dataOffset: data.offset,
       durationMs: Math.round((data.size / (sampleRate * blockAlign)) * 1000),
     };
   } finally {

@@ -1,10 +1,12 @@
 /**
- * The pre-flight checks again at review (issue 41, records 295 and 296): titles the style guide refuses
- * (a release submitted before the checks, or changed since) and tracks whose AI use was never answered,
- * each with its reason and what the artist should do.
+ * The pre-flight checks again at review (issue 41, records 295, 296 and 298): titles the style guide refuses
+ * (a release submitted before the checks, or changed since), tracks whose AI use was never answered, and
+ * what the audio analysis found in each track's WAV (clipping, silence at the start or end), each with its
+ * reason and what the artist should do.
  */
 import type { AdminReleaseCard } from '@tunedrop/shared/schemas/admin-releases';
 import { AI_MESSAGES } from '@tunedrop/shared/schemas/ai-disclosure';
+import { audioChecks } from '@tunedrop/shared/schemas/audio-checks';
 import { titleStyleChecks } from '@tunedrop/shared/schemas/title-checks';
 import { ClipboardCheck } from 'lucide-react';
 
@@ -30,6 +32,11 @@ export function PreflightNotes({ release }: { release: AdminReleaseCard }) {
             },
           ]
         : []),
+      ...(track.audioAnalysis ? audioChecks(track.audioAnalysis) : []).map((check) => ({
+        key: `${track.id}-${check.code}`,
+        subject: `Track ${track.position} “${track.title}” audio`,
+        text: `${check.reason} ${check.fix}`,
+      })),
     ]),
   ];
   if (notes.length === 0) return null;

@@ -2,6 +2,7 @@
  * The wizard's uploads: one tus upload per slot (the cover, each track), its progress, the draft's
  * reference to it, cancel and replace. Uploads keep running while the user moves between steps.
  */
+import { audioAnalysisOf } from '@tunedrop/shared/schemas/audio-checks';
 import type { BuilderDraft, FileRef, UploadKind } from '@tunedrop/shared/schemas/builder';
 import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
 import {
@@ -80,10 +81,14 @@ export function useFileUploads(
             if (!isCurrent(slotKey, generation)) return;
             setSlot(slotKey, { phase: 'uploading', ...base, sentBytes });
           },
-          onChecked() {
+          onChecked(info) {
             if (!isCurrent(slotKey, generation)) return;
             handles.current.delete(slotKey);
-            setSlot(slotKey, { phase: 'checked', ...base });
+            setSlot(slotKey, {
+              phase: 'checked',
+              ...base,
+              ...(kind === 'audio' ? { audioAnalysis: audioAnalysisOf(info.details) } : {}),
+            });
           },
           onFailed(message) {
             if (!isCurrent(slotKey, generation)) return;

@@ -5,6 +5,7 @@ import { type ReactNode, useId, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../components/ui/cn';
 import { percentOf, type SlotState } from '../model/slots';
+import { AudioChecks } from './audio-checks';
 
 export function FileBox({
   label,
@@ -136,6 +137,7 @@ export function FileBox({
           </div>
         )}
       </div>
+      {slot?.phase === 'checked' ? <AudioChecks analysis={slot.audioAnalysis} /> : null}
       {error ? (
         <p id={errorId} role="alert" className="mt-1 text-sm text-red-400">
           {error}

@@ -1,4 +1,5 @@
 /** Where each file of the wizard stands right now (the cover slot and one slot per track). */
+import { type AudioAnalysis, audioAnalysisOf } from '@tunedrop/shared/schemas/audio-checks';
 import type { BuilderDraft, DraftAnswer, FileRef, FileState } from '@tunedrop/shared/schemas/builder';
 import { coverThumbnailUrl } from '../api/uploads';
 
@@ -6,7 +7,14 @@ export const COVER_SLOT = 'cover';
 
 export type SlotState =
   | { phase: 'uploading'; fileName: string; sizeBytes: number; sentBytes: number; previewUrl?: string }
-  | { phase: 'checked'; fileName: string; sizeBytes: number; previewUrl?: string }
+  | {
+      phase: 'checked';
+      fileName: string;
+      sizeBytes: number;
+      previewUrl?: string;
+      /** What the server's audio analysis found (record 298): its warnings show beside the file. */
+      audioAnalysis?: AudioAnalysis | null;
+    }
   | { phase: 'failed'; fileName: string; sizeBytes: number; message: string }
   /** Stopped part way (a reload or a lost connection): picking the same file again resumes it. */
   | { phase: 'interrupted'; fileName: string; sizeBytes: number; receivedBytes: number };
@@ -39,7 +47,9 @@ export function restoreSlots(
       slots[slotKey] = {
         phase: 'checked',
         ...base,
-        ...(kind === 'cover' ? { previewUrl: coverThumbnailUrl(ref.uploadId) } : {}),
+        ...(kind === 'cover'
+          ? { previewUrl: coverThumbnailUrl(ref.uploadId) }
+          : { audioAnalysis: audioAnalysisOf(info.details) }),
       };
       return ref;
     }

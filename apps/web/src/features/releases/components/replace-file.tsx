@@ -3,6 +3,7 @@
  * upload with progress and its own checks and messages; once the server has checked the file, the release
  * takes it at once (`apply`), and the box shows the new file's name as saved.
  */
+import { audioAnalysisOf } from '@tunedrop/shared/schemas/audio-checks';
 import {
   audioFileError,
   BUILDER_MESSAGES,
@@ -102,7 +103,12 @@ export function ReplaceFile({
         apply(info.id)
           .then(({ previewUrl }) => {
             if (!isCurrent()) return;
-            setSlot({ phase: 'checked', ...base, ...(previewUrl ? { previewUrl } : {}) });
+            setSlot({
+              phase: 'checked',
+              ...base,
+              ...(previewUrl ? { previewUrl } : {}),
+              ...(kind === 'audio' ? { audioAnalysis: audioAnalysisOf(info.details) } : {}),
+            });
             if (successMessage) notify.success(successMessage);
           })
           .catch((failure: unknown) => {
