@@ -86,6 +86,15 @@ function answer(role: AccountRole, payouts: PayoutsPageData) {
     getJson('/wallet', wallet),
     getJson('/tax/standing', taxStanding),
     getJson('/payouts', payouts),
+    getJson('/payouts/stripe', {
+      isOffered: true,
+      accountHint: null,
+      detailsSubmitted: false,
+      canReceiveTransfers: false,
+      payoutsEnabled: false,
+      isComplete: false,
+      isMethod: false,
+    }),
   );
 }
 
@@ -104,6 +113,9 @@ describe('Payouts', () => {
       'None yet: add one under Payment Settings below.',
     );
     expect(await screen.findByRole('button', { name: 'Save Payment Information' })).toBeTruthy();
+    // The operator offers Stripe: the owner can connect an account.
+    expect(await screen.findByRole('button', { name: 'Connect with Stripe' })).toBeTruthy();
+    expect(screen.getByTestId('stripe-onboarding-status').textContent).toBe('Not connected yet.');
   });
 
   it("shows the next payout's figures and each payout's state with its reference", async () => {

@@ -10,7 +10,7 @@ import { Button } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/card';
 import { notify } from '../../components/ui/toast';
 import { paths } from '../../config/paths';
-import { PayoutHistory, PayoutsOverview, usePayouts } from '../../features/payouts';
+import { PayoutHistory, PayoutsOverview, StripeConnectCard, usePayouts } from '../../features/payouts';
 import { TaxFormSection } from '../../features/tax';
 import { PaymentSettingsForm, useWallet } from '../../features/wallet';
 import { errorMessage } from '../../lib/api';
@@ -68,6 +68,7 @@ export default function PayoutsPage() {
       <PayoutsOverview data={payouts.data} methodText={saved ? describeMaskedDetails(saved) : null} />
       <PayoutHistory payouts={payouts.data.payouts} />
       <TaxFormSection />
+      {isFinance ? <StripeConnectCard /> : null}
       {isFinance && wallet.data ? (
         <PaymentSettingsForm savedMethod={wallet.data.paymentMethod} savedDetails={saved} />
       ) : null}

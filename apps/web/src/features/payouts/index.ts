@@ -7,3 +7,4 @@ export { AdminPayoutSettingsCard } from './components/admin-payout-settings-card
 export type { PayoutsPageData } from './components/payout-history';
 export { PayoutHistory } from './components/payout-history';
 export { PayoutsOverview } from './components/payouts-overview';
+export { StripeConnectCard } from './components/stripe-connect-card';

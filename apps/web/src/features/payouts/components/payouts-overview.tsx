@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { formatCents, formatLongDate } from '../../../lib/format';
 import type { PayoutsPageData } from './payout-history';
 
-const METHOD_LABELS = { bank: 'Bank account', paypal: 'PayPal' } as const;
+const METHOD_LABELS = { bank: 'Bank account', paypal: 'PayPal', stripe: 'Stripe' } as const;
 
 function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -22,7 +22,10 @@ function Fact({ label, children, testId }: { label: string; children: React.Reac
 }
 
 export function PayoutsOverview({ data, methodText }: { data: PayoutsPageData; methodText: string | null }) {
-  const method = data.method === 'bank' || data.method === 'paypal' ? METHOD_LABELS[data.method] : null;
+  const method =
+    data.method === 'bank' || data.method === 'paypal' || data.method === 'stripe'
+      ? METHOD_LABELS[data.method]
+      : null;
   return (
     <Card className="space-y-4" data-testid="payouts-overview">
       <dl className="grid gap-4 sm:grid-cols-4">
