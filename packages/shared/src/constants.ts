@@ -41,7 +41,7 @@ export const WITHDRAWAL_STATUSES = ['pending', 'completed', 'rejected', 'cancell
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /** `stripe`: a Stripe Connect account onboarded through Stripe's own form, never typed in (issue 38). */
-export const PAYMENT_METHODS = ['bank', 'paypal', 'stripe'] as const;
+export const PAYMENT_METHODS = ['bank', 'paypal', 'stripe', 'wise'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const SONGWRITER_ROLES = ['music', 'lyrics', 'music_and_lyrics'] as const;

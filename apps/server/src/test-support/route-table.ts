@@ -413,6 +413,7 @@ const APP_ROUTES: RouteRow[] = [
   route('POST', '/api/payouts/stripe/use', 'user', { account: 'finance' }),
   route('POST', '/api/payouts/webhooks/paypal', 'public'),
   route('POST', '/api/payouts/webhooks/stripe', 'public'),
+  route('POST', '/api/payouts/webhooks/wise', 'public'),
   route('GET', '/api/admin/payouts/settings', 'admin'),
   route('PUT', '/api/admin/payouts/providers', 'admin'),
   route('POST', '/api/admin/payouts/providers/:provider/test', 'admin', {

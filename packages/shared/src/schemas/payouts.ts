@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { multilineText, safeText } from '../text';
 
 /** Providers behind one interface (modules/payouts/providers). `bank-csv` is always available. */
-export const PAYOUT_PROVIDERS = ['bank-csv', 'paypal', 'stripe'] as const;
+export const PAYOUT_PROVIDERS = ['bank-csv', 'paypal', 'stripe', 'wise'] as const;
 export type PayoutProviderId = (typeof PAYOUT_PROVIDERS)[number];
 
 /** A run's life: planned (items written, money reserved), sending, sent (every batch made), done. */
@@ -43,7 +43,14 @@ export const PAYOUT_PROVIDER_LABELS: Record<PayoutProviderId, string> = {
   'bank-csv': 'Bank file (CSV)',
   paypal: 'PayPal Payouts',
   stripe: 'Stripe Connect',
+  wise: 'Wise',
 };
+
+/**
+ * A Wise transfer created but not funded (Wise's `incoming_payment_waiting`): the operator's profile could
+ * not fund it by API (strong customer authentication in the UK and EEA), so the operator funds it in Wise.
+ */
+export const WISE_AWAITING_FUNDING_LABEL = 'Created — fund it in Wise';
 
 /** What the artist's withdrawal request becomes: a request for the next run, or a run of its own at once. */
 export const WITHDRAWAL_MODES = ['next_run', 'immediate'] as const;
@@ -79,6 +86,25 @@ export const paypalCredentialsSchema = z.object({
   clientId: safeText().trim().min(1, 'Enter the client ID').max(200),
   clientSecret: safeText().trim().min(1, 'Enter the client secret').max(200),
   webhookId: safeText().trim().max(200).default(''),
+});
+
+/**
+ * Wise: an API token of the operator's business profile, the profile id, and the public key Wise signs its
+ * webhooks with (PEM, from Wise's webhook documentation; a fake's own in tests).
+ */
+export const wiseCredentialsSchema = z.object({
+  apiToken: safeText().trim().min(1, 'Enter the API token').max(200),
+  profileId: safeText()
+    .trim()
+    .regex(/^\d{1,20}$/, 'Enter the numeric profile ID'),
+  webhookPublicKey: multilineText()
+    .trim()
+    .max(4000)
+    .refine(
+      (key) => key === '' || /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(key),
+      'Paste the public key in PEM form (-----BEGIN PUBLIC KEY-----)',
+    )
+    .default(''),
 });
 
 export const bankCsvCredentialsSchema = z.object({
@@ -135,6 +161,13 @@ export const providerSettingsInputSchema = z.discriminatedUnion('provider', [
     credentials: stripeCredentialsSchema.optional(),
     baseUrl: z.url().max(300).optional(),
   }),
+  z.object({
+    provider: z.literal('wise'),
+    enabled: z.boolean(),
+    /** Left out: keep the stored credentials. */
+    credentials: wiseCredentialsSchema.optional(),
+    baseUrl: z.url().max(300).optional(),
+  }),
 ]);
 export type ProviderSettingsInput = z.infer<typeof providerSettingsInputSchema>;
 
@@ -179,6 +212,8 @@ export type PayoutItemView = {
   blockedReason: string | null;
   providerReference: string | null;
   providerStatus: string | null;
+  /** A Wise transfer created that the operator must fund in Wise (WISE_AWAITING_FUNDING_LABEL). */
+  awaitingFunding: boolean;
   createdAt: string;
   sentAt: string | null;
   paidAt: string | null;

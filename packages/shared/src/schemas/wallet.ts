@@ -15,6 +15,14 @@ import {
 import type { ErrorCode } from '../errors';
 import { centsToDecimal, formatCents, parseAmountToCents } from '../money';
 import { safeText } from '../text';
+import {
+  EMPTY_WISE_DETAILS,
+  maskWiseDetails,
+  WISE_INPUT_FIELDS,
+  WISE_TEXTS,
+  type WiseDetails,
+  wiseDetailsSchema,
+} from './wise-recipient';
 
 /** A message of the spec shown as a toast: a title and a description. */
 export type WalletMessage = { code: ErrorCode; title: string; description: string };
@@ -70,6 +78,7 @@ export const WALLET_ERROR_TITLES: Record<string, string> = {
   payment_method_required: WALLET_MESSAGES.paymentMethodRequired.title,
   bank_fields_required: WALLET_MESSAGES.bankFieldsRequired.title,
   paypal_email_invalid: WALLET_MESSAGES.paypalEmailInvalid.title,
+  wise_details_invalid: 'Wise details required',
   payment_info_required: WALLET_MESSAGES.paymentInfoRequired.title,
   invalid_amount: WALLET_MESSAGES.invalidAmount.title,
   balance_below_minimum: 'Insufficient balance',
@@ -154,7 +163,7 @@ export type BankDetails = {
 export type PaypalDetails = { paypal_email: string };
 /** A Stripe Connect account the server onboarded for this account; never accepted from a form. */
 export type StripeDetails = { stripe_account_id: string };
-export type PaymentDetails = BankDetails | PaypalDetails | StripeDetails;
+export type PaymentDetails = BankDetails | PaypalDetails | StripeDetails | WiseDetails;
 /** What the API accepts before the spec's checks run (lengths only): the route's body validator. */
 export const paymentSettingsInputSchema = z.object({
   payment_method: safeText().max(20).nullable().optional(),
@@ -165,6 +174,7 @@ export const paymentSettingsInputSchema = z.object({
       routing_number: safeText().max(PAYMENT_FIELD_MAX).optional(),
       bank_name: safeText().max(PAYMENT_FIELD_MAX).optional(),
       paypal_email: safeText().max(PAYMENT_FIELD_MAX).optional(),
+      ...WISE_INPUT_FIELDS,
     })
     .optional(),
 });
@@ -206,6 +216,10 @@ export const paymentSettingsSchema = z.discriminatedUnion(
         })
         .prefault({ paypal_email: '' }),
     }),
+    z.object({
+      payment_method: z.literal('wise'),
+      payment_details: wiseDetailsSchema.prefault(EMPTY_WISE_DETAILS),
+    }),
   ],
   { error: WALLET_MESSAGES.paymentMethodRequired.description },
 );
@@ -213,6 +227,8 @@ export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;
 
 /** The loose body (a form's values, a request) through the §5 rules: one schema for form and API. */
 export const paymentSettingsRequestSchema = paymentSettingsInputSchema.pipe(paymentSettingsSchema);
+
+const WISE_DETAILS_TITLE = 'Wise details required';
 
 const PAYMENT_SETTINGS_MESSAGES = [
   WALLET_MESSAGES.paymentMethodRequired,
@@ -222,6 +238,8 @@ const PAYMENT_SETTINGS_MESSAGES = [
 
 /** The spec's title and description for a payment-settings issue message. */
 export function paymentSettingsMessage(issueMessage: string | undefined): WalletMessage {
+  const wise = Object.values(WISE_TEXTS).find((text) => text === issueMessage);
+  if (wise) return { code: 'wise_details_invalid', title: WISE_DETAILS_TITLE, description: wise };
   return (
     PAYMENT_SETTINGS_MESSAGES.find((message) => message.description === issueMessage) ??
     WALLET_MESSAGES.paymentMethodRequired
@@ -247,7 +265,8 @@ export type MaskedPaymentDetails =
       routingNumber: string;
     }
   | { method: 'paypal'; paypalEmail: string }
-  | { method: 'stripe'; stripeAccount: string };
+  | { method: 'stripe'; stripeAccount: string }
+  | { method: 'wise'; accountHolder: string; currency: string; account: string };
 
 const MASK = '••••';
 
@@ -281,11 +300,13 @@ export function maskPaymentDetails(method: PaymentMethod, details: PaymentDetail
   if (method === 'stripe') {
     return { method: 'stripe', stripeAccount: maskNumber((details as StripeDetails).stripe_account_id) };
   }
+  if (method === 'wise') return maskWiseDetails(details as WiseDetails, MASK);
   return { method: 'paypal', paypalEmail: maskEmail((details as PaypalDetails).paypal_email) };
 }
 
 export function describeMaskedDetails(details: MaskedPaymentDetails | null): string {
   if (!details) return 'No payment method saved';
+  if (details.method === 'wise') return `Wise ${details.currency} account ${details.account}`;
   if (details.method === 'bank') return `Bank account ${details.accountNumber} (${details.bankName})`;
   if (details.method === 'stripe') return `Stripe account ${details.stripeAccount}`;
   return `PayPal ${details.paypalEmail}`;

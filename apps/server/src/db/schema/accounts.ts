@@ -54,7 +54,7 @@ export const profiles = pgTable(
     check('profiles_subscription_status_check', inList('subscription_status', SUBSCRIPTION_STATUSES)),
     check(
       'profiles_payment_method_check',
-      sql`payment_method is null or payment_method in ('bank', 'paypal', 'stripe')`,
+      sql`payment_method is null or payment_method in ('bank', 'paypal', 'stripe', 'wise')`,
     ),
     check('profiles_balance_non_negative', sql`balance_cents >= 0`),
     check('profiles_total_earnings_non_negative', sql`total_earnings_cents >= 0`),

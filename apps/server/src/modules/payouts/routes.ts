@@ -37,6 +37,7 @@ import {
   useStripeForPayouts,
 } from './stripe-connect';
 import { getPayoutRun, listPayoutRuns, payoutFile } from './views';
+import { pollWiseRun, receiveWiseWebhook } from './wise-events';
 import { withholdingFor } from './withholding';
 
 const runId = (value: string | undefined) => uuidParam(value, PAYOUT_TEXTS.runNotFound);
@@ -195,9 +196,32 @@ export const payoutsRoutes = new Hono<AppEnv>()
       return c.json({ received: true, ...result }, 200);
     },
   )
+  .post(
+    '/payouts/webhooks/wise',
+    access('public'),
+    bodyLimit({
+      maxSize: 256 * 1024,
+      onError: () => {
+        throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
+      },
+    }),
+    async (c) => {
+      const { db, config } = c.var.deps;
+      const result = await receiveWiseWebhook(
+        db,
+        config.appSecret,
+        (name) => c.req.header(name),
+        await c.req.text(),
+      );
+      c.var.deps.wakeMail();
+      return c.json({ status: 'ok', ...result }, 200);
+    },
+  )
   .post('/admin/payouts/runs/:id/poll', access('admin'), async (c) => {
     const { db, config } = c.var.deps;
-    const applied = await pollPaypalRun(db, config.appSecret, runId(c.req.param('id')));
+    const id = runId(c.req.param('id'));
+    const applied =
+      (await pollPaypalRun(db, config.appSecret, id)) + (await pollWiseRun(db, config.appSecret, id));
     c.var.deps.wakeMail();
     return c.json({ applied }, 200);
   })

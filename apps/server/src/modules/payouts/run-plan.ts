@@ -65,6 +65,7 @@ function providerForMethod(
   if (method === 'paypal' && on.get('paypal')) return 'paypal';
   // A Stripe account is paid by Stripe only: the bank file has nothing to pay it to.
   if (method === 'stripe') return on.get('stripe') ? 'stripe' : null;
+  if (method === 'wise') return on.get('wise') ? 'wise' : null;
   if (method === 'bank' || method === 'paypal') return on.get('bank-csv') ? 'bank-csv' : null;
   return null;
 }
@@ -88,6 +89,7 @@ async function planInTransaction(
     ['bank-csv', isProviderOn('bank-csv', stored.get('bank-csv'))],
     ['paypal', isProviderOn('paypal', stored.get('paypal'))],
     ['stripe', isProviderOn('stripe', stored.get('stripe'))],
+    ['wise', isProviderOn('wise', stored.get('wise'))],
   ]);
   const items: PayoutPreviewItem[] = [];
   for (const { id: userId } of await candidates(tx, options.accountIds)) {

@@ -143,7 +143,8 @@ export async function sendPayoutRun(
           .select({ email: profiles.email })
           .from(profiles)
           .where(eq(profiles.id, item.userId));
-        if (owner && outcome.outcome !== 'returned') {
+        // A Wise transfer waiting for the operator's money is not on its way yet: mailed when it is (wise-events.ts).
+        if (owner && outcome.outcome !== 'returned' && !outcome.isAwaitingFunding) {
           await enqueueMail(tx, {
             to: owner.email,
             subject: `Your payout of ${formatCents(item.netCents)} has been sent`,

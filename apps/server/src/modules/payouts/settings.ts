@@ -26,8 +26,8 @@ const PURPOSE = 'tunedrop-payout-provider-credentials';
 type ProviderRow = typeof payoutProviders.$inferSelect;
 
 function hintOf(credentials: Record<string, string> | null): string | null {
-  // PayPal's client id; Stripe's secret key (never shown beyond its last four characters).
-  const id = credentials?.clientId ?? credentials?.secretKey;
+  // PayPal's client id; Stripe's secret key (never shown beyond its last four characters); Wise's profile id.
+  const id = credentials?.clientId ?? credentials?.secretKey ?? credentials?.profileId;
   return id ? `…${id.slice(-4)}` : null;
 }
 

@@ -8,6 +8,10 @@ import { notFound } from '../../lib/errors';
 
 type ItemRow = typeof payoutItems.$inferSelect;
 
+/** A Wise transfer still waiting for the operator's money (Wise's own status for an unfunded transfer). */
+export const isAwaitingWiseFunding = (item: ItemRow) =>
+  item.provider === 'wise' && item.state === 'sent' && item.providerStatus === 'incoming_payment_waiting';
+
 export function toItemView(item: ItemRow, email: string): PayoutItemView {
   return {
     id: item.id,
@@ -23,6 +27,7 @@ export function toItemView(item: ItemRow, email: string): PayoutItemView {
     blockedReason: item.blockedReason,
     providerReference: item.providerReference,
     providerStatus: item.providerStatus,
+    awaitingFunding: isAwaitingWiseFunding(item),
     createdAt: item.createdAt.toISOString(),
     sentAt: item.sentAt?.toISOString() ?? null,
     paidAt: item.paidAt?.toISOString() ?? null,

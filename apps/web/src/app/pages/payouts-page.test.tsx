@@ -64,6 +64,7 @@ const item = (state: PayoutItemView['state'], extra: Partial<PayoutItemView> = {
   accountId: 'a1',
   email: 'ada@example.com',
   provider: 'paypal',
+  awaitingFunding: false,
   state,
   grossCents: 10_000,
   withheldCents: 3_000,

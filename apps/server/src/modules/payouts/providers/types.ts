@@ -33,6 +33,8 @@ export type ItemOutcome = {
   providerReference: string | null;
   providerStatus: string;
   outcome: 'sent' | 'paid' | 'returned';
+  /** Made but not funded: the operator funds it at the provider (Wise under strong authentication). */
+  isAwaitingFunding?: boolean;
 };
 
 export type BatchResult = {

@@ -1,11 +1,26 @@
 /** One withdrawal request for the admin: who, how much, where to pay it, and its outcome. */
 import type { AdminWithdrawal } from '@tunedrop/shared/schemas/admin-withdrawals';
 import type { BankDetails, PaypalDetails } from '@tunedrop/shared/schemas/wallet';
+import type { WiseDetails } from '@tunedrop/shared/schemas/wise-recipient';
 import { Check, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { StatusBadge, statusLabel } from '../../../components/ui/status-badge';
 import { formatCents, formatDateTime } from '../../../lib/format';
+
+function wiseRows(wise: WiseDetails): [string, string][] {
+  return [
+    ['Wise account holder', wise.wise_account_holder],
+    ['Currency', wise.wise_currency],
+    ...(wise.wise_currency === 'EUR'
+      ? ([['IBAN', wise.wise_iban]] as [string, string][])
+      : ([
+          ['Sort code', wise.wise_sort_code],
+          ['Account number', wise.wise_account_number],
+        ] as [string, string][])),
+    ['Address', `${wise.wise_address}, ${wise.wise_post_code} ${wise.wise_city}, ${wise.wise_country}`],
+  ];
+}
 
 function PaymentDetails({ item }: { item: AdminWithdrawal }) {
   if (!item.paymentDetails) {
@@ -23,7 +38,9 @@ function PaymentDetails({ item }: { item: AdminWithdrawal }) {
           ['Routing number', (item.paymentDetails as BankDetails).routing_number],
           ['Bank name', (item.paymentDetails as BankDetails).bank_name],
         ]
-      : [['PayPal email', (item.paymentDetails as PaypalDetails).paypal_email]];
+      : item.paymentMethod === 'wise'
+        ? wiseRows(item.paymentDetails as WiseDetails)
+        : [['PayPal email', (item.paymentDetails as PaypalDetails).paypal_email]];
   return (
     <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
       {rows.map(([label, value]) => (

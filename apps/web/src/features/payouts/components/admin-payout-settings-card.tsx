@@ -25,6 +25,7 @@ import {
   useSaveProvider,
   useTestProvider,
 } from '../api/admin-payouts';
+import { WiseSettingsForm } from './admin-wise-settings-form';
 
 export function AdminPayoutSettingsCard() {
   const settings = usePayoutSettings();
@@ -82,7 +83,9 @@ function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
         <h3 className="font-semibold text-white">{label}</h3>
         <span className="text-xs text-zinc-300">
           {provider.enabled ? 'Enabled' : 'Off'}
-          {provider.credentialsHint ? ` · client ID ${provider.credentialsHint}` : ''}
+          {provider.credentialsHint
+            ? ` · ${provider.provider === 'wise' ? 'profile' : 'client ID'} ${provider.credentialsHint}`
+            : ''}
         </span>
       </div>
       {provider.provider === 'bank-csv' ? (
@@ -90,6 +93,8 @@ function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
           Always available: each run makes a payout file for your bank; mark it paid by uploading the bank's
           confirmation or by hand on the run's page.
         </p>
+      ) : provider.provider === 'wise' ? (
+        <WiseSettingsForm provider={provider} />
       ) : (
         <PaypalForm provider={provider} />
       )}

@@ -15,6 +15,7 @@ function stateText(payout: PayoutItemView): string {
     case 'planned':
       return 'Created: being sent to the payment provider.';
     case 'sent':
+      if (payout.awaitingFunding) return 'Created: the transfer is waiting for the label to fund it in Wise.';
       return payout.sentAt ? `Sent on ${formatDate(payout.sentAt)}: on its way to you.` : 'Sent: on its way.';
     case 'paid':
       return payout.paidAt ? `Paid on ${formatDate(payout.paidAt)}.` : 'Paid.';
@@ -49,7 +50,7 @@ export function PayoutHistory({ payouts }: { payouts: PayoutItemView[] }) {
                 <tr key={payout.id} data-testid="payout-row">
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDate(payout.createdAt)}</td>
                   <td className="py-2 pr-3">
-                    <StatusBadge kind="payout" status={payout.state} />
+                    <StatusBadge kind="payout" status={payout.awaitingFunding ? 'planned' : payout.state} />
                     <p className="mt-1 text-xs text-zinc-400">{stateText(payout)}</p>
                   </td>
                   <td className="py-2 pr-3 text-right tabular-nums">{formatCents(payout.grossCents)}</td>

@@ -8,7 +8,12 @@ import { Card } from '../../../components/ui/card';
 import { formatCents, formatLongDate } from '../../../lib/format';
 import type { PayoutsPageData } from './payout-history';
 
-const METHOD_LABELS = { bank: 'Bank account', paypal: 'PayPal', stripe: 'Stripe' } as const;
+const METHOD_LABELS: Record<string, string> = {
+  bank: 'Bank account',
+  paypal: 'PayPal',
+  stripe: 'Stripe',
+  wise: 'Wise',
+};
 
 function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -22,10 +27,7 @@ function Fact({ label, children, testId }: { label: string; children: React.Reac
 }
 
 export function PayoutsOverview({ data, methodText }: { data: PayoutsPageData; methodText: string | null }) {
-  const method =
-    data.method === 'bank' || data.method === 'paypal' || data.method === 'stripe'
-      ? METHOD_LABELS[data.method]
-      : null;
+  const method = data.method ? (METHOD_LABELS[data.method] ?? null) : null;
   return (
     <Card className="space-y-4" data-testid="payouts-overview">
       <dl className="grid gap-4 sm:grid-cols-4">

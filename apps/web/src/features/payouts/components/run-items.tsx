@@ -3,7 +3,11 @@
  * blocked or returned; a bank-csv payout sent can be marked paid or returned by hand, and a payout returned
  * or blocked can be paid again (a run of that payee alone, planned like any run).
  */
-import { PAYOUT_PROVIDER_LABELS, type PayoutItemView } from '@tunedrop/shared/schemas/payouts';
+import {
+  PAYOUT_PROVIDER_LABELS,
+  type PayoutItemView,
+  WISE_AWAITING_FUNDING_LABEL,
+} from '@tunedrop/shared/schemas/payouts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -16,6 +20,8 @@ import { formatCents } from '../../../lib/format';
 import { useMarkItem, useRetryItem } from '../api/admin-payouts';
 
 function detailOf(item: PayoutItemView): string {
+  if (item.awaitingFunding)
+    return `${WISE_AWAITING_FUNDING_LABEL}: approve it there; Wise's events then mark it paid.`;
   if (item.state === 'blocked') return item.blockedReason ?? '';
   if (item.state === 'returned') return `Returned: ${item.returnReason ?? 'no reason given'}`;
   return item.withholding ?? '';
@@ -65,7 +71,11 @@ export function RunItems({ runId, items }: { runId: string; items: PayoutItemVie
               <tr key={item.id} data-testid="run-item" data-email={item.email}>
                 <td className="py-2 pr-3">{item.email}</td>
                 <td className="py-2 pr-3">
-                  <StatusBadge kind="payout" status={item.state} />
+                  <StatusBadge
+                    kind="payout"
+                    status={item.awaitingFunding ? 'planned' : item.state}
+                    data-testid="run-item-state"
+                  />
                   <p className="mt-1 text-xs text-zinc-400">{detailOf(item)}</p>
                 </td>
                 <td className="py-2 pr-3 text-right tabular-nums">{formatCents(item.grossCents)}</td>

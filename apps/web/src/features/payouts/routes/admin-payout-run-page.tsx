@@ -3,7 +3,7 @@
  * bank's confirmation; PayPal's item statuses checked now; a run whose sending failed resumed (nobody is
  * paid twice: the provider batch keeps its key).
  */
-import { PAYOUT_PROVIDER_LABELS } from '@tunedrop/shared/schemas/payouts';
+import { PAYOUT_PROVIDER_LABELS, WISE_AWAITING_FUNDING_LABEL } from '@tunedrop/shared/schemas/payouts';
 import { AlertTriangle, ArrowLeft, Download, RefreshCw, Upload } from 'lucide-react';
 import type { ChangeEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -47,12 +47,14 @@ export default function AdminPayoutRunPage() {
   const data = run.data;
   const hasBank = data.batches.some((batch) => batch.provider === 'bank-csv');
   const hasPaypal = data.batches.some((batch) => batch.provider === 'paypal' && batch.providerReference);
+  const hasWise = data.items.some((item) => item.provider === 'wise' && item.state === 'sent');
+  const awaitingFunding = data.items.filter((item) => item.awaitingFunding).length;
   const isUnsent = data.state === 'planned' || data.state === 'sending';
 
   const onPoll = () =>
     poll.mutate(undefined, {
-      onSuccess: (result) => notify.success('PayPal checked', `${result.applied} payouts changed.`),
-      onError: (failure) => notify.error(errorMessage(failure, 'PayPal could not be checked.')),
+      onSuccess: (result) => notify.success('Provider checked', `${result.applied} payouts changed.`),
+      onError: (failure) => notify.error(errorMessage(failure, 'The provider could not be checked.')),
     });
   const onResume = () =>
     resume.mutate(undefined, {
@@ -95,13 +97,24 @@ export default function AdminPayoutRunPage() {
               <input type="file" accept=".csv,text/csv" className="sr-only" onChange={onFile} />
             </label>
           ) : null}
-          {hasPaypal ? (
+          {hasPaypal || hasWise ? (
             <Button size="sm" variant="outline" onClick={onPoll} disabled={poll.isPending}>
-              <RefreshCw aria-hidden className="size-4" /> Check PayPal now
+              <RefreshCw aria-hidden className="size-4" /> Check {hasPaypal ? 'PayPal' : 'Wise'} now
             </Button>
           ) : null}
         </div>
       </header>
+
+      {awaitingFunding > 0 ? (
+        <Card className="border-amber-500/40" role="status" data-testid="wise-awaiting-funding">
+          <p className="text-sm text-amber-100">
+            {WISE_AWAITING_FUNDING_LABEL}:{' '}
+            {awaitingFunding === 1 ? 'one transfer waits' : `${awaitingFunding} transfers wait`} for your
+            money. Wise asks for your own approval (strong customer authentication) to fund them: open Wise,
+            fund each transfer from your USD balance, and Wise's events mark each payout paid here.
+          </p>
+        </Card>
+      ) : null}
 
       {data.error && isUnsent ? (
         <Card className="flex flex-wrap items-center justify-between gap-3 border-red-500/40" role="alert">

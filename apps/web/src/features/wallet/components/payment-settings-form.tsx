@@ -1,4 +1,4 @@
-/** Payment Settings: bank account or PayPal, checked with the §5 rules; saved details are shown masked. */
+/** Payment Settings: bank account, PayPal or Wise, checked with the §5 rules; saved details are shown masked. */
 import type { PaymentMethod } from '@tunedrop/shared';
 import {
   describeMaskedDetails,
@@ -6,7 +6,8 @@ import {
   paymentSettingsMessage,
   paymentSettingsRequestSchema,
 } from '@tunedrop/shared/schemas/wallet';
-import { Building2, CreditCard } from 'lucide-react';
+import { EMPTY_WISE_DETAILS } from '@tunedrop/shared/schemas/wise-recipient';
+import { Building2, CreditCard, Globe } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -16,6 +17,7 @@ import { notify } from '../../../components/ui/toast';
 import { firstErrorMessage, useZodForm } from '../../../lib/use-zod-form';
 import { useSavePaymentSettings } from '../api/wallet';
 import { showWalletError } from './show-wallet-error';
+import { WiseDetailsFields } from './wise-details-fields';
 
 const emptyDetails = {
   account_name: '',
@@ -23,6 +25,7 @@ const emptyDetails = {
   routing_number: '',
   bank_name: '',
   paypal_email: '',
+  ...EMPTY_WISE_DETAILS,
 };
 
 export function PaymentSettingsForm({
@@ -39,6 +42,7 @@ export function PaymentSettingsForm({
   });
   const { register, handleSubmit, watch, getValues, setValue, reset } = form;
   const method = watch('payment_method');
+  const wiseCurrency = watch('payment_details.wise_currency');
   const save = useSavePaymentSettings();
 
   useEffect(() => {
@@ -64,6 +68,7 @@ export function PaymentSettingsForm({
   const options = [
     { value: 'bank' as const, label: 'Bank Account', icon: Building2 },
     { value: 'paypal' as const, label: 'PayPal', icon: CreditCard },
+    { value: 'wise' as const, label: 'Wise', icon: Globe },
   ];
 
   return (
@@ -95,7 +100,7 @@ export function PaymentSettingsForm({
       <form onSubmit={submit} noValidate className="mt-5 space-y-4">
         <fieldset>
           <legend className="mb-2 text-sm font-medium text-zinc-200">Payment method</legend>
-          <div className="grid gap-3 sm:grid-cols-2">
+          <div className="grid gap-3 sm:grid-cols-3">
             {options.map((option) => (
               <label
                 key={option.value}
@@ -154,6 +159,7 @@ export function PaymentSettingsForm({
             />
           </Field>
         ) : null}
+        {method === 'wise' ? <WiseDetailsFields register={register} currency={wiseCurrency} /> : null}
         {savedDetails && method ? (
           <p className="text-xs text-zinc-400">Enter the details in full to replace the saved ones.</p>
         ) : null}
