@@ -5,6 +5,7 @@ import { pollPayoutsJob, schedulePayoutRunJob, sendPayoutRunJob } from './jobs';
 import { pollSentPayouts } from './provider-events';
 import { recordSendError, sendPayoutRun } from './run-send';
 import { runScheduledPayouts } from './schedule';
+import { pollSentWisePayouts } from './wise-events';
 
 type PayoutJobDeps = Pick<Deps, 'db' | 'config' | 'wakeMail' | 'logger'>;
 
@@ -35,7 +36,13 @@ export const schedulePayoutRunHandler = handleJob(schedulePayoutRunJob, {
 
 export const pollPayoutsHandler = handleJob(pollPayoutsJob, {
   async run(_payload, { deps }: { deps: PayoutJobDeps }) {
-    const result = await pollSentPayouts(deps.db, deps.config.appSecret);
+    const paypal = await pollSentPayouts(deps.db, deps.config.appSecret);
+    const wise = await pollSentWisePayouts(deps.db, deps.config.appSecret);
+    const result = {
+      runs: paypal.runs + wise.runs,
+      applied: paypal.applied + wise.applied,
+      failed: [...paypal.failed, ...wise.failed],
+    };
     deps.wakeMail();
     if (result.failed.length > 0) deps.logger.warn({ failed: result.failed }, 'payout polling failed');
     if (result.applied > 0) deps.logger.info(result, 'payouts polled');

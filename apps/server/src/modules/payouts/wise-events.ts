@@ -151,3 +151,24 @@ export async function pollWiseRun(db: Db, appSecret: string, runId: string): Pro
   }
   return applied;
 }
+
+/** The `payouts.poll` job's Wise half: every run with a Wise transfer still on its way, one failing apart. */
+export async function pollSentWisePayouts(
+  db: Db,
+  appSecret: string,
+): Promise<{ runs: number; applied: number; failed: { runId: string; error: string }[] }> {
+  const runs = await db
+    .selectDistinct({ runId: payoutItems.runId })
+    .from(payoutItems)
+    .where(and(eq(payoutItems.provider, 'wise'), eq(payoutItems.state, 'sent')));
+  let applied = 0;
+  const failed: { runId: string; error: string }[] = [];
+  for (const { runId } of runs) {
+    try {
+      applied += await pollWiseRun(db, appSecret, runId);
+    } catch (error) {
+      failed.push({ runId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { runs: runs.length, applied, failed };
+}

@@ -19,6 +19,7 @@ import { savePaymentSettings } from '../wallet';
 import { customerTransactionId } from './providers/wise';
 import { startPayoutRun } from './run-plan';
 import { sendPayoutRun } from './run-send';
+import { pollSentWisePayouts } from './wise-events';
 import { withholdingFor } from './withholding';
 
 let system: TestSystem;
@@ -311,6 +312,17 @@ describe('Wise payouts against the fake', () => {
       run.items.find((i: { email: string }) => i.email === 'wise.pound@example.com').awaitingFunding,
     ).toBe(false);
 
+    // The poll job reads it: processing, recorded once, nothing moves.
+    expect(await pollSentWisePayouts(system.db, system.config.appSecret)).toEqual({
+      runs: 1,
+      applied: 1,
+      failed: [],
+    });
+    expect(await pollSentWisePayouts(system.db, system.config.appSecret)).toEqual({
+      runs: 1,
+      applied: 0,
+      failed: [],
+    });
     fake.setStatus(Number(item.providerReference), 'outgoing_payment_sent');
     expect(await readJson(await admin(`/api/admin/payouts/runs/${runId}/poll`, { method: 'POST' }))).toEqual({
       applied: 1,
