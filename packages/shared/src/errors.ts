@@ -149,6 +149,7 @@ export const ERROR_CODES = {
   unreadable_file: 422,
   unsupported_format: 422,
   validation_error: 422,
+  wise_details_invalid: 422,
   // 429
   invitation_limit: 429,
   rate_limited: 429,
