@@ -183,7 +183,7 @@ export async function deliverOnce(deps: Pick<Deps, 'db' | 'config'>, deliveryId:
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!found || found.delivery.state !== 'pending') return;
+  if (found?.delivery.state !== 'pending') return;
   const { endpoint, message } = found;
   if (endpoint.disabledAt) {
     await deps.db
