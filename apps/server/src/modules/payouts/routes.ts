@@ -38,6 +38,15 @@ import {
 } from './stripe-connect';
 import { getPayoutRun, listPayoutRuns, payoutFile } from './views';
 import { pollWiseRun, receiveWiseWebhook } from './wise-events';
+
+/** A provider's webhook body: read whole for its signature, so bounded first. */
+const webhookBodyLimit = bodyLimit({
+  maxSize: 256 * 1024,
+  onError: () => {
+    throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
+  },
+});
+
 import { withholdingFor } from './withholding';
 
 const runId = (value: string | undefined) => uuidParam(value, PAYOUT_TEXTS.runNotFound);
@@ -74,27 +83,17 @@ export const payoutsRoutes = new Hono<AppEnv>()
     c.var.deps.wakeMail();
     return c.json({ paymentDetails }, 200);
   })
-  .post(
-    '/payouts/webhooks/stripe',
-    access('public'),
-    bodyLimit({
-      maxSize: 256 * 1024,
-      onError: () => {
-        throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
-      },
-    }),
-    async (c) => {
-      const { db, config } = c.var.deps;
-      const result = await receiveStripeWebhook(
-        db,
-        config.appSecret,
-        c.req.header('stripe-signature'),
-        await c.req.text(),
-      );
-      c.var.deps.wakeMail();
-      return c.json({ received: true, ...result }, 200);
-    },
-  )
+  .post('/payouts/webhooks/stripe', access('public'), webhookBodyLimit, async (c) => {
+    const { db, config } = c.var.deps;
+    const result = await receiveStripeWebhook(
+      db,
+      config.appSecret,
+      c.req.header('stripe-signature'),
+      await c.req.text(),
+    );
+    c.var.deps.wakeMail();
+    return c.json({ received: true, ...result }, 200);
+  })
   .get('/admin/payouts/settings', access('admin'), async (c) => {
     const { db, config } = c.var.deps;
     c.header('Cache-Control', 'no-store');
@@ -175,48 +174,28 @@ export const payoutsRoutes = new Hono<AppEnv>()
       return c.json(result, 200);
     },
   )
-  .post(
-    '/payouts/webhooks/paypal',
-    access('public'),
-    bodyLimit({
-      maxSize: 256 * 1024,
-      onError: () => {
-        throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
-      },
-    }),
-    async (c) => {
-      const { db, config } = c.var.deps;
-      const result = await receivePaypalWebhook(
-        db,
-        config.appSecret,
-        (name) => c.req.header(name),
-        await c.req.text(),
-      );
-      c.var.deps.wakeMail();
-      return c.json({ received: true, ...result }, 200);
-    },
-  )
-  .post(
-    '/payouts/webhooks/wise',
-    access('public'),
-    bodyLimit({
-      maxSize: 256 * 1024,
-      onError: () => {
-        throw new AppError('payload_too_large', 'The webhook body is too large.', 413);
-      },
-    }),
-    async (c) => {
-      const { db, config } = c.var.deps;
-      const result = await receiveWiseWebhook(
-        db,
-        config.appSecret,
-        (name) => c.req.header(name),
-        await c.req.text(),
-      );
-      c.var.deps.wakeMail();
-      return c.json({ status: 'ok', ...result }, 200);
-    },
-  )
+  .post('/payouts/webhooks/paypal', access('public'), webhookBodyLimit, async (c) => {
+    const { db, config } = c.var.deps;
+    const result = await receivePaypalWebhook(
+      db,
+      config.appSecret,
+      (name) => c.req.header(name),
+      await c.req.text(),
+    );
+    c.var.deps.wakeMail();
+    return c.json({ received: true, ...result }, 200);
+  })
+  .post('/payouts/webhooks/wise', access('public'), webhookBodyLimit, async (c) => {
+    const { db, config } = c.var.deps;
+    const result = await receiveWiseWebhook(
+      db,
+      config.appSecret,
+      (name) => c.req.header(name),
+      await c.req.text(),
+    );
+    c.var.deps.wakeMail();
+    return c.json({ status: 'ok', ...result }, 200);
+  })
   .post('/admin/payouts/runs/:id/poll', access('admin'), async (c) => {
     const { db, config } = c.var.deps;
     const id = runId(c.req.param('id'));

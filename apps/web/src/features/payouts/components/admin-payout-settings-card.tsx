@@ -1,6 +1,6 @@
 /**
- * Admin Settings: payouts (issue 38). The providers behind one interface (bank-csv always on; PayPal with
- * its REST app's credentials, webhook id and API base URL, encrypted at rest and shown back masked), each
+ * Admin Settings: payouts (issue 38). The providers behind one interface (bank-csv always on; PayPal, Stripe
+ * Connect and Wise with their credentials and API base URL, encrypted at rest and shown back masked), each
  * with "Test connection"; the monthly run's day and what an artist's withdrawal request becomes.
  */
 import {
@@ -8,7 +8,6 @@ import {
   type PayoutSettings,
   type ProviderSettingsView,
   payoutSettingsSchema,
-  providerSettingsInputSchema,
   type WithdrawalMode,
 } from '@tunedrop/shared/schemas/payouts';
 import { CheckCircle2, PlugZap, XCircle } from 'lucide-react';
@@ -19,13 +18,8 @@ import { SettingsCard } from '../../../components/ui/settings-card';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
-import {
-  usePayoutSettings,
-  useSavePayoutSchedule,
-  useSaveProvider,
-  useTestProvider,
-} from '../api/admin-payouts';
-import { WiseSettingsForm } from './admin-wise-settings-form';
+import { usePayoutSettings, useSavePayoutSchedule, useTestProvider } from '../api/admin-payouts';
+import { PROVIDER_FORMS, ProviderCredentialsForm } from './admin-provider-form';
 
 export function AdminPayoutSettingsCard() {
   const settings = usePayoutSettings();
@@ -64,6 +58,14 @@ function TestResult({ provider }: { provider: ProviderSettingsView }) {
   );
 }
 
+/** What the masked hint shows the end of (settings.ts hintOf). */
+const CREDENTIALS_HINT_LABELS = {
+  'bank-csv': 'originator',
+  paypal: 'client ID',
+  stripe: 'secret key',
+  wise: 'profile',
+} as const;
+
 function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
   const test = useTestProvider();
   const label = PAYOUT_PROVIDER_LABELS[provider.provider];
@@ -84,7 +86,7 @@ function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
         <span className="text-xs text-zinc-300">
           {provider.enabled ? 'Enabled' : 'Off'}
           {provider.credentialsHint
-            ? ` · ${provider.provider === 'wise' ? 'profile' : 'client ID'} ${provider.credentialsHint}`
+            ? ` · ${CREDENTIALS_HINT_LABELS[provider.provider]} ${provider.credentialsHint}`
             : ''}
         </span>
       </div>
@@ -93,10 +95,8 @@ function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
           Always available: each run makes a payout file for your bank; mark it paid by uploading the bank's
           confirmation or by hand on the run's page.
         </p>
-      ) : provider.provider === 'wise' ? (
-        <WiseSettingsForm provider={provider} />
       ) : (
-        <PaypalForm provider={provider} />
+        <ProviderCredentialsForm spec={PROVIDER_FORMS[provider.provider]} provider={provider} />
       )}
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="outline" size="sm" onClick={onTest} disabled={test.isPending}>
@@ -105,86 +105,6 @@ function ProviderSection({ provider }: { provider: ProviderSettingsView }) {
         <TestResult provider={provider} />
       </div>
     </section>
-  );
-}
-
-function PaypalForm({ provider }: { provider: ProviderSettingsView }) {
-  const save = useSaveProvider();
-  const [isEnabled, setIsEnabled] = useState(provider.enabled);
-  const [input, setInput] = useState({
-    clientId: '',
-    clientSecret: '',
-    webhookId: '',
-    baseUrl: provider.baseUrl ?? '',
-  });
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const hasNewCredentials = input.clientId.trim() !== '' || input.clientSecret.trim() !== '';
-    const parsed = providerSettingsInputSchema.safeParse({
-      provider: 'paypal',
-      enabled: isEnabled,
-      ...(hasNewCredentials
-        ? {
-            credentials: {
-              clientId: input.clientId,
-              clientSecret: input.clientSecret,
-              webhookId: input.webhookId,
-            },
-          }
-        : {}),
-      ...(input.baseUrl.trim() ? { baseUrl: input.baseUrl.trim() } : {}),
-    });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the PayPal settings.');
-      return;
-    }
-    setError(null);
-    save.mutate(parsed.data, {
-      onSuccess: () => {
-        notify.success('PayPal settings saved.');
-        setInput((old) => ({ ...old, clientId: '', clientSecret: '', webhookId: '' }));
-      },
-      onError: (failure) => setError(errorMessage(failure, 'Failed to save the PayPal settings.')),
-    });
-  };
-  const field = (name: keyof typeof input, label: string, hint?: string) => (
-    <Field id={`paypal-${name}`} label={label} hint={hint}>
-      <Input
-        id={`paypal-${name}`}
-        type={name === 'clientSecret' ? 'password' : 'text'}
-        autoComplete="off"
-        value={input[name]}
-        aria-describedby={hint ? `paypal-${name}-hint` : undefined}
-        onChange={(event) => setInput((old) => ({ ...old, [name]: event.target.value }))}
-      />
-    </Field>
-  );
-  return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="PayPal settings">
-      <label className="flex items-center gap-2 text-sm text-zinc-200">
-        <input type="checkbox" checked={isEnabled} onChange={(event) => setIsEnabled(event.target.checked)} />
-        Pay PayPal payees through PayPal Payouts
-      </label>
-      <div className="grid gap-3 sm:grid-cols-2">
-        {field(
-          'clientId',
-          'Client ID',
-          provider.hasCredentials ? 'Leave both empty to keep the saved credentials.' : undefined,
-        )}
-        {field('clientSecret', 'Client secret')}
-        {field('webhookId', 'Webhook ID')}
-        {field('baseUrl', 'API base URL', 'Empty: PayPal live (https://api-m.paypal.com).')}
-      </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-300">
-          {error}
-        </p>
-      ) : null}
-      <Button type="submit" size="sm" disabled={save.isPending}>
-        Save PayPal settings
-      </Button>
-    </form>
   );
 }
 
