@@ -6,10 +6,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliCommands } from '../../cli-commands';
-import { payoutItems, profiles } from '../../db/schema';
+import { payoutItems } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
+import { balancesOf, expectLedgerVerifies } from '../../test-support/money-checks';
 import { type PaypalFake, startPaypalFake } from '../../test-support/paypal-fake';
 import { fundUser, savePaypal } from '../../test-support/wallet-fixtures';
 import { signTaxForm, w9Form } from '../tax';
@@ -28,13 +28,7 @@ let fails: Person;
 
 const DAY = 86_400_000;
 
-async function balanceOf(userId: string) {
-  const [row] = await system.db
-    .select({ balance: profiles.balanceCents, pending: profiles.pendingBalanceCents })
-    .from(profiles)
-    .where(eq(profiles.id, userId));
-  return row;
-}
+const balanceOf = (userId: string) => balancesOf(system, userId);
 
 async function itemOf(userId: string) {
   const [row] = await system.db
@@ -45,11 +39,7 @@ async function itemOf(userId: string) {
   return row;
 }
 
-async function ledgerHolds() {
-  const command = cliCommands['ledger:verify'];
-  if (!command) throw new Error('ledger:verify is not registered');
-  await expect(command.run(system, [], {})).resolves.toBeTruthy();
-}
+const ledgerHolds = () => expectLedgerVerifies(system);
 
 beforeAll(async () => {
   system = await createTestSystem();

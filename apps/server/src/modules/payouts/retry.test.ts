@@ -6,10 +6,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliCommands } from '../../cli-commands';
 import { payoutRuns, profiles } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { expectLedgerVerifies } from '../../test-support/money-checks';
 import { fundUser, saveBank } from '../../test-support/wallet-fixtures';
 import { signTaxForm, w9Form } from '../tax';
 import { startPayoutRun } from './run-plan';
@@ -23,11 +23,7 @@ let payee: Awaited<ReturnType<TestSystem['signedInUser']>>;
 const admin = (path: string, init: { method?: string; json?: unknown } = {}) =>
   system.request(path, { ...init, cookie: people.admin.cookie });
 
-async function ledgerHolds() {
-  const command = cliCommands['ledger:verify'];
-  if (!command) throw new Error('ledger:verify is not registered');
-  await expect(command.run(system, [], {})).resolves.toBeTruthy();
-}
+const ledgerHolds = () => expectLedgerVerifies(system);
 
 async function money() {
   const [row] = await system.db

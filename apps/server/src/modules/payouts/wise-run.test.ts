@@ -8,10 +8,10 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliCommands } from '../../cli-commands';
-import { payoutEvents, payoutItems, profiles } from '../../db/schema';
+import { payoutEvents, payoutItems } from '../../db/schema';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { balancesOf, expectLedgerVerifies } from '../../test-support/money-checks';
 import { fundUser } from '../../test-support/wallet-fixtures';
 import { startWiseFake, type WiseFake } from '../../test-support/wise-fake';
 import { signTaxForm, w9Form } from '../tax';
@@ -40,19 +40,9 @@ const address = {
 const admin = (path: string, init: { method?: string; json?: unknown } = {}) =>
   system.request(path, { ...init, cookie: people.admin.cookie });
 
-async function balanceOf(userId: string) {
-  const [row] = await system.db
-    .select({ balance: profiles.balanceCents, pending: profiles.pendingBalanceCents })
-    .from(profiles)
-    .where(eq(profiles.id, userId));
-  return row;
-}
+const balanceOf = (userId: string) => balancesOf(system, userId);
 
-async function ledgerHolds() {
-  const command = cliCommands['ledger:verify'];
-  if (!command) throw new Error('ledger:verify is not registered');
-  await expect(command.run(system, [], {})).resolves.toBeTruthy();
-}
+const ledgerHolds = () => expectLedgerVerifies(system);
 
 const deliver = (hook: { body: string; headers: Record<string, string> }) =>
   system.request('/api/payouts/webhooks/wise', { method: 'POST', body: hook.body, headers: hook.headers });
