@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { hasProFeatures, hasRole, isStaff, type MeResponse, passesSubscriptionGate } from '@tunedrop/shared';
+import { isTeamMemberOf } from '@tunedrop/shared/schemas/member-locks';
 import { type AccountNeed, roleAllows } from '@tunedrop/shared/schemas/team-roles';
 import { ApiError, client, unwrap } from './api';
 import { viewerQueryKey } from './viewer-key';
@@ -52,7 +53,7 @@ export function viewerFacts(viewer: Viewer) {
     /** A payee (record 175): no plan is put to them; their first page is Royalties, not the gate. */
     isPayee: viewer.isPayee,
     /** Acting for someone else's account as a team member (record 230): plans and prices are the owner's. */
-    isTeamMember: viewer.account.id !== viewer.user.id && viewer.account.role !== 'owner',
+    isTeamMember: isTeamMemberOf(viewer),
     passesGate: passesSubscriptionGate({
       subscriptionStatus: viewer.profile.subscriptionStatus,
       subscriptionEnd: viewer.profile.subscriptionEnd,

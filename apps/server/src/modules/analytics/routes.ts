@@ -1,6 +1,7 @@
 /** HTTP routes of the Pro analytics page; basic users are refused here too (403), not only in the browser. */
 import { hasProFeatures } from '@tunedrop/shared';
 import { earningsBreakdownQuerySchema } from '@tunedrop/shared/schemas/analytics';
+import { isTeamMemberOf, MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { ANALYTICS_TEXTS, analyticsQuerySchema } from '@tunedrop/shared/schemas/wallet';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -16,7 +17,11 @@ import { getAnalytics, withdrawalsCsv } from './service';
 function requirePro(c: Context<AppEnv>) {
   const viewer = requireViewer(c);
   if (!hasProFeatures(viewer.profile.plan, viewer.roles))
-    throw new AppError('pro_required', ANALYTICS_TEXTS.proOnly, 403);
+    throw new AppError(
+      'pro_required',
+      isTeamMemberOf(viewer) ? MEMBER_LOCK_TEXTS.analytics : ANALYTICS_TEXTS.proOnly,
+      403,
+    );
   return viewer;
 }
 

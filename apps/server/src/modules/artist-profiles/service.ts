@@ -14,6 +14,7 @@ import {
   type ArtistProfileList,
   type ArtistProfileValues,
 } from '@tunedrop/shared/schemas/artist-profiles';
+import { isTeamMemberOf, MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { DbOrTx } from '../../db/client';
@@ -133,7 +134,12 @@ const profileColumns = (values: ArtistProfileValues) => ({
   newOnStores: values.newOnStores,
 });
 
-const limitError = () => new AppError('pro_feature', ARTIST_PROFILE_MESSAGES.limitBasic, 403);
+const limitError = (viewer: Viewer) =>
+  new AppError(
+    'pro_feature',
+    isTeamMemberOf(viewer) ? MEMBER_LOCK_TEXTS.artistProfiles : ARTIST_PROFILE_MESSAGES.limitBasic,
+    403,
+  );
 
 /**
  * Adds a profile after the account's others. The account row is locked for the count, so two concurrent
@@ -156,7 +162,7 @@ export async function createArtistProfile(
       .from(artistProfiles)
       .where(eq(artistProfiles.userId, accountId));
     const count = Number(stats?.count ?? 0);
-    if (count >= 1 && !isUnlimited) throw limitError();
+    if (count >= 1 && !isUnlimited) throw limitError(viewer);
     const [row] = await tx
       .insert(artistProfiles)
       .values({
@@ -221,9 +227,10 @@ export async function profileForNewRelease(
   const chosen = rows.find((row) => row.id === artistProfileId);
   if (!chosen) throw notFound(ARTIST_PROFILE_MESSAGES.notFound);
   if (!hasUnlimitedProfiles(viewer)) {
-    throw new AppError('profile_read_only', ARTIST_PROFILE_MESSAGES.readOnly(first.name), 403, {
-      artistProfileId: ARTIST_PROFILE_MESSAGES.readOnly(first.name),
-    });
+    const message = isTeamMemberOf(viewer)
+      ? MEMBER_LOCK_TEXTS.readOnlyProfile(first.name)
+      : ARTIST_PROFILE_MESSAGES.readOnly(first.name);
+    throw new AppError('profile_read_only', message, 403, { artistProfileId: message });
   }
   return chosen;
 }

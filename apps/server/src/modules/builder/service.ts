@@ -20,6 +20,7 @@ import {
   type UploadInfo,
   withoutInvalidDraftLinks,
 } from '@tunedrop/shared/schemas/builder';
+import { isTeamMemberOf } from '@tunedrop/shared/schemas/member-locks';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { DbOrTx } from '../../db/client';
@@ -229,7 +230,11 @@ export async function submitRelease(
   // The profile it goes under (record 201): the account's, and beyond the first only on a running Pro plan.
   const artistProfile = await profileForNewRelease(db, viewer, submission.artistProfileId);
   const isPro = hasProFeatures(viewer.profile.plan, viewer.roles);
-  const planErrors = planRuleErrors(submission, { isPro, artistName: artistProfile.name });
+  const planErrors = planRuleErrors(submission, {
+    isPro,
+    artistName: artistProfile.name,
+    isTeamMember: isTeamMemberOf(viewer),
+  });
   // Every track's AI use answered (record 295): the route's schema asks it; a direct caller is held to it too.
   submission.tracks.forEach((track, index) => {
     if (!track.aiDisclosure) planErrors[`tracks.${index}.aiDisclosure`] = AI_MESSAGES.usageRequired;

@@ -3,6 +3,7 @@
  * opt-out, and the allow-list of the artist's own channels; the admin's view of both, to apply by hand what
  * the YouTube feed cannot carry. Plan, ownership and answers are checked here, never only in the browser.
  */
+
 import { hasProFeatures } from '@tunedrop/shared';
 import {
   type AdminContentIdArtist,
@@ -13,6 +14,7 @@ import {
   type ContentIdReleaseView,
   type ContentIdTrackView,
 } from '@tunedrop/shared/schemas/content-id';
+import { isTeamMemberOf, MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
@@ -31,7 +33,11 @@ import { queueContentIdUpdate } from '../delivery';
 /** Content ID is a Pro feature: a Pro plan (the route's subscriber rule adds "in force"), free access or admin. */
 export function requireContentIdPlan(viewer: Viewer): void {
   if (!hasProFeatures(viewer.profile.plan, viewer.roles))
-    throw new AppError('pro_required', CONTENT_ID_MESSAGES.proOnly, 403);
+    throw new AppError(
+      'pro_required',
+      isTeamMemberOf(viewer) ? MEMBER_LOCK_TEXTS.contentId : CONTENT_ID_MESSAGES.proOnly,
+      403,
+    );
 }
 
 export async function getReleaseContentId(

@@ -4,8 +4,10 @@
  * an ISRC's format and that no other track of the catalogue has it), shown in the diff, and written to the
  * track at approval, when the ISRC is checked again; the update delivery then carries them to the stores.
  */
+
 import { hasProFeatures, LIMITS, songwriterRoleLabel } from '@tunedrop/shared';
 import { BUILDER_MESSAGES, uniqueArtistsByName } from '@tunedrop/shared/schemas/builder';
+import { isTeamMemberOf, MEMBER_LOCK_TEXTS } from '@tunedrop/shared/schemas/member-locks';
 import {
   RELEASE_UPDATE_MESSAGES,
   type ReleaseUpdateChange,
@@ -112,10 +114,12 @@ export async function proposedTrackCredits(
     const field = `tracks.${index}.isrc`;
     const isrc = item.isrc && item.isrc !== now.isrc ? item.isrc : undefined;
     if (isrc) {
-      if (!isPro)
-        throw validationError(RELEASE_UPDATE_MESSAGES.isrcProOnly, {
-          [field]: RELEASE_UPDATE_MESSAGES.isrcProOnly,
-        });
+      if (!isPro) {
+        const message = isTeamMemberOf(viewer)
+          ? MEMBER_LOCK_TEXTS.feature
+          : RELEASE_UPDATE_MESSAGES.isrcProOnly;
+        throw validationError(message, { [field]: message });
+      }
       if (newIsrcs.has(isrc))
         throw validationError(BUILDER_MESSAGES.isrcDuplicate, { [field]: BUILDER_MESSAGES.isrcDuplicate });
       newIsrcs.add(isrc);
@@ -151,7 +155,9 @@ export async function proposedTrackCredits(
   if (primary.length > limit) {
     const message = isPro
       ? BUILDER_MESSAGES.maxPrimaryArtistsPerRelease
-      : RELEASE_MESSAGES.basicOnePrimaryArtist;
+      : isTeamMemberOf(viewer)
+        ? MEMBER_LOCK_TEXTS.primaryArtists
+        : RELEASE_MESSAGES.basicOnePrimaryArtist;
     throw validationError(message, { tracks: message });
   }
   return { proposed, before };

@@ -7,6 +7,7 @@ import { LIMITS, PLATFORM_IDS, type PlatformId } from '../../constants';
 import { safeText } from '../../text';
 import { AI_MESSAGES } from '../ai-disclosure';
 import { CONTENT_ID_MESSAGES } from '../content-id';
+import { MEMBER_LOCK_TEXTS } from '../member-locks';
 import { availabilityDraftToInput } from '../release-availability';
 import { titleStyleError } from '../title-checks';
 import { currentYears, titleKey } from './fields';
@@ -115,9 +116,25 @@ export function uniqueArtistsByName<T extends { name: string }>(artists: readonl
  */
 export function planRuleErrors(
   submission: ReleaseSubmission,
-  context: { isPro: boolean; artistName: string; now?: Date },
+  context: { isPro: boolean; artistName: string; now?: Date; isTeamMember?: boolean },
 ): Record<string, string> {
   const errors: Record<string, string> = {};
+  // A team member cannot upgrade: they read that the account does not include it (record 274).
+  const texts = context.isTeamMember
+    ? {
+        proFeature: MEMBER_LOCK_TEXTS.feature,
+        holderIsArtist: MEMBER_LOCK_TEXTS.holderIsArtist,
+        yearIsCurrent: MEMBER_LOCK_TEXTS.yearIsCurrent,
+        contentId: MEMBER_LOCK_TEXTS.contentId,
+        onePrimaryArtist: MEMBER_LOCK_TEXTS.primaryArtists,
+      }
+    : {
+        proFeature: BUILDER_MESSAGES.proFeature,
+        holderIsArtist: BUILDER_MESSAGES.basicHolderIsArtist,
+        yearIsCurrent: BUILDER_MESSAGES.basicYearIsCurrent,
+        contentId: CONTENT_ID_MESSAGES.proOnly,
+        onePrimaryArtist: BUILDER_MESSAGES.basicOnePrimaryArtist,
+      };
   const { release, tracks } = submission;
   const distinctPrimary = uniqueArtistsByName(tracks.flatMap((track) => track.primaryArtists));
   if (context.isPro) {
@@ -125,27 +142,22 @@ export function planRuleErrors(
       errors.tracks = BUILDER_MESSAGES.maxPrimaryArtistsPerRelease;
     return errors;
   }
-  if (release.upc) errors['release.upc'] = BUILDER_MESSAGES.proFeature;
-  if (release.labelName) errors['release.labelName'] = BUILDER_MESSAGES.proFeature;
-  if (release.originalReleaseDate) errors['release.originalReleaseDate'] = BUILDER_MESSAGES.proFeature;
+  if (release.upc) errors['release.upc'] = texts.proFeature;
+  if (release.labelName) errors['release.labelName'] = texts.proFeature;
+  if (release.originalReleaseDate) errors['release.originalReleaseDate'] = texts.proFeature;
   const artistName = context.artistName.trim();
-  if (release.copyrightHolder !== artistName)
-    errors['release.copyrightHolder'] = BUILDER_MESSAGES.basicHolderIsArtist;
-  if (release.publishingHolder !== artistName)
-    errors['release.publishingHolder'] = BUILDER_MESSAGES.basicHolderIsArtist;
+  if (release.copyrightHolder !== artistName) errors['release.copyrightHolder'] = texts.holderIsArtist;
+  if (release.publishingHolder !== artistName) errors['release.publishingHolder'] = texts.holderIsArtist;
   const years = currentYears(context.now);
-  if (!years.includes(release.copyrightYear))
-    errors['release.copyrightYear'] = BUILDER_MESSAGES.basicYearIsCurrent;
-  if (!years.includes(release.publishingYear))
-    errors['release.publishingYear'] = BUILDER_MESSAGES.basicYearIsCurrent;
+  if (!years.includes(release.copyrightYear)) errors['release.copyrightYear'] = texts.yearIsCurrent;
+  if (!years.includes(release.publishingYear)) errors['release.publishingYear'] = texts.yearIsCurrent;
   tracks.forEach((track, index) => {
-    if (track.isrc) errors[`tracks.${index}.isrc`] = BUILDER_MESSAGES.proFeature;
-    if (track.contentIdAnswers) errors[`tracks.${index}.contentIdAnswers`] = CONTENT_ID_MESSAGES.proOnly;
+    if (track.isrc) errors[`tracks.${index}.isrc`] = texts.proFeature;
+    if (track.contentIdAnswers) errors[`tracks.${index}.contentIdAnswers`] = texts.contentId;
     if (track.primaryArtists.length > LIMITS.primaryArtistsPerReleaseBasic)
-      errors[`tracks.${index}.primaryArtists`] = BUILDER_MESSAGES.basicOnePrimaryArtist;
+      errors[`tracks.${index}.primaryArtists`] = texts.onePrimaryArtist;
   });
-  if (distinctPrimary.length > LIMITS.primaryArtistsPerReleaseBasic)
-    errors.tracks = BUILDER_MESSAGES.basicOnePrimaryArtist;
+  if (distinctPrimary.length > LIMITS.primaryArtistsPerReleaseBasic) errors.tracks = texts.onePrimaryArtist;
   return errors;
 }
 
