@@ -31,6 +31,10 @@ import { PgUploadLocker } from './upload-locker';
 export type UploadRow = typeof uploads.$inferSelect;
 
 export const UPLOADS_PATH = '/api/uploads';
+/** The same uploads for an API key (issue 40): one tus server, its Location under the path it was asked on. */
+export const V1_UPLOADS_PATH = '/api/v1/uploads';
+const uploadsPathOf = (url: string) =>
+  new URL(url, 'http://localhost').pathname.startsWith(`${V1_UPLOADS_PATH}`) ? V1_UPLOADS_PATH : UPLOADS_PATH;
 export { UPLOAD_ID_PATTERN };
 /** Unfinished uploads one user may hold at once: 20 tracks, a cover and room for replacements. */
 export const MAX_OPEN_UPLOADS_PER_USER = 40;
@@ -253,6 +257,8 @@ export function tusServerFor(deps: Deps): TusServer {
     datastore: staging.datastore,
     ...(locker ? { locker } : {}),
     relativeLocation: true,
+    // A relative Location under the path the upload was created on, so a key's client stays under /api/v1.
+    generateUrl: (req, { id }) => `${uploadsPathOf(req.url)}/${id}`,
     respectForwardedHeaders: config.TRUST_PROXY === '1',
     maxSize: Math.max(config.UPLOAD_MAX_WAV_BYTES, LIMITS.coverArtMaxBytes),
     namingFunction: () => randomUUID().replace(/-/g, ''),

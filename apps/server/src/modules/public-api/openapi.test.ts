@@ -27,13 +27,19 @@ describe('the v1 OpenAPI document', () => {
   it('is OpenAPI 3.1 with an operation for every v1 route', async () => {
     const document = await servedDocument();
     expect(document.openapi).toBe('3.1.0');
-    const missing = V1_ROUTES.filter((route) => {
-      const openApiPath = route.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}');
-      return !document.paths[openApiPath]?.[route.method.toLowerCase()];
-    }).map((route) => `${route.method} ${route.path}`);
+    // A row whose app route answers several methods (tus) is listed as its operations.
+    const listed = V1_ROUTES.flatMap((route): { method: string; path: string }[] => [
+      ...(route.operations ?? [route]),
+    ]);
+    const missing = listed
+      .filter((route) => {
+        const openApiPath = route.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}');
+        return !document.paths[openApiPath]?.[route.method.toLowerCase()];
+      })
+      .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
     const operations = Object.values(document.paths).flatMap((methods) => Object.keys(methods));
-    expect(operations).toHaveLength(V1_ROUTES.length);
+    expect(operations).toHaveLength(listed.length);
   });
 
   it('equals the committed snapshot docs/api/openapi.v1.json', async () => {

@@ -7,7 +7,7 @@ import { ERROR_CODES } from '@tunedrop/shared/errors';
 import { API_SCOPES } from '@tunedrop/shared/schemas/api-keys';
 import { z } from 'zod';
 import { VALIDATED, type Validated } from '../../lib/validate';
-import { V1_ROUTES } from './v1-table';
+import { type V1Route, V1_ROUTES } from './v1-table';
 
 export type SourceRoute = { method: string; path: string; handler: unknown };
 type JsonSchema = Record<string, unknown>;
@@ -46,6 +46,10 @@ const codesWithStatus = (status: number) =>
 export function openApiDocument(source: readonly SourceRoute[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const entry of V1_ROUTES) {
+    if (entry.operations) {
+      addOperations(paths, entry);
+      continue;
+    }
     const validated = validatedOf(source, entry.method, entry.path);
     const parameters: unknown[] = [...entry.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => ({
       name: match[1],
@@ -84,13 +88,9 @@ export function openApiDocument(source: readonly SourceRoute[]) {
         },
       },
     };
-    for (const [status, description] of Object.entries(ERROR_RESPONSES))
-      responses[status] = {
-        description,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/Error${status}` } } },
-      };
+    Object.assign(responses, errorResponses());
     paths[path][entry.method.toLowerCase()] = {
-      operationId: `${entry.method.toLowerCase()}${entry.path.replace(/[/:-]+(\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      operationId: operationId(entry.method, entry.path),
       summary: entry.summary,
       tags: [entry.tag],
       'x-scope': entry.scope,
@@ -140,6 +140,67 @@ export function openApiDocument(source: readonly SourceRoute[]) {
     },
     paths,
   };
+}
+
+const operationId = (method: string, path: string) =>
+  `${method.toLowerCase()}${path.replace(/[/:-]+(\w)/g, (_m, c: string) => c.toUpperCase())}`;
+
+const errorResponses = () =>
+  Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+      status,
+      {
+        description,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/Error${status}` } } },
+      },
+    ]),
+  );
+
+/** The operations of a row whose app route answers several methods (tus): headers in, headers out. */
+function addOperations(paths: Record<string, Record<string, unknown>>, entry: V1Route) {
+  for (const operation of entry.operations ?? []) {
+    const path = openApiPath(operation.path);
+    paths[path] ??= {};
+    const parameters: unknown[] = [
+      ...[...operation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => ({
+        name: match[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      })),
+      ...operation.headers.request.map((name) => ({
+        name,
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+      })),
+    ];
+    paths[path][operation.method.toLowerCase()] = {
+      operationId: operationId(operation.method, operation.path),
+      summary: operation.summary,
+      tags: [entry.tag],
+      'x-scope': entry.scope,
+      security: [{ apiKey: [entry.scope] }],
+      parameters,
+      ...(operation.method === 'PATCH'
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }
+        : {}),
+      responses: {
+        [String(operation.status)]: {
+          description: 'Success',
+          headers: Object.fromEntries(
+            operation.headers.response.map((name) => [name, { schema: { type: 'string' } }]),
+          ),
+        },
+        ...errorResponses(),
+      },
+    };
+  }
 }
 
 /** The one error body, `{ error: { code, message, fields? } }`, with the codes it may carry. */

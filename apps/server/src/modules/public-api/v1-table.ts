@@ -7,8 +7,18 @@ import type { ApiScope } from '@tunedrop/shared/schemas/api-keys';
 import type { z } from 'zod';
 import { artistProfileList, oneArtistProfile, releasesPage } from './responses';
 
+/** One operation the document lists for a row whose app route answers several methods (tus: `ALL`). */
+export type V1Operation = {
+  method: 'POST' | 'HEAD' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  status: 200 | 201 | 204;
+  /** The tus headers this operation takes and answers, for the document. */
+  headers: { request: readonly string[]; response: readonly string[] };
+};
+
 export type V1Route = {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ALL';
   /** The app's path under /api (the v1 path is the same under /api/v1). */
   path: string;
   scope: ApiScope;
@@ -16,6 +26,8 @@ export type V1Route = {
   tag: string;
   /** The success answer's status (200 unless said) and schema (a JSON object unless given). */
   answer?: { status?: 200 | 201; schema?: z.ZodType };
+  /** For an `ALL` row, the operations the document lists instead of the row itself. */
+  operations?: readonly V1Operation[];
 };
 
 const row = (
@@ -26,6 +38,41 @@ const row = (
   summary: string,
   answer?: V1Route['answer'],
 ): V1Route => ({ method, path, scope, tag, summary, ...(answer ? { answer } : {}) });
+
+const TUS_OPERATIONS: readonly V1Operation[] = [
+  {
+    method: 'POST',
+    path: '/uploads',
+    summary:
+      'Start a tus upload: `Upload-Metadata` names `kind` (`audio` or `cover`) and `filename`; the answer’s ' +
+      '`Location` is the upload’s address',
+    status: 201,
+    headers: { request: ['Tus-Resumable', 'Upload-Length', 'Upload-Metadata'], response: ['Location'] },
+  },
+  {
+    method: 'HEAD',
+    path: '/uploads/:id',
+    summary: 'An upload’s offset, to resume it',
+    status: 200,
+    headers: { request: ['Tus-Resumable'], response: ['Upload-Offset', 'Upload-Length'] },
+  },
+  {
+    method: 'PATCH',
+    path: '/uploads/:id',
+    summary:
+      'Send bytes from `Upload-Offset` (`Content-Type: application/offset+octet-stream`); the last byte has ' +
+      'the file checked (a refused file is 422 `file_rejected` with its reason)',
+    status: 204,
+    headers: { request: ['Tus-Resumable', 'Upload-Offset', 'Content-Type'], response: ['Upload-Offset'] },
+  },
+  {
+    method: 'DELETE',
+    path: '/uploads/:id',
+    summary: 'Discard an upload not used by a release',
+    status: 204,
+    headers: { request: ['Tus-Resumable'], response: [] },
+  },
+];
 
 export const V1_ROUTES: readonly V1Route[] = [
   // catalogue: releases, tracks, artist profiles, the team
@@ -68,6 +115,31 @@ export const V1_ROUTES: readonly V1Route[] = [
     schema: oneArtistProfile,
   }),
   row('GET', '/team', 'catalogue:read', 'Team', 'The account’s owner, members and invitations'),
+
+  row(
+    'PUT',
+    '/releases/:id/cover',
+    'catalogue:write',
+    'Releases',
+    'Replace the cover with a checked upload',
+  ),
+  row(
+    'PUT',
+    '/releases/:id/tracks/:trackId/audio',
+    'catalogue:write',
+    'Releases',
+    'Replace a track’s WAV with a checked upload',
+  ),
+  // tus 1.0.0 uploads (creation, HEAD, PATCH, DELETE), the browser's own route: the `Location` answered
+  // stays under /api/v1, and every request is the key's again (a key revoked mid-upload stops it).
+  {
+    method: 'ALL',
+    path: '/uploads/:id?',
+    scope: 'catalogue:write',
+    tag: 'Uploads',
+    summary: 'tus uploads of WAVs and cover art',
+    operations: TUS_OPERATIONS,
+  },
 
   // submission
   row(
