@@ -19,8 +19,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'release.submitted',
   'release.approved',
   'release.rejected',
+  'delivery.queued',
+  'delivery.sent',
   'delivery.acknowledged',
   'delivery.rejected',
+  'delivery.failed',
+  'takedown.completed',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

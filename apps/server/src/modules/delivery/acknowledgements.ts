@@ -317,7 +317,12 @@ export async function promoteReleases(db: DbOrTx, appUrl?: string, at?: Date): P
           sql`not exists (select 1 from deliveries d where d.release_id = ${releases.id} and d.state <> 'taken_down')`,
         ),
       )
-      .returning({ id: releases.id });
+      .returning({ id: releases.id, accountId: releases.userId, upc: releases.upc });
+    for (const release of down)
+      await emitWebhookEvent(tx, release.accountId, 'takedown.completed', {
+        releaseId: release.id,
+        upc: release.upc,
+      });
     const events = [
       ...live.map((r) => ({
         releaseId: r.id,

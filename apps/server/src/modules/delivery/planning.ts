@@ -23,6 +23,7 @@ import { assignCodes, type CodesResult, readSettings, releasesNeedingCodes } fro
 import { enqueueReleaseDeliveries } from './jobs';
 import { servesPlatform, type TargetRow } from './targets';
 import { hasContentIdDeals, isQueuedAnywhere, youtubeTargets } from './youtube';
+import { emitDeliveryEvent } from './webhook-events';
 
 const activeTargets = (db: DbOrTx) =>
   db
@@ -87,6 +88,7 @@ export async function queueNewDeliveries(
         where: inArray(deliveries.state, ['taken_down', 'takedown_queued', 'failed']),
       })
       .returning({ id: deliveries.id });
+    for (const row of rows) await emitDeliveryEvent(db, row.id, 'delivery.queued');
     queued += rows.length;
   }
   await enqueueReleaseDeliveries(db, releaseId);

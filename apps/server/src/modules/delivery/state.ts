@@ -13,6 +13,7 @@ import { notifyDeliveryFailed } from '../staff-notifications';
 import { enqueueDelivery } from './jobs';
 import { dbNowPlus, heldBy, type Lease } from './lease';
 import type { Transport } from './transport';
+import { emitDeliveryEvent } from './webhook-events';
 
 export type WorkerOptions = {
   /** First retry delay; doubles per attempt (default 30 s). */
@@ -169,6 +170,7 @@ export async function failJob(
     }
     if (isGivenUp) {
       await notifyDeliveryFailed(tx, job.id, job.attempts, message);
+      await emitDeliveryEvent(tx, job.id, 'delivery.failed', { reason: message });
     }
     return true;
   });
@@ -202,7 +204,7 @@ export async function adoptInterrupted(
   const entries = await transport.list(previous.remotePath);
   if (!entries.some((entry) => entry.name === `${releaseKey}.xml` && !entry.isDir)) return false;
   await db.transaction(async (tx) => {
-    if (!(await markDelivered(tx, job, options))) return;
+    if (!(await markDelivered(tx, job, options, previous.id))) return;
     await tx
       .update(deliveryAttempts)
       .set({ outcome: 'uploaded', error: null })
@@ -212,11 +214,15 @@ export async function adoptInterrupted(
   return true;
 }
 
-/** The job is delivered (or its takedown sent), only while the lease is still ours; false when it is not. */
+/**
+ * The job is delivered (or its takedown sent), only while the lease is still ours; false when it is not.
+ * `delivery.sent` names the attempt whose package went (its message id).
+ */
 async function markDelivered(
   tx: DbOrTx,
   job: DeliveryRow,
   options: Required<WorkerOptions>,
+  attemptId: string,
 ): Promise<boolean> {
   const delivered = await tx
     .update(deliveries)
@@ -232,7 +238,9 @@ async function markDelivered(
     })
     .where(isHeld(job, options))
     .returning({ id: deliveries.id });
-  return delivered.length > 0;
+  if (delivered.length === 0) return false;
+  await emitDeliveryEvent(tx, job.id, 'delivery.sent', { messageId: attemptId });
+  return true;
 }
 
 export async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
@@ -268,7 +276,7 @@ export async function recordUploaded(
   options: Required<WorkerOptions>,
 ) {
   await db.transaction(async (tx) => {
-    if (!(await markDelivered(tx, job, options))) return;
+    if (!(await markDelivered(tx, job, options, attemptId))) return;
     await tx
       .update(deliveryAttempts)
       .set({
