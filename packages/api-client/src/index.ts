@@ -27,3 +27,5 @@ export function createTunedropClient({ server, apiKey, headers, ...options }: Tu
     headers: { ...headers, authorization: `Bearer ${apiKey}` },
   });
 }
+
+export { UploadError, type UploadKind, uploadFile } from './uploads';

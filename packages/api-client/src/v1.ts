@@ -3227,7 +3227,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "delivery.acknowledged" | "delivery.rejected" | "webhook.test")[];
+                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "webhook.test")[];
                 };
             };
         };

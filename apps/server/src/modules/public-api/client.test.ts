@@ -4,11 +4,12 @@
  * Idempotency-Key on a POST (record 290): a retry gets the first answer, another body is 422, a retry
  * while the first runs is 409, and after 24 hours the key is free again.
  */
-import { createTunedropClient } from '@tunedrop/api-client';
+import { createTunedropClient, UploadError, uploadFile } from '@tunedrop/api-client';
 import { ERROR_CODES } from '@tunedrop/shared/errors';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiIdempotency, artistProfiles } from '../../db/schema';
+import { apiIdempotency, artistProfiles, uploads } from '../../db/schema';
+import { shortWav } from '../../test-support/builder-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 
@@ -67,6 +68,25 @@ describe('the typed client', () => {
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error?.error.code).toBe('not_found');
+  });
+});
+
+describe('uploadFile (tus through the client)', () => {
+  it('sends a WAV in chunks and answers its upload id; a key without catalogue:write gets forbidden_scope', async () => {
+    const { client } = await clientWith(['catalogue:write']);
+    const bytes = shortWav();
+    const { uploadId } = await uploadFile(client, {
+      kind: 'audio',
+      filename: 'Client song.wav',
+      bytes,
+      chunkBytes: 40_000,
+    });
+    const [row] = await system.db.select().from(uploads).where(eq(uploads.id, uploadId));
+    expect(row).toMatchObject({ userId: owner.userId, status: 'checked', sizeBytes: bytes.length });
+    const { client: reader } = await clientWith(['catalogue:read']);
+    const refused = await uploadFile(reader, { kind: 'audio', filename: 'No.wav', bytes }).catch((e) => e);
+    expect(refused).toBeInstanceOf(UploadError);
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'forbidden_scope' } } });
   });
 });
 
