@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTunedropClient, uploadFile } from '@tunedrop/api-client';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { createTunedropClient, uploadFile } from '@tunedrop/api-client';
 import { wavBytes } from './support/builder';
 import {
   answer,
@@ -206,9 +206,12 @@ test('a key-driven label system: release through the API, signed delivery.acknow
     )
     .not.toBeNull();
   await expect
-    .poll(async () => (await outboxMails(label.email)).some((mail) => mail.text.includes('answered 410 Gone')), {
-      timeout: 30_000,
-    })
+    .poll(
+      async () => (await outboxMails(label.email)).some((mail) => mail.text.includes('answered 410 Gone')),
+      {
+        timeout: 30_000,
+      },
+    )
     .toBe(true);
 
   await retireTarget(adminContext.request, targetId);

@@ -35,6 +35,7 @@ export const UPLOADS_PATH = '/api/uploads';
 export const V1_UPLOADS_PATH = '/api/v1/uploads';
 const uploadsPathOf = (url: string) =>
   new URL(url, 'http://localhost').pathname.startsWith(`${V1_UPLOADS_PATH}`) ? V1_UPLOADS_PATH : UPLOADS_PATH;
+
 export { UPLOAD_ID_PATTERN };
 /** Unfinished uploads one user may hold at once: 20 tracks, a cover and room for replacements. */
 export const MAX_OPEN_UPLOADS_PER_USER = 40;

@@ -22,8 +22,8 @@ import { YOUTUBE_ART_TRACK_PLATFORM } from '../ddex';
 import { assignCodes, type CodesResult, readSettings, releasesNeedingCodes } from './codes';
 import { enqueueReleaseDeliveries } from './jobs';
 import { servesPlatform, type TargetRow } from './targets';
-import { hasContentIdDeals, isQueuedAnywhere, youtubeTargets } from './youtube';
 import { emitDeliveryEvent } from './webhook-events';
+import { hasContentIdDeals, isQueuedAnywhere, youtubeTargets } from './youtube';
 
 const activeTargets = (db: DbOrTx) =>
   db

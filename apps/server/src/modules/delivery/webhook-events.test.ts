@@ -48,7 +48,10 @@ describe('delivery webhook events', () => {
     const targetId = await bed.onlyTarget({ url: `file://${folder}` });
     const [releaseId] = await bed.approvedReleases(1);
     if (!releaseId) throw new Error('one release expected');
-    const [delivery] = await bed.system.db.select().from(deliveries).where(eq(deliveries.releaseId, releaseId));
+    const [delivery] = await bed.system.db
+      .select()
+      .from(deliveries)
+      .where(eq(deliveries.releaseId, releaseId));
     expect((await eventsOf(releaseId)).map((event) => event.type)).toContain('delivery.queued');
     await run();
     storeAcknowledgeAll(folder);

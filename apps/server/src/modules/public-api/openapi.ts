@@ -7,7 +7,7 @@ import { ERROR_CODES } from '@tunedrop/shared/errors';
 import { API_SCOPES } from '@tunedrop/shared/schemas/api-keys';
 import { z } from 'zod';
 import { VALIDATED, type Validated } from '../../lib/validate';
-import { type V1Route, V1_ROUTES } from './v1-table';
+import { V1_ROUTES, type V1Route } from './v1-table';
 
 export type SourceRoute = { method: string; path: string; handler: unknown };
 type JsonSchema = Record<string, unknown>;
@@ -186,7 +186,9 @@ function addOperations(paths: Record<string, Record<string, unknown>>, entry: V1
         ? {
             requestBody: {
               required: true,
-              content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } },
+              content: {
+                'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } },
+              },
             },
           }
         : {}),

@@ -147,7 +147,10 @@ describe('tus uploads with an API key', () => {
     const half = Math.floor(body.length / 2);
     const first = await patch(key, location, body.subarray(0, half), 0);
     expect(first.status).toBe(204);
-    const revoked = await system.request(`/api/api-keys/${keyId}`, { method: 'DELETE', cookie: owner.cookie });
+    const revoked = await system.request(`/api/api-keys/${keyId}`, {
+      method: 'DELETE',
+      cookie: owner.cookie,
+    });
     expect(revoked.status).toBe(200);
     const rest = await patch(key, location, body.subarray(half), half);
     expect(rest.status).toBe(401);

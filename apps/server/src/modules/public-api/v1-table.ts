@@ -116,13 +116,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   }),
   row('GET', '/team', 'catalogue:read', 'Team', 'The account’s owner, members and invitations'),
 
-  row(
-    'PUT',
-    '/releases/:id/cover',
-    'catalogue:write',
-    'Releases',
-    'Replace the cover with a checked upload',
-  ),
+  row('PUT', '/releases/:id/cover', 'catalogue:write', 'Releases', 'Replace the cover with a checked upload'),
   row(
     'PUT',
     '/releases/:id/tracks/:trackId/audio',
