@@ -1,11 +1,11 @@
 /**
  * Storage in an S3-compatible bucket (AWS SDK v3), used when every S3_* variable is set. Files are
- * streamed in both directions (multipart upload from disk, streamed downloads); signed URLs let a
- * browser fetch one object for a limited time.
+ * streamed in both directions (multipart upload from disk or from a stream, streamed downloads); signed
+ * URLs let a browser fetch one object for a limited time.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -104,6 +104,19 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       const { size } = await fsp.stat(localPath);
       // A multipart upload becomes visible only when it completes; a failed one is aborted by the SDK.
       await upload(key, fs.createReadStream(localPath), contentType);
+      return { sizeBytes: size };
+    },
+    async putStream(key, body, contentType) {
+      let size = 0;
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      // A stream that fails fails the upload, which the SDK then aborts: nothing shows at the key.
+      body.on('error', (error) => counted.destroy(error));
+      await upload(key, body.pipe(counted), contentType);
       return { sizeBytes: size };
     },
     async putBuffer(key, body, contentType) {

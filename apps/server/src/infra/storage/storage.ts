@@ -13,6 +13,11 @@ export interface Storage {
    */
   copyFile(key: string, localPath: string, contentType?: string): Promise<StoredObject>;
   putBuffer(key: string, body: Buffer, contentType?: string): Promise<StoredObject>;
+  /**
+   * Writes a stream under `key` as it arrives, with no copy on this machine (record 310): a stream that
+   * fails leaves nothing at the key. Only the bucket has it; the local directory takes a file by a rename.
+   */
+  putStream?(key: string, body: Readable, contentType?: string): Promise<StoredObject>;
   /** The stored object's size in bytes, or null when there is none. */
   sizeOf(key: string): Promise<number | null>;
   /**

@@ -4,6 +4,7 @@
  * read both from the head kept as the upload streamed in (measure.ts), so they read nothing of the stored
  * file; the job's parse resolves its format here from the first line of its own, single read.
  */
+import type { Readable } from 'node:stream';
 import type { CsvMapping, RoyaltyFormat, RoyaltySourceFormat } from '@tunedrop/shared/schemas/royalties';
 import {
   type CsvLayout,
@@ -128,7 +129,10 @@ function wholeLinesOf(head: ReportHead): Buffer {
  * when no format fits, a SourceError when the file's first lines break its bounds.
  */
 export async function detectReport(
-  source: { filePath: string; head?: ReportHead | null | undefined },
+  /** The stored report: a file here, or a stream opened only when the head is too short (S3, record 310). */
+  source: ({ filePath: string } | { open: () => Promise<Readable> }) & {
+    head?: ReportHead | null | undefined;
+  },
   options: {
     format: RoyaltyFormat;
     preset?: CsvPresetLayout | null | undefined;
@@ -139,7 +143,10 @@ export async function detectReport(
   let found: Found | null = null;
   if (source.head)
     found = await findHead(splitLines([wholeLinesOf(source.head)], limits), source.head.isWhole);
-  if (!found?.isComplete) found = await findHead(readLines(source.filePath, limits), true);
+  if (!found?.isComplete) {
+    const file = 'open' in source ? await source.open() : source.filePath;
+    found = await findHead(readLines(file, limits), true);
+  }
   const resolved = resolveFormat(found.first, options);
   let message: DsrMessage | null = null;
   if (resolved.format === 'dsr' && found.headRecord !== null) {

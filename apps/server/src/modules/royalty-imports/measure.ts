@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable, Transform, type TransformCallback, Writable } from 'node:stream';
+import { PassThrough, Readable, Transform, type TransformCallback, Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { type ReadLimits, readChunks } from './source';
@@ -200,6 +200,30 @@ export async function writeMeasured(
     await rm(file, { force: true });
     throw error;
   }
+  return measuring.measures();
+}
+
+/**
+ * Hands a stream to `write` (an upload into the bucket, record 310), hashing and counting it on the way;
+ * a `guard` runs first. Waits for both the stream and the write: whichever fails first fails both, and
+ * the stream's own failure (a guard's 413) is the one answered.
+ */
+export async function streamMeasured(
+  source: Readable,
+  limits: ReadLimits,
+  write: (body: Readable) => Promise<unknown>,
+  guard?: Transform,
+): Promise<ReportMeasures> {
+  const measuring = new MeasuringStream(limits);
+  const body = new PassThrough();
+  const streamed = guard ? pipeline(source, guard, measuring, body) : pipeline(source, measuring, body);
+  const written = write(body).catch((error: unknown) => {
+    body.destroy(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  });
+  const [read, stored] = await Promise.allSettled([streamed, written]);
+  if (read.status === 'rejected') throw read.reason;
+  if (stored.status === 'rejected') throw stored.reason;
   return measuring.measures();
 }
 

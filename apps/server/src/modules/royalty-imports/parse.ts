@@ -9,7 +9,14 @@ import { newReport, type ParsedLine, type ParseReport } from './parse-common';
 import { parseCsv } from './parse-csv';
 import { type DsrOptions, parseDsr } from './parse-dsr';
 import { parseYoutube } from './parse-youtube';
-import { DEFAULT_READ_LIMITS, peekFirstLine, type ReadLimits, readLines, type SourceLine } from './source';
+import {
+  DEFAULT_READ_LIMITS,
+  peekFirstLine,
+  type ReadLimits,
+  type ReportSource,
+  readLines,
+  type SourceLine,
+} from './source';
 
 export type ParseOptions = DsrOptions & {
   format: RoyaltyFormat;
@@ -21,12 +28,13 @@ export type ParseOptions = DsrOptions & {
 export type ParsedFile = { report: ParseReport; lines: AsyncGenerator<ParsedLine> };
 
 /**
- * Resolves the format (auto → by content) and returns the report and its line stream, reading the file
- * once: its first line that is not blank is taken from the same read the parser goes on with.
+ * Resolves the format (auto → by content) and returns the report and its line stream, reading the report
+ * (a file, or a stream as it downloads) once: its first line that is not blank is taken from the same read
+ * the parser goes on with.
  */
-export async function parseFile(filePath: string, options: ParseOptions): Promise<ParsedFile> {
+export async function parseFile(source: ReportSource, options: ParseOptions): Promise<ParsedFile> {
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
-  const { first, lines } = await peekFirstLine(readLines(filePath, limits));
+  const { first, lines } = await peekFirstLine(readLines(source, limits));
   try {
     return parseSource(() => lines, first, options);
   } catch (error) {

@@ -2,15 +2,13 @@
  * Royalty import routes (issue 16; the list is in packages/shared/src/schemas/royalties.ts): the upload,
  * deleting an unposted import, including lines another report posted, the unmatched codes and their
  * mappings, and the CSV presets. The upload streams the request body to a temporary file (never into
- * memory) and answers 202 with the import's id: the import job reads and stages it (records 161, 162).
+ * memory; straight into the bucket on S3, record 310) and answers 202 with the import's id: the import
+ * job reads and stages it (records 161, 162).
  * The body is bounded by ROYALTY_LIMITS.maxUploadBytes, and only after access('admin') let the caller in:
  * lib/body-limit.ts lists it as a route that counts its own body and refuses a larger declared length
  * (record 145).
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
@@ -29,30 +27,24 @@ import type { AppEnv } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { validate } from '../../lib/validate';
 import { assignCode, deletePreset, listPresets, listUnmatched, savePreset } from './mappings';
-import { type ReportMeasures, writeMeasured } from './measure';
 import { includeOverlap } from './overlap';
+import { discardReport, type ReceivedReport, receiveReport } from './receive';
 import { deleteImport, queueImport } from './service';
 import { readLimitsOf } from './source';
 
 const idParam = z.object({ id: z.uuid('Not found') });
 
 /**
- * Streams a request body to a new temporary file, hashing it and counting its lines on the way (record
- * 251); refuses more than maxBytes with 413. The file is made where storage can take it by a rename.
+ * Receives a request body as a report, hashing it and counting its lines on the way (record 251): into a
+ * file storage takes by a rename (local), or straight into the bucket (S3, record 310). Refuses more than
+ * maxBytes with 413 and an empty body with 422, leaving nothing behind.
  */
-async function bodyToTempFile(
+async function receiveBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   deps: { storage: Storage; config: Parameters<typeof readLimitsOf>[0] },
-): Promise<{ file: string; measures: ReportMeasures }> {
+): Promise<ReceivedReport> {
   if (!body) throw new AppError('empty_file', 'Send the report file as the request body.', 422);
-  let file: string;
-  if (deps.storage.scratchFile) file = await deps.storage.scratchFile();
-  else {
-    const dir = path.join(os.tmpdir(), 'tunedrop-royalty-uploads');
-    await mkdir(dir, { recursive: true });
-    file = path.join(dir, `${randomUUID()}.upload`);
-  }
   let received = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -65,12 +57,12 @@ async function bodyToTempFile(
     },
   });
   const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
-  const measures = await writeMeasured(source, file, readLimitsOf(deps.config), counter);
+  const report = await receiveReport(deps.storage, source, readLimitsOf(deps.config), counter);
   if (received === 0) {
-    await rm(file, { force: true });
+    await discardReport(deps.storage, report);
     throw new AppError('empty_file', 'The file is empty.', 422);
   }
-  return { file, measures };
+  return report;
 }
 
 export const royaltyImportsRoutes = new Hono<AppEnv>()
@@ -81,15 +73,12 @@ export const royaltyImportsRoutes = new Hono<AppEnv>()
     async (c) => {
       const viewer = requireViewer(c);
       const query = c.req.valid('query');
-      const { file, measures } = await bodyToTempFile(
-        c.req.raw.body,
-        ROYALTY_LIMITS.maxUploadBytes,
-        c.var.deps,
-      );
+      const report = await receiveBody(c.req.raw.body, ROYALTY_LIMITS.maxUploadBytes, c.var.deps);
       try {
-        // The file moves into storage and a job reads it (decision 161): the answer does not wait for it.
+        // The file is in storage (or moves there) and a job reads it (decision 161): the answer does not
+        // wait for it. A refused report leaves no object behind (queueImport removes it).
         const accepted = await queueImport(c.var.deps, {
-          filePath: file,
+          ...('stored' in report ? { stored: report.stored } : { filePath: report.filePath }),
           fileName: query.filename ?? 'upload',
           format: query.format,
           rate: query.rate,
@@ -98,11 +87,11 @@ export const royaltyImportsRoutes = new Hono<AppEnv>()
           adminId: viewer.user.id,
           actor: viewer,
           limits: readLimitsOf(c.var.deps.config),
-          measures,
+          measures: report.measures,
         });
         return c.json(accepted, 202);
       } finally {
-        await rm(file, { force: true });
+        if ('filePath' in report) await rm(report.filePath, { force: true });
       }
     },
   )

@@ -1,6 +1,7 @@
 /**
- * Royalty import: a file on disk → a staged report. The file is hashed and its lines counted as it arrives
- * (record 251) and read once after that, by the parse, which matches
+ * Royalty import: a file in storage → a staged report. The file is hashed and its lines counted as it
+ * arrives (record 251; with S3 as it streams into the bucket, record 310) and read once after that, by the
+ * parse (with S3, of the download as it streams), which matches
  * each line in memory against the catalogue's codes (ISRC → track, then UPC/EAN → release, then the
  * remembered code mappings), stages lines in batched multi-row inserts (one JSON parameter per batch,
  * the next batch parsed while the previous one is written), then checks totals and sums it set-based.
@@ -8,11 +9,9 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import {
   type ImportAccepted,
   type ImportSummary,
@@ -32,7 +31,8 @@ import type { AuditActor } from '../audit';
 import { detectReport } from './detect';
 import { EMPTY_PROGRESS, getImportSummary, type ImportRow, progressOf } from './import-views';
 import { importJob } from './jobs';
-import { measureFile, type ReportMeasures, writeMeasured } from './measure';
+import { measureFile, type ReportMeasures } from './measure';
+import { receiveReport, type StoredReport, storageKeyOf } from './receive';
 import { auditReport, reportFigures, reportLabel } from './report-audit';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './source';
 import {
@@ -77,8 +77,11 @@ export type ImportInput = {
  * nothing of the file (record 278): the detect step reads the head kept as it arrived. A file not
  * measured as it arrived is measured here, in one read.
  */
-async function checkNewImport(db: Db, input: ImportInput) {
-  const measures = input.measures ?? (await measureFile(input.filePath, input.limits ?? DEFAULT_READ_LIMITS));
+async function checkNewImport(db: Db, storage: Storage, input: QueueInput) {
+  const measures =
+    'stored' in input
+      ? input.measures
+      : (input.measures ?? (await measureFile(input.filePath, input.limits ?? DEFAULT_READ_LIMITS)));
   const sha = measures.sha256;
   const [same] = await db
     .select({ id: royaltyImports.id })
@@ -90,8 +93,13 @@ async function checkNewImport(db: Db, input: ImportInput) {
   const preset = await loadPreset(db, input.presetId);
   let format: ImportRow['format'];
   try {
+    // Stored in the bucket: its head is read again only when the one kept is too short (record 310).
+    const file =
+      'stored' in input
+        ? { open: async () => (await storage.get(input.stored.fileKey)).body }
+        : { filePath: input.filePath };
     const detected = await detectReport(
-      { filePath: input.filePath, head: measures.head },
+      { ...file, head: measures.head },
       { format: input.format, preset, limits: input.limits },
     );
     format = detected.format;
@@ -103,22 +111,35 @@ async function checkNewImport(db: Db, input: ImportInput) {
   return { sha, format, linesTotal: measures.linesTotal };
 }
 
-const storageKeyOf = (importId: string) => `royalty-imports/${importId}.report`;
+/**
+ * What the queue takes: a file on this machine it moves into storage, or a report already stored under
+ * its import's key as it streamed in (S3, record 310), with what was measured on the way.
+ */
+export type QueueInput = Omit<ImportInput, 'filePath'> &
+  ({ filePath: string } | { stored: StoredReport; measures: ReportMeasures });
 
 /**
  * The upload (decision 161): checks what can be checked at once (same file, preset, format), moves the
- * file into storage and creates the import with its job in one transaction. The caller answers 202.
+ * file into storage and creates the import with its job in one transaction. The caller answers 202. A
+ * report refused here or not queued leaves nothing stored: an object already in the bucket is removed.
  */
 export async function queueImport(
   deps: { db: Db; storage: Storage },
-  input: ImportInput,
+  input: QueueInput,
   /** Journeys: `false` makes an import whose job was lost (retries used up), for the admin's retry. */
   job: { queueJob?: boolean } = {},
 ): Promise<ImportAccepted> {
-  const { sha, format, linesTotal } = await checkNewImport(deps.db, input);
-  const id = randomUUID();
+  let checked: Awaited<ReturnType<typeof checkNewImport>>;
+  try {
+    checked = await checkNewImport(deps.db, deps.storage, input);
+  } catch (error) {
+    if ('stored' in input) await deps.storage.delete(input.stored.fileKey).catch(() => undefined);
+    throw error;
+  }
+  const { sha, format, linesTotal } = checked;
+  const id = 'stored' in input ? input.stored.importId : randomUUID();
   const fileKey = storageKeyOf(id);
-  await deps.storage.putFile(fileKey, input.filePath);
+  if ('filePath' in input) await deps.storage.putFile(fileKey, input.filePath);
   const options: StoredOptions = {
     format: input.format,
     rate: input.rate,
@@ -199,21 +220,15 @@ export async function runImport(
     await failImport(deps.db, importId, 'The uploaded file is no longer stored; upload it again.');
     return;
   }
-  // The stored file is parsed where it is (local storage) or from a copy on this machine (S3): the parse is
+  // The stored file is parsed where it is (local storage) or as it downloads (S3, record 310): the parse is
   // the one read of it (record 251).
   const stored = (await deps.storage.localPath?.(row.fileKey)) ?? null;
-  const dir = path.join(os.tmpdir(), 'tunedrop-royalty-jobs');
-  const local = stored ?? path.join(dir, `${importId}-${randomUUID()}.report`);
+  const download = stored ? null : (await deps.storage.get(row.fileKey)).body;
   try {
-    if (!stored) {
-      await mkdir(dir, { recursive: true });
-      const { body } = await deps.storage.get(row.fileKey);
-      await pipeline(body, createWriteStream(local));
-    }
     const outcome = await stageImport(
       deps.db,
       { ...row, options: row.options },
-      local,
+      stored ?? (download as Readable),
       limits,
       onProgress,
       hooks,
@@ -222,7 +237,7 @@ export async function runImport(
     await hooks?.atStep?.('finished');
     await removeStoredFile(deps, importId, row.fileKey);
   } finally {
-    if (!stored) await rm(local, { force: true });
+    download?.destroy();
   }
 }
 
@@ -248,20 +263,23 @@ export async function importRoyaltyFile(
   return getImportSummary(deps.db, accepted.id);
 }
 
-/** Queues a file on this machine as an upload (a measured copy into storage, the job in the queue). */
+/**
+ * Queues a file on this machine as an upload: measured as it is copied into storage (a scratch file local
+ * storage takes by a rename, or straight into the bucket, record 310), the job in the queue.
+ */
 export async function queueLocalFile(
   deps: { db: Db; storage: Storage },
   input: ImportInput,
 ): Promise<ImportAccepted> {
-  const copy = deps.storage.scratchFile
-    ? await deps.storage.scratchFile()
-    : path.join(os.tmpdir(), `tunedrop-royalty-${randomUUID()}.report`);
+  const { filePath, ...rest } = input;
+  const limits = input.limits ?? DEFAULT_READ_LIMITS;
+  const received = await receiveReport(deps.storage, createReadStream(filePath), limits);
+  const { measures } = received;
   try {
-    const limits = input.limits ?? DEFAULT_READ_LIMITS;
-    const measures = await writeMeasured(createReadStream(input.filePath), copy, limits);
-    return await queueImport(deps, { ...input, filePath: copy, limits, measures });
+    const file = 'stored' in received ? { stored: received.stored } : { filePath: received.filePath };
+    return await queueImport(deps, { ...rest, ...file, limits, measures });
   } finally {
-    await rm(copy, { force: true });
+    if ('filePath' in received) await rm(received.filePath, { force: true });
   }
 }
 
@@ -301,7 +319,7 @@ export async function runQueuedImport(
 }
 
 /** What an import entry of the audit log says about the upload (record 191). */
-function importAuditFields(input: ImportInput, format: string) {
+function importAuditFields(input: QueueInput, format: string) {
   return {
     fileName: input.fileName,
     format,

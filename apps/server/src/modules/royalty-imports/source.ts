@@ -1,5 +1,5 @@
 /**
- * Reading a sales report as a stream of numbered lines: plain or gzip (detected by its magic bytes, not
+ * Reading a sales report (a file, or a stream such as an S3 download) as numbered lines: plain or gzip (detected by its magic bytes, not
  * the name), UTF-8 with or without BOM, LF or CRLF (a lone CR ends a line too), never the whole file in
  * memory. Lines longer than `maxLineBytes` and files that expand beyond `maxDecompressedBytes` stop the
  * read with the line number (decision 151); a damaged gzip stream surfaces as an error of the iteration.
@@ -52,26 +52,71 @@ export async function isGzipFile(filePath: string): Promise<boolean> {
   }
 }
 
-/** The decompressed bytes of a file, chunk by chunk. */
-export async function* readChunks(filePath: string): AsyncGenerator<Buffer> {
-  const gzip = await isGzipFile(filePath);
-  const file = createReadStream(filePath, { highWaterMark: 1024 * 1024 });
+/**
+ * Where a report's bytes come from: a file on this machine (local storage parses the stored file in place)
+ * or a stream (an object streamed from S3 as it downloads, record 310), read once either way.
+ */
+export type ReportSource = string | Readable;
+
+/** A stream's first `count` bytes (fewer when it is shorter) and all of its chunks again, from one read. */
+async function peekStream(stream: Readable, count: number) {
+  const iterator: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let length = 0;
+  while (length < count) {
+    const next = await iterator.next();
+    if (next.done) break;
+    taken.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(taken);
+  async function* all(): AsyncGenerator<Buffer> {
+    try {
+      if (head.length > 0) yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return { head, chunks: all() };
+}
+
+/** The decompressed bytes of a file or a stream, chunk by chunk. */
+export async function* readChunks(source: ReportSource): AsyncGenerator<Buffer> {
+  let input: Readable;
+  let gzip: boolean;
+  if (typeof source === 'string') {
+    gzip = await isGzipFile(source);
+    input = createReadStream(source, { highWaterMark: 1024 * 1024 });
+  } else {
+    // A stream says gzip by its first two bytes too, which it then yields again.
+    const { head, chunks } = await peekStream(source, 2);
+    gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    input = Readable.from(chunks, { objectMode: false });
+  }
   if (!gzip) {
-    const chunks: AsyncIterable<Buffer> = file;
+    const chunks: AsyncIterable<Buffer> = input;
     try {
       for await (const chunk of chunks) yield chunk;
     } finally {
-      file.destroy();
+      input.destroy();
+      if (typeof source !== 'string') source.destroy();
     }
     return;
   }
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-  file.on('error', (error) => gunzip.destroy(error));
-  file.pipe(gunzip);
+  /** A stream that fails (the network) is the stream's error, for a retry, not a damaged gzip file. */
+  let readError: unknown = null;
+  input.on('error', (error) => {
+    if (typeof source !== 'string') readError = error;
+    gunzip.destroy(error);
+  });
+  input.pipe(gunzip);
   const inflated: AsyncIterable<Buffer> = gunzip;
   try {
     for await (const chunk of inflated) yield chunk;
   } catch (error) {
+    if (readError) throw readError;
     const message = error instanceof Error ? error.message : String(error);
     throw new SourceError(
       message === 'unexpected end of file'
@@ -81,7 +126,8 @@ export async function* readChunks(filePath: string): AsyncGenerator<Buffer> {
   } finally {
     // A reader that stops early (a limit, a fatal error) must not leave zlib inflating in the background.
     gunzip.destroy();
-    file.destroy();
+    input.destroy();
+    if (typeof source !== 'string') source.destroy();
   }
 }
 
@@ -257,10 +303,10 @@ export async function* splitLines(
 }
 
 export function readLines(
-  filePath: string,
+  source: ReportSource,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
 ): AsyncGenerator<SourceLine> {
-  return splitLines(readChunks(filePath), limits);
+  return splitLines(readChunks(source), limits);
 }
 
 /** Lines that can be stopped early: `return` ends the read beneath them. */

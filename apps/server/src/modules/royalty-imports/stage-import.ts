@@ -15,7 +15,7 @@ import { type DsrMessage, FormatError } from './detect';
 import { finishImport } from './import-checks';
 import { EMPTY_PROGRESS, type ImportRow } from './import-views';
 import { countLines } from './measure';
-import { DEFAULT_READ_LIMITS, type ReadLimits, SourceError } from './source';
+import { DEFAULT_READ_LIMITS, type ReadLimits, type ReportSource, SourceError } from './source';
 import { stageFile } from './staging';
 import { writeYoutubeClaims, YoutubeClaimCollector } from './youtube-claims';
 
@@ -89,7 +89,7 @@ export const UNFINISHED_PHASES = ['queued', 'reading', 'staging'] as const;
 export async function stageImport(
   db: Db,
   row: ImportRow & { options: StoredOptions },
-  filePath: string,
+  source: ReportSource,
   limits: ReadLimits | undefined,
   onProgress?: ProgressListener,
   hooks?: ImportHooks,
@@ -116,8 +116,10 @@ export async function stageImport(
   };
   const onHead = refuseKnownMessage(db);
   try {
-    // Counted as the file arrived (record 251); an import queued by an older release is counted here.
-    const linesTotal = row.linesTotal ?? (await countLines(filePath, readLimits));
+    // Counted as the file arrived (record 251); an import queued by an older release is counted here, or,
+    // streamed from S3, not at all before its one read (record 310): its count is then its last line.
+    const linesTotal =
+      row.linesTotal ?? (typeof source === 'string' ? await countLines(source, readLimits) : null);
     await report({ linesTotal });
     await hooks?.atStep?.('counted');
     const [staged] = await rows<{ last: number | string | null }>(
@@ -130,7 +132,7 @@ export async function stageImport(
       db,
       importId,
       {
-        filePath,
+        source,
         parse: { format: options.format, preset, limits: readLimits },
       },
       {
@@ -142,8 +144,9 @@ export async function stageImport(
       },
     );
     await hooks?.atStep?.('read');
+    const total = linesTotal ?? parsed.linesRead;
     const claims = parsed.claims ? YoutubeClaimCollector.restore(parsed.claims) : null;
-    await report({ phase: 'staging' });
+    await report({ phase: 'staging', linesTotal: total });
     // The checking phase is one transaction that ends by writing the status with the phase (record
     // 220): a run killed in it leaves the import staging, and its retry checks again from the lines.
     const phase = await db.transaction(async (tx) => {
@@ -167,13 +170,13 @@ export async function stageImport(
         .set({
           status,
           phase: status === 'staged' ? 'ready' : 'failed',
-          linesRead: linesTotal,
+          linesRead: total,
           progressAt: sql`now()`,
         })
         .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
       return status === 'staged' ? ('ready' as const) : ('failed' as const);
     });
-    onProgress?.({ ...progress, phase, linesRead: linesTotal });
+    onProgress?.({ ...progress, phase, linesRead: total });
     return {};
   } catch (caught) {
     const error = asAppError(caught);

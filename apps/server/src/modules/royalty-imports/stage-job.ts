@@ -5,18 +5,24 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { FormatError } from './detect';
 import { type ParseOptions, parseFile } from './parse';
 import type { ParseReport } from './parse-common';
-import { SourceError } from './source';
+import { type ReportSource, SourceError } from './source';
 import { type BatchEnd, type CodeTargets, type StagedRows, stageRows } from './stage-rows';
 import { type ClaimSum, YoutubeClaimCollector } from './youtube-claim-sums';
 
 export type StageWorkerInput = {
   importId: string;
-  filePath: string;
+  /**
+   * The report: a file on this machine, or a stream (an S3 download, record 310), which reaches a worker
+   * as a transferred web stream.
+   */
+  source: ReportSource | WebReadableStream<Uint8Array>;
   parse: Omit<ParseOptions, 'onHead'>;
   targets: CodeTargets;
   after: number;
@@ -78,7 +84,8 @@ export async function runStageJob(input: StageWorkerInput, port: JobPort): Promi
   });
   let report: ParseReport | null = null;
   try {
-    const parsed = await parseFile(input.filePath, {
+    const source = input.source instanceof WebReadableStream ? Readable.fromWeb(input.source) : input.source;
+    const parsed = await parseFile(source, {
       ...input.parse,
       onHead: (head) =>
         new Promise<void>((resolve) => {
@@ -121,6 +128,11 @@ export const WORKER_MIN_LINES = 100_000;
 type StageJob = { port: JobPort; stop: () => Promise<void> };
 
 export function startStageJob(input: StageWorkerInput, inWorker: boolean): StageJob {
+  const { source } = input;
+  /** A stream not read to its end (a failure, a refused HEAD) is closed with the job. */
+  const closeSource = () => {
+    if (source instanceof Readable) source.destroy();
+  };
   if (!inWorker) {
     const channel = new MessageChannel();
     void runStageJob(input, channel.port2);
@@ -129,25 +141,35 @@ export function startStageJob(input: StageWorkerInput, inWorker: boolean): Stage
       stop: async () => {
         channel.port1.close();
         channel.port2.close();
+        closeSource();
       },
     };
   }
+  // A stream goes to the worker as a web stream, transferred (record 310): the worker pulls its chunks
+  // as it parses, so the download waits for the parse and no copy of it is kept anywhere.
+  const stream =
+    source instanceof Readable ? (Readable.toWeb(source) as WebReadableStream<Uint8Array>) : null;
+  const options = {
+    workerData: stream ? { ...input, source: stream } : input,
+    transferList: stream ? [stream as never] : [],
+  };
   let worker: Worker;
   if (!import.meta.url.endsWith('.ts')) {
     // The bundle: build.mjs writes the worker's entry next to dist/main.js.
-    worker = new Worker(new URL('./royalty-stage-worker.js', import.meta.url), { workerData: input });
+    worker = new Worker(new URL('./royalty-stage-worker.js', import.meta.url), options);
   } else {
     // Under tsx and Vitest: the TypeScript source through tsx's API (a worker has not the parent's hooks).
-    const source = new URL('./stage-worker.ts', import.meta.url).href;
+    const entry = new URL('./stage-worker.ts', import.meta.url).href;
     const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
     const api = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-    const boot = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-    worker = new Worker(boot, { eval: true, workerData: input });
+    const boot = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+    worker = new Worker(boot, { eval: true, ...options });
   }
   return {
     port: worker,
     stop: async () => {
       await worker.terminate();
+      closeSource();
     },
   };
 }

@@ -11,7 +11,7 @@ import { openCopySink } from './copy-in';
 import { FormatError } from './detect';
 import type { ParseOptions } from './parse';
 import type { ParseReport } from './parse-common';
-import { SourceError } from './source';
+import { type ReportSource, SourceError } from './source';
 import {
   onMessage,
   type StageWorkerMessage,
@@ -29,8 +29,8 @@ type StageOptions = {
   onBatch: (linesRead: number, amount: string) => Promise<void>;
   /** Called once a DSR's HEAD is read; throwing refuses the report (nothing more is staged). */
   onHead?: ((report: ParseReport) => Promise<void>) | undefined;
-  /** The file's line count: from `workerMinLines` on, the parse runs in a worker thread. */
-  linesTotal: number;
+  /** The file's line count (null: not known): from `workerMinLines` on, the parse runs in a worker thread. */
+  linesTotal: number | null;
   /** ROYALTY_STAGE_WORKER_MIN_LINES (0: always a worker); WORKER_MIN_LINES when not given. */
   workerMinLines?: number | undefined;
 };
@@ -41,6 +41,8 @@ export type StagedFile = {
   identitiesMayRepeat: boolean;
   /** A YouTube report's claims summed by the worker (YoutubeClaimCollector.restore). */
   claims: Map<string, ClaimSum> | null;
+  /** The last line staged: the count of an import whose count was not known. */
+  linesRead: number;
 };
 
 /**
@@ -52,14 +54,15 @@ export type StagedFile = {
 export async function stageFile(
   db: Db,
   importId: string,
-  source: { filePath: string; parse: Omit<ParseOptions, 'onHead'> },
+  source: { source: ReportSource; parse: Omit<ParseOptions, 'onHead'> },
   options: StageOptions,
 ): Promise<StagedFile> {
   const targets = await loadCodeTargets(db);
   const sink = await openCopySink(db, 'royalty_import_lines', STAGED_COLUMNS);
   const job = startStageJob(
-    { importId, filePath: source.filePath, parse: source.parse, targets, after: options.after },
-    options.linesTotal >= (options.workerMinLines ?? WORKER_MIN_LINES),
+    { importId, source: source.source, parse: source.parse, targets, after: options.after },
+    // A count not known (an S3 import queued by an older release, record 310): a worker, as for a large file.
+    options.linesTotal === null || options.linesTotal >= (options.workerMinLines ?? WORKER_MIN_LINES),
   );
   const worker = job.port;
   let committed: BatchEnd = { line: 0, amount: '0.00' };
@@ -122,6 +125,7 @@ export async function stageFile(
         tally: { absTotal: 0, largest: null },
         identitiesMayRepeat: true,
         claims: null,
+        linesRead: committed.line,
       };
     }
     await options.onBatch(committed.line, committed.amount);
@@ -142,6 +146,7 @@ export async function stageFile(
       tally: staged.tally,
       identitiesMayRepeat: staged.identitiesMayRepeat,
       claims: done.claims,
+      linesRead: committed.line,
     };
   } finally {
     // Nothing may write after the caller's clean-up: the COPY in flight ends first.
