@@ -12,6 +12,7 @@ import { defineConfig } from 'vitest/config';
 const ISOLATED_FILES = [
   'src/modules/royalty-imports/stage-worker.test.ts',
   'src/modules/royalty-imports/upload-reads.test.ts',
+  'src/modules/royalty-imports/upload-reads-s3.test.ts',
   'src/modules/delivery/youtube.test.ts',
   'src/modules/delivery/delivery.test.ts',
   'src/modules/delivery/target-add-api.test.ts',
