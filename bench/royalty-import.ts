@@ -17,7 +17,7 @@
  * then the admin's warnings list, one page with its lines.
  * It is not a test.
  *   node --import tsx bench/royalty-import.ts [--lines 1000000] [--db pglite|postgres|both] [--posting no]
- *     [--registrant QZTDR] [--db-prefix tunedrop_bench]
+ *     [--registrant QZTDR] [--db-prefix tunedrop_bench] [--storage local|s3]
  *   (postgres: DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch database is made)
  */
 import { spawnSync } from 'node:child_process';
@@ -28,10 +28,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
+import { createS3Storage } from '../apps/server/src/infra/storage/s3-storage';
 import { refreshWarnings } from '../apps/server/src/modules/royalty-imports/report-warnings';
 import { listWarnings } from '../apps/server/src/modules/royalty-imports/report-warnings-list';
 import { importRoyaltyFile } from '../apps/server/src/modules/royalty-imports/service';
 import { postImport } from '../apps/server/src/modules/royalty-posting/posting';
+import { type S3TestServer, startS3TestServer } from '../apps/server/src/test-support/s3-server';
 import { importDeps, openBenchDatabase } from './lib/bench-database';
 import { seedArtists, seedSplits } from './lib/bench-seed';
 import { baselineWarningSeconds } from './lib/warnings-baseline';
@@ -46,6 +48,8 @@ const { values } = parseArgs({
     'db-prefix': { type: 'string', default: 'tunedrop_bench' },
     /** The operator's ISRC registrant: the sanity-warnings step is timed (see above). */
     registrant: { type: 'string', default: '' },
+    /** 's3': the report goes into a bucket on s3rver on loopback (record 310) instead of a local folder. */
+    storage: { type: 'string', default: 'local' },
   },
 });
 const LINES = Number(values.lines);
@@ -250,8 +254,20 @@ function rssSampler() {
 async function run(kind: 'pglite' | 'postgres', file: string) {
   const bench = await openBenchDatabase(kind, work, values['db-prefix']);
   const { database } = bench;
+  let s3: S3TestServer | null = null;
   try {
     const deps = await importDeps(bench, work);
+    s3 = values.storage === 's3' ? await startS3TestServer() : null;
+    if (s3) {
+      const { S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = s3.env;
+      deps.storage = createS3Storage({
+        bucket: S3_BUCKET,
+        endpoint: S3_ENDPOINT,
+        region: S3_REGION,
+        accessKeyId: S3_ACCESS_KEY_ID,
+        secretAccessKey: S3_SECRET_ACCESS_KEY,
+      });
+    }
     await seedCatalogue(database);
     if (values.registrant) {
       await database.db.execute(
@@ -333,7 +349,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
       const copyRate = summary.lineCount / copySeconds;
       console.info(
         [
-          `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
+          `${kind}, ${values.storage} storage: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
           `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
           `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
         ].join('\n'),
@@ -360,7 +376,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     const copyRate = summary.lineCount / copySeconds;
     console.info(
       [
-        `${kind}: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
+        `${kind}, ${values.storage} storage: ${summary.lineCount.toLocaleString('en-US')} lines (${summary.matched.lines.toLocaleString('en-US')} matched), load average ${loadAverage()}`,
         `  import   ${importSeconds.toFixed(1)} s = ${Math.round(importRate).toLocaleString('en-US')} lines/s (peak RSS growth ${rssGrowth.toFixed(0)} MB)`,
         `  raw COPY ${copySeconds.toFixed(1)} s = ${Math.round(copyRate).toLocaleString('en-US')} lines/s; import / COPY = ${((importRate / copyRate) * 100).toFixed(0)}%`,
         `  posting without splits ${plainSeconds.toFixed(1)} s (runs ${plain1.seconds.toFixed(1)}, ${plain2.seconds.toFixed(1)})`,
@@ -369,6 +385,7 @@ async function run(kind: 'pglite' | 'postgres', file: string) {
     );
   } finally {
     await bench.close();
+    await s3?.close();
   }
 }
 
