@@ -113,7 +113,9 @@ beforeEach(() => {
   s3.requests.length = 0;
 });
 
-const upload = (body: BodyInit, filename: string) =>
+type RequestBody = NonNullable<RequestInit['body']>;
+
+const upload = (body: RequestBody, filename: string) =>
   system.request(`/api/admin/royalties/imports?filename=${filename}`, {
     method: 'POST',
     body,
@@ -246,7 +248,7 @@ describe('with S3 storage, an uploaded report', () => {
     expect(first.staged?.status).toBe('staged');
     const plain = distrokid(5, 70);
     expect((await uploadAndStage(plain, 'same.tsv')).staged?.status).toBe('staged');
-    const refusals: [string, BodyInit, string, number, string][] = [
+    const refusals: [string, RequestBody, string, number, string][] = [
       ['the same file', plain, 'same-again.tsv', 409, 'already_imported'],
       ['a DSR message already imported', `${dsr('READS-S3-AGAIN')}\n`, 'again.dsr', 409, 'already_imported'],
       ['an unknown format', 'a,b,c\n1,2,3\n', 'unknown.csv', 422, 'unsupported_format'],
