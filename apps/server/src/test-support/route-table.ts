@@ -217,6 +217,11 @@ const APP_ROUTES: RouteRow[] = [
   // wallet and analytics
   route('GET', '/api/wallet', 'user', { account: 'read' }),
   route('PUT', '/api/wallet/payment-settings', 'user', { account: 'finance' }),
+  route('POST', '/api/wallet/payment-settings/resend', 'user', { account: 'finance' }),
+  route('POST', '/api/wallet/payment-settings/confirm', 'user', {
+    account: 'read',
+    call: { json: { token: 'not-a-token' } },
+  }),
   route('POST', '/api/wallet/withdrawals', 'user', { account: 'finance' }),
   route('POST', '/api/wallet/withdrawals/:id/cancel', 'user', {
     account: 'finance',

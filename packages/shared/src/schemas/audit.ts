@@ -54,6 +54,7 @@ export const AUDIT_KINDS = {
   'withdrawal.approve': 'Approved a withdrawal',
   'withdrawal.reject': 'Rejected a withdrawal',
   'wallet.payment_settings': 'Changed payout details',
+  'wallet.payment_settings_confirm': 'Confirmed new payout details',
   'wallet.withdrawal_request': 'Requested a withdrawal',
   'payouts.provider_settings': 'Changed a payout provider',
   'payouts.settings': 'Changed the payout schedule',

@@ -104,7 +104,6 @@ export const PAYOUT_HOLD_TEXTS = {
   /** `until` is an ISO time; shown in UTC so the server's message and the page say the same. */
   held: (until: string) =>
     `Your payout details were changed recently. To protect your account, withdrawals are on hold until ${holdTime(until)}.`,
-  mailSubjectDetails: 'Your Tunedrop payout details were changed',
   mailSubjectWithdrawal: 'A withdrawal was requested from your Tunedrop account',
 } as const;
 

@@ -8,6 +8,7 @@ import {
 } from '@tunedrop/shared';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { profiles } from './accounts';
 import { user } from './auth';
 import { cents, createdAt, inList } from './columns';
 
@@ -75,4 +76,28 @@ export const balanceUpdatesLog = pgTable(
     index('balance_updates_log_user_created_idx').on(t.userId, t.createdAt),
     // No index on created_at over every user: no query reads the log in that order (migration 0062).
   ],
+);
+
+/**
+ * New payout details waiting for the owner's confirmation by email (issue 38, record 314): at most one per
+ * account, the link's token kept as a SHA-256 only; the row goes when it is confirmed or replaced, so a used
+ * link finds nothing. The details in force stay on `profiles` until then.
+ */
+export const payoutDetailChanges = pgTable(
+  'payout_detail_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: text('account_id')
+      .notNull()
+      .unique()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    requestedBy: text('requested_by').references(() => user.id, { onDelete: 'set null' }),
+    paymentMethod: text('payment_method').$type<PaymentMethod>().notNull(),
+    /** AES-GCM ciphertext of the new details, as on `profiles`. */
+    paymentDetailsEncrypted: text('payment_details_encrypted').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  () => [check('payout_detail_changes_method_check', inList('payment_method', PAYMENT_METHODS))],
 );

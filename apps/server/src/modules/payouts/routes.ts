@@ -75,13 +75,13 @@ export const payoutsRoutes = new Hono<AppEnv>()
   .post('/payouts/stripe/use', access('user', 'finance'), async (c) => {
     const viewer = requireViewer(c);
     const { db, config } = c.var.deps;
-    const paymentDetails = await useStripeForPayouts(db, config.appSecret, viewer.account.id, {
+    const saved = await useStripeForPayouts(db, config.appSecret, viewer.account.id, {
       viewer,
       holdHours: config.PAYOUT_HOLD_HOURS,
       appUrl: config.appUrl,
     });
     c.var.deps.wakeMail();
-    return c.json({ paymentDetails }, 200);
+    return c.json(saved, 200);
   })
   .post('/payouts/webhooks/stripe', access('public'), webhookBodyLimit, async (c) => {
     const { db, config } = c.var.deps;

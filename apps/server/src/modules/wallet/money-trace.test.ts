@@ -1,10 +1,12 @@
 /**
  * Money actions by team members traced (issue 43 finding 10, record 229), over HTTP on the real database:
  * a Finance member's change of payout details is audited with the member and the account, mails the
- * owner and holds withdrawals (409 saying until when) for PAYOUT_HOLD_HOURS; a withdrawal a member
+ * owner a confirmation link (record 314) and, once confirmed, holds withdrawals (409 saying until when) for
+ * PAYOUT_HOLD_HOURS; a withdrawal a member
  * requests is audited and mailed to the owner; the owner's own first details hold nothing; a Catalog
  * member's release edit is audited as the member for the account.
  */
+import { PAYOUT_CONFIRM_TEXTS } from '@tunedrop/shared/schemas/payout-details';
 import { holdTime, PAYOUT_HOLD_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,15 +85,26 @@ describe('payout details and withdrawals on a team account', () => {
     expect(changed?.before).toEqual({ details: expect.stringContaining('PayPal o') });
     expect(changed?.after).toMatchObject({ details: expect.stringContaining('PayPal t') });
 
+    // The owner is mailed a confirmation link naming the member (record 314); the hold starts once confirmed.
     const [mail] = await mailsTo(owner.email);
-    expect(mail?.subject).toBe(PAYOUT_HOLD_TEXTS.mailSubjectDetails);
+    expect(mail?.subject).toBe(PAYOUT_CONFIRM_TEXTS.mailSubject);
     expect(mail?.textBody).toContain(finance.email);
+    expect(
+      (await readJson(await system.request('/api/wallet', { cookie: owner.cookie }))).payoutHoldUntil,
+    ).toBeNull();
+    const token = mail?.textBody.match(/confirm=([\w-]+)/)?.[1] ?? '';
+    const confirmed = await system.request('/api/wallet/payment-settings/confirm', {
+      method: 'POST',
+      cookie: owner.cookie,
+      json: { token },
+    });
+    expect(confirmed.status).toBe(200);
 
     const wallet = await readJson(await system.request('/api/wallet', { cookie: finance.acting }));
     const until = new Date(wallet.payoutHoldUntil).getTime();
     expect(until).toBeGreaterThanOrEqual(before + 48 * 3_600_000);
     expect(until).toBeLessThan(Date.now() + 48 * 3_600_000 + 1000);
-    expect(mail?.textBody).toContain(holdTime(wallet.payoutHoldUntil));
+    expect((await readJson(confirmed)).message).toContain(holdTime(wallet.payoutHoldUntil));
 
     // Held on the server, for the member and the owner alike; nothing moves.
     for (const cookie of [finance.acting, owner.cookie]) {
@@ -105,11 +118,12 @@ describe('payout details and withdrawals on a team account', () => {
       .where(eq(profiles.id, owner.userId));
     expect(account?.balance).toBe(450_00);
 
-    // The owner's own change holds again from now (never shorter), and mails nobody.
+    // The owner's own replacement waits for the same confirmation: the hold is never shortened meanwhile.
     expect((await setPaypal(owner.cookie, 'owner.pay@example.com')).status).toBe(200);
     const after = await readJson(await system.request('/api/wallet', { cookie: owner.cookie }));
-    expect(new Date(after.payoutHoldUntil).getTime()).toBeGreaterThanOrEqual(until);
-    expect(await mailsTo(owner.email)).toHaveLength(1);
+    expect(new Date(after.payoutHoldUntil).getTime()).toBe(until);
+    expect(after.pendingPaymentDetails.details).toMatchObject({ method: 'paypal' });
+    expect(await mailsTo(owner.email)).toHaveLength(2);
 
     // The admin audit trail names the member and the account.
     const page = await readJson(

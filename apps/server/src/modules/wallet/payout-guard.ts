@@ -1,14 +1,13 @@
 /**
  * Money actions on an account traced (issue 43 finding 10, record 229): who may change where the money
  * goes is a team role (Finance), so every change of payout details and every withdrawal request is
- * audited with the member and the account; the owner is mailed when anyone else does either; and a
- * change of payout details holds withdrawals for PAYOUT_HOLD_HOURS, so a member who points the payouts at
- * their own address cannot withdraw before the owner can react.
+ * audited with the member and the account; the owner is mailed when anyone else requests a withdrawal, and
+ * confirms any change of payout details by email (payout-details-confirm.ts, record 314); a confirmed change
+ * holds withdrawals for PAYOUT_HOLD_HOURS.
  */
 import { formatCents } from '@tunedrop/shared';
 import {
   describeMaskedDetails,
-  holdTime,
   type MaskedPaymentDetails,
   PAYOUT_HOLD_TEXTS,
 } from '@tunedrop/shared/schemas/wallet';
@@ -35,20 +34,6 @@ export async function accountOwner(
   return owner ?? null;
 }
 
-/**
- * When a change of payout details by `actor` ends its hold, or null for none: the owner's very first
- * details are no change of destination and hold nothing; any replacement, and anything a member sets, does.
- */
-export function holdAfterChange(input: {
-  hadDetails: boolean;
-  isOwner: boolean;
-  holdHours: number;
-  now: Date;
-}): Date | null {
-  if (input.holdHours <= 0 || (!input.hadDetails && input.isOwner)) return null;
-  return new Date(input.now.getTime() + input.holdHours * 3_600_000);
-}
-
 /** Refuses a withdrawal while the account's payout details are held (409, saying until when). */
 export function assertNoPayoutHold(holdUntil: Date | null, now = new Date()): void {
   if (holdUntil && holdUntil.getTime() > now.getTime()) {
@@ -57,37 +42,6 @@ export function assertNoPayoutHold(holdUntil: Date | null, now = new Date()): vo
 }
 
 const actorLine = (viewer: Viewer) => `${viewer.user.name || viewer.user.email} <${viewer.user.email}>`;
-
-function detailsChangedMail(input: {
-  to: string;
-  actor: Viewer;
-  before: MaskedPaymentDetails | null;
-  after: MaskedPaymentDetails;
-  holdUntil: Date | null;
-  appUrl: string;
-}): OutgoingMail {
-  return {
-    to: input.to,
-    subject: PAYOUT_HOLD_TEXTS.mailSubjectDetails,
-    text: [
-      'Hi,',
-      '',
-      'A member of your Tunedrop team changed where your account’s withdrawals are paid:',
-      '',
-      `  Changed by: ${actorLine(input.actor)}`,
-      `  Before: ${describeMaskedDetails(input.before)}`,
-      `  Now: ${describeMaskedDetails(input.after)}`,
-      '',
-      input.holdUntil
-        ? `To protect your money, withdrawals are on hold until ${holdTime(input.holdUntil.toISOString())}.`
-        : 'Withdrawals are not held.',
-      '',
-      `If you did not expect this, check your payout details and your team at ${input.appUrl}/dashboard/wallet and ${input.appUrl}/dashboard/team, and remove the member if needed.`,
-      '',
-      '— The Tunedrop team',
-    ].join('\n'),
-  };
-}
 
 function withdrawalRequestedMail(input: {
   to: string;
@@ -113,18 +67,6 @@ function withdrawalRequestedMail(input: {
       '— The Tunedrop team',
     ].join('\n'),
   };
-}
-
-/** Mails the owner about a change of payout details made by someone else (nothing when they made it). */
-export async function mailOwnerOfDetailsChange(
-  tx: DbOrTx,
-  viewer: Viewer,
-  change: { before: MaskedPaymentDetails | null; after: MaskedPaymentDetails; holdUntil: Date | null },
-  appUrl: string,
-): Promise<void> {
-  const owner = await accountOwner(tx, viewer.account.id);
-  if (!owner || owner.id === viewer.user.id) return;
-  await enqueueMail(tx, detailsChangedMail({ to: owner.email, actor: viewer, ...change, appUrl }));
 }
 
 /** Mails the owner about a withdrawal someone else requested (nothing when they requested it). */

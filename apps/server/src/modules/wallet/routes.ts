@@ -3,6 +3,8 @@
  * Any signed-in account reaches its own money, subscribed or not (decision 120). Admins set the payee
  * minimum (record 175).
  */
+
+import { payoutDetailsConfirmSchema } from '@tunedrop/shared/schemas/payout-details';
 import {
   payeeSettingsSchema,
   paymentSettingsInputSchema,
@@ -15,6 +17,7 @@ import type { AppEnv } from '../../lib/context';
 import { uuidParam } from '../../lib/params';
 import { validate } from '../../lib/validate';
 import { readPayeeSettings, savePayeeSettings } from './payees';
+import { confirmPayoutDetails, resendConfirmation } from './payout-details-confirm';
 import { cancelWithdrawal, getWalletSummary, requestWithdrawal, savePaymentSettings } from './service';
 
 export const walletRoutes = new Hono<AppEnv>()
@@ -30,15 +33,42 @@ export const walletRoutes = new Hono<AppEnv>()
     async (c) => {
       const viewer = requireViewer(c);
       const { db, config } = c.var.deps;
-      const paymentDetails = await savePaymentSettings(
+      const saved = await savePaymentSettings(db, config.appSecret, viewer.account.id, c.req.valid('json'), {
+        viewer,
+        holdHours: config.PAYOUT_HOLD_HOURS,
+        appUrl: config.appUrl,
+      });
+      c.var.deps.wakeMail();
+      return c.json(saved, 200);
+    },
+  )
+  // A change of payout details waits for the owner's confirmation by email (record 314).
+  .post('/wallet/payment-settings/resend', access('user', 'finance'), async (c) => {
+    const viewer = requireViewer(c);
+    const { db, config } = c.var.deps;
+    const pending = await resendConfirmation(db, config.appSecret, viewer, {
+      holdHours: config.PAYOUT_HOLD_HOURS,
+      appUrl: config.appUrl,
+    });
+    c.var.deps.wakeMail();
+    return c.json({ pendingConfirmation: pending }, 200);
+  })
+  // Any signed-in person may try a link; only the account's owner gets past it (checked in the service).
+  .post(
+    '/wallet/payment-settings/confirm',
+    access('user', 'read'),
+    validate('json', payoutDetailsConfirmSchema),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { db, config } = c.var.deps;
+      const confirmed = await confirmPayoutDetails(
         db,
         config.appSecret,
-        viewer.account.id,
-        c.req.valid('json'),
-        { viewer, holdHours: config.PAYOUT_HOLD_HOURS, appUrl: config.appUrl },
+        c.req.valid('json').token,
+        viewer,
+        config.PAYOUT_HOLD_HOURS,
       );
-      c.var.deps.wakeMail();
-      return c.json({ paymentDetails }, 200);
+      return c.json(confirmed, 200);
     },
   )
   .post(

@@ -12,6 +12,7 @@ import {
   type Role,
   type WithdrawalStatus,
 } from '@tunedrop/shared';
+import type { PendingPayoutDetails } from '@tunedrop/shared/schemas/payout-details';
 import {
   checkPaymentSettings,
   checkWithdrawal,
@@ -28,7 +29,7 @@ import {
 } from '@tunedrop/shared/schemas/wallet';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { profiles, userRoles, withdrawalRequests } from '../../db/schema';
+import { payoutDetailChanges, profiles, userRoles, withdrawalRequests } from '../../db/schema';
 import type { Viewer } from '../../lib/context';
 import { AppError, notFound } from '../../lib/errors';
 import { recordAudit } from '../audit';
@@ -36,12 +37,8 @@ import { notifyWithdrawalRequested } from '../staff-notifications';
 import { applyBalanceChange, lockProfile } from './balance';
 import { isPayee, readPayeeSettings } from './payees';
 import { decryptPaymentDetails, encryptPaymentDetails } from './payment-crypto';
-import {
-  assertNoPayoutHold,
-  holdAfterChange,
-  mailOwnerOfDetailsChange,
-  mailOwnerOfWithdrawal,
-} from './payout-guard';
+import { needsConfirmation, pendingPayoutDetails, requestConfirmation } from './payout-details-confirm';
+import { assertNoPayoutHold, mailOwnerOfWithdrawal } from './payout-guard';
 
 /**
  * Who acts on the account's money, for its trace (record 229): audited with the member and the account,
@@ -119,7 +116,11 @@ export async function minimumPayoutCents(db: DbOrTx, userId: string, plan: Plan)
   return (await withdrawalMinimum(db, userId, plan, await rolesOf(db, userId))).minimumCents;
 }
 
-export async function getWalletSummary(db: Db, appSecret: string, userId: string): Promise<WalletSummary> {
+export async function getWalletSummary(
+  db: Db,
+  appSecret: string,
+  userId: string,
+): Promise<WalletSummary & { pendingPaymentDetails: PendingPayoutDetails | null }> {
   const [profile] = await db.select().from(profiles).where(eq(profiles.id, userId));
   if (!profile) throw notFound('User not found');
   const [roles, pending] = await Promise.all([
@@ -146,12 +147,13 @@ export async function getWalletSummary(db: Db, appSecret: string, userId: string
       profile.payoutHoldUntil && profile.payoutHoldUntil.getTime() > Date.now()
         ? profile.payoutHoldUntil.toISOString()
         : null,
+    pendingPaymentDetails: await pendingPayoutDetails(db, appSecret, userId),
   };
 }
 
 /**
- * Saves the account's payout details in one transaction with their trace (record 229): the audit row
- * (masked before and after), the hold on withdrawals, and the owner's mail when someone else changed them.
+ * Saves the account's payout details in one transaction with their trace (records 229, 314): the audit row
+ * (masked before and after); a change waits for the owner's confirmation by email, and its hold starts then.
  */
 export async function savePaymentSettings(
   db: Db,
@@ -159,16 +161,22 @@ export async function savePaymentSettings(
   userId: string,
   input: PaymentSettingsInput,
   actor?: MoneyActor,
-): Promise<MaskedPaymentDetails> {
+): Promise<SavedPayoutDetails> {
   const checked = checkPaymentSettings(input);
   if (!checked.ok) throw walletError(checked.error);
   const { payment_method: method, payment_details: details } = checked.settings;
   return savePayoutDetails(db, appSecret, userId, { method, details }, actor);
 }
 
+/** What a save did: the details now in force, or the ones waiting for confirmation by email. */
+export type SavedPayoutDetails = {
+  paymentDetails: MaskedPaymentDetails;
+  pendingConfirmation: PendingPayoutDetails | null;
+};
+
 /**
  * The same save for details the server itself vouches for (a Stripe Connect account it onboarded, which no
- * form may name): the same audit, hold and mail.
+ * form may name): the same audit and confirmation. Without an actor (test seeding) they take effect at once.
  */
 export async function savePayoutDetails(
   db: Db,
@@ -176,34 +184,19 @@ export async function savePayoutDetails(
   userId: string,
   { method, details }: { method: PaymentMethod; details: PaymentDetails },
   actor?: MoneyActor,
-): Promise<MaskedPaymentDetails> {
+): Promise<SavedPayoutDetails> {
   const encrypted = encryptPaymentDetails(appSecret, userId, { method, details });
   const masked = maskPaymentDetails(method, details);
   return db.transaction(async (tx) => {
     const profile = await lockProfile(tx, userId);
     if (!profile) throw notFound('User not found');
     const before = maskedOrNull(appSecret, userId, profile.paymentDetailsEncrypted);
-    const now = new Date();
-    const holdUntil = actor
-      ? holdAfterChange({
-          hadDetails: profile.paymentDetailsEncrypted !== null,
-          isOwner: actor.viewer.account.role === 'owner',
-          holdHours: actor.holdHours,
-          now,
-        })
-      : null;
-    await tx
-      .update(profiles)
-      .set({
-        paymentMethod: method,
-        paymentDetailsEncrypted: encrypted,
-        updatedAt: now,
-        // A later change never shortens a hold already running.
-        ...(holdUntil && !(profile.payoutHoldUntil && profile.payoutHoldUntil > holdUntil)
-          ? { payoutHoldUntil: holdUntil }
-          : {}),
-      })
-      .where(eq(profiles.id, userId));
+    const waits =
+      actor &&
+      needsConfirmation({
+        hadDetails: profile.paymentDetailsEncrypted !== null,
+        isOwner: actor.viewer.account.role === 'owner',
+      });
     if (actor) {
       await recordAudit(tx, actor.viewer, {
         kind: 'wallet.payment_settings',
@@ -212,12 +205,30 @@ export async function savePayoutDetails(
         before: before ? { details: describeMaskedDetails(before) } : null,
         after: {
           details: describeMaskedDetails(masked),
-          ...(holdUntil ? { withdrawalsHeldUntil: holdUntil.toISOString() } : {}),
+          ...(waits ? { inForce: 'once the owner confirms it by email' } : {}),
         },
       });
-      await mailOwnerOfDetailsChange(tx, actor.viewer, { before, after: masked, holdUntil }, actor.appUrl);
     }
-    return masked;
+    if (actor && waits) {
+      const pendingConfirmation = await requestConfirmation(tx, {
+        accountId: userId,
+        actor: actor.viewer,
+        method,
+        encrypted,
+        before,
+        after: masked,
+        holdHours: actor.holdHours,
+        appUrl: actor.appUrl,
+      });
+      return { paymentDetails: masked, pendingConfirmation };
+    }
+    await tx
+      .update(profiles)
+      .set({ paymentMethod: method, paymentDetailsEncrypted: encrypted, updatedAt: new Date() })
+      .where(eq(profiles.id, userId));
+    // Details set directly supersede any change still waiting for its confirmation.
+    await tx.delete(payoutDetailChanges).where(eq(payoutDetailChanges.accountId, userId));
+    return { paymentDetails: masked, pendingConfirmation: null };
   });
 }
 
