@@ -152,6 +152,42 @@ describe('Payouts', () => {
     expect(screen.queryByRole('button', { name: 'Save Payment Information' })).toBeNull();
   });
 
+  it('says new payout details wait for the owner’s email confirmation, with Resend; a link opens Confirm', async () => {
+    answer('finance', empty);
+    server.use(
+      getJson('/wallet', {
+        ...wallet,
+        paymentMethod: 'bank',
+        paymentDetails: {
+          method: 'bank',
+          accountName: 'Ada Artist',
+          accountNumber: '•••• 6789',
+          routingNumber: '•••• 0021',
+          bankName: 'First Bank',
+        },
+        pendingPaymentDetails: {
+          details: { method: 'paypal', paypalEmail: 'a•••@example.com' },
+          requestedAt: '2026-11-29T10:00:00.000Z',
+          linkExpiresAt: '2099-01-01T00:00:00.000Z',
+          sentTo: 'o•••@example.com',
+        },
+      }),
+    );
+    const { unmount } = renderRoute(<PayoutsPage />);
+    const notice = await screen.findByTestId('pending-payout-details');
+    expect(notice.textContent).toContain(
+      'We emailed a confirmation link to the account owner at o•••@example.com',
+    );
+    expect(notice.textContent).toContain('until it is opened, payouts still go to Bank account');
+    expect(within(notice).getByRole('button', { name: 'Resend' })).toBeTruthy();
+    unmount();
+
+    renderRoute(<PayoutsPage />, { path: '/?confirm=abc' });
+    const card = await screen.findByTestId('confirm-payout-details');
+    expect(within(card).getByRole('button', { name: 'Confirm new payout details' })).toBeTruthy();
+    expect(screen.queryByTestId('pending-payout-details')).toBeNull();
+  });
+
   it('says the payouts could not be loaded, with a way to try again', async () => {
     answer('owner', empty);
     server.use(getError('/payouts', 500, 'internal', 'Something went wrong'));

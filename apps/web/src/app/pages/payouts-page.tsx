@@ -5,14 +5,19 @@
  */
 import { describeMaskedDetails } from '@tunedrop/shared/schemas/wallet';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { PageLoader } from '../../components/ui/card';
 import { notify } from '../../components/ui/toast';
 import { paths } from '../../config/paths';
 import { PayoutHistory, PayoutsOverview, StripeConnectCard, usePayouts } from '../../features/payouts';
 import { TaxFormSection } from '../../features/tax';
-import { PaymentSettingsForm, useWallet } from '../../features/wallet';
+import {
+  ConfirmPayoutDetailsCard,
+  PaymentSettingsForm,
+  PendingPayoutDetailsNotice,
+  useWallet,
+} from '../../features/wallet';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useAccountCan } from '../../lib/viewer';
@@ -23,6 +28,9 @@ export default function PayoutsPage() {
   const wallet = useWallet();
   // Payment settings are Finance's (record 205); every member reads the rest.
   const isFinance = useAccountCan()('finance');
+  // A mailed confirmation link of new payout details (record 314) lands here with its token.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const confirmToken = searchParams.get('confirm');
 
   // Saved payment details can lift a blocker (or start a hold): read the payouts again.
   const refetchPayouts = payouts.refetch;
@@ -62,9 +70,20 @@ export default function PayoutsPage() {
     );
   }
   const saved = wallet.data?.paymentDetails ?? null;
+  const pending = wallet.data?.pendingPaymentDetails ?? null;
   return (
     <div className="space-y-6">
       {header}
+      {confirmToken ? (
+        <ConfirmPayoutDetailsCard
+          token={confirmToken}
+          pending={pending?.details ?? null}
+          onDone={() => setSearchParams({}, { replace: true })}
+        />
+      ) : null}
+      {pending && !confirmToken ? (
+        <PendingPayoutDetailsNotice pending={pending} current={saved} canResend={isFinance} />
+      ) : null}
       <PayoutsOverview data={payouts.data} methodText={saved ? describeMaskedDetails(saved) : null} />
       <PayoutHistory payouts={payouts.data.payouts} />
       <TaxFormSection />

@@ -48,7 +48,12 @@ export function StripeConnectCard() {
             disabled={use.isPending}
             onClick={() =>
               use.mutate(undefined, {
-                onSuccess: () => notify.success('Stripe is now your payout method.'),
+                onSuccess: (result) =>
+                  notify.success(
+                    result.pendingConfirmation
+                      ? `Stripe becomes your payout method once the owner confirms it: we emailed a link to ${result.pendingConfirmation.sentTo}.`
+                      : 'Stripe is now your payout method.',
+                  ),
                 onError: (error) => notify.error(errorMessage(error, 'Stripe could not be chosen')),
               })
             }

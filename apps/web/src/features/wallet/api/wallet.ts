@@ -33,3 +33,22 @@ export function useCancelWithdrawal() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
   });
 }
+
+/** Mails the owner a new link for the change of payout details waiting for confirmation (record 314). */
+export function useResendPayoutConfirmation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(client.wallet['payment-settings'].resend.$post()),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
+  });
+}
+
+/** Confirms a change of payout details with the mailed link's token (the owner only, once). */
+export function useConfirmPayoutDetails() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) =>
+      unwrap(client.wallet['payment-settings'].confirm.$post({ json: { token } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: walletQueryKey }),
+  });
+}

@@ -54,7 +54,14 @@ export function PaymentSettingsForm({
     (settings) =>
       save.mutate(settings, {
         onSuccess: (result) => {
-          notify.success('Payment information saved', describeMaskedDetails(result.paymentDetails));
+          if (result.pendingConfirmation) {
+            notify.success(
+              'Check the owner’s email',
+              `Confirm ${describeMaskedDetails(result.paymentDetails)} with the link we sent to ${result.pendingConfirmation.sentTo}.`,
+            );
+          } else {
+            notify.success('Payment information saved', describeMaskedDetails(result.paymentDetails));
+          }
           reset({ payment_method: settings.payment_method, payment_details: emptyDetails });
         },
         onError: (error) => showWalletError(error, 'Failed to save payment information'),
