@@ -3,9 +3,12 @@
  * next payout in plain words: no payout method, then (a US person by default) no Form W-9 under the
  * operator's "block" policy. With a bank account saved and a W-9 signed it shows the next payout's figures;
  * a run pays the balance through the bank file, the payout shows Sent with the file's reference, then Paid
- * once the operator marks it (the bank's confirmation), and the balance is $0.00.
+ * once the operator marks it (the bank's confirmation), and the balance is $0.00. A change to PayPal then
+ * waits for confirmation by email (record 314): the page says the bank account stays in force, Resend mails
+ * a new link, the replaced link is refused, the new one confirms once and starts the hold.
  */
 import { w9Form } from '../apps/server/src/modules/tax/tax-fixtures';
+import { payoutConfirmationPath } from './support/payout-details';
 import { apiAs, expect, pageAs, seed, seriousA11yViolations, test } from './support/test';
 
 test('an artist sets up payouts, sees what blocks them, then a payout sent and paid', async ({ browser }) => {
@@ -70,5 +73,40 @@ test('an artist sets up payouts, sees what blocks them, then a payout sent and p
   await expect(row).toContainText('Paid on', { timeout: 15_000 });
   await expect(row.getByText('Paid', { exact: true })).toBeVisible();
   expect(await seriousA11yViolations(page)).toEqual([]);
+
+  // A change of payout details waits for the owner's confirmation by email (record 314): the bank account
+  // stays in force, the page says so with Resend; the mailed link confirms once and starts the hold.
+  await page.getByRole('radio', { name: 'PayPal' }).check();
+  await page.getByLabel('PayPal Email').fill('pat.new@example.com');
+  await page.getByRole('button', { name: 'Save Payment Information' }).click();
+  const pending = page.getByTestId('pending-payout-details');
+  await expect(pending).toContainText('Your new payout details (PayPal');
+  await expect(pending).toContainText('until it is opened, payouts still go to Bank account •••• 6789');
+  await expect(page.getByTestId('payout-method')).toHaveText('Bank account •••• 6789 (First Bank)');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  const first = await payoutConfirmationPath(user.email);
+  await pending.getByRole('button', { name: 'Resend' }).click();
+  const link = await payoutConfirmationPath(user.email, first);
+
+  // The replaced link is refused in plain words; the new one confirms, once.
+  await page.goto(first);
+  await page.getByRole('button', { name: 'Confirm new payout details' }).click();
+  const card = page.getByTestId('confirm-payout-details');
+  await expect(card.getByRole('alert')).toHaveText(
+    'This confirmation link was already used or replaced by a newer one. Open the Payouts page to see your payout details.',
+  );
+  await page.goto(link);
+  await expect(card).toContainText('Payouts will go to PayPal');
+  await card.getByRole('button', { name: 'Confirm new payout details' }).click();
+  await expect(card.getByRole('status')).toContainText(
+    'Your new payout details are confirmed. To protect your money, payouts are on hold until',
+  );
+  await expect(page.getByTestId('payout-method')).toContainText('PayPal');
+  await expect(page.getByTestId('pending-payout-details')).toHaveCount(0);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Confirm new payout details' }).click();
+  await expect(page.getByTestId('confirm-payout-details').getByRole('alert')).toContainText(
+    'already used or replaced',
+  );
   await context.close();
 });

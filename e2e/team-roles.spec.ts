@@ -5,12 +5,14 @@
  * takedown buttons and is refused a release edit by the server; Catalog edits the release, sees no
  * withdrawal button and is refused a withdrawal by the server (record 205). Then the owner transfers
  * ownership to Catalog after a confirmation and is an Admin, and Finance leaves the account.
- * Record 229: Finance's new payout details mail the owner, hold withdrawals (the dialog and the server
- * say until when) and appear in the admin audit trail with the member and the account. Record 230: joining
+ * Records 229, 314: Finance's new payout details wait until the owner confirms them from the mailed link,
+ * then hold withdrawals (the dialog and the server say until when) and appear in the admin audit trail with
+ * the member and the account. Record 230: joining
  * lands on the account's dashboard, whose sidebar names the team account and no plan or price.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
+import { payoutConfirmationPath } from './support/payout-details';
 import { expect, outboxMails, pageAs, seed, seriousA11yViolations, test } from './support/test';
 
 const decode = (eml: string) =>
@@ -95,11 +97,16 @@ for (const width of [1280, 390]) {
     await finance.getByRole('radio', { name: 'PayPal' }).check();
     await finance.getByLabel('PayPal Email').fill('label.pay@example.com');
     await finance.getByRole('button', { name: 'Save Payment Information' }).click();
+    // A member's new payout details wait for the owner's confirmation by email (record 314); nothing is in
+    // force meanwhile. The owner confirms from the mailed link; withdrawals are held from then (72 h).
+    await expect(finance.getByText('Check the owner’s email')).toBeVisible();
+    await expect(finance.getByTestId('saved-payment-method')).toHaveText('No payment method saved yet.');
+    await owner.page.goto(await payoutConfirmationPath(owner.user.email));
+    await owner.page.getByRole('button', { name: 'Confirm new payout details' }).click();
+    await expect(owner.page.getByTestId('confirm-payout-details')).toContainText('payouts are on hold until');
+    await owner.page.goto('/dashboard/team');
+    await finance.reload();
     await expect(finance.getByTestId('saved-payment-method')).toContainText('Saved: PayPal');
-    // A member's new payout details (record 229): the owner is mailed, and withdrawals are held (72 h).
-    await expect
-      .poll(async () => (await outboxMails(owner.user.email)).some((mail) => mail.text.includes('payout')))
-      .toBe(true);
     await finance.getByRole('button', { name: 'Request Withdrawal' }).click();
     const dialog = finance.getByRole('dialog', { name: 'Request Withdrawal' });
     await expect(dialog.getByRole('alert')).toContainText('withdrawals are on hold until');
