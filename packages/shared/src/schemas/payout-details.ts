@@ -3,13 +3,14 @@
  * (or none) stay in force, until the account's owner opens the mailed link; the hold starts then.
  */
 import { z } from 'zod';
+import { safeText } from '../text';
 import type { MaskedPaymentDetails } from './wallet';
 
 /** How long a mailed confirmation link works. */
 export const PAYOUT_CONFIRM_LINK_HOURS = 24;
 
 export const payoutDetailsConfirmSchema = z.object({
-  token: z.string().trim().min(1, 'The confirmation link is incomplete.').max(200),
+  token: safeText().trim().min(1, 'The confirmation link is incomplete.').max(200),
 });
 
 /** New payout details waiting for the owner's confirmation, as the wallet shows them. */
