@@ -19,12 +19,17 @@ export const WEBHOOK_EVENT_TYPES = [
   'release.submitted',
   'release.approved',
   'release.rejected',
+  'release.metadata_changed',
   'delivery.queued',
   'delivery.sent',
   'delivery.acknowledged',
   'delivery.rejected',
   'delivery.failed',
   'takedown.completed',
+  'royalty_run.published',
+  'payout.paid',
+  'payout.failed',
+  'payout.returned',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

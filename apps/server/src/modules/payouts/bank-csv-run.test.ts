@@ -16,6 +16,7 @@ import {
   payoutProviders,
   payoutRuns,
   profiles,
+  webhookMessages,
   withdrawalRequests,
 } from '../../db/schema';
 import { CliError } from '../../lib/cli-error';
@@ -254,6 +255,15 @@ describe('a payout run on bank-csv', () => {
       `${runId}:${foreign.userId},paid,`,
       `${runId}:${requester.userId},returned,account closed`,
     ].join('\n');
+    // Webhook endpoints of two payees: their payout events are written with the settlement (issue 40).
+    for (const person of [bank, requester]) {
+      const hook = await system.request('/api/webhooks/endpoints', {
+        method: 'POST',
+        cookie: person.cookie,
+        json: { url: 'http://127.0.0.1:9/hooks' },
+      });
+      expect(hook.status).toBe(201);
+    }
     const applied = await admin(`/api/admin/payouts/runs/${runId}/confirmation`, {
       method: 'POST',
       json: { csv: confirmation },
@@ -331,6 +341,22 @@ describe('a payout run on bank-csv', () => {
     expect(await withdrawnCents(system.db, foreign.userId)).toBe(10_000);
     expect(await withdrawnCents(system.db, bank.userId)).toBe(0);
     expect(await withdrawnCents(system.db, requester.userId)).toBe(0);
+
+    const hooks = async (userId: string) =>
+      (
+        await system.db
+          .select({ payload: webhookMessages.payload })
+          .from(webhookMessages)
+          .where(eq(webhookMessages.accountId, userId))
+          .orderBy(webhookMessages.createdAt)
+      ).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+    expect((await hooks(bank.userId)).map((event) => [event.type, event.data.payoutItemId])).toEqual([
+      ['payout.paid', bankItem.id],
+      ['payout.returned', bankItem.id],
+    ]);
+    expect(await hooks(requester.userId)).toMatchObject([
+      { type: 'payout.failed', data: { runId, reason: 'account closed' } },
+    ]);
 
     const page = await readJson(await system.request('/api/payouts', { cookie: requester.cookie }));
     expect(page.payouts[0]).toMatchObject({

@@ -21,6 +21,7 @@ import { enqueueMail } from '../../infra/mail/mail';
 import { type JournalEntryInput, recordTransaction } from '../ledger';
 import { issueSelfBillingInvoice, readTaxSettings } from '../tax';
 import { applyBalanceChange, leavePendingBalance } from '../wallet';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { recordPaidWithholding, reversePaidWithholding } from './withholding';
 
 type ItemRow = typeof payoutItems.$inferSelect;
@@ -107,6 +108,11 @@ export async function settlePaid(
       issuedAt: at,
     });
   }
+  await emitWebhookEvent(tx, item.userId, 'payout.paid', {
+    payoutItemId: item.id,
+    runId: item.runId,
+    providerReference: input.providerReference ?? item.providerReference,
+  });
   return { changed: true, state: 'paid' };
 }
 
@@ -194,5 +200,12 @@ export async function settleReturned(
       text: `Hello,\n\nYour payout of ${formatCents(item.netCents)} could not be completed (${input.reason}).\n\n${formatCents(item.grossCents)} is back in your available balance. Check your payout details on the Payouts page; the next payout run will try again.\n\nTunedrop`,
     });
   }
+  // Never paid: the payout failed; paid and then refunded: it was returned. Both give the money back.
+  await emitWebhookEvent(tx, item.userId, wasPaid ? 'payout.returned' : 'payout.failed', {
+    payoutItemId: item.id,
+    runId: item.runId,
+    reason: input.reason,
+    providerStatus: input.providerStatus,
+  });
   return { changed: true, state: 'returned' };
 }

@@ -27,7 +27,6 @@ import {
 import type { Viewer } from '../../lib/context';
 import { AppError, validationError } from '../../lib/errors';
 import { changedFields, recordAudit } from '../audit';
-
 import {
   availabilityColumns,
   availabilityView,
@@ -35,6 +34,7 @@ import {
   releaseNotFound,
   replaceCredits,
 } from '../catalogue';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { lockChangeable } from './files';
 import { findOwned, notEditable } from './service';
 
@@ -184,6 +184,11 @@ export async function updateMyRelease(
         subjectUserId: viewer.account.id,
         before: diff.before,
         after: diff.after,
+      });
+      // The changed fields' names, thin (issue 40): a receiver reads the release for their values.
+      await emitWebhookEvent(tx, viewer.account.id, 'release.metadata_changed', {
+        releaseId,
+        fields: Object.keys(diff.after),
       });
     }
     return row;
@@ -401,6 +406,10 @@ export async function updateMyTracks(
         tracks: trackSummary(input.tracks),
         primaryArtists: allPrimary.map((artist) => artist.name).join(', '),
       },
+    });
+    await emitWebhookEvent(tx, viewer.account.id, 'release.metadata_changed', {
+      releaseId,
+      fields: ['tracks'],
     });
   });
 }

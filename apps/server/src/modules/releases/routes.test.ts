@@ -3,7 +3,7 @@ import { currentYear } from '@tunedrop/shared/schemas/builder';
 import { RELEASE_MESSAGES } from '@tunedrop/shared/schemas/releases';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { producers, releases, songwriters, tracks } from '../../db/schema';
+import { producers, releases, songwriters, tracks, webhookMessages } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { addTestCover } from '../../test-support/releases-fixtures';
@@ -172,6 +172,35 @@ describe('owner isolation', () => {
     expect(
       (await system.request(`/api/releases/${releaseId}/cover/original`, { cookie: owner.cookie })).status,
     ).toBe(422);
+  });
+});
+
+describe('release.metadata_changed (issue 40)', () => {
+  it('is written with an edit, naming the changed fields; an edit changing nothing writes none', async () => {
+    const hooked = await system.signedInUser({ plan: 'pro', artistName: 'Owner Artist' });
+    const hook = await system.request('/api/webhooks/endpoints', {
+      method: 'POST',
+      cookie: hooked.cookie,
+      json: { url: 'http://127.0.0.1:9/hooks', eventTypes: ['release.metadata_changed'] },
+    });
+    expect(hook.status).toBe(201);
+    const { releaseId } = await createTestRelease(system, hooked.userId, { status: 'pending' });
+    const edit = () =>
+      system.request(`/api/releases/${releaseId}`, {
+        cookie: hooked.cookie,
+        method: 'PATCH',
+        json: editBody(),
+      });
+    expect((await edit()).status).toBe(200);
+    expect((await edit()).status).toBe(200);
+    const events = await system.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.accountId, hooked.userId));
+    expect(events).toHaveLength(1);
+    const data = (events[0]?.payload as { data: { releaseId: string; fields: string[] } }).data;
+    expect(data.releaseId).toBe(releaseId);
+    expect(data.fields).toEqual(expect.arrayContaining(['title', 'genre', 'copyrightHolder']));
   });
 });
 

@@ -11,13 +11,14 @@ import { type PostResult, ROYALTY_TEXTS } from '@tunedrop/shared/schemas/royalti
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { allowLongStatements } from '../../db/long-statements';
-import { mailOutbox, profiles, royaltyImports } from '../../db/schema';
+import { mailOutbox, profiles, royaltyImports, webhookEndpoints } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { rows, run } from '../../lib/sql';
 import { applyContracts } from '../contracts';
 import type { JournalEntryInput } from '../ledger';
 import { applySplits, lockSplitsForPosting, returnWithdrawnHolds } from '../splits';
 import { applyBalanceChanges } from '../wallet';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { applyFees, bookFees } from './fees';
 import { createPostingGroups } from './posting-groups';
 import { recordPosting } from './posting-journal';
@@ -238,6 +239,21 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
           ];
         }),
       );
+    }
+    // royalty_run.published to the credited accounts with a webhook endpoint (issue 40): one query finds
+    // them, so a posting to thousands of artists without endpoints writes nothing more.
+    if (paid.length > 0) {
+      const hooked = await tx
+        .selectDistinct({ accountId: webhookEndpoints.accountId })
+        .from(webhookEndpoints)
+        .where(
+          sql`${webhookEndpoints.disabledAt} is null and ${webhookEndpoints.accountId} in (select jsonb_array_elements_text(${JSON.stringify(paid.map((p) => p.userId))}::jsonb))`,
+        );
+      for (const { accountId } of hooked)
+        await emitWebhookEvent(tx, accountId, 'royalty_run.published', {
+          importId,
+          period: claimed.periodStart?.slice(0, 7) ?? null,
+        });
     }
     // The unmatched lines' identities too: a later file repeating them is not booked again (decision 186).
     await run(

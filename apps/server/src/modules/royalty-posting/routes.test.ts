@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceUpdatesLog, mailOutbox, profiles, royaltyImports } from '../../db/schema';
+import { balanceUpdatesLog, mailOutbox, profiles, royaltyImports, webhookMessages } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
@@ -237,6 +237,13 @@ describe('posting', () => {
   });
 
   it('posts once when two admins post at the same time', async () => {
+    // Enya has a webhook endpoint: royalty_run.published is written with the posting (issue 40).
+    const hook = await system.request('/api/webhooks/endpoints', {
+      method: 'POST',
+      cookie: enya.cookie,
+      json: { url: 'http://127.0.0.1:9/hooks' },
+    });
+    expect(hook.status).toBe(201);
     const [first, second] = await Promise.all([
       asAdmin(`/api/admin/royalties/imports/${unlimitedId}/post`, { method: 'POST' }),
       asAdmin(`/api/admin/royalties/imports/${unlimitedId}/post`, { method: 'POST' }),
@@ -269,6 +276,10 @@ describe('posting', () => {
     expect(logs).toHaveLength(2);
     const mails = await system.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, enya.email));
     expect(mails.map((mail) => mail.subject)).toContain('New earnings: $868.27 for 2020-06');
+    const events = await system.db.select().from(webhookMessages);
+    expect(events.map((event) => [event.accountId, event.payload.type, event.payload.data])).toEqual([
+      [enya.userId, 'royalty_run.published', { importId: unlimitedId, period: '2020-06' }],
+    ]);
     const audit = await auditBalances(system.db);
     expect(audit.mismatches).toEqual([]);
   });
