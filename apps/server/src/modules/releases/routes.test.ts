@@ -198,9 +198,9 @@ describe('release.metadata_changed (issue 40)', () => {
       .from(webhookMessages)
       .where(eq(webhookMessages.accountId, hooked.userId));
     expect(events).toHaveLength(1);
-    const data = (events[0]?.payload as { data: { releaseId: string; fields: string[] } }).data;
-    expect(data.releaseId).toBe(releaseId);
-    expect(data.fields).toEqual(expect.arrayContaining(['title', 'genre', 'copyrightHolder']));
+    const data = (events[0]?.payload as { data?: { releaseId: string; fields: string[] } } | undefined)?.data;
+    expect(data?.releaseId).toBe(releaseId);
+    expect(data?.fields).toEqual(expect.arrayContaining(['title', 'genre', 'copyrightHolder']));
   });
 });
 
