@@ -4,13 +4,15 @@
  * right one connects. Payouts: the preview names who is paid (PayPal, 0% under a certified W-9) and who is
  * blocked and why (no W-9 under "block"); the run is sent as one PayPal batch; PayPal reports one payout
  * SUCCESS and one FAILED, "Check PayPal now" shows Paid and Returned with the reason; "Pay again" sends the
- * returned one in a run of its own.
+ * returned one in a run of its own, whose batch creation PayPal answers 500 three times (still one batch);
+ * its UNCLAIMED and RETURNED webhooks, each delivered twice and out of order, give the money back once.
  *
  * A run pays every balance due, so this journey runs with the site-wide ones (after the others), not
  * beside journeys whose balances it would sweep.
  */
 import { w9Form } from '../apps/server/src/modules/tax/tax-fixtures';
 import { type PaypalFake, startPaypalFake } from '../apps/server/src/test-support/paypal-fake';
+import { e2eEnv } from './support/env';
 import { apiAs, expect, pageAs, type SeededUser, seed, seriousA11yViolations, test } from './support/test';
 
 let fake: PaypalFake;
@@ -116,7 +118,10 @@ test('an admin sets up PayPal, previews and runs payouts, and follows their outc
   expect(back.json).toMatchObject({ balanceCents: 6_000 });
   expect(await seriousA11yViolations(page)).toEqual([]);
 
-  // Paid again: a run of that payee alone, sent to PayPal under its own batch.
+  // Paid again: a run of that payee alone, sent to PayPal under its own batch. PayPal answers its creation
+  // 500 three times (the first having made the batch): retried, it is still exactly one batch.
+  const callsBefore = fake.createCalls();
+  fake.failCreations(3);
   await item(failing)
     .getByRole('button', { name: `Pay again: ${failing.email}` })
     .click();
@@ -124,7 +129,26 @@ test('an admin sets up PayPal, previews and runs payouts, and follows their outc
   await expect(page.getByTestId('run-state')).toHaveText('Sent', { timeout: 30_000 });
   await expect(page.getByTestId('run-item')).toHaveCount(1);
   await expect(item(failing)).toContainText('Sent');
+  expect(fake.createCalls()).toBe(callsBefore + 4);
   expect(fake.batches).toHaveLength(2);
+  const againRunId = page.url().split('/').pop() ?? '';
+
+  // PayPal's webhooks: UNCLAIMED then RETURNED, each delivered twice and out of order, give the money back once.
+  const key = `${againRunId}:${failing.userId}`;
+  const unclaimed = fake.webhook(key, 'UNCLAIMED', { eventId: `WH-UNCLAIMED-${againRunId}` });
+  const returned = fake.webhook(key, 'RETURNED', { eventId: `WH-RETURNED-${againRunId}` });
+  for (const hook of [unclaimed, returned, unclaimed, returned]) {
+    const delivered = await fetch(`${e2eEnv.baseUrl}/api/payouts/webhooks/paypal`, {
+      method: 'POST',
+      headers: hook.headers,
+      body: hook.body,
+    });
+    expect(delivered.status).toBe(200);
+  }
+  await page.reload();
+  await expect(item(failing)).toContainText('Returned');
+  const once = await apiAs(failing, 'GET', '/api/payouts');
+  expect(once.json).toMatchObject({ balanceCents: 6_000 });
 
   // PayPal off again: the journeys after this one pay by the bank file.
   const off = await apiAs(admin, 'PUT', '/api/admin/payouts/providers', {
