@@ -11,7 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
-const outdir = path.join(serverDir, 'dist');
+// Tests that start the server as a process build their own copy (test-support/server-bundle.ts), apart from
+// the dist/ the journeys' build rewrites.
+const outdir = process.env.TUNEDROP_BUILD_OUTDIR
+  ? path.resolve(process.env.TUNEDROP_BUILD_OUTDIR)
+  : path.join(serverDir, 'dist');
 
 /** Newest modification time under `dir` (0 when it does not exist). */
 function newestMtime(dir) {
@@ -115,7 +119,7 @@ function inputsOf(outputFile, seen = new Set()) {
     ...output.imports.filter((item) => !item.external).flatMap((item) => inputsOf(item.path, seen)),
   ];
 }
-const mainOutput = Object.keys(result.metafile.outputs).find((file) => file.endsWith('dist/main.js'));
+const mainOutput = Object.keys(result.metafile.outputs).find((file) => path.basename(file) === 'main.js');
 const mainInputs = mainOutput ? inputsOf(mainOutput) : [];
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 if (!isIfStale) {

@@ -7,12 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledServer } from './test-support/server-bundle';
 
-const cliFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
-// Resolved here: the CLI runs in folders where `--import tsx` would not find the package.
-const tsx = import.meta.resolve('tsx');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-db-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
@@ -20,7 +17,7 @@ type Run = { code: number | null; stdout: string; stderr: string };
 
 function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; umask?: string } = {}) {
   const { DATA_DIR: _ignored, ...inherited } = process.env;
-  const command = `umask ${options.umask ?? '022'} && exec "${process.execPath}" --import "${tsx}" "${cliFile}" "$@"`;
+  const command = `umask ${options.umask ?? '022'} && exec "${process.execPath}" "${bundledServer('cli')}" "$@"`;
   return new Promise<Run>((resolve, reject) => {
     const child = spawn('sh', ['-c', command, 'cli', ...args], {
       cwd: options.cwd ?? base,

@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSocketFile } from './cli-socket';
@@ -22,8 +21,8 @@ import { LOCK_FILE } from './db/data-dir-lock';
 import { profiles, user } from './db/schema';
 import { cookieFrom } from './test-support/auth-fixtures';
 import { seedPgliteDataDir } from './test-support/harness';
+import { bundledServer } from './test-support/server-bundle';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-owner-'));
 const admin = { email: 'ada@example.com', password: 'Adm1n!Passw0rd' };
 const children = new Set<ChildProcess>();
@@ -68,7 +67,7 @@ type Running = {
 };
 
 function spawnServer(port: number): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'main.ts')], {
+  const child = spawn(process.execPath, [bundledServer('main')], {
     env: envFor(port),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -91,8 +90,8 @@ function spawnServer(port: number): Running {
 
 async function startServer(): Promise<Running> {
   const server = spawnServer(await freePort());
-  // tsx compiles the whole server from source at start: on a busy 2-core CI machine (the suites run side
-  // by side there) that took over 60 s, so the deadline and the tests' timeouts leave room for it.
+  // On a busy 2-core CI machine (the suites run side by side there) a start has taken over 60 s (under tsx,
+  // before the bundle), so the deadline and the tests' timeouts leave room for it.
   const deadline = Date.now() + 150_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`${server.base}/api/health`).then(
@@ -108,10 +107,10 @@ async function startServer(): Promise<Running> {
 
 type CliRun = { code: number | null; stdout: string; stderr: string; database?: string };
 
-/** Runs `npm run cli -- …` as the README does (node --import tsx cli.ts), from the repository root. */
+/** Runs `npm run cli -- …` as the README does (the bundled dist/cli.js), from the repository root. */
 function cli(...args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'cli.ts'), ...args], {
+    const child = spawn(process.execPath, [bundledServer('cli'), ...args], {
       env: envFor(0),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

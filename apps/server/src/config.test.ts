@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEVELOPMENT_SECRET, loadConfig, parseConfig } from './config';
 import { seedPgliteDataDir } from './test-support/harness';
+import { bundledServer } from './test-support/server-bundle';
 
 const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-config-'));
@@ -141,7 +142,7 @@ describe('loadConfig', () => {
 describe('starting with a bad variable', () => {
   // A DATA_DIR of its own: a start that gets past the configuration makes the folder and its secret.
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+    spawnSync(process.execPath, [bundledServer('main')], {
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: path.join(tempDir(), 'data'), ...env },
       encoding: 'utf8',
       timeout: 60_000,
@@ -184,7 +185,7 @@ describe('starting with no settings', () => {
     // The database of an installed DATA_DIR, without its app-secret file: what is said about the secret
     // does not depend on the database, and initdb with the migrations would cost the start seconds.
     await seedPgliteDataDir(dataDir);
-    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    const child = spawn(process.execPath, [bundledServer('main')], {
       env: {
         ...process.env,
         DATABASE_URL: '',

@@ -9,10 +9,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledServer } from './test-support/server-bundle';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const hasRunuser = spawnSync('runuser', ['--help']).status === 0 && process.getuid?.() === 0;
 if (!hasRunuser) {
   console.warn(
@@ -80,25 +79,21 @@ describe('DATA_DIR is private', () => {
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const child = spawn(
-      'sh',
-      ['-c', `umask 000 && exec "${process.execPath}" --import tsx "${path.join(here, 'main.ts')}"`],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          APP_SECRET: '',
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          APP_URL: baseUrl,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'info',
-          RATE_LIMITS: 'off',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn('sh', ['-c', `umask 000 && exec "${process.execPath}" "${bundledServer('main')}"`], {
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        APP_SECRET: '',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: baseUrl,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        RATE_LIMITS: 'off',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let log = '';
     child.stdout?.on('data', (chunk) => {

@@ -9,13 +9,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config';
 import { selfMigrates } from './server';
+import { bundledServer } from './test-support/server-bundle';
 
-const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const baseUrl = process.env.DATABASE_URL;
 const secret = 'migrate-role-test-secret-0123456789abcdef';
 const children: ChildProcess[] = [];
@@ -45,7 +44,7 @@ function environment(role: string, databaseUrl: string, port = 0): NodeJS.Proces
 }
 
 const runOnce = (role: string, databaseUrl: string) =>
-  spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+  spawnSync(process.execPath, [bundledServer('main')], {
     env: environment(role, databaseUrl),
     encoding: 'utf8',
     timeout: 90_000,
@@ -104,7 +103,7 @@ describe.skipIf(!baseUrl)('TUNEDROP_ROLE=migrate (PostgreSQL)', () => {
     expect(await schemas(databaseUrl)).toEqual(['drizzle', 'pgboss']);
 
     const port = 43100 + Math.floor(Math.random() * 400);
-    const web = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    const web = spawn(process.execPath, [bundledServer('main')], {
       env: environment('web', databaseUrl, port),
       stdio: 'ignore',
     });

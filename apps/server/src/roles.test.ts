@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,9 +15,9 @@ import { type Database, openDatabase } from './db/client';
 import { mailOutbox } from './db/schema';
 import { enqueueMail } from './infra/mail/mail';
 import { jobConcurrency } from './server';
+import { bundledServer } from './test-support/server-bundle';
 import { freePort } from './test-support/sftp';
 
-const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const baseUrl = process.env.DATABASE_URL;
 const secret = 'roles-test-secret-0123456789abcdefghij';
 const children: ChildProcess[] = [];
@@ -40,7 +39,7 @@ function dataDir() {
 }
 
 function start(role: 'web' | 'worker', port: number, databaseUrl: string, dir = dataDir()): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, [bundledServer('main')], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -96,7 +95,7 @@ describe('roles', () => {
     ).toThrow(
       'Invalid configuration: JOBS_CONCURRENCY_DELIVERY_SNED: no such queue or module (known: DELIVERY, DELIVERY_SEND, ROYALTIES, ROYALTIES_IMPORT)',
     );
-    const result = spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+    const result = spawnSync(process.execPath, [bundledServer('main')], {
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir(), JOBS_CONCURRENCY_DELIVERY_SNED: '2' },
       encoding: 'utf8',
       timeout: 60_000,
@@ -110,7 +109,7 @@ describe('roles', () => {
   }, 60_000);
 
   it('without DATABASE_URL, web and worker are refused with a clear message', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', mainFile], {
+    const result = spawnSync(process.execPath, [bundledServer('main')], {
       env: {
         ...process.env,
         DATABASE_URL: '',

@@ -1,6 +1,6 @@
 /**
  * The production topology as plain processes (issue 24, record 160): 2 web and 2 worker processes
- * (`TUNEDROP_ROLE`, `main.ts` under tsx) on one fresh PostgreSQL database, the S3 test server as the
+ * (`TUNEDROP_ROLE`, the bundled `main.js`) on one fresh PostgreSQL database, the S3 test server as the
  * bucket and a real sshd as the delivery targets' store. What it proves:
  * (a) 50 releases approved, each approval sent twice at once, one to each web instance → exactly one
  *     package per release and target on the SFTP store, delivered by the workers;
@@ -22,7 +22,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +33,10 @@ import { createTestRelease } from './test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from './test-support/harness';
 import { makeWav } from './test-support/media';
 import { type S3TestServer, startS3TestServer } from './test-support/s3-server';
+import { bundledServer } from './test-support/server-bundle';
 import { freePort, readDeliveries, type SftpServer, startSftpServer } from './test-support/sftp';
 
 const isPostgres = Boolean(process.env.DATABASE_URL);
-const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const MiB = 1024 * 1024;
 const md5 = (body: Buffer) => createHash('md5').update(body).digest('hex');
 const b64 = (value: string) => Buffer.from(value, 'utf8').toString('base64');
@@ -69,7 +68,7 @@ async function startInstance(
   const port = await freePort();
   const dataDir = path.join(workDir, name);
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, [bundledServer('main')], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -7,19 +7,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client';
 import { user } from './db/schema';
 import { seedPgliteDataDir } from './test-support/harness';
+import { bundledServer } from './test-support/server-bundle';
 
-const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main-e2e.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-shutdown-'));
 const token = 'shutdown-test-token';
 
 function startServer(port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  return spawn(process.execPath, [bundledServer('main-e2e')], {
     env: {
       ...process.env,
       DATABASE_URL: '',
@@ -45,7 +44,7 @@ function stderrOf(server: ChildProcess): () => string {
 }
 
 async function waitHealthy(port: number, said: () => string): Promise<void> {
-  // Generous: under CI's load (two suites on two cores) a server compiled by tsx has taken over a minute.
+  // Generous: under CI's load (two suites on two cores) a server compiled by tsx took over a minute.
   const deadline = Date.now() + 150_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
