@@ -3227,7 +3227,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "webhook.test")[];
+                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                 };
             };
         };

@@ -30,6 +30,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payout.paid',
   'payout.failed',
   'payout.returned',
+  'payee.tax_form.expiring',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema';
-import { createTestUser } from '../../test-support/fixtures';
+import { mailOutbox, webhookMessages } from '../../db/schema';
+import { createTestUser, signInCookie } from '../../test-support/fixtures';
 import { createTestSystem, type TestSystem } from '../../test-support/harness';
 import { cliAuditActor } from '../audit';
 import { signTaxForm } from './forms';
@@ -32,6 +32,13 @@ it('mails at 90, 30 and 7 days before a W-8 expires, once each', async () => {
     );
   await sign(w8.userId, w8benForm('Dora Deutsch', 'DE', { article: '12(1)', ratePercent: '0' }));
   await sign(w9.userId, w9Form('Uma States'));
+  // The W-8 payee's webhook endpoint gets payee.tax_form.expiring with each reminder (issue 40).
+  const hook = await system.request('/api/webhooks/endpoints', {
+    method: 'POST',
+    cookie: await signInCookie(system, w8.email, w8.password),
+    json: { url: 'http://127.0.0.1:9/hooks' },
+  });
+  expect(hook.status).toBe(201);
   const at = (day: string) => sendW8Reminders(system.db, 'https://app.test', new Date(`${day}T07:00:00Z`));
   const subjects = async (email: string) =>
     (
@@ -54,4 +61,12 @@ it('mails at 90, 30 and 7 days before a W-8 expires, once each', async () => {
     'Your Form W-8BEN expires on 2029-12-31',
   ]);
   expect(await subjects('w9-reminder@example.com')).toEqual([]);
+  const events = await system.db
+    .select({ payload: webhookMessages.payload })
+    .from(webhookMessages)
+    .where(eq(webhookMessages.accountId, w8.userId))
+    .orderBy(webhookMessages.createdAt);
+  expect(events.map((row) => row.payload.type)).toEqual(Array(3).fill('payee.tax_form.expiring'));
+  expect(events.map((row) => (row.payload.data as { daysBefore: number }).daysBefore)).toEqual([90, 30, 7]);
+  expect(events[0]?.payload.data).toMatchObject({ kind: 'w8ben', expiresOn: '2029-12-31' });
 });

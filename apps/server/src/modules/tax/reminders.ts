@@ -7,6 +7,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, taxFormReminders, taxForms } from '../../db/schema';
 import { enqueueMail } from '../../infra/mail/mail';
+import { emitWebhookEvent } from '../webhook-outbox';
 import { daysUntil, W8_REMINDER_DAYS } from './standing';
 
 export async function sendW8Reminders(db: Db, appUrl: string, now = new Date()): Promise<number> {
@@ -14,6 +15,7 @@ export async function sendW8Reminders(db: Db, appUrl: string, now = new Date()):
   const due = await db
     .select({
       id: taxForms.id,
+      userId: taxForms.userId,
       kind: taxForms.kind,
       expiresOn: taxForms.expiresOn,
       email: profiles.email,
@@ -55,6 +57,13 @@ export async function sendW8Reminders(db: Db, appUrl: string, now = new Date()):
           '',
           `Sign a new form on your Royalties page: ${appUrl}/dashboard/royalties`,
         ].join('\n'),
+      });
+      // The same step as the mail, to the payee's endpoints (issue 40).
+      await emitWebhookEvent(tx, form.userId, 'payee.tax_form.expiring', {
+        taxFormId: form.id,
+        kind: form.kind,
+        expiresOn: form.expiresOn,
+        daysBefore: step,
       });
       sent += 1;
     });
