@@ -47,20 +47,10 @@ export function ReleaseReviewView({ notices, updateBadge }: ReleaseReviewSlots) 
   const list = useListParams<AdminReleaseTab>({ tabs: ADMIN_RELEASE_TABS, defaultTab: 'pending' });
   const { tab, q, page } = list;
   // The AI use filter (issue 41, record 295), kept in the address like the tab and search.
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const aiParam = params.get('ai');
   const ai = AI_REVIEW_FILTERS.find((value) => value === aiParam) ?? null;
-  const setAi = (value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set('ai', value);
-        else next.delete('ai');
-        next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
+  const setAi = (value: string) => list.setFilter('ai', value);
   const releases = useReviewReleases(tab, q, page, ai);
   const action = useReviewAction();
   usePageClamp(list, releases.data?.totalPages);

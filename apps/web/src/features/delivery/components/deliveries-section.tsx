@@ -41,7 +41,7 @@ type PendingTakedown =
   | { kind: 'store'; delivery: DeliveryListItem; platformId: PlatformId };
 
 export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] | undefined }) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const stateParam = params.get('state') ?? '';
   const state = DELIVERY_STATES.find((item) => item === stateParam) ?? '';
   const targetId = params.get('target') ?? '';
@@ -54,16 +54,7 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
   const [openId, setOpenId] = useState<string | null>(null);
   const [pendingTakedown, setPendingTakedown] = useState<PendingTakedown | null>(null);
 
-  const setFilter = (name: 'state' | 'target' | 'store', value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
+  const setFilter = (name: 'state' | 'target' | 'store', value: string) => list.setFilter(name, value);
 
   const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
   const isFiltered = Boolean(state || targetId || platform || list.q);
@@ -183,10 +174,7 @@ export function DeliveriesSection({ targets }: { targets: DeliveryTargetView[] |
             <Button
               variant="outline"
               size="sm"
-              onClick={() => {
-                list.setSearchText('');
-                setParams({}, { replace: true });
-              }}
+              onClick={() => list.clearFilters(['state', 'target', 'store'])}
             >
               Show all deliveries
             </Button>

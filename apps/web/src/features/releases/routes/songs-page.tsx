@@ -35,7 +35,7 @@ const FILTER_STATUSES: readonly ReleaseStatus[] = [
 export default function SongsPage() {
   usePageTitle('My Songs');
   const list = useListParams({ tabs: ['all'] as const, defaultTab: 'all' });
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const statusParam = params.get('state') ?? '';
   const status = FILTER_STATUSES.find((item) => item === statusParam) ?? '';
   // The dashboard's artist profile switcher (record 201): one profile's releases, or all of them.
@@ -44,28 +44,8 @@ export default function SongsPage() {
   const isCatalog = useAccountCan()('catalog');
   const releases = useMyReleases({ q: list.q, status, ...profileQuery(profile) });
   const isFiltered = Boolean(list.q || status);
-  const setStatus = (value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set('state', value);
-        else next.delete('state');
-        return next;
-      },
-      { replace: true },
-    );
-  const clearFilters = () => {
-    list.setSearchText('');
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete('q');
-        next.delete('state');
-        return next;
-      },
-      { replace: true },
-    );
-  };
+  const setStatus = (value: string) => list.setFilter('state', value);
+  const clearFilters = () => list.clearFilters(['state']);
   const takedown = useRequestTakedown();
   const [takedownTarget, setTakedownTarget] = useState<MySongItem | null>(null);
 
