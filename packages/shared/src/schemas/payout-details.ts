@@ -53,6 +53,12 @@ export const PAYOUT_CONFIRM_ERRORS = {
   payout_nothing_pending: 'There are no new payout details waiting for confirmation.',
 } as const;
 
+/** After a resend, a new link at most this often: Resend cannot be used to flood the owner's inbox. */
+export const PAYOUT_CONFIRM_RESEND_SECONDS = 60;
+
+export const payoutResendTooSoon = (seconds: number) =>
+  `A link was sent less than a minute ago. Check the owner's inbox, or send a new one in ${seconds} s.`;
+
 /** "o•••@example.com": enough for the owner to know which address, not enough to harvest it. */
 export function maskEmail(email: string): string {
   const [name = '', domain = ''] = email.split('@');

@@ -150,6 +150,15 @@ describe('a change of payout details waits for the owner’s confirmation by ema
     expect(resent.status).toBe(200);
     const second = await lastLinkToken(owner.email);
     expect(second).not.toBe(first);
+    // Once resent, the next link waits a minute: Resend cannot flood the owner's inbox.
+    const tooSoon = await system.request('/api/wallet/payment-settings/resend', {
+      method: 'POST',
+      cookie: finance.acting,
+    });
+    expect(tooSoon.status).toBe(429);
+    expect(Number(tooSoon.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect((await readJson(tooSoon)).error.code).toBe('rate_limited');
+    expect(await lastLinkToken(owner.email)).toBe(second);
     const old = await confirm(owner.cookie, first);
     expect(old.status).toBe(409);
     expect((await readJson(old)).error.code).toBe('payout_link_used');

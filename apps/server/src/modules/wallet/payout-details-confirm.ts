@@ -9,8 +9,10 @@ import {
   maskEmail,
   PAYOUT_CONFIRM_ERRORS,
   PAYOUT_CONFIRM_LINK_HOURS,
+  PAYOUT_CONFIRM_RESEND_SECONDS,
   PAYOUT_CONFIRM_TEXTS,
   type PendingPayoutDetails,
+  payoutResendTooSoon,
 } from '@tunedrop/shared/schemas/payout-details';
 import {
   describeMaskedDetails,
@@ -95,11 +97,13 @@ async function mailNewLink(
     holdHours: number;
     appUrl: string;
   },
+  /** The change's own time for its first link, so a resent link is told apart by its time (resend). */
+  sentAt = new Date(),
 ): Promise<{ sentTo: string; expiresAt: Date }> {
   const owner = await accountOwner(tx, input.accountId);
   if (!owner) throw new Error(`no owner for account ${input.accountId}`);
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + PAYOUT_CONFIRM_LINK_HOURS * 3_600_000);
+  const expiresAt = new Date(sentAt.getTime() + PAYOUT_CONFIRM_LINK_HOURS * 3_600_000);
   await tx
     .update(payoutDetailChanges)
     .set({ tokenHash: tokenHash(token), expiresAt })
@@ -140,7 +144,7 @@ export async function requestConfirmation(
     .insert(payoutDetailChanges)
     .values({ accountId: input.accountId, ...values })
     .onConflictDoUpdate({ target: payoutDetailChanges.accountId, set: values });
-  const sent = await mailNewLink(tx, input);
+  const sent = await mailNewLink(tx, input, now);
   return {
     details: input.after,
     requestedAt: now.toISOString(),
@@ -185,6 +189,16 @@ export async function resendConfirmation(
     const profile = await lockProfile(tx, accountId);
     const pending = await pendingPayoutDetails(tx, appSecret, accountId);
     if (!profile || !pending) throw refused('payout_nothing_pending');
+    // The link the change itself mailed may be replaced at once (it went to the wrong inbox, a spam
+    // folder); a link Resend mailed, only after PAYOUT_CONFIRM_RESEND_SECONDS.
+    const sentAt = new Date(pending.linkExpiresAt).getTime() - PAYOUT_CONFIRM_LINK_HOURS * 3_600_000;
+    const isResent = sentAt !== new Date(pending.requestedAt).getTime();
+    const wait = Math.ceil((sentAt + PAYOUT_CONFIRM_RESEND_SECONDS * 1000 - Date.now()) / 1000);
+    if (isResent && wait > 0) {
+      throw new AppError('rate_limited', payoutResendTooSoon(wait), 429, undefined, {
+        'Retry-After': String(wait),
+      });
+    }
     const before = maskedOrNull(appSecret, accountId, profile.paymentDetailsEncrypted);
     const sent = await mailNewLink(tx, {
       accountId,
