@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliCommands } from './cli-commands';
 import { parseCliArgs } from './cli-run';
 import {
@@ -323,14 +323,21 @@ describe('CLI socket ownership (issue 22, finding 11)', () => {
 describe('the connection cap', () => {
   it('drops refused connections whose client never closes, and close() returns with them open', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-cli-cap-'));
-    const limited = await startCliSocket(system, dir, createLogger('silent'), {
+    // The server's log says when it counted a connection against the cap.
+    let accepted = 0;
+    const log = {
+      write(line: string) {
+        if ((JSON.parse(line) as { msg?: string }).msg === 'CLI connection accepted') accepted += 1;
+      },
+    };
+    const limited = await startCliSocket(system, dir, createLogger('debug', log), {
       idleTimeoutMs: 60_000,
       maxConnections: 2,
     });
     if (!limited) throw new Error('socket not started');
     const clients: net.Socket[] = [];
     try {
-      const open = (isAccepted: boolean) =>
+      const open = () =>
         new Promise<{ client: net.Socket; closed: Promise<string> }>((resolve, reject) => {
           // allowHalfOpen: the client keeps its end open after the server's answer (the leak of finding 12).
           const client = net.connect({ path: cliSocketFile(dir), allowHalfOpen: true });
@@ -341,18 +348,20 @@ describe('the connection cap', () => {
           });
           const closed = new Promise<string>((done) => client.on('end', () => done(answer)));
           client.on('error', () => undefined);
-          client.on('connect', () =>
-            isAccepted ? setTimeout(() => resolve({ client, closed }), 100) : resolve({ client, closed }),
-          );
+          client.on('connect', () => resolve({ client, closed }));
           client.on('error', reject);
         });
-      await open(true);
-      await open(true);
-      const refused = await Promise.all(Array.from({ length: 5 }, () => open(false)));
+      // Each accepted one is counted by the server before the next connects.
+      await open();
+      await vi.waitFor(() => expect(accepted).toBe(1));
+      await open();
+      await vi.waitFor(() => expect(accepted).toBe(2));
+      const refused = await Promise.all(Array.from({ length: 5 }, () => open()));
       // Each refused one is answered (its client keeps its own end open).
       for (const { closed } of refused) {
         expect(JSON.parse(await closed)).toMatchObject({ exitCode: 1 });
       }
+      expect(accepted).toBe(2);
       // Two idle connections stay open (their idle time is a minute) and five refused clients never close:
       // close() still returns promptly (before, it waited on the refused ones for ever, and so did SIGTERM).
       const started = Date.now();

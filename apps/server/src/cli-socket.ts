@@ -179,6 +179,7 @@ export async function startCliSocket(
     }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    logger.debug({ open: sockets.size }, 'CLI connection accepted');
     // Only the wait for the request is bounded: a command may run for as long as it needs.
     socket.setTimeout(idleTimeoutMs, () => socket.destroy());
     const chunks: Buffer[] = [];
