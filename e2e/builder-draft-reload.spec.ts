@@ -93,6 +93,28 @@ test('"Draft saved" is shown only once the last change is saved, not when an old
     await new Promise<void>((resolve) => held.push({ title, release: resolve }));
     await route.continue();
   });
+  // Which saves' answers the page has handled: the app read the answer, its callbacks ran, React rendered
+  // what they set and a frame was drawn (nothing on the page shows it when an older answer is ignored).
+  await page.evaluate(() => {
+    const handled: string[] = [];
+    Object.assign(window, { handledSaves: handled });
+    const fetchBefore = window.fetch;
+    window.fetch = async (input, init) => {
+      const response = await fetchBefore(input, init);
+      if (init?.method?.toUpperCase() !== 'PUT' || !String(input).endsWith('/api/builder/draft'))
+        return response;
+      const title = (JSON.parse(String(init.body)) as { release: { title: string } }).release.title;
+      const text = response.text.bind(response);
+      response.text = () =>
+        text().then((body) => {
+          requestAnimationFrame(() => requestAnimationFrame(() => handled.push(title)));
+          return body;
+        });
+      return response;
+    };
+  });
+  const handledSaves = () =>
+    page.evaluate(() => (window as unknown as { handledSaves: string[] }).handledSaves);
   await page.getByLabel('Release Title').fill('Second Title');
   await expect.poll(() => held.map((save) => save.title)).toEqual(['Second Title']);
   await page.getByLabel('Release Title').fill('Third Title');
@@ -100,17 +122,12 @@ test('"Draft saved" is shown only once the last change is saved, not when an old
   await expect.poll(() => held.map((save) => save.title)).toEqual(['Second Title', 'Third Title']);
 
   // The older save answers: the newer one is still on its way, so the page must not say "Draft saved".
-  const olderAnswered = page.waitForResponse(
-    (response) =>
-      response.request().method() === 'PUT' &&
-      (response.request().postDataJSON() as { release: { title: string } }).release.title === 'Second Title',
-  );
   held[0]?.release();
-  await olderAnswered;
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  await expect.poll(handledSaves).toEqual(['Second Title']);
   await expect(page.getByTestId('save-state')).toHaveText('Saving draft…');
 
   held[1]?.release();
+  await expect.poll(handledSaves).toEqual(['Second Title', 'Third Title']);
   await expect(page.getByTestId('save-state')).toHaveText('Draft saved');
   await page.unroute('**/api/builder/draft');
   await page.reload();
