@@ -2,7 +2,7 @@
  * What the home page `/` loads: reads the prerendered home page (apps/web/dist/prerendered/index.html,
  * record 128; the shell dist/index.html when there is none), follows the static imports of the entry
  * chunk, of the chunks the page preloads and of the home route's lazy chunk (plus the CSS Vite preloads
- * with it), and prints raw and gzip sizes. Target (issue 19): JS at most 90 KB gzip. Also flags any
+ * with it), and prints raw and gzip sizes. Target (issue 19, record 316): JS at most 90 KB gzip. Also flags any
  * dashboard or admin chunk in that set, then the same for every prerendered page (what its HTML names and
  * their static imports, with the number of files). With --lighthouse it also tries the `lighthouse` CLI (if it is
  * on PATH) against a running server given by --url; bench/lighthouse.ts is the fuller measurement.

@@ -1,4 +1,4 @@
-/** The built web app's serving (record 128): prerendered public pages, the shell for the rest, assets. */
+/** The built web app's serving (record 315): prerendered public pages, the shell for the rest, assets. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';

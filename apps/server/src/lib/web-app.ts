@@ -1,6 +1,6 @@
 /**
  * The built web app (apps/web/dist), mounted after the API routes: gzip-compressed responses,
- * fingerprinted assets cached for a year, the prerendered public pages (record 128) for their own
+ * fingerprinted assets cached for a year, the prerendered public pages (records 128, 315) for their own
  * paths, other files as they are, and the empty shell (index.html) for every other path, where the
  * client router takes over; a missing file (`/assets/*`, or a path ending in a file extension) is a 404. Pages and the shell are `no-cache`, so a new build shows at once.
  * With the operator's brand saved (issue 27, record 203), each page carries it in a `<meta name="site-brand">`

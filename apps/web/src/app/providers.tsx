@@ -6,7 +6,7 @@ import { queryClient } from './query-client';
 
 export { queryClient };
 
-// sonner's Toaster loads once a page that raises toasts has loaded, after the first commit (record 128):
+// sonner's Toaster loads once a page that raises toasts has loaded, after the first commit (record 316):
 // the public pages never load it. A toast raised before it subscribes is replayed by sonner when it does.
 const Toaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
 

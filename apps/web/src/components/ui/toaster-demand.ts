@@ -1,7 +1,7 @@
 /**
  * Whether any code that raises toasts has loaded (components/ui/toast.ts says so when it loads). The
  * providers mount sonner's Toaster only then, so pages without toasts (the public pages) never load
- * sonner (record 128); sonner replays a toast raised before its Toaster subscribed.
+ * sonner (record 316); sonner replays a toast raised before its Toaster subscribed.
  */
 let isNeeded = false;
 const listeners = new Set<() => void>();
