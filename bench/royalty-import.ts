@@ -6,7 +6,7 @@
  *   - import (hash, parse, match, stage, totals and checks) → lines/s and the process's peak RSS growth;
  *   - posting (one transaction: earnings lines, postings, balances, log rows, mails) → seconds, twice:
  *     without splits and with 30% of the tracks split three ways (owner and two accepted payees, issue 17 /
- *     record 140), two runs each, alternating, the best of each reported; target: with ≤ 1.5 × without;
+ *     record 317), two runs each, alternating, the best of each reported; target: with ≤ 1.5 × without;
  *   - beside them, in the same run, a raw COPY of the same staged rows into a bare table (psql \copy on
  *     PostgreSQL, COPY FROM '/dev/blob' on PGlite) → lines/s, and the import / COPY ratio.
  * Targets on PostgreSQL: import ≥ 100,000 lines/s and ≥ 50% of raw COPY; posting ≤ 10 s; RSS growth < 200 MB.

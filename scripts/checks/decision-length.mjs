@@ -20,7 +20,6 @@ const ALLOWED = new Map([
   ['084-crash-safe-submission.md', 3830],
   ['092-one-data-access-style-and-module-boundaries.md', 3840],
   ['093-bundled-server.md', 4256],
-  ['140-royalty-splits.md', 6643],
   ['143-email-links-recorded-single-use.md', 4243],
   ['145-access-before-body.md', 4371],
   ['147-split-invitations-limited-quoted-and-bound-to-the-address.md', 4872],

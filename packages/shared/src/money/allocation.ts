@@ -1,7 +1,7 @@
 /**
  * Sharing an amount among lines or payees in whole units (cents, or 10^-s of a report currency) so that
  * the parts add up to the amount exactly: the rules the royalty import and the splits posting follow
- * (decisions 111 and 140), kept here once with their property tests.
+ * (decisions 111 and 317), kept here once with their property tests.
  */
 
 import { formatScaled, parseScaled, rescale, roundScaled } from './decimal';
@@ -72,7 +72,7 @@ export class RunningShare {
 /**
  * A group's amount in cents split by percentages in hundredths (10000 = 100%; together at most 100%):
  * each payee gets their exact share truncated toward zero to the cent, the owner keeps the rest with
- * every sub-cent residue (decision 140). The owner's part and the payees' add up to `cents` exactly.
+ * every sub-cent residue (decision 317). The owner's part and the payees' add up to `cents` exactly.
  */
 export function splitByPercent(
   cents: bigint,

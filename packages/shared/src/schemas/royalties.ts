@@ -319,7 +319,7 @@ export type PostResult = {
   residue: DecimalAmount;
   artists: number;
   earningsLines: number;
-  /** Split shares held for payees who have not accepted yet (decision 140), in cents. */
+  /** Split shares held for payees who have not accepted yet (decision 318), in cents. */
   heldCents: number;
   /** Held shares of withdrawn invitations returned to their owners by this posting, in cents. */
   returnedCents: number;

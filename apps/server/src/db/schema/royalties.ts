@@ -267,7 +267,7 @@ export const royaltyPostings = pgTable(
     amountUsd: numeric('amount_usd').notNull(),
     cents: cents('cents').notNull(),
     lines: integer('lines').notNull(),
-    /** Cents of this artist's lines moved to split payees (paid or held), decision 140. */
+    /** Cents of this artist's lines moved to split payees (paid or held), decision 317. */
     splitOutCents: cents('split_out_cents').notNull().default(0),
     /** Cents received as a split payee (accepted shares) in this posting. */
     splitInCents: cents('split_in_cents').notNull().default(0),

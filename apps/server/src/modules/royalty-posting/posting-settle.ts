@@ -90,7 +90,7 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
     await applyContracts(tx, importId);
     await applySplits(tx, importId);
     // Per user: the truncated cents of their own lines, minus the cents moved to payees (paid or held),
-    // plus the cents received as an accepted payee (decision 140).
+    // plus the cents received as an accepted payee (decision 317).
     const postings = await rows<{
       userId: string;
       cents: string | number;

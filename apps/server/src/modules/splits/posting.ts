@@ -1,5 +1,5 @@
 /**
- * Splits applied inside a royalty posting (decision 140), set-based: a handful of statements over the
+ * Splits applied inside a royalty posting (decision 317), set-based: a handful of statements over the
  * posting's groups of lines (owner, release, track, period), never a loop over lines.
  *
  * 1. Recoupment: per release, the whole cents of its expenses (created before the posting) not yet

@@ -1,7 +1,7 @@
 /**
  * Royalty splits routes (issue 17; the list is in packages/shared/src/schemas/splits.ts). Thin: the
  * service holds the rules (ownership, percentages, versions, invitations) and the transactions.
- * Any signed-in account reads these, subscribed or not: collaborators need no plan (decision 120, 140).
+ * Any signed-in account reads these, subscribed or not: collaborators need no plan (decision 120, 318).
  * Saving a split (which mails invitations) and adding an expense change a release, so like every other
  * release change they need a subscription (record 147); withdrawing an invitation stays open to a lapsed
  * owner, since it only stops money going to an address that never accepted.

@@ -1,5 +1,5 @@
 /**
- * Split shares on a statement (records 140, 190, 235): each settlement's whole cents shared over its
+ * Split shares on a statement (records 318, 190, 235): each settlement's whole cents shared over its
  * allocations, the rows of shares paid and received, and where received shares came from (store, country,
  * track of the owner's earnings). Pure, like statement-compose.ts, which uses them.
  */

@@ -5,7 +5,7 @@
  * the user's pending withdrawal requests. Royalties (issue 16): each 'royalty_import' log row must move the
  * balance by the cents of its posting, and each posting must be its earnings lines' exact USD sum
  * truncated to cents, so the balance reconciles with earnings lines, withdrawals and manual adjustments.
- * Splits (issue 17, record 140): a posting's cents are its lines' truncated sum minus the cents settled to
+ * Splits (issue 17, record 317): a posting's cents are its lines' truncated sum minus the cents settled to
  * payees plus the cents received as an accepted payee; the 'split_release' and 'split_return' log rows of a
  * user add up to the held settlements released to them. The operator's fee (issue 25, record 189) comes off
  * first: the owner's part is the net (gross − gross × fee% ) truncated, and the posting's fee_cents is
@@ -148,7 +148,7 @@ async function auditRoyalties(db: DbOrTx): Promise<BalanceMismatch[]> {
        where import_id in (select id from royalty_imports where status = 'posted')
        group by user_id, import_id
     ),
-    -- Splits (decision 140): cents moved from an owner to payees (paid or held) and received by payees.
+    -- Splits (decision 317): cents moved from an owner to payees (paid or held) and received by payees.
     split_out as (
       select owner_id as user_id, import_id, sum(cents) as cents from split_settlements group by owner_id, import_id
     ),
