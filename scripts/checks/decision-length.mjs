@@ -47,7 +47,6 @@ const ALLOWED = new Map([
   ['190-statements-per-month-of-balance-changes.md', 5138],
   ['191-a-complete-audit-trail.md', 4392],
   ['197-post-release-edits.md', 5757],
-  ['198-messages-stores-accept.md', 6841],
   ['199-release-time-and-territories.md', 4097],
   ['200-catalogue-import.md', 6880],
   ['201-artist-profiles.md', 4819],

@@ -1,4 +1,4 @@
-/** An artist's ids on the stores, as the ERN's PartyIds (record 198). */
+/** An artist's ids on the stores, as the ERN's PartyIds (record 321). */
 import { parseSpotifyArtistUrl } from '@tunedrop/shared/schemas/builder';
 import type { ArtistCredit } from '../../db/schema';
 
@@ -7,7 +7,7 @@ import type { ArtistCredit } from '../../db/schema';
  * PartyIds. DDEX asks for the DPID of the organisation that runs the id system as the Namespace: Spotify's
  * is PADPIDA2011072101T and its value the artist URI (`spotify:artist:…`, as Spotify's artist-id guide
  * names it). No DPID of Apple's is published, so its ids carry the documented namespace `music.apple.com`
- * (record 198).
+ * (record 321).
  */
 export const ARTIST_ID_NAMESPACES = {
   spotify: 'PADPIDA2011072101T',

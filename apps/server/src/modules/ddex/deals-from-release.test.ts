@@ -1,5 +1,5 @@
 /**
- * Release time and territories reach the deals (issue 26 finding 7, records 198 and 199): a release row's
+ * Release time and territories reach the deals (issue 26 finding 7, records 319 and 199): a release row's
  * territory list and worldwide moment, read by release-data.ts, are the TerritoryCode or
  * ExcludedTerritoryCode and the StartDateTime of every deal of its package message; the default is
  * Worldwide from the release date. Every ISO code the artist can choose is one the ERN 4.3 schema takes.

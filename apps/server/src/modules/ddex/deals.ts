@@ -1,5 +1,5 @@
 /**
- * The deals of an ERN 4.3 message (issue 26 findings 6 and 7, record 198): where and from when a release
+ * The deals of an ERN 4.3 message (issue 26 findings 6 and 7, records 198 and 319): where and from when a release
  * is on sale (territories and the validity period, shared by every deal of the message, the YouTube
  * profile's included), and the store profile's DealList: one Deal per distinct offer of the chosen
  * stores (`PLATFORM_DEALS`), each naming only the stores that make that offer.

@@ -1,5 +1,5 @@
 /**
- * Messages stores accept (issue 26 findings 6 and 7, record 198): one deal per offer of the chosen stores,
+ * Messages stores accept (issue 26 findings 6 and 7, records 198 and 319-321): one deal per offer of the chosen stores,
  * so a download deal never names a stream-only store; one Party per person, carrying the artist's Spotify
  * and Apple Music ids; files named only when they are in the package; territories and the release moment
  * in every deal. Every message here validates against the vendored ERN 4.3 schema.

@@ -33,7 +33,7 @@ type YoutubeRelease = DealScope & {
 
 /*
  * Ownership territories: YouTube sets the asset's ownership from the deal's TerritoryCode, so every deal
- * carries the release's territories (worldwide unless the artist chose a list, record 198) and starts at
+ * carries the release's territories (worldwide unless the artist chose a list, record 319) and starts at
  * its release date or release moment (deals.ts).
  */
 

@@ -4,7 +4,7 @@
  * Spotify and Apple Music ids), ResourceList (one SoundRecording per track and the front cover, each
  * pointing at its file only when the file is in this package), ReleaseList (the main release), DealList
  * (a deal per distinct offer of the chosen stores, in the release's territories from its release date or
- * moment; deals.ts, record 198).
+ * moment; deals.ts, records 198 and 319).
  */
 import type { ArtistCredit } from '../../db/schema';
 import { artistPartyIds, type ProfileStoreIds, profilePartyIds } from './artist-ids';
@@ -34,7 +34,7 @@ export type ErnTrack = {
   md5?: string | null;
   /**
    * Whether the file is in this package (the default). An update that resends no audio leaves it out:
-   * the message then describes the file but names no File, with IsProvidedInDelivery false (record 198).
+   * the message then describes the file but names no File, with IsProvidedInDelivery false (record 320).
    */
   isProvided?: boolean;
   sampleRate: number | null;

@@ -1,5 +1,5 @@
 /**
- * A metadata-only update on a real folder target (issue 26 finding 6, record 198): the update package
+ * A metadata-only update on a real folder target (issue 26 finding 6, record 320): the update package
  * carries no resources, so its message names no file at all (stores answer ResourceMissing for a File
  * whose URI is not in the folder); the first package names each of its files, with the MD5 it arrived
  * with. Both messages validate against the vendored ERN 4.3 schema. Also: an update resending some files

@@ -110,7 +110,7 @@ export function packageXml(
   const coverFile = release.coverArtKey ? byKey.get(release.coverArtKey) : undefined;
   const coverResource = plan.resources.find((r) => r.trackIndex === null);
   // A file is named (URI, MD5) only when it is in this package's folder; an update that resends nothing,
-  // or only some files, describes the others without a File (record 198, choreography §5).
+  // or only some files, describes the others without a File (record 320, choreography §5).
   const ern = ernReleaseFrom(takedownAware(plan.data, context.isTakedown === true), {
     isYoutube: context.target.profile === 'youtube',
     // Deals only for this target's platforms; none at all is a takedown (choreography §5).

@@ -15,7 +15,7 @@ const sameName = (a: string, b: string) =>
 
 /**
  * A credit of the artist profile's name gets the profile's Spotify and Apple ids as links where the
- * builder left them out (record 198): the ERN carries them as proprietary PartyIds. A link typed on the
+ * builder left them out (record 321): the ERN carries them as proprietary PartyIds. A link typed on the
  * release wins.
  */
 export function withProfileLinks(
@@ -68,7 +68,7 @@ export function ernReleaseFrom(
     publishingHolder: release.publishingHolder,
     publishingYear: release.publishingYear,
     distributionStores: where.distributionStores,
-    // Release time and territories (record 199's columns) in every deal (record 198).
+    // Release time and territories (record 199's columns) in every deal (record 319).
     territories:
       release.territoryMode === 'worldwide' || release.territories.length === 0
         ? { mode: 'worldwide' }
