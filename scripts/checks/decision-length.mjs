@@ -48,7 +48,6 @@ const ALLOWED = new Map([
   ['191-a-complete-audit-trail.md', 4392],
   ['197-post-release-edits.md', 5757],
   ['199-release-time-and-territories.md', 4097],
-  ['200-catalogue-import.md', 6880],
   ['201-artist-profiles.md', 4819],
   ['202-team-with-roles.md', 6033],
   ['203-operator-brand-and-plans.md', 5725],

@@ -98,7 +98,7 @@ export type CatalogueImportRequest = z.infer<typeof catalogueImportRequestSchema
 /**
  * The catalogue CSV: one row per track, rows of one release share `release_key` (or, left empty, the
  * UPC, or else the release title). Lists inside a cell are separated by `;`. Files are paths relative to
- * the folder of the CSV. The page shows this table; record 200 lists it too.
+ * the folder of the CSV. The page shows this table; record 323 names its rules.
  */
 export const CATALOGUE_CSV_COLUMNS: readonly { name: string; isRequired: boolean; meaning: string }[] = [
   {
