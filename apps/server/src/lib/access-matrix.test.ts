@@ -29,7 +29,7 @@ const PERSONAS = [
   'moderator',
   'admin',
   'anotherArtist',
-  // Team members of the owner (basic) acting for that account (record 202); their own plan is inactive.
+  // Team members of the owner (basic) acting for that account (records 202, 325); their own plan is inactive.
   'adminMember',
   'catalogMember',
   'financeMember',

@@ -27,7 +27,7 @@ export const ACCESS_RULES = ['public', 'user', 'subscriber', 'moderator', 'admin
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export const ACCESS_RULE = Symbol.for('tunedrop.accessRule');
-/** What the route needs of the caller's role on the acting account (record 202), beside ACCESS_RULE. */
+/** What the route needs of the caller's role on the acting account (record 325), beside ACCESS_RULE. */
 export const ACCOUNT_NEED = Symbol.for('tunedrop.accountNeed');
 /** The browser's chosen account (an account id), checked against the membership on every request. */
 export const ACCOUNT_COOKIE = 'tunedrop.account';
@@ -300,7 +300,7 @@ function check(rule: AccessRule, viewer: Viewer | null): void {
   if (!isGatePassed) throw new AppError('subscription_required', GATE_MESSAGE, 402);
 }
 
-/** The role check of account-scoped routes (record 202): a member's role must allow what the route needs. */
+/** The role check of account-scoped routes (record 325): a member's role must allow what the route needs. */
 function checkAccount(need: AccountNeed, viewer: Viewer | null): void {
   if (!viewer || roleAllows(viewer.account.role, need)) return;
   throw new AppError('account_role', TEAM_TEXTS.roleRefused(ROLE_LABELS[viewer.account.role]), 403);
@@ -316,7 +316,7 @@ export function defaultAccountNeed(rule: AccessRule): AccountNeed {
 }
 
 /**
- * The route's rule, then the caller's role on the acting account (record 202), then its body: the body's
+ * The route's rule, then the caller's role on the acting account (record 325), then its body: the body's
  * limit and the control-character check run only once the caller is let in, so nobody's body is read
  * before access is checked (lib/request-body.ts, record 145).
  */

@@ -29,7 +29,7 @@ export type RouteRow = {
   method: string;
   path: string;
   rule: AccessRule;
-  /** What a team member's role must allow on the acting account (record 202); the rule's default when left out. */
+  /** What a team member's role must allow on the acting account (record 325); the rule's default when left out. */
   account: AccountNeed;
   params?: Record<string, MatrixFixture>;
   owned?: boolean;

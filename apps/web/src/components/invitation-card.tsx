@@ -1,5 +1,5 @@
 /**
- * The page an invitation link opens (split invitations, record 147; team invitations, record 202): a card
+ * The page an invitation link opens (split invitations, record 147; team invitations, record 326): a card
  * with the invitation's icon and title, the reason when the link cannot be read, else what it offers; and
  * the signed-in invitee's accept button with the server's refusal under it.
  */

@@ -12,13 +12,13 @@ export const MEMBER_ROLES = ['admin', 'catalog', 'finance', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /**
- * What a route needs of the caller's role on the acting account (record 202). 'personal' routes act for
+ * What a route needs of the caller's role on the acting account (record 325). 'personal' routes act for
  * the person whatever account is chosen (their own profile, support, split shares they accepted).
  */
 export const ACCOUNT_NEEDS = ['personal', 'read', 'catalog', 'finance', 'owner'] as const;
 export type AccountNeed = (typeof ACCOUNT_NEEDS)[number];
 
-/** Record 202: each role's permissions. Every member reads the account's data except billing. */
+/** Record 325: each role's permissions. Every member reads the account's data except billing. */
 export const ROLE_PERMISSIONS: Record<AccountRole, readonly AccountNeed[]> = {
   owner: ['personal', 'read', 'catalog', 'finance', 'owner'],
   admin: ['personal', 'read', 'catalog', 'finance'],
@@ -48,10 +48,10 @@ export const ROLE_DESCRIPTIONS: Record<AccountRole, string> = {
   viewer: 'Read-only, analytics included.',
 };
 
-/** Members besides the owner, pending invitations included (record 202). */
+/** Members besides the owner, pending invitations included (record 326). */
 export const MEMBER_LIMITS: Record<Plan, number> = { basic: 2, pro: 10 };
 
-/** Invitations (record 202): they expire, and mails are limited per account and per invited address. */
+/** Invitations (record 326): they expire, and mails are limited per account and per invited address. */
 export const TEAM_INVITATION_DAYS = 7;
 export const TEAM_INVITATION_LIMITS = {
   perAccountHour: { windowSeconds: 3600, max: 10 },

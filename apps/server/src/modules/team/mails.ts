@@ -1,4 +1,4 @@
-/** The team invitation mail (record 202): a fixed subject; the account name is quoted as inert data. */
+/** The team invitation mail (record 326): a fixed subject; the account name is quoted as inert data. */
 import {
   type MemberRole,
   ROLE_DESCRIPTIONS,

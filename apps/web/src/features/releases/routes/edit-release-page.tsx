@@ -123,7 +123,7 @@ function EditReleaseForm({ release }: { release: ReleaseForEdit }) {
         },
         onError: (error) => {
           if (isNotEditableError(error)) return onCannotEdit();
-          // A team member whose role does not allow edits (record 202): the server says which role.
+          // A team member whose role does not allow edits (record 325): the server says which role.
           if (error instanceof ApiError && error.code === 'account_role')
             return notify.error(error.message, 'Not allowed');
           if (error instanceof ApiError && error.fields) {

@@ -5,7 +5,7 @@ import { ApiError } from '../../../lib/api';
 
 export function showWalletError(error: unknown, fallback: string) {
   const title = error instanceof ApiError ? WALLET_ERROR_TITLES[error.code] : undefined;
-  // A team member whose role does not allow it (record 202): the server's sentence says which role.
+  // A team member whose role does not allow it (record 325): the server's sentence says which role.
   if (error instanceof ApiError && error.code === 'account_role') notify.error(error.message, 'Not allowed');
   else if (error instanceof ApiError && title) notify.error(error.message, title);
   else notify.error(fallback);
