@@ -49,7 +49,6 @@ const ALLOWED = new Map([
   ['197-post-release-edits.md', 5757],
   ['199-release-time-and-territories.md', 4097],
   ['201-artist-profiles.md', 4819],
-  ['203-operator-brand-and-plans.md', 5725],
   ['204-bulk-balance-and-posting-at-scale.md', 3881],
   ['205-ownership-transfer-and-leaving.md', 4550],
   ['206-review-search-narrow-table.md', 3482],

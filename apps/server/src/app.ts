@@ -236,7 +236,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   }
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: 'Not found' } }, 404));
 
-  // The public pages and the shell carry the operator's brand (record 203).
+  // The public pages and the shell carry the operator's brand (record 327).
   mountWebApp(app, webDistDir, { readSiteBrand });
 
   app.onError((error, c) => {

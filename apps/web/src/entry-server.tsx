@@ -15,7 +15,7 @@ import { prerenderHead } from './lib/use-page-title';
 export type Prerendered = { html: string; title?: string; description?: string };
 
 /**
- * `brand`: the operator's (record 203) when the server renders a page for saved brand settings; the build
+ * `brand`: the operator's (record 327) when the server renders a page for saved brand settings; the build
  * renders with the default, which is what a page without the meta tag hydrates with.
  */
 export async function render(pathname: string, brand: SiteBrand = DEFAULT_SITE_BRAND): Promise<Prerendered> {

@@ -12,7 +12,7 @@ import { routes } from './app/router';
 import { readSiteBrandFromDocument, setSiteBrand } from './lib/site-brand';
 import './index.css';
 
-// The operator's brand (record 203) from the page's meta tag, before any render reads it.
+// The operator's brand (record 327) from the page's meta tag, before any render reads it.
 setSiteBrand(readSiteBrandFromDocument());
 
 const root = document.getElementById('root');

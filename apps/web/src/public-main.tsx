@@ -27,7 +27,7 @@ const pages: Record<string, { load: () => Promise<PageModule>; framed: boolean }
   '/signup': { load: () => import('./features/auth/routes/signup-page'), framed: false },
 };
 
-// The operator's brand (record 203) from the page's meta tag, before any render reads it.
+// The operator's brand (record 327) from the page's meta tag, before any render reads it.
 setSiteBrand(readSiteBrandFromDocument());
 
 const root = document.getElementById('root');

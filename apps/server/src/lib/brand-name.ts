@@ -1,5 +1,5 @@
 /**
- * The product's name as the operator set it (issue 27, record 203): the `productName` of the BRAND setting,
+ * The product's name as the operator set it (issue 27, record 328): the `productName` of the BRAND setting,
  * 'Tunedrop' when unset. lib, so the outbox (infra/mail) and every module can name the product without
  * reaching the brand module. Texts written with the built-in name get the operator's by `withProductName`.
  */

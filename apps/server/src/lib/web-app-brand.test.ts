@@ -1,4 +1,4 @@
-/** The operator's brand on the served pages (record 203): as built when unset; rendered again with it when saved. */
+/** The operator's brand on the served pages (record 327): as built when unset; rendered again with it when saved. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SITE_BRAND, parseSiteBrand, type SiteBrand } from '@tunedrop/shared/schemas/brand';

@@ -3,7 +3,7 @@
  * fingerprinted assets cached for a year, the prerendered public pages (records 128, 315) for their own
  * paths, other files as they are, and the empty shell (index.html) for every other path, where the
  * client router takes over; a missing file (`/assets/*`, or a path ending in a file extension) is a 404. Pages and the shell are `no-cache`, so a new build shows at once.
- * With the operator's brand saved (issue 27, record 203), each page carries it in a `<meta name="site-brand">`
+ * With the operator's brand saved (issue 27, record 327), each page carries it in a `<meta name="site-brand">`
  * and the accent colour as CSS variables, and the prerendered pages are rendered again with it through the
  * build's prerender bundle (once per brand and instance, then kept): the markup stays the page, with no
  * extra script. Without a saved brand the files go out exactly as built.

@@ -1,4 +1,4 @@
-/** The product's mark in headers and footers: the operator's logo, or the music note, then its name (record 203). */
+/** The product's mark in headers and footers: the operator's logo, or the music note, then its name (record 328). */
 import { Music2 } from 'lucide-react';
 import { useSiteBrand } from '../lib/site-brand';
 import { cn } from './ui/cn';

@@ -1,5 +1,5 @@
 /**
- * The operator's brand as every page reads it (issue 27, record 203): the server writes it into each HTML
+ * The operator's brand as every page reads it (issue 27, record 327): the server writes it into each HTML
  * page as `<meta name="site-brand" content="{json}">` (no inline script: the CSP allows none), main.tsx
  * reads it once before the first render, and the build-time or serve-time prerender sets it before
  * rendering, so the prerendered markup and the hydrating client agree. Without the tag: the spec's brand.

@@ -145,7 +145,7 @@ export const DEFAULT_PLANS: PlansSettings = {
 /** What the settings page shows: the saved plans, or the defaults. */
 export type PlansView = PlansSettings & { isDefault: boolean };
 
-/** A claim on the public pages that the operator's setup does not back (record 203). */
+/** A claim on the public pages that the operator's setup does not back (record 328). */
 export type BrandWarning = { claim: string; message: string };
 
 /** The number a claim such as "150+" stands for. */

@@ -33,7 +33,7 @@ export const mailSendJob = defineJob({
 });
 
 export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
-  // The templates name the product 'Tunedrop'; the operator's brand renames it (record 203).
+  // The templates name the product 'Tunedrop'; the operator's brand renames it (record 328).
   const name = await readProductName(db);
   await db.insert(mailOutbox).values({
     recipient: mail.to,

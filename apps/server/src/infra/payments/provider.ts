@@ -56,7 +56,7 @@ export type BillingEvent =
     };
 
 /**
- * The operator's price id per plan (the Plans setting, record 203), handed in by the billing module; an
+ * The operator's price id per plan (the Plans setting, record 329), handed in by the billing module; an
  * empty or missing one means the provider's configured default (STRIPE_PRICE_BASIC / STRIPE_PRICE_PRO).
  */
 export type PlanPriceIds = Partial<Record<Plan, string>>;

@@ -6,7 +6,7 @@ import { readBrand } from '../brand';
 
 export const appConfigRoutes = new Hono<AppEnv>().get('/', access('public'), async (c) => {
   const { config, db } = c.var.deps;
-  // The operator's addresses from the brand settings (record 203), else the server's.
+  // The operator's addresses from the brand settings (record 328), else the server's.
   const brand = await readBrand(db);
   const social = {
     instagram: config.SOCIAL_INSTAGRAM_URL ?? null,

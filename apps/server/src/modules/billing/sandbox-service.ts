@@ -56,7 +56,7 @@ export async function getSandboxCheckout(
     id: checkout.id,
     plan,
     planName: PLAN_DETAILS[plan].name,
-    // The price the pricing page states (the operator's plans, record 203).
+    // The price the pricing page states (the operator's plans, record 329).
     priceLabel: formatPlanPrice((await readPlansView(deps.db))[plan].priceCents),
     status: checkout.status,
     email: viewer.user.email,

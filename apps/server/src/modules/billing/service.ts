@@ -60,7 +60,7 @@ export function appUrlFor(appUrl: string, value: string, field: string): string 
 }
 
 /**
- * The price ids the operator saved in Plans (record 203); the provider falls back to STRIPE_PRICE_BASIC /
+ * The price ids the operator saved in Plans (record 329); the provider falls back to STRIPE_PRICE_BASIC /
  * STRIPE_PRICE_PRO for a plan whose id is empty.
  */
 export async function planPriceIds(db: DbOrTx): Promise<PlanPriceIds> {

@@ -550,7 +550,7 @@ describe('check-subscription and customer-portal with Stripe', () => {
   });
 });
 
-describe('price ids saved in Plans (record 203)', () => {
+describe('price ids saved in Plans (record 329)', () => {
   const OPERATOR_PRO = 'price_operator_pro';
   let adminCookie = '';
   const savePlans = (proPriceId: string) =>

@@ -40,7 +40,7 @@ export async function readSettings(db: DbOrTx, config: Config): Promise<Effectiv
     isrcRegistrant: saved.get('ISRC_REGISTRANT') ?? null,
     upcPrefix: saved.get('UPC_PREFIX') ?? null,
     ddexSenderPartyId: senderId ?? config.DDEX_SENDER_PARTY_ID,
-    // The built-in sender name follows the operator's product name (record 203).
+    // The built-in sender name follows the operator's product name (record 328).
     ddexSenderName: senderName ?? withProductName(config.DDEX_SENDER_NAME, await readProductName(db)),
     sources: {
       ddexSenderPartyId: senderId ? 'settings' : 'default',

@@ -200,7 +200,7 @@ export async function statementPdfBytes(
   line(statement.issuer.legalName, 16, 'bold');
   for (const addressLine of statement.issuer.address.split('\n').filter(Boolean)) line(addressLine, 9);
   doc.moveDown(0.6);
-  // The operator's product names the statement once its brand is set (record 203); the default reads as before.
+  // The operator's product names the statement once its brand is set (record 328); the default reads as before.
   line(
     productName === DEFAULT_PRODUCT_NAME ? 'Royalty statement' : `${productName} royalty statement`,
     20,

@@ -115,7 +115,7 @@ export function AdminLayout() {
         </nav>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-        {/* Every admin page opens with the site's unbacked claims (record 203), except Settings, which lists them. */}
+        {/* Every admin page opens with the site's unbacked claims (record 328), except Settings, which lists them. */}
         {facts.isAdmin && !location.pathname.startsWith(paths.adminSettings) ? (
           <div className="mb-6">
             <BrandWarnings linksToSettings />

@@ -1,4 +1,4 @@
-/** The claims of the public site that this server's setup does not back (record 203), for admins. */
+/** The claims of the public site that this server's setup does not back (record 328), for admins. */
 import { TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
