@@ -66,10 +66,8 @@ const ALLOWED = new Map([
   ['225-traces-dashboard-alerts.md', 3775],
   ['246-money-history-into-the-journal.md', 3456],
   ['254-server-tests-share-their-workers-modules.md', 3545],
-  ['259-statements-and-analytics-read-the-journal.md', 3313],
   ['267-payout-runs-through-the-operators-provider.md', 4149],
   ['285-label-contracts-applied-at-posting.md', 4818],
-  ['290-public-api-v1-from-the-app-routes.md', 3450],
 ]);
 
 const dir = join(root, 'docs/decisions');
