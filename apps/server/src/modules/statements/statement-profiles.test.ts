@@ -31,20 +31,27 @@ type Summary = {
   closingCents: number;
 };
 
+type Account = {
+  owner: { userId: string; cookie: string };
+  main: { id: string; name: string };
+  side: { id: string; name: string };
+};
+
 let system: TestSystem;
 let adminCookie: string;
-let owner: { userId: string; cookie: string };
-let main: { id: string; name: string };
-let side: { id: string; name: string };
+/** The account of the first two cases, read and never changed by them. */
+let account: Account;
 
-beforeAll(async () => {
-  system = await createTestSystem();
-  const people = await staff(system);
-  adminCookie = people.admin.cookie;
-  owner = await system.signedInUser({ plan: 'pro', artistName: 'Main Act' });
+/**
+ * An account with a main and a side act, one live release each (ISRCs `${prefix}1` and `${prefix}2`), a 30%
+ * split on the side act's release, and a posted report of both (the late-report case seeds its own, as it
+ * moves the report to last month).
+ */
+async function seedAccount(prefix: string, artistName: string, collaborator: string): Promise<Account> {
+  const owner = await system.signedInUser({ plan: 'pro', artistName });
   const listed = await readJson(await system.request('/api/artist-profiles', { cookie: owner.cookie }));
-  main = listed.profiles[0];
-  side = (
+  const main = listed.profiles[0];
+  const side = (
     await readJson(
       await system.request('/api/artist-profiles', {
         method: 'POST',
@@ -53,16 +60,15 @@ beforeAll(async () => {
       }),
     )
   ).profile;
-  await system.db.insert(settings).values({ key: 'FEE_PERCENT_PRO', value: '15' });
   await createTestRelease(system, owner.userId, {
     status: 'live',
     releaseDate: '2020-01-01',
-    isrcs: ['QZPST2600001'],
+    isrcs: [`${prefix}1`],
   });
   const sideRelease = await createTestRelease(system, owner.userId, {
     status: 'live',
     releaseDate: '2020-01-01',
-    isrcs: ['QZPST2600002'],
+    isrcs: [`${prefix}2`],
     artistProfileId: side.id,
   });
   const split = await system.request(`/api/releases/${sideRelease.releaseId}/splits`, {
@@ -71,50 +77,64 @@ beforeAll(async () => {
     json: {
       trackId: null,
       ownerPercent: '70',
-      payees: [{ email: 'collaborator.pst@example.com', percent: '30' }],
+      payees: [{ email: collaborator, percent: '30' }],
     },
   });
   expect(split.status, await split.clone().text()).toBe(200);
   const lines = [
-    '2026-02-10\t2026-01\tSpotify\tA\tT\tQZPST2600001\t\t1000\t100\tSong\tUS\t0\t2187.4567',
-    '2026-02-10\t2026-01\tApple Music\tA\tT\tQZPST2600001\t\t10\t100\tSong\tFR\t0\t3.3333',
-    '2026-02-10\t2026-01\tSpotify\tA\tT\tQZPST2600002\t\t500\t100\tSong\tGB\t0\t728.9911',
+    `2026-02-10\t2026-01\tSpotify\tA\tT\t${prefix}1\t\t1000\t100\tSong\tUS\t0\t2187.4567`,
+    `2026-02-10\t2026-01\tApple Music\tA\tT\t${prefix}1\t\t10\t100\tSong\tFR\t0\t3.3333`,
+    `2026-02-10\t2026-01\tSpotify\tA\tT\t${prefix}2\t\t500\t100\tSong\tGB\t0\t728.9911`,
   ];
   const upload = await afterJobs(
     system,
-    await system.request('/api/admin/royalties/imports?filename=profiles-statement.tsv', {
+    await system.request(`/api/admin/royalties/imports?filename=profiles-statement-${prefix}.tsv`, {
       method: 'POST',
       body: `${[HEADER, ...lines].join('\n')}\n`,
       headers: { 'content-type': 'application/octet-stream' },
-      cookie: people.admin.cookie,
+      cookie: adminCookie,
     }),
-    people.admin.cookie,
+    adminCookie,
   );
   const posted = await afterJobs(
     system,
     await system.request(`/api/admin/royalties/imports/${(await readJson(upload)).id}/post`, {
       method: 'POST',
-      cookie: people.admin.cookie,
+      cookie: adminCookie,
     }),
-    people.admin.cookie,
+    adminCookie,
   );
   expect(await readJson(posted)).toMatchObject({ status: 'posted' });
+  return { owner, main, side };
+}
+
+beforeAll(async () => {
+  system = await createTestSystem();
+  adminCookie = (await staff(system)).admin.cookie;
+  await system.db.insert(settings).values({ key: 'FEE_PERCENT_PRO', value: '15' });
+  account = await seedAccount('QZPST260000', 'Main Act', 'collaborator.pst@example.com');
 });
 afterAll(async () => {
   await system.close();
 });
 
 const query = (profile?: { id: string }) => (profile ? `?artistProfileId=${profile.id}` : '');
-const summaryOf = async (profile?: { id: string }): Promise<Summary> =>
+const statementOf = async (
+  owner: Account['owner'],
+  month: string,
+  profile?: { id: string },
+): Promise<Summary> =>
   readJson(
-    await system.request(`/api/royalties/statements/${MONTH}/summary${query(profile)}`, {
+    await system.request(`/api/royalties/statements/${month}/summary${query(profile)}`, {
       cookie: owner.cookie,
     }),
   );
+const summaryOf = (profile?: { id: string }) => statementOf(account.owner, MONTH, profile);
 const sharesOf = (statement: Summary) => statement.shares.reduce((sum, row) => sum + row.cents, 0);
 
 describe("each artist profile's statement", () => {
   it('shows its own lines, fee, splits and net, the profiles adding up to the account', async () => {
+    const { main, side } = account;
     const [all, ofMain, ofSide] = await Promise.all([summaryOf(), summaryOf(main), summaryOf(side)]);
     // Gross $2,190.79 + $728.99 = $2,919.78 (truncated at posting: 2919.7811 → $2,919.78).
     expect(all.earnings.grossCents).toBe(291978);
@@ -141,6 +161,7 @@ describe("each artist profile's statement", () => {
   });
 
   it('says the same in its CSV and its PDF', async () => {
+    const { owner, side } = account;
     const ofSide = await summaryOf(side);
     const records: string[][] = parse(
       await (
@@ -171,7 +192,12 @@ describe("each artist profile's statement", () => {
   });
 
   it("takes a late report into this month's statement of its profile only, leaving last month's as sent", async () => {
-    // The report above is last month's, whose statements were sent.
+    // An account of its own, whose report is moved to last month: that month's statements were sent.
+    const { owner, main, side } = await seedAccount(
+      'QZPST260001',
+      'Late Act',
+      'collaborator.late@example.com',
+    );
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
     const LAST = lastMonth.toISOString().slice(0, 7);
@@ -180,13 +206,8 @@ describe("each artist profile's statement", () => {
       sql`update balance_updates_log set created_at = ${lastMonth.toISOString()}::timestamptz
            where royalty_import_id is not null and user_id = ${owner.userId}`,
     );
-    const statementOf = async (month: string, profile?: { id: string }): Promise<Summary> =>
-      readJson(
-        await system.request(`/api/royalties/statements/${month}/summary${query(profile)}`, {
-          cookie: owner.cookie,
-        }),
-      );
-    const sent = await Promise.all([statementOf(LAST), statementOf(LAST, main), statementOf(LAST, side)]);
+    const ofOwner = (month: string, profile?: { id: string }) => statementOf(owner, month, profile);
+    const sent = await Promise.all([ofOwner(LAST), ofOwner(LAST, main), ofOwner(LAST, side)]);
     expect(sent[1].netEarningsCents + sent[2].netEarningsCents).toBe(sent[0].netEarningsCents);
 
     // A late line of January's sales for the main act only: $100.00, 15% fee.
@@ -194,7 +215,7 @@ describe("each artist profile's statement", () => {
       system,
       await system.request('/api/admin/royalties/imports?filename=profiles-late.tsv', {
         method: 'POST',
-        body: `${HEADER}\n2026-03-02\t2026-01\tDeezer\tA\tT\tQZPST2600001\t\t40\t100\tSong\tDE\t0\t100.00\n`,
+        body: `${HEADER}\n2026-03-02\t2026-01\tDeezer\tA\tT\tQZPST2600011\t\t40\t100\tSong\tDE\t0\t100.00\n`,
         headers: { 'content-type': 'application/octet-stream' },
         cookie: adminCookie,
       }),
@@ -211,14 +232,12 @@ describe("each artist profile's statement", () => {
     expect(await readJson(posted)).toMatchObject({ status: 'posted' });
 
     // Last month's statements are as they were sent.
-    expect(await Promise.all([statementOf(LAST), statementOf(LAST, main), statementOf(LAST, side)])).toEqual(
-      sent,
-    );
+    expect(await Promise.all([ofOwner(LAST), ofOwner(LAST, main), ofOwner(LAST, side)])).toEqual(sent);
     // This month: the late line, its whole fee and its net on the main act's statement; none on the side act's.
     const [all, ofMain, ofSide] = await Promise.all([
-      statementOf(MONTH),
-      statementOf(MONTH, main),
-      statementOf(MONTH, side),
+      ofOwner(MONTH),
+      ofOwner(MONTH, main),
+      ofOwner(MONTH, side),
     ]);
     expect(all).toMatchObject({
       earnings: { grossCents: 10000, lines: 1 },
