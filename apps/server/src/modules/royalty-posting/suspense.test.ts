@@ -2,12 +2,13 @@
  * The suspense account on the test database (PGlite by default, PostgreSQL with DATABASE_URL): a posted
  * report's unmatched money is held line by line in exact USD; assigning the code pays it to the artist
  * through their splits and remembers the code; releasing books it to operator revenue with a reason;
- * a second or concurrent assignment finds nothing left to pay.
+ * a second or concurrent assignment finds nothing left to pay. Each case posts the report it reads, with codes
+ * of its own, and starts with nothing held (what earlier cases left is released), so any order passes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, balanceUpdatesLog, profiles, royaltyCodeMappings } from '../../db/schema';
 import { rows, run } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
@@ -30,9 +31,15 @@ let trackIds: string[];
 let presetId: string;
 
 const KNOWN = 'QZSUS2500001';
-const ASSIGNED = 'QZUNK2500001';
-const RELEASED = 'QZUNK2500002';
+/** Unmatched codes, a few for each case: an assigned code is remembered, so no two cases share one. */
+const LISTED = 'QZUNK2500001';
+const LISTED_TOO = 'QZUNK2500002';
 const RACED = 'QZUNK2500003';
+const ASSIGNED = 'QZUNK2500011';
+const STILL_HELD = 'QZUNK2500012';
+const ASSIGNED_TWICE = 'QZUNK2500021';
+const REMEMBERED = 'QZUNK2500031';
+const RELEASED = 'QZUNK2500051';
 
 beforeAll(async () => {
   system = await createTestSystem();
@@ -73,6 +80,21 @@ afterAll(async () => {
   await system.close();
 });
 
+// Each case starts with nothing held: whatever an earlier case left is released (reason 'Test sample').
+beforeEach(async () => {
+  for (;;) {
+    const page = await readJson(await asAdmin('/api/admin/royalties/suspense'));
+    if (page.items.length === 0) return;
+    for (const { kind, code } of page.items as { kind: string; code: string }[]) {
+      const released = await asAdmin('/api/admin/royalties/suspense/release', {
+        method: 'POST',
+        json: { code, kind, reason: 'Test sample' },
+      });
+      expect(released.status).toBe(200);
+    }
+  }
+});
+
 const asAdmin = async (p: string, init: { method?: string; json?: unknown } = {}) =>
   afterJobs(system, await system.request(p, { ...init, cookie: people.admin.cookie }), people.admin.cookie);
 
@@ -104,21 +126,31 @@ async function balanceOf(userId: string) {
   return row?.balanceCents ?? 0;
 }
 
-let firstReport: string;
+/** The October report: two lines of `code` (13.33044 USD) and one of `other` (5.94 USD) held, one matched. */
+const october = (code: string, other: string) =>
+  importAndPost('october.csv', [
+    `${KNOWN};Spotify;2025-10;10;4.00`,
+    `${code};Spotify;2025-10;100;10.01`,
+    `${code};Deezer;2025-10;3;2.333`,
+    `${other};Spotify;2025-10;7;5.5`,
+  ]);
+
+/** Assigns a held code to the release's untagged track. */
+const assign = (code: string) =>
+  asAdmin('/api/admin/royalties/suspense/assign', {
+    method: 'POST',
+    json: { code, kind: 'isrc', trackId: trackIds[1] },
+  });
+
 const DISTROKID_HEADER =
   'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
 
 describe('posting books unmatched money to suspense', () => {
   it('holds every unmatched line in exact USD at the report rate, listed by code and searchable', async () => {
-    firstReport = await importAndPost('october.csv', [
-      `${KNOWN};Spotify;2025-10;10;4.00`,
-      `${ASSIGNED};Spotify;2025-10;100;10.01`,
-      `${ASSIGNED};Deezer;2025-10;3;2.333`,
-      `${RELEASED};Spotify;2025-10;7;5.5`,
-    ]);
+    const report = await october(LISTED, LISTED_TOO);
     const held = await rows<{ total: string }>(
       system.db,
-      sql`select trim_scale(sum(amount_usd))::text as total from royalty_suspense_lines where import_id = ${firstReport}`,
+      sql`select trim_scale(sum(amount_usd))::text as total from royalty_suspense_lines where import_id = ${report}`,
     );
     // (10.01 + 2.333 + 5.5) EUR × 1.08 = 19.27044 USD, not a rounded figure.
     expect(held[0]?.total).toBe('19.27044');
@@ -126,7 +158,7 @@ describe('posting books unmatched money to suspense', () => {
     expect(page).toMatchObject({ totalUsd: '19.27044', totalLines: 3, codes: 2, page: 1 });
     expect(page.items[0]).toMatchObject({
       kind: 'isrc',
-      code: ASSIGNED,
+      code: LISTED,
       lines: 2,
       reports: 1,
       amountUsd: '13.33044',
@@ -139,10 +171,10 @@ describe('posting books unmatched money to suspense', () => {
       currency: 'EUR',
       amountUsd: '10.8108',
     });
-    const search = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${RELEASED.slice(-4)}`));
-    expect(search.items.map((item: { code: string }) => item.code)).toEqual([RELEASED]);
+    const search = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${LISTED_TOO.slice(-4)}`));
+    expect(search.items.map((item: { code: string }) => item.code)).toEqual([LISTED_TOO]);
     expect(search.totalUsd).toBe('19.27044');
-    const byCode = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${ASSIGNED.slice(0, 8)}`));
+    const byCode = await readJson(await asAdmin(`/api/admin/royalties/suspense?q=${LISTED.slice(0, 8)}`));
     expect(byCode.codes).toBe(3 - 1);
   });
 
@@ -162,7 +194,7 @@ describe('posting books unmatched money to suspense', () => {
     );
     expect(held[0]).toMatchObject({ gbp: '5000', usd: '6250' });
     expect(Number(held[0]?.lines)).toBe(15);
-    // Released again so the rest of this file sees only its own codes.
+    // Released again (the next case would release them anyway).
     const codes = await rows<{ kind: string; code: string }>(
       system.db,
       sql`select distinct case when isrc is null then 'upc' else 'isrc' end as kind, coalesce(isrc, upc) as code
@@ -186,7 +218,7 @@ describe('posting books unmatched money to suspense', () => {
       const response = await system.request(path, {
         method,
         cookie: owner.cookie,
-        json: method === 'POST' ? { code: ASSIGNED, kind: 'isrc', trackId: trackIds[1] } : undefined,
+        json: method === 'POST' ? { code: LISTED, kind: 'isrc', trackId: trackIds[1] } : undefined,
       });
       expect(response.status).toBe(403);
     }
@@ -195,17 +227,15 @@ describe('posting books unmatched money to suspense', () => {
 
 describe('assigning a code', () => {
   it('pays the held money to the artist through their splits, names the report, remembers the code', async () => {
+    const report = await october(ASSIGNED, STILL_HELD);
     const before = await balanceOf(owner.userId);
-    const response = await asAdmin('/api/admin/royalties/suspense/assign', {
-      method: 'POST',
-      json: { code: ASSIGNED, kind: 'isrc', trackId: trackIds[1] },
-    });
+    const response = await assign(ASSIGNED);
     expect(response.status, await response.clone().text()).toBe(200);
     const result = await readJson(response);
     // 13.33044 USD → 1,333 cents: 30% (3.999132 → 399 cents) held for the invited payee, 934 to the owner.
     expect(result).toMatchObject({ code: ASSIGNED, lines: 2, amountUsd: '13.33044', creditedCents: 934 });
     expect(result.postings).toEqual([
-      expect.objectContaining({ reportImportId: firstReport, fileName: 'october.csv', period: '2025-10' }),
+      expect.objectContaining({ reportImportId: report, fileName: 'october.csv', period: '2025-10' }),
     ]);
     expect(await balanceOf(owner.userId)).toBe(before + 934);
     const payout = result.postings[0].importId as string;
@@ -236,7 +266,7 @@ describe('assigning a code', () => {
     const [audit] = await system.db
       .select()
       .from(auditLog)
-      .where(eq(auditLog.action, 'royalties.suspense_assign'));
+      .where(and(eq(auditLog.action, 'royalties.suspense_assign'), eq(auditLog.subjectId, ASSIGNED)));
     expect(audit?.subjectLabel).toBe(`ISRC ${ASSIGNED}`);
     expect(audit?.after).toMatchObject({
       lines: 2,
@@ -247,8 +277,8 @@ describe('assigning a code', () => {
     const codeAudits = await system.db
       .select()
       .from(auditLog)
-      .where(eq(auditLog.action, 'royalties.code_assign'));
-    expect(codeAudits.map((row) => row.subjectLabel)).toEqual([expect.stringContaining(ASSIGNED)]);
+      .where(and(eq(auditLog.action, 'royalties.code_assign'), eq(auditLog.subjectId, `isrc:${ASSIGNED}`)));
+    expect(codeAudits.map((row) => row.subjectLabel)).toEqual([`ISRC ${ASSIGNED}`]);
     // Suspense now holds only the other code; the payout is not a report of its own in the list.
     const page = await readJson(await asAdmin('/api/admin/royalties/suspense'));
     expect(page).toMatchObject({ totalUsd: '5.94', codes: 1 });
@@ -258,16 +288,20 @@ describe('assigning a code', () => {
   });
 
   it('refuses a second assignment of the same code', async () => {
+    await october(ASSIGNED_TWICE, `${ASSIGNED_TWICE.slice(0, -1)}2`);
+    expect((await assign(ASSIGNED_TWICE)).status).toBe(200);
     const again = await asAdmin('/api/admin/royalties/suspense/assign', {
       method: 'POST',
-      json: { code: ASSIGNED, kind: 'isrc', releaseId },
+      json: { code: ASSIGNED_TWICE, kind: 'isrc', releaseId },
     });
     expect(again.status).toBe(409);
     expect((await readJson(again)).error.code).toBe('suspense_resolved');
   });
 
   it('matches the next import by the remembered code', async () => {
-    const csv = `Code;Shop;Month;Qty;Net\r\n${ASSIGNED};Spotify;2025-11;1;1.00\r\n`;
+    await october(REMEMBERED, `${REMEMBERED.slice(0, -1)}2`);
+    expect((await assign(REMEMBERED)).status).toBe(200);
+    const csv = `Code;Shop;Month;Qty;Net\r\n${REMEMBERED};Spotify;2025-11;1;1.00\r\n`;
     const search = new URLSearchParams({ filename: 'november.csv', preset: presetId, rate: '1.08' });
     const summary = await upload(`${search}`, csv);
     expect(summary.matched.lines).toBe(1);
@@ -306,19 +340,20 @@ describe('assigning a code', () => {
     expect(await balanceOf(owner.userId)).toBe(before + 152);
     const payouts = await rows<{ n: number | string }>(
       system.db,
-      sql`select count(*) as n from royalty_imports where suspense_of is not null`,
+      sql`select count(*) as n from royalty_imports where suspense_of = ${uploaded.id}`,
     );
-    expect(Number(payouts[0]?.n)).toBe(2);
+    expect(Number(payouts[0]?.n)).toBe(1);
   });
 });
 
 describe('releasing to operator revenue', () => {
   it('holds lines the report gave no code under “none”, which can be released', async () => {
     // A DSR resource with only a proprietary id, or a YouTube asset we do not know: no ISRC, no UPC.
+    const report = await importAndPost('october.csv', [`${KNOWN};Spotify;2025-10;10;4.00`]);
     await run(
       system.db,
       sql`insert into royalty_suspense_lines (import_id, line_no, line_key, period, units, amount, amount_usd, title)
-          values (${firstReport}, 9999, 'no-code', '2025-10', 1, 0.5, 0.54, 'Untagged')`,
+          values (${report}, 9999, 'no-code', '2025-10', 1, 0.5, 0.54, 'Untagged')`,
     );
     const found = await readJson(await asAdmin('/api/admin/royalties/suspense?q=untagged'));
     expect(found.items).toEqual([
@@ -346,6 +381,7 @@ describe('releasing to operator revenue', () => {
   });
 
   it('books the held money to operator revenue with the reason, audited', async () => {
+    await importAndPost('october.csv', [`${RELEASED};Spotify;2025-10;7;5.5`]);
     const response = await asAdmin('/api/admin/royalties/suspense/release', {
       method: 'POST',
       json: { code: RELEASED, kind: 'isrc', reason: 'Not ours: the store confirmed a mis-tagged upload' },
@@ -375,7 +411,7 @@ describe('releasing to operator revenue', () => {
     const [audit] = await system.db
       .select()
       .from(auditLog)
-      .where(eq(auditLog.action, 'royalties.suspense_release'));
+      .where(and(eq(auditLog.action, 'royalties.suspense_release'), eq(auditLog.subjectId, RELEASED)));
     expect(audit?.after).toMatchObject({ reason: 'Not ours: the store confirmed a mis-tagged upload' });
     const page = await readJson(await asAdmin('/api/admin/royalties/suspense'));
     expect(page).toMatchObject({ totalUsd: '0', totalLines: 0, codes: 0, items: [] });
