@@ -1,7 +1,8 @@
 /**
  * Royalty import API on the test database (PGlite by default, PostgreSQL with DATABASE_URL): the DDEX
  * samples, re-import, matching and the unmatched queue, posting (exactly once, all or nothing), the
- * artist's ledger and statements, and the balance audit.
+ * artist's ledger and statements, and the balance audit. Each case stages the reports it reads, naming codes
+ * and artists of its own (`world()`), so the cases pass in any order.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,23 +33,69 @@ const YOUTUBE = path.join(SAMPLES, 'DSR_TEST_YouTube_AdSupport-music_2015-Q4_IS_
 
 let system: TestSystem;
 let people: Awaited<ReturnType<typeof staff>>;
-let enya: { userId: string; cookie: string; email: string };
-let choir: { userId: string; cookie: string; email: string };
-let choirTrackId: string;
 
 beforeAll(async () => {
   system = await createTestSystem();
   people = await staff(system);
-  enya = await system.signedInUser({ plan: 'basic' });
-  choir = await system.signedInUser({ plan: 'pro' });
-  // Enya's release is known by its ISRC (written with hyphens in our catalogue's eyes: normalised).
-  await createTestRelease(system, enya.userId, { status: 'live', isrcs: ['GBAHT0900445'] });
-  const choirRelease = await createTestRelease(system, choir.userId, { status: 'live', trackCount: 2 });
-  choirTrackId = choirRelease.trackIds[0] as string;
 });
 afterAll(async () => {
   await system.close();
 });
+
+let worlds = 0;
+/**
+ * A case's own artists and sample: Enya, whose release holds Aniron under an ISRC of the case's own, the
+ * Choir with a two-track release, and the Basic Audio sample rewritten to name that ISRC, a Merry Christmas
+ * ISRC of the case's own (unknown until a case maps it), its own MessageId and SalesTransactionIds. No two
+ * cases share a code, a report, a sale or a balance.
+ */
+async function world() {
+  worlds += 1;
+  const n = String(worlds).padStart(5, '0');
+  const aniron = `GBAHT09${n}`;
+  const merry = `USSM169${n}`;
+  const enya = await system.signedInUser({ plan: 'basic' });
+  const choir = await system.signedInUser({ plan: 'pro' });
+  await createTestRelease(system, enya.userId, { status: 'live', isrcs: [aniron] });
+  const choirRelease = await createTestRelease(system, choir.userId, { status: 'live', trackCount: 2 });
+  const sample = fs
+    .readFileSync(UNLIMITED, 'utf8')
+    .replaceAll('GBAHT0900445', aniron)
+    .replaceAll('USSM16900682', merry)
+    .replace('1234567890', `MSG-${n}`)
+    // Its own sales too: a sale's identity is its SalesTransactionId, sender and period (record 186).
+    .replace(/^(SU02\.02\t\d+\tS1\t)/gm, `$1W${n}-`);
+  return {
+    enya,
+    choir,
+    choirTrackId: choirRelease.trackIds[0] as string,
+    aniron,
+    merry,
+    sample,
+    messageId: `MSG-${n}`,
+  };
+}
+
+/** GBAHT0900445 as GB-AHT-09-00445. */
+const hyphenated = (isrc: string) =>
+  `${isrc.slice(0, 2)}-${isrc.slice(2, 5)}-${isrc.slice(5, 7)}-${isrc.slice(7)}`;
+
+/** The world's sample staged at £1 = $1.25: Aniron's three lines matched, the rest waiting. */
+async function staged(of: Awaited<ReturnType<typeof world>>): Promise<string> {
+  const summary = await readJson(await upload(of.sample, { rate: '1.25' }));
+  expect(summary).toMatchObject({ status: 'staged', lineCount: 15 });
+  return summary.id;
+}
+
+/** Merry Christmas's ISRC assigned to the Choir's first track (the unmatched queue's assignment). */
+async function mapMerry(of: Awaited<ReturnType<typeof world>>) {
+  const response = await asAdmin('/api/admin/royalties/code-mappings', {
+    method: 'POST',
+    json: { code: of.merry, kind: 'isrc', trackId: of.choirTrackId },
+  });
+  expect(response.status).toBe(200);
+  return readJson(response);
+}
 
 const upload = (body: Buffer | string, query: Record<string, string> = {}, cookie = people.admin.cookie) =>
   uploadReport(
@@ -66,8 +113,6 @@ async function balanceOf(userId: string) {
   return row?.balanceCents;
 }
 
-let unlimitedId: string;
-
 describe('importing the DDEX samples', () => {
   it('refuses non-admins', async () => {
     const response = await upload(fs.readFileSync(UNLIMITED), {}, people.artist.cookie);
@@ -75,16 +120,17 @@ describe('importing the DDEX samples', () => {
   });
 
   it('imports the Basic Audio sample: GBP at a fixed rate, revenue shared exactly by usages', async () => {
-    const response = await upload(fs.readFileSync(UNLIMITED), { rate: '1.25' });
+    const mine = await world();
+    const response = await upload(mine.sample, { rate: '1.25' });
     expect(response.status).toBe(202);
     const summary = await readJson(response);
-    unlimitedId = summary.id;
+    const unlimitedId = summary.id;
     expect(summary).toMatchObject({
       format: 'dsr',
       status: 'staged',
       currency: 'GBP',
       exchangeRate: '1.25',
-      messageId: '1234567890',
+      messageId: mine.messageId,
       periodStart: '2020-06-01',
       lineCount: 15,
       refusedCount: 0,
@@ -130,13 +176,15 @@ describe('importing the DDEX samples', () => {
   });
 
   it('never imports the same file or the same DSR message twice', async () => {
-    const again = await upload(fs.readFileSync(UNLIMITED), { rate: '1.25' });
+    const mine = await world();
+    await staged(mine);
+    const again = await upload(mine.sample, { rate: '1.25' });
     expect(again.status).toBe(409);
     expect((await readJson(again)).error.code).toBe('already_imported');
     // Same message, other bytes (gzip): refused by MessageId.
-    const gz = await upload(gzipSync(fs.readFileSync(UNLIMITED)), { rate: '1.25' });
+    const gz = await upload(gzipSync(mine.sample), { rate: '1.25' });
     expect(gz.status).toBe(409);
-    expect((await readJson(gz)).error.message).toContain('MessageId 1234567890');
+    expect((await readJson(gz)).error.message).toContain(`MessageId ${mine.messageId}`);
   });
 
   it('reports the AdFunded sample’s wrong FOOT block count and refuses to post it', async () => {
@@ -191,26 +239,38 @@ describe('importing the DDEX samples', () => {
 
 describe('the unmatched queue', () => {
   it('lists unknown codes and remembers an assignment', async () => {
-    const queue = await readJson(await asAdmin('/api/admin/royalties/unmatched'));
-    const codes = queue.items.map((item: { code: string }) => item.code);
-    expect(codes).toContain('USSM16900682');
-    expect(codes).not.toContain('GBAHT0900445');
+    const mine = await world();
+    const unlimitedId = await staged(mine);
+    const noRate = await readJson(
+      await upload(mine.sample.replace(mine.messageId, `${mine.messageId}-NO-RATE`)),
+    );
+    expect(noRate.status).toBe('failed');
+    const unmatched = async () =>
+      (await readJson(await asAdmin('/api/admin/royalties/unmatched'))).items.map(
+        (item: { code: string }) => item.code,
+      );
+    const codes = await unmatched();
+    expect(codes).toContain(mine.merry);
+    expect(codes).not.toContain(mine.aniron);
     const response = await asAdmin('/api/admin/royalties/code-mappings', {
       method: 'POST',
-      json: { code: 'us-sm1-69-00682', kind: 'isrc', trackId: choirTrackId },
+      // Written as a person might (hyphens, lower case): normalised.
+      json: { code: hyphenated(mine.merry).toLowerCase(), kind: 'isrc', trackId: mine.choirTrackId },
     });
     expect(response.status).toBe(200);
     // One line in the staged report, one in the failed report without a rate.
-    expect(await readJson(response)).toMatchObject({ code: 'USSM16900682', rematchedLines: 2 });
+    expect(await readJson(response)).toMatchObject({ code: mine.merry, rematchedLines: 2 });
     const summary = await readJson(await asAdmin(`/api/admin/royalties/imports/${unlimitedId}`));
     expect(summary.matched.lines).toBe(4);
-    const after = await readJson(await asAdmin('/api/admin/royalties/unmatched'));
-    expect(after.items.map((item: { code: string }) => item.code)).not.toContain('USSM16900682');
+    expect(await unmatched()).not.toContain(mine.merry);
   });
 });
 
 describe('posting', () => {
   it('leaves nothing behind when posting is refused half way, and the report can be posted again', async () => {
+    const mine = await world();
+    const { enya } = mine;
+    const unlimitedId = await staged(mine);
     const before = await balanceOf(enya.userId);
     // A refusal at the last step (like an artist going below zero); a crash instead leaves the chunks
     // for the job's retry (jobs.test.ts).
@@ -234,9 +294,16 @@ describe('posting', () => {
       .from(balanceUpdatesLog)
       .where(eq(balanceUpdatesLog.royaltyImportId, unlimitedId));
     expect(logs).toHaveLength(0);
+    const again = await asAdmin(`/api/admin/royalties/imports/${unlimitedId}/post`, { method: 'POST' });
+    expect(await readJson(again)).toMatchObject({ status: 'posted', progress: { postError: null } });
+    expect(await balanceOf(enya.userId)).toBe((before ?? 0) + 86827);
   });
 
   it('posts once when two admins post at the same time', async () => {
+    const mine = await world();
+    const { enya, choir } = mine;
+    const unlimitedId = await staged(mine);
+    await mapMerry(mine);
     // Enya has a webhook endpoint: royalty_run.published is written with the posting (issue 40).
     const hook = await system.request('/api/webhooks/endpoints', {
       method: 'POST',
@@ -261,7 +328,7 @@ describe('posting', () => {
     const enyaBalance = await balanceOf(enya.userId);
     const choirBalance = await balanceOf(choir.userId);
     expect(enyaBalance).toBe(86827);
-    // Silent Night's first line: 443 usages → £700.95 × 1.25 = $876.1875 → $876.18.
+    // Merry Christmas (mapped to the Choir): 443 usages → £700.95 × 1.25 = $876.1875 → $876.18.
     expect(choirBalance).toBe(87618);
     expect(winner.postedCents).toBe((enyaBalance ?? 0) + (choirBalance ?? 0));
     const logs = await system.db
@@ -276,7 +343,10 @@ describe('posting', () => {
     expect(logs).toHaveLength(2);
     const mails = await system.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, enya.email));
     expect(mails.map((mail) => mail.subject)).toContain('New earnings: $868.27 for 2020-06');
-    const events = await system.db.select().from(webhookMessages);
+    const events = await system.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.accountId, enya.userId));
     expect(events.map((event) => [event.accountId, event.payload.type, event.payload.data])).toEqual([
       [enya.userId, 'royalty_run.published', { importId: unlimitedId, period: '2020-06' }],
     ]);
@@ -285,6 +355,11 @@ describe('posting', () => {
   });
 
   it('refuses to post or delete a posted report', async () => {
+    const mine = await world();
+    const { enya } = mine;
+    const unlimitedId = await staged(mine);
+    const posted = await asAdmin(`/api/admin/royalties/imports/${unlimitedId}/post`, { method: 'POST' });
+    expect(await readJson(posted)).toMatchObject({ status: 'posted' });
     const post = await asAdmin(`/api/admin/royalties/imports/${unlimitedId}/post`, { method: 'POST' });
     expect(post.status).toBe(409);
     expect((await readJson(post)).error.code).toBe('already_posted');
@@ -314,16 +389,25 @@ describe('posting', () => {
 
 describe('aggregator statements', () => {
   it('imports a DistroKid TSV with a refund line, posts it, and the artist sees ledger and statement', async () => {
+    // Enya's June 2020 earnings from the DSR sample are posted first.
+    const mine = await world();
+    const { enya, choir, aniron } = mine;
+    const june = await staged(mine);
+    const postedJune = await asAdmin(`/api/admin/royalties/imports/${june}/post`, { method: 'POST' });
+    expect(await readJson(postedJune)).toMatchObject({ status: 'posted' });
     const header =
       'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
     const rows = [
-      '2025-04-10\t2025-03\tSpotify\tEnya\tAniron\tGBAHT0900445\t\t1000\t100\tSong\tUS\t0\t3.123456789',
-      '2025-04-10\t2025-03\tApple Music\tEnya\tAniron\tGB-AHT-09-00445\t\t10\t100\tSong\tDE\t0\t0.10',
-      '2025-04-10\t2025-03\tiTunes\tEnya\tAniron\tGBAHT0900445\t\t-1\t100\tSong\tUS\t0\t-0.70',
+      `2025-04-10\t2025-03\tSpotify\tEnya\tAniron\t${aniron}\t\t1000\t100\tSong\tUS\t0\t3.123456789`,
+      // Written with hyphens: normalised to the catalogue's ISRC.
+      `2025-04-10\t2025-03\tApple Music\tEnya\tAniron\t${hyphenated(aniron)}\t\t10\t100\tSong\tDE\t0\t0.10`,
+      `2025-04-10\t2025-03\tiTunes\tEnya\tAniron\t${aniron}\t\t-1\t100\tSong\tUS\t0\t-0.70`,
       '2025-04-10\t2025-03\tSpotify\tNobody\tUnknown\tZZZZZ9999999\t\t5\t100\tSong\tUS\t0\t0.01',
-      '2025-04-10\t2025-03\tSpotify\tEnya\tAniron\tGBAHT0900445\t\t5\t100\tSong\tUS',
+      `2025-04-10\t2025-03\tSpotify\tEnya\tAniron\t${aniron}\t\t5\t100\tSong\tUS`,
     ];
-    const response = await upload(`${[header, ...rows].join('\r\n')}\r\n`, { filename: 'distrokid.tsv' });
+    const response = await upload(`${[header, ...rows].join('\r\n')}\r\n`, {
+      filename: `distrokid-${aniron}.tsv`,
+    });
     const summary = await readJson(response);
     expect(summary).toMatchObject({ format: 'distrokid', status: 'staged', currency: 'USD', lineCount: 4 });
     expect(summary.refused).toEqual([{ line: 6, reason: 'has 11 cells; the header has 13' }]);
@@ -353,10 +437,14 @@ describe('aggregator statements', () => {
       'Section,Description,Date,Sales period,Store,Country,Usage type,Release,UPC,Track,ISRC,Units,Amount (USD cents),Exact amount (USD)',
     );
     expect(text).toMatch(
-      /Gross earnings,,,2025-03,Spotify,US,,Test Release,,Track 1,GBAHT0900445,1000,31\d,3\.123456789\r\n/,
+      new RegExp(
+        `Gross earnings,,,2025-03,Spotify,US,,Test Release,,Track 1,${aniron},1000,31\\d,3\\.123456789\r\n`,
+      ),
     );
     expect(text).toMatch(
-      /Gross earnings,,,2025-03,iTunes,US,Refund,Test Release,,Track 1,GBAHT0900445,-1,-\d+,-0\.7\r\n/,
+      new RegExp(
+        `Gross earnings,,,2025-03,iTunes,US,Refund,Test Release,,Track 1,${aniron},-1,-\\d+,-0\\.7\r\n`,
+      ),
     );
     // The admin's manual edit stays, and shows in the ledger as an adjustment.
     const profile = await system.db.select().from(profiles).where(eq(profiles.id, enya.userId));
