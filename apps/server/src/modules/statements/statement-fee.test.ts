@@ -14,45 +14,50 @@ import { postImport } from '../royalty-posting';
 const MONTH = new Date().toISOString().slice(0, 7);
 
 let system: TestSystem;
-let artist: { userId: string; cookie: string; email: string };
 let adminCookie: string;
-let trackId: string;
 
 beforeAll(async () => {
   system = await createTestSystem();
-  const people = await staff(system);
-  artist = await system.signedInUser({ plan: 'basic' });
-  adminCookie = people.admin.cookie;
-  const release = await createTestRelease(system, artist.userId, {
-    status: 'live',
-    releaseDate: '2020-01-01',
-    isrcs: ['QZFEE2600001'],
-  });
-  trackId = release.trackIds[0] as string;
+  adminCookie = (await staff(system)).admin.cookie;
   await system.db.insert(settings).values({ key: 'FEE_PERCENT_BASIC', value: '10' });
-  const body = [
-    'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)',
-    '2026-02-10\t2025-10\tSpotify\tA\tT\tQZFEE2600001\t\t100\t100\tSong\tUS\t0\t12.3456',
-    '2026-02-10\t2025-10\tApple Music\tA\tT\tQZFEE2600001\t\t50\t100\tSong\tGB\t0\t9.1851',
-    // Unmatched: held in suspense until the operator assigns the code.
-    '2026-02-10\t2025-09\tDeezer\tA\tT\tQZFEE2600009\t\t10\t100\tSong\tFR\t0\t5.005',
-  ].join('\n');
-  const upload = await system.request('/api/admin/royalties/imports?filename=fee.tsv', {
-    method: 'POST',
-    body: `${body}\n`,
-    headers: { 'content-type': 'application/octet-stream' },
-    cookie: people.admin.cookie,
-  });
-  const summary = await readJson(await afterJobs(system, upload, people.admin.cookie));
-  expect(summary.status).toBe('staged');
-  await postImport(system.db, summary.id, { admin: null });
 });
 afterAll(async () => {
   await system.close();
 });
 
+/**
+ * A Basic artist of the case's own with a posted report: two lines of their track (`${prefix}1`) and one of
+ * an unmatched code (`${prefix}9`) held in suspense until the operator assigns it. Each case has its own, as
+ * the second credits the suspense to its artist.
+ */
+async function artistWithReport(prefix: string) {
+  const artist = await system.signedInUser({ plan: 'basic' });
+  const release = await createTestRelease(system, artist.userId, {
+    status: 'live',
+    releaseDate: '2020-01-01',
+    isrcs: [`${prefix}1`],
+  });
+  const body = [
+    'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)',
+    `2026-02-10\t2025-10\tSpotify\tA\tT\t${prefix}1\t\t100\t100\tSong\tUS\t0\t12.3456`,
+    `2026-02-10\t2025-10\tApple Music\tA\tT\t${prefix}1\t\t50\t100\tSong\tGB\t0\t9.1851`,
+    `2026-02-10\t2025-09\tDeezer\tA\tT\t${prefix}9\t\t10\t100\tSong\tFR\t0\t5.005`,
+  ].join('\n');
+  const upload = await system.request(`/api/admin/royalties/imports?filename=fee-${prefix}.tsv`, {
+    method: 'POST',
+    body: `${body}\n`,
+    headers: { 'content-type': 'application/octet-stream' },
+    cookie: adminCookie,
+  });
+  const summary = await readJson(await afterJobs(system, upload, adminCookie));
+  expect(summary.status).toBe('staged');
+  await postImport(system.db, summary.id, { admin: null });
+  return { artist, trackId: release.trackIds[0] as string, unmatched: `${prefix}9` };
+}
+
 describe('a statement with a distribution fee', () => {
   it('shows gross, fee and net, and still runs from opening to closing', async () => {
+    const { artist } = await artistWithReport('QZFEE260000');
     // Gross 21.5307 (credited gross $21.53); net 21.5307 − 2.15307 = 19.37763 → $19.37; fee $2.16.
     const statement = await readJson(
       await system.request(`/api/royalties/statements/${MONTH}/summary`, { cookie: artist.cookie }),
@@ -84,10 +89,11 @@ describe('a statement with a distribution fee', () => {
   });
 
   it('counts suspense assigned later as gross of the month it was credited, fee taken the same way', async () => {
+    const { artist, trackId, unmatched } = await artistWithReport('QZFEE260001');
     const assigned = await system.request('/api/admin/royalties/suspense/assign', {
       method: 'POST',
       cookie: adminCookie,
-      json: { code: 'QZFEE2600009', kind: 'isrc', trackId },
+      json: { code: unmatched, kind: 'isrc', trackId },
     });
     expect(assigned.status, await assigned.clone().text()).toBe(200);
     // 5.005 → gross $5.00; net 4.5045 → $4.50; fee $0.50.
