@@ -4,7 +4,7 @@
  * the settings and a treaty rate (audited), lists forms, invalidates a W-8 (the payee then stands at 30%)
  * and downloads the year's CSV.
  */
-import { TAX_MESSAGES } from '@tunedrop/shared/schemas/tax';
+import { DEFAULT_TAX_SETTINGS, TAX_MESSAGES } from '@tunedrop/shared/schemas/tax';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
 import { w8benForm, w9Form } from './tax-fixtures';
@@ -20,6 +20,13 @@ afterAll(async () => system?.close());
 
 describe('tax routes', () => {
   it('the owner signs a W-9, reads the standing and downloads the PDF; another account cannot', async () => {
+    // The default policy (block payouts without a W-9), whatever another case saved.
+    const put = await system.request('/api/admin/tax/settings', {
+      method: 'PUT',
+      cookie: admin.cookie,
+      json: DEFAULT_TAX_SETTINGS,
+    });
+    expect(put.status).toBe(200);
     const artist = await system.signedInUser();
     const bad = await system.request('/api/tax/forms', {
       method: 'POST',
