@@ -143,18 +143,24 @@ describe('tax reports', () => {
   });
 
   it('refuses a report whose withholding the journal does not back', async () => {
+    // A payee and a year of its own (2029): the lines are append-only, and the other cases read 2027 and 2028.
+    const br = w8benForm('Tina Tampered', 'BR', null, {
+      permanentAddress: { street: 'Rua 3', city: 'Recife', country: 'BR' },
+    });
+    const userId = await payee('tampered', 'f-tina@example.com', br);
+    await postTestPayout(system.db, userId, lines(10_001, 4_000), new Date('2029-01-15T10:00:00Z'));
     await run(
       system.db,
       sql`insert into tax_withholding_lines (user_id, journal_transaction_id, reference_type, reference_id, line_key,
             territory, gross_cents, is_subject, rate_percent, withheld_cents, basis, report_form, paid_at)
           select user_id, journal_transaction_id, 'tampered', 'x', 'extra', 'US', 0, true, 30, 99, 'tampered', '1042-s', paid_at
-            from tax_withholding_lines where user_id = ${ids.br} limit 1`,
+            from tax_withholding_lines where user_id = ${userId} limit 1`,
     );
     await expect(
-      buildTaxReport(system.db, system.config.appSecret, { year: 2027, form: '1042-s' }),
+      buildTaxReport(system.db, system.config.appSecret, { year: 2029, form: '1042-s' }),
     ).rejects.toThrow(TaxReportMismatch);
     await expect(
-      buildTaxReport(system.db, system.config.appSecret, { year: 2027, form: '1042-s' }),
+      buildTaxReport(system.db, system.config.appSecret, { year: 2029, form: '1042-s' }),
     ).rejects.toThrow('withheld: report $30.99, journal tax_withheld_payable $30.00');
   });
 
@@ -187,6 +193,11 @@ describe('tax reports', () => {
         ],
       });
       if (!id || !paid) throw new Error('not written');
+      // The returned gross is on the payee's balance again, as the journal says (ledger:verify checks it).
+      await run(
+        tx,
+        sql`update profiles set balance_cents = balance_cents + ${decision.grossCents} where id = ${userId}`,
+      );
       await reverseWithholding(tx, {
         journalTransactionId: id,
         reversesJournalTransactionId: paid.id,
