@@ -316,7 +316,8 @@ describe('the issuer', () => {
   });
 });
 
-// Last: it tampers with the profile's cached balance and the balance history, which the journal outranks.
+// It tampers with the profile's cached balance and the balance history, which the journal outranks, and puts
+// both back, so the other cases read them as seeded whichever runs first.
 describe('the balances come from the journal (issue 36, record 259)', () => {
   it('keeps the opening and closing balances when the cached balance and the history are tampered with', async () => {
     await system.db.execute(
@@ -328,30 +329,42 @@ describe('the balances come from the journal (issue 36, record 259)', () => {
       .set({ oldBalanceCents: sql`${balanceUpdatesLog.oldBalanceCents} - 300` })
       .where(and(eq(balanceUpdatesLog.userId, owner.userId), eq(balanceUpdatesLog.updateType, 'manual')));
 
-    const statement = await summaryOf(owner.cookie);
-    expect(statement).toMatchObject({ openingCents: 10_000, closingCents: 6598 });
-    // The history's extra $3.00 is shown against a difference row, so the statement still adds up.
-    expect(statement.adjustments).toEqual([
-      { date: expect.any(String), description: 'Balance adjustment by the operator', cents: 425 },
-      {
-        date: `${MONTH}-01`,
-        description: 'Balance change on the books not in the balance history',
-        cents: -300,
-      },
-    ]);
-    expect(
-      statement.openingCents +
-        statement.earnings.grossCents +
-        statement.feeCents +
-        sum(statement.shares) +
-        sum(statement.otherEarnings) +
-        sum(statement.withdrawals) +
-        sum(statement.adjustments),
-    ).toBe(statement.closingCents);
-    const list = await readJson(await system.request('/api/royalties/statements', { cookie: owner.cookie }));
-    expect(list.items).toEqual([
-      { period: MONTH, openingCents: 10_000, closingCents: 6598, amountCents: 1473, lines: 3 },
-      { period: PREVIOUS, openingCents: 0, closingCents: 10_000, amountCents: 0, lines: 0 },
-    ]);
+    try {
+      const statement = await summaryOf(owner.cookie);
+      expect(statement).toMatchObject({ openingCents: 10_000, closingCents: 6598 });
+      // The history's extra $3.00 is shown against a difference row, so the statement still adds up.
+      expect(statement.adjustments).toEqual([
+        { date: expect.any(String), description: 'Balance adjustment by the operator', cents: 425 },
+        {
+          date: `${MONTH}-01`,
+          description: 'Balance change on the books not in the balance history',
+          cents: -300,
+        },
+      ]);
+      expect(
+        statement.openingCents +
+          statement.earnings.grossCents +
+          statement.feeCents +
+          sum(statement.shares) +
+          sum(statement.otherEarnings) +
+          sum(statement.withdrawals) +
+          sum(statement.adjustments),
+      ).toBe(statement.closingCents);
+      const list = await readJson(
+        await system.request('/api/royalties/statements', { cookie: owner.cookie }),
+      );
+      expect(list.items).toEqual([
+        { period: MONTH, openingCents: 10_000, closingCents: 6598, amountCents: 1473, lines: 3 },
+        { period: PREVIOUS, openingCents: 0, closingCents: 10_000, amountCents: 0, lines: 0 },
+      ]);
+    } finally {
+      await system.db.execute(
+        sql`update profiles set balance_cents = balance_cents - 777 where id = ${owner.userId}`,
+      );
+      await system.db
+        .update(balanceUpdatesLog)
+        .set({ oldBalanceCents: sql`${balanceUpdatesLog.oldBalanceCents} + 300` })
+        .where(and(eq(balanceUpdatesLog.userId, owner.userId), eq(balanceUpdatesLog.updateType, 'manual')));
+    }
   });
 });
