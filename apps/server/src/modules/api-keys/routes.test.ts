@@ -12,7 +12,7 @@ import { cliCommands } from '../../cli-commands';
 import { apiKeys, artistProfiles } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { teamInvitationToken } from '../../test-support/team-fixtures';
+import { joinTeam } from '../../test-support/team-fixtures';
 
 let system: TestSystem;
 type Person = Awaited<ReturnType<TestSystem['signedInUser']>>;
@@ -182,19 +182,4 @@ describe('api-key:create (CLI)', () => {
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
-async function joinAs(role: 'admin' | 'viewer'): Promise<Person & { acting: string }> {
-  const member = await system.signedInUser({ subscription: 'inactive' });
-  const invited = await system.request('/api/team/invitations', {
-    method: 'POST',
-    cookie: owner.cookie,
-    json: { email: member.email, role },
-  });
-  expect(invited.status).toBe(201);
-  const token = await teamInvitationToken(system, member.email);
-  const accepted = await system.request(`/api/team-invitations/${token}/accept`, {
-    method: 'POST',
-    cookie: member.cookie,
-  });
-  expect(accepted.status).toBe(200);
-  return { ...member, acting: `${member.cookie}; tunedrop.account=${owner.userId}` };
-}
+const joinAs = (role: 'admin' | 'viewer') => joinTeam(system, owner, role);

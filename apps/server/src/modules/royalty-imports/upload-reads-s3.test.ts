@@ -22,6 +22,7 @@ import { rows } from '../../lib/sql';
 import { staff } from '../../test-support/admin-fixtures';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
+import { basicAudioDsr, distrokidStatement } from '../../test-support/report-files';
 import { type S3TestServer, startS3TestServer } from '../../test-support/s3-server';
 import { runImport } from './service';
 import { readLimitsOf } from './source';
@@ -54,33 +55,9 @@ vi.mock('@tunedrop/shared/schemas/royalties', async (importOriginal) => {
   return { ...actual, ROYALTY_LIMITS: { ...actual.ROYALTY_LIMITS, maxUploadBytes: 17 * 1024 * 1024 } };
 });
 
-const HEADER =
-  'Reporting Date\tSale Month\tStore\tArtist\tTitle\tISRC\tUPC\tQuantity\tTeam Percentage\tSong/Album\tCountry of Sale\tSongwriter Royalties Withheld\tEarnings (USD)';
 const ISRC = 'QZUPL2500002';
-const sale = (amount: string) =>
-  `2025-05-02\t2025-03\tSpotify\tReads\tSong\t${ISRC}\t\t10\t100\tSong\tUS\t0\t${amount}`;
-const distrokid = (lines: number, from = 10) =>
-  [HEADER, ...Array.from({ length: lines }, (_, i) => sale(`0.${String(i + from)}`))].join('\r\n');
-
-/** A DDEX DSR (Basic Audio) whose HEAD names its message. */
-function dsr(messageId: string): string {
-  const sales = Array.from(
-    { length: 12 },
-    (_, i) => `SU02.02\t1\tS1\tT${i + 1}\t\tA1\ttrue\t${i + 1}\t\t\tOnDemandStream`,
-  );
-  const records = [
-    'SY01.02\tS1\tReadsStore\t\tSubscriptionModel\tOnDemandStream\tUS\tReads Premium\t78\t\tUSD\t0.78\t\tUSD\t1',
-    'RE01.02\t1\tR1\trel1\t\t\t\tReads Artist\t\tAlbum\t\tAlbum\tLabel\t\t\t',
-    `AS02.03\t1\tA1\tdsp1\t${ISRC}\tTrack 1\t\tReads Artist\t\tPT3M\tSoundRecording\t\t\t\t\t\t\t\t\t\t\ttrue`,
-    ...sales,
-  ];
-  const total = records.length + 2;
-  return [
-    `HEAD\tdsrf/1.1/1.4.1/1.3\tBasicAudioProfile\t1.3\t${messageId}\t2026-04-10T09:00:00Z\t1\t1\t2026-01-01\t2026-03-31\tPADPIDA99999999013\tReads Stream\tReadsStream\tPADPIDA99999999021\tTunedrop\t`,
-    ...records,
-    `FOOT\t${total}\t${total}\t1\t1\t1`,
-  ].join('\n');
-}
+const distrokid = (lines: number, from = 10) => distrokidStatement(ISRC, lines, from);
+const dsr = (messageId: string) => basicAudioDsr(ISRC, messageId);
 
 const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunedrop-s3-reads-'));
 /** The process's temporary folder for this file: nothing may be left in it. */

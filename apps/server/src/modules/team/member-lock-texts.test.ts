@@ -11,7 +11,7 @@ import { ANALYTICS_TEXTS } from '@tunedrop/shared/schemas/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicSubmission, uploadReleaseFiles } from '../../test-support/builder-fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { teamInvitationToken } from '../../test-support/team-fixtures';
+import { joinTeam } from '../../test-support/team-fixtures';
 
 let system: TestSystem;
 type Person = Awaited<ReturnType<TestSystem['signedInUser']>>;
@@ -24,19 +24,7 @@ beforeAll(async () => {
   owner = await system.signedInUser({ plan: 'basic', artistName: 'Basic Label' });
   ownerCookie = owner.cookie;
   const member = await system.signedInUser({ subscription: 'inactive', artistName: 'Member Own' });
-  const invited = await system.request('/api/team/invitations', {
-    method: 'POST',
-    cookie: owner.cookie,
-    json: { email: member.email, role: 'admin' },
-  });
-  expect(invited.status).toBe(201);
-  const token = await teamInvitationToken(system, member.email);
-  const accepted = await system.request(`/api/team-invitations/${token}/accept`, {
-    method: 'POST',
-    cookie: member.cookie,
-  });
-  expect(accepted.status).toBe(200);
-  memberCookie = `${member.cookie}; tunedrop.account=${owner.userId}`;
+  memberCookie = (await joinTeam(system, owner, 'admin', member)).acting;
 });
 afterAll(async () => {
   await system?.close();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, profiles } from '../../db/schema';
 import { createTestRelease } from '../../test-support/fixtures';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { teamInvitationToken } from '../../test-support/team-fixtures';
+import { joinTeam } from '../../test-support/team-fixtures';
 import { fundUser } from '../../test-support/wallet-fixtures';
 
 let system: TestSystem;
@@ -31,22 +31,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-async function joinAs(role: 'catalog' | 'finance'): Promise<Person & { acting: string }> {
-  const member = await system.signedInUser({ subscription: 'inactive' });
-  const invited = await system.request('/api/team/invitations', {
-    method: 'POST',
-    cookie: owner.cookie,
-    json: { email: member.email, role },
-  });
-  expect(invited.status).toBe(201);
-  const token = await teamInvitationToken(system, member.email);
-  const accepted = await system.request(`/api/team-invitations/${token}/accept`, {
-    method: 'POST',
-    cookie: member.cookie,
-  });
-  expect(accepted.status).toBe(200);
-  return { ...member, acting: `${member.cookie}; tunedrop.account=${owner.userId}` };
-}
+const joinAs = (role: 'catalog' | 'finance') => joinTeam(system, owner, role);
 
 const setPaypal = (cookie: string, email: string) =>
   system.request('/api/wallet/payment-settings', {

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, payoutDetailChanges, profiles, withdrawalRequests } from '../../db/schema';
 import { createTestSystem, readJson, type TestSystem } from '../../test-support/harness';
-import { teamInvitationToken } from '../../test-support/team-fixtures';
+import { joinTeam } from '../../test-support/team-fixtures';
 import { fundUser, saveBank } from '../../test-support/wallet-fixtures';
 import { startPayoutRun, withholdingFor } from '../payouts';
 import { signTaxForm, w9Form } from '../tax';
@@ -20,22 +20,7 @@ let owner: Person;
 let finance: Person & { acting: string };
 let stranger: Person;
 
-async function joinAsFinance(): Promise<Person & { acting: string }> {
-  const member = await system.signedInUser({ subscription: 'inactive' });
-  const invited = await system.request('/api/team/invitations', {
-    method: 'POST',
-    cookie: owner.cookie,
-    json: { email: member.email, role: 'finance' },
-  });
-  expect(invited.status).toBe(201);
-  const token = await teamInvitationToken(system, member.email);
-  const accepted = await system.request(`/api/team-invitations/${token}/accept`, {
-    method: 'POST',
-    cookie: member.cookie,
-  });
-  expect(accepted.status).toBe(200);
-  return { ...member, acting: `${member.cookie}; tunedrop.account=${owner.userId}` };
-}
+const joinAsFinance = () => joinTeam(system, owner, 'finance');
 
 const setPaypal = (cookie: string, email: string) =>
   system.request('/api/wallet/payment-settings', {
