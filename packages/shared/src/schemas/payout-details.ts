@@ -26,8 +26,9 @@ export type PendingPayoutDetails = {
 export const PAYOUT_CONFIRM_TEXTS = {
   mailSubject: 'Confirm your new Tunedrop payout details',
   pendingTitle: 'New payout details waiting for confirmation',
-  pending: (details: string, sentTo: string, current: string | null) =>
-    `Your new payout details (${details}) are not used yet. We emailed a confirmation link to the account owner at ${sentTo}; ` +
+  /** `isToViewer`: the owner reads "to you", a team member "to the account owner". */
+  pending: (details: string, sentTo: string, current: string | null, isToViewer = false) =>
+    `Your new payout details (${details}) are not used yet. We emailed a confirmation link to ${isToViewer ? 'you' : 'the account owner'} at ${sentTo}; ` +
     (current
       ? `until it is opened, payouts still go to ${current}.`
       : 'until it is opened, no payout can be made.'),

@@ -188,6 +188,32 @@ describe('Payouts', () => {
     expect(screen.queryByTestId('pending-payout-details')).toBeNull();
   });
 
+  it('tells the owner the link went to them', async () => {
+    answer('owner', empty);
+    server.use(
+      getJson('/wallet', {
+        ...wallet,
+        paymentMethod: 'bank',
+        paymentDetails: {
+          method: 'bank',
+          accountName: 'Ada Artist',
+          accountNumber: '•••• 6789',
+          routingNumber: '•••• 0021',
+          bankName: 'First Bank',
+        },
+        pendingPaymentDetails: {
+          details: { method: 'paypal', paypalEmail: 'a•••@example.com' },
+          requestedAt: '2026-11-29T10:00:00.000Z',
+          linkExpiresAt: '2099-01-01T00:00:00.000Z',
+          sentTo: 'o•••@example.com',
+        },
+      }),
+    );
+    renderRoute(<PayoutsPage />);
+    const notice = await screen.findByTestId('pending-payout-details');
+    expect(notice.textContent).toContain('We emailed a confirmation link to you at o•••@example.com');
+  });
+
   it('says the payouts could not be loaded, with a way to try again', async () => {
     answer('owner', empty);
     server.use(getError('/payouts', 500, 'internal', 'Something went wrong'));

@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { notify } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
+import { useViewer, viewerFacts } from '../../../lib/viewer';
 import { useResendPayoutConfirmation } from '../api/wallet';
 
 export function PendingPayoutDetailsNotice({
@@ -21,6 +22,8 @@ export function PendingPayoutDetailsNotice({
   canResend: boolean;
 }) {
   const resend = useResendPayoutConfirmation();
+  const { data: viewer } = useViewer();
+  const isOwner = viewer ? !viewerFacts(viewer).isTeamMember : false;
   const isExpired = new Date(pending.linkExpiresAt).getTime() <= Date.now();
   return (
     <Card className="space-y-3 border-amber-500/40" data-testid="pending-payout-details">
@@ -33,6 +36,7 @@ export function PendingPayoutDetailsNotice({
           describeMaskedDetails(pending.details),
           pending.sentTo,
           current ? describeMaskedDetails(current) : null,
+          isOwner,
         )}
       </p>
       {isExpired ? <p className="text-sm text-amber-200">{PAYOUT_CONFIRM_TEXTS.linkExpired}</p> : null}
