@@ -21,6 +21,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
+  // The journey files that take longest, named at the end of the run (CI's time goal, record 282).
+  reportSlowTests: { max: 12, threshold: 40_000 },
   use: {
     baseURL: e2eEnv.baseUrl,
     trace: 'retain-on-failure',
