@@ -125,7 +125,7 @@ export const deliveries = pgTable(
     /** New per claim; renewals and every state change after the upload match owner and id (record 154). */
     leaseId: uuid('lease_id'),
     lastError: text('last_error'),
-    /** What an update resends besides the metadata (record 197); null: metadata only, or not an update. */
+    /** What an update resends besides the metadata (record 331); null: metadata only, or not an update. */
     updateScope: jsonb('update_scope').$type<UpdateScope>(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),

@@ -15,7 +15,7 @@ import type { DeliveryRow } from './state';
 import type { Transport } from './transport';
 
 /**
- * Which files a job's package carries (choreography §5, record 197): every file for a new delivery; none
+ * Which files a job's package carries (choreography §5, record 331): every file for a new delivery; none
  * for a takedown or a metadata-only update (binaries need not be resent); for an update after a
  * post-release edit, the cover and the WAVs of the tracks its `update_scope` names, as they are now.
  */

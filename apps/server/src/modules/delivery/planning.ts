@@ -95,7 +95,7 @@ export async function queueNewDeliveries(
   return queued;
 }
 
-/** Both scopes' files (record 197): an update not yet accepted keeps what it had still to send. */
+/** Both scopes' files (record 331): an update not yet accepted keeps what it had still to send. */
 export function mergeScopes(a: UpdateScope | null, b: UpdateScope | null): UpdateScope | null {
   if (!a) return b;
   if (!b) return a;
@@ -106,7 +106,7 @@ export function mergeScopes(a: UpdateScope | null, b: UpdateScope | null): Updat
 const NOT_TAKEN: readonly string[] = ['queued', 'failed', 'rejected', 'uploading'];
 
 /**
- * What an update to this delivery resends besides the metadata (record 197): the new change's files, plus
+ * What an update to this delivery resends besides the metadata (record 331): the new change's files, plus
  * those of an earlier update the store has not taken yet; a first package the store rejected is resent
  * whole (it may never have ingested a file of it).
  */
@@ -127,7 +127,7 @@ async function nextUpdateScope(
 
 /**
  * Re-sends the release's full statement of truth to every target that has it: after a metadata or
- * code change, an approved post-release edit (`scope`: the files it changed, record 197), or after a
+ * code change, an approved post-release edit (`scope`: the files it changed, record 331), or after a
  * per-store takedown changed a target's deals. A target left with no stores gets a takedown. A job not
  * yet sent simply carries the new data.
  */

@@ -244,7 +244,7 @@ async function markDelivered(
 }
 
 export async function lastDeliveredFiles(db: DbOrTx, deliveryId: string): Promise<DeliveredFile[]> {
-  // The last full package's files, then those updates resent since (record 197): the newest per file.
+  // The last full package's files, then those updates resent since (record 331): the newest per file.
   const rows = await db
     .select({ files: deliveryAttempts.files, action: deliveryAttempts.action })
     .from(deliveryAttempts)

@@ -118,7 +118,7 @@ export async function processJobs(
       tops.add(writeTop);
       // Updates and takedowns carry no binaries (choreography §5); their File elements reuse the
       // hashes of the last package that did.
-      // An update after a post-release edit resends the changed files only (record 197).
+      // An update after a post-release edit resends the changed files only (record 331).
       let files: DeliveredFile[] = [];
       if (job.action === 'new') {
         files = await uploadResources(deps.storage, transport, plan, lease);
