@@ -39,16 +39,13 @@ const ALLOWED = new Map([
   ['188-suspense-account.md', 4191],
   ['191-a-complete-audit-trail.md', 4392],
   ['199-release-time-and-territories.md', 4097],
-  ['201-artist-profiles.md', 4819],
   ['204-bulk-balance-and-posting-at-scale.md', 3881],
   ['205-ownership-transfer-and-leaving.md', 4550],
   ['206-review-search-narrow-table.md', 3482],
   ['207-royalty-staging-in-a-worker.md', 3591],
   ['208-statements-off-the-event-loop.md', 4030],
   ['210-dashboard-route-loaders-and-first-load.md', 4490],
-  ['213-balance-log-references-without-locks.md', 4767],
   ['214-royalty-import-worker-path-tested-and-batch-bytes.md', 3521],
-  ['215-ci-postgres-suite-beside-npm-test.md', 4791],
   ['216-public-pages-in-fewer-files.md', 4585],
   ['217-dead-worker-takeover-and-drain.md', 3566],
   ['223-database-timeouts.md', 3930],
@@ -57,7 +54,6 @@ const ALLOWED = new Map([
   ['246-money-history-into-the-journal.md', 3456],
   ['254-server-tests-share-their-workers-modules.md', 3545],
   ['267-payout-runs-through-the-operators-provider.md', 4149],
-  ['285-label-contracts-applied-at-posting.md', 4818],
 ]);
 
 const dir = join(root, 'docs/decisions');

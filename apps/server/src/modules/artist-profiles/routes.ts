@@ -1,4 +1,4 @@
-/** HTTP routes of the account's artist profiles (issue 27, record 201): list, add, edit, the image. */
+/** HTTP routes of the account's artist profiles (issue 27, record 201; the image, record 332). */
 import { Readable } from 'node:stream';
 import { ARTIST_PROFILE_MESSAGES, artistProfileInputSchema } from '@tunedrop/shared/schemas/artist-profiles';
 import { Hono } from 'hono';

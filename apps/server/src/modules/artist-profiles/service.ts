@@ -239,9 +239,9 @@ export async function profileForNewRelease(
 const IMAGE_EDGE = 1024;
 
 /**
- * Checks a profile image by content (JPEG or PNG, at most 5 MB, any shape) and stores a re-encoded JPEG
- * of it (at most 1024 px a side, no metadata) under a new key; the old image is removed after the row
- * names the new one.
+ * Checks a profile image (record 332) by content (JPEG or PNG, at most 5 MB, any shape) and stores a
+ * re-encoded JPEG of it (at most 1024 px a side, no metadata) under a new key; the old image is removed
+ * after the row names the new one.
  */
 export async function saveArtistProfileImage(
   deps: { db: DbOrTx; storage: Storage },

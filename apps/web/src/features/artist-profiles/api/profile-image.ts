@@ -1,4 +1,4 @@
-/** PUT and DELETE /api/artist-profiles/:id/image: a profile's optional image (record 201). */
+/** PUT and DELETE /api/artist-profiles/:id/image: a profile's optional image (record 332). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ArtistProfile } from '@tunedrop/shared/schemas/artist-profiles';
 import { ApiError, client, unwrap } from '../../../lib/api';

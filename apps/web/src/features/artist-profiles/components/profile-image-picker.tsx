@@ -1,5 +1,5 @@
 /**
- * A profile's optional image (record 201): shows it (or the name's initial), a button that opens the
+ * A profile's optional image (record 332): shows it (or the name's initial), a button that opens the
  * file picker (JPEG or PNG, at most 5 MB, checked again by the server) and a remove button that asks
  * first. Plain buttons and a native file input: keyboard and screen reader friendly.
  */
