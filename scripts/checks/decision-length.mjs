@@ -29,7 +29,6 @@ const ALLOWED = new Map([
   ['181-p-and-c-lines-and-release-guidance.md', 3681],
   ['183-review-search-stored-column.md', 3804],
   ['188-suspense-account.md', 4191],
-  ['191-a-complete-audit-trail.md', 4392],
   ['199-release-time-and-territories.md', 4097],
   ['204-bulk-balance-and-posting-at-scale.md', 3881],
   ['206-review-search-narrow-table.md', 3482],
