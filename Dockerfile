@@ -3,7 +3,7 @@
 # a worker). Before a rollout: the new image once with TUNEDROP_ROLE=migrate (docs/operations.md).
 # The admin CLI inside it: docker compose exec worker npm run cli -- user:create …
 
-# Node 24, an LTS line supported until April 2028 (Node 20 reached its end of life in April 2026; record 224).
+# Node 24, an LTS line supported until April 2028 (Node 20 reached its end of life in April 2026; record 334).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The restore drill (docs/operations.md, record 224): a PostgreSQL dump of a database made by the app is
+# The restore drill (docs/operations.md, record 333): a PostgreSQL dump of a database made by the app is
 # restored into a scratch database and the app, started on it in production mode, must be ready and
 # serve a known row. `.ci/run` runs it on a small database on every run.
 #

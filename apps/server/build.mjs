@@ -30,7 +30,7 @@ function newestMtime(dir) {
 
 if (process.argv.includes('--if-stale')) {
   // The production image holds dist/ without the sources (and without esbuild): nothing to build there,
-  // so `npm run cli` runs the bundled CLI as it is (record 224).
+  // so `npm run cli` runs the bundled CLI as it is (record 334).
   if (!fs.existsSync(path.join(serverDir, 'src'))) process.exit(0);
   const builtAt = fs.existsSync(path.join(outdir, 'cli.js'))
     ? fs.statSync(path.join(outdir, 'cli.js')).mtimeMs
