@@ -18,7 +18,6 @@ const ALLOWED = new Map([
   ['092-one-data-access-style-and-module-boundaries.md', 3840],
   ['151-royalty-reports-in-bounded-memory.md', 3973],
   ['157-uploads-straight-to-the-bucket.md', 3607],
-  ['159-health-metrics-and-request-ids.md', 4031],
   ['160-production-topology-and-its-test.md', 3506],
   ['161-royalty-imports-as-jobs.md', 3800],
   ['166-protocols-from-libraries-in-royalties.md', 3739],
@@ -26,18 +25,15 @@ const ALLOWED = new Map([
   ['181-p-and-c-lines-and-release-guidance.md', 3681],
   ['183-review-search-stored-column.md', 3804],
   ['188-suspense-account.md', 4191],
-  ['199-release-time-and-territories.md', 4097],
   ['204-bulk-balance-and-posting-at-scale.md', 3881],
   ['206-review-search-narrow-table.md', 3482],
   ['207-royalty-staging-in-a-worker.md', 3591],
-  ['208-statements-off-the-event-loop.md', 4030],
   ['214-royalty-import-worker-path-tested-and-batch-bytes.md', 3521],
   ['217-dead-worker-takeover-and-drain.md', 3566],
   ['223-database-timeouts.md', 3930],
   ['225-traces-dashboard-alerts.md', 3775],
   ['246-money-history-into-the-journal.md', 3456],
   ['254-server-tests-share-their-workers-modules.md', 3545],
-  ['267-payout-runs-through-the-operators-provider.md', 4149],
 ]);
 
 const dir = join(root, 'docs/decisions');
