@@ -3,7 +3,8 @@
  * come from a posted report with US and German sales (certified W-9 0%; DE W-8BEN with the treaty 0%; BR
  * W-8BEN without a treaty 30% of the US share only; a US payee without a W-9 blocked under "block" and
  * withheld 24% of the US share under "withhold"), previewed and run by the admin on the bank file; then the
- * year's 1099-MISC and 1042-S hold exactly what was paid and withheld. `ledger:verify` holds after each.
+ * year's 1099-MISC and 1042-S hold exactly what was paid and withheld; a run killed after PayPal answered and
+ * resumed by the admin makes one PayPal batch and pays its payee once. `ledger:verify` holds after each.
  *
  * A run by the admin pays every balance due, and the policy switch changes every preview: this file runs in
  * a project of its own, after the site-wide journeys and before the ledger check.
@@ -13,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { w8benForm, w9Form } from '../apps/server/src/modules/tax/tax-fixtures';
+import { startPaypalFake } from '../apps/server/src/test-support/paypal-fake';
 import { e2eEnv } from './support/env';
 import { apiAs, expect, pageAs, type SeededUser, seed, test } from './support/test';
 
@@ -237,5 +239,72 @@ test("the year's 1099-MISC and 1042-S hold what the run paid and withheld, to th
     );
   expect(withheld).toBe(1_440 + 1_800);
   await context.close();
+  expectLedgerVerifies();
+});
+
+test('a run killed after PayPal answered, resumed by the admin, pays nobody twice', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const fake = await startPaypalFake();
+  try {
+    const { page, context, user: admin } = await pageAs(browser, { roles: ['admin'] });
+    const on = await apiAs(admin, 'PUT', '/api/admin/payouts/providers', {
+      provider: 'paypal',
+      enabled: true,
+      credentials: { clientId: fake.clientId, clientSecret: fake.clientSecret, webhookId: fake.webhookId },
+      baseUrl: fake.url,
+    });
+    expect(on.status).toBe(200);
+    const user = await seed.user({ plan: 'basic', balanceCents: 7_000 });
+    const saved = await apiAs(user, 'PUT', '/api/wallet/payment-settings', {
+      payment_method: 'paypal',
+      payment_details: { paypal_email: `killed.${user.userId.slice(0, 8)}@example.com` },
+    });
+    expect(saved.status).toBe(200);
+    await seed.taxForm({ userId: user.userId, form: w9Form('Kim Killed') });
+
+    // PayPal made the batch; the server stopped before recording its answer.
+    const { runId } = await seed.killedPayoutRun({ userId: user.userId });
+    expect(fake.createCalls()).toBe(1);
+    expect(fake.batches).toHaveLength(1);
+    await page.goto(`/admin/payouts/${runId}`);
+    await expect(page.getByTestId('run-error')).toContainText(
+      'Sending failed: the server stopped after the provider answered (journey fixture)',
+    );
+    expect((await apiAs(user, 'GET', '/api/payouts')).json).toMatchObject({ balanceCents: 0 });
+
+    // Resumed: the same sender_batch_id again, PayPal answers with the batch it has; one batch, one item.
+    await page.getByRole('button', { name: 'Resume sending' }).click();
+    await expect(page.getByTestId('run-state')).toHaveText('Sent', { timeout: 30_000 });
+    expect(fake.createCalls()).toBe(2);
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.batches[0]?.items.map((item) => [item.senderItemId, item.value])).toEqual([
+      [`${runId}:${user.userId}`, '70.00'],
+    ]);
+    await expect(page.getByRole('list', { name: 'Provider batches' })).toContainText(
+      `PayPal Payouts: tunedrop-${runId}-paypal → FAKEBATCH1`,
+    );
+    const item = page.locator(`[data-testid="run-item"][data-email="${user.email}"]`);
+    fake.setStatus(`${runId}:${user.userId}`, 'SUCCESS');
+    await page.getByRole('button', { name: 'Check PayPal now' }).click();
+    await expect(item).toContainText('Paid');
+    // A second resume is refused: the run was sent.
+    const again = await apiAs(admin, 'POST', `/api/admin/payouts/runs/${runId}/resume`);
+    expect(again.status).toBe(409);
+    const payouts = (await apiAs(user, 'GET', '/api/payouts')).json as {
+      balanceCents: number;
+      payouts: { state: string }[];
+    };
+    expect(payouts.balanceCents).toBe(0);
+    expect(payouts.payouts.map((payout) => payout.state)).toEqual(['paid']);
+
+    const off = await apiAs(admin, 'PUT', '/api/admin/payouts/providers', {
+      provider: 'paypal',
+      enabled: false,
+    });
+    expect(off.status).toBe(200);
+    await context.close();
+  } finally {
+    await fake.close();
+  }
   expectLedgerVerifies();
 });

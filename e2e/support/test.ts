@@ -69,6 +69,9 @@ export const seed = {
   /** A payout run of this account alone (issue 38), as the monthly run would pay it. */
   payoutRun: (options: { userId: string }) =>
     fixture<{ runId: string; totals: { payees: number; blocked: number } }>('/payouts/run', options),
+  /** A payout run of this account alone, killed after the provider answered (issue 38): resumed by the admin. */
+  killedPayoutRun: (options: { userId: string }) =>
+    fixture<{ runId: string }>('/payouts/run-killed', options),
   /** An uploaded royalty import whose job was lost: it stays staging until an admin retries it. */
   stuckRoyaltyImport: (options: { fileName: string; content: string }) =>
     fixture<{ id: string }>('/royalty-imports/stuck', options),

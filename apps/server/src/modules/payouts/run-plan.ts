@@ -36,6 +36,8 @@ export type PlanOptions = {
   accountIds?: string[];
   /** The scheduled run's month, YYYY-MM: a second run for it is refused by the database. */
   period?: string | null;
+  /** False: planned without its send job (the journeys' fixture sends it itself, killed half-way). */
+  shouldQueueSend?: boolean;
 };
 
 type Candidate = { id: string };
@@ -244,7 +246,7 @@ export async function startPayoutRun(
       subject: { type: 'payout_run', id: planned.runId, label: `Payout run (${options.trigger})` },
       after: planned.preview.totals,
     });
-    if (planned.preview.totals.payees > 0) {
+    if (planned.preview.totals.payees > 0 && options.shouldQueueSend !== false) {
       await enqueue(tx, sendPayoutRunJob, { runId: planned.runId }, { singletonKey: planned.runId });
     }
     return planned;

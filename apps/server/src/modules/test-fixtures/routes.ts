@@ -17,7 +17,7 @@ import { createStuckImport } from '../../test-support/royalty-jobs';
 import { cliAuditActor } from '../audit';
 import { runDeliveryOnce } from '../delivery';
 import { applyLapsePolicy } from '../lapse-policy';
-import { startPayoutRun, withholdingFor } from '../payouts';
+import { recordSendError, sendPayoutRun, startPayoutRun, withholdingFor } from '../payouts';
 import { signTaxForm } from '../tax';
 
 const stuckImportSchema = z.object({ fileName: z.string().min(1), content: z.string().min(1) });
@@ -171,5 +171,35 @@ export const testFixturesRoutes = new Hono<AppEnv>()
         accountIds: [c.req.valid('json').userId],
       });
       return c.json({ runId: started.runId, totals: started.preview.totals }, 200);
+    },
+  )
+  // A payout run of one seeded account killed half-way (issue 38): planned without its job, sent here and
+  // stopped after the provider answered, before its answer was recorded, as a crash there would leave it.
+  // The error is kept on the run as the job keeps it; the admin resumes it.
+  .post(
+    '/payouts/run-killed',
+    access('public'),
+    validate('json', z.object({ userId: z.string().min(1) })),
+    async (c) => {
+      const { db, config } = c.var.deps;
+      const started = await startPayoutRun(db, {
+        trigger: 'manual',
+        actor: cliAuditActor(),
+        withholding: withholdingFor,
+        accountIds: [c.req.valid('json').userId],
+        shouldQueueSend: false,
+      });
+      const killed = new Error('the server stopped after the provider answered (journey fixture)');
+      try {
+        await sendPayoutRun(db, config.appSecret, started.runId, {
+          afterProviderCall: () => {
+            throw killed;
+          },
+        });
+      } catch (error) {
+        if (error !== killed) throw error;
+        await recordSendError(db, started.runId, error);
+      }
+      return c.json({ runId: started.runId }, 200);
     },
   );
