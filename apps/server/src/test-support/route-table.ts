@@ -578,6 +578,7 @@ const APP_ROUTES: RouteRow[] = [
   route('POST', '/api/test-fixtures/lapse-policy/run', 'public'),
   route('POST', '/api/test-fixtures/tax-form', 'public'),
   route('POST', '/api/test-fixtures/payouts/run', 'public'),
+  route('POST', '/api/test-fixtures/payouts/run-killed', 'public'),
   route('POST', '/api/test-fixtures/royalty-imports/stuck', 'public'),
 ];
 
