@@ -758,7 +758,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            id: string;
+                            title: string;
+                            primaryArtists: string[];
+                            featuredArtists: string[];
+                            genre: string;
+                            labelName: string | null;
+                            copyrightHolder: string;
+                            copyrightYear: number;
+                            publishingHolder: string;
+                            releaseDate: string;
+                            availability: {
+                                /** @enum {string} */
+                                releaseTimeMode: "local_midnight" | "worldwide_moment";
+                                releaseTime: string | null;
+                                releaseTimeZone: string | null;
+                                /** @enum {string} */
+                                territoryMode: "worldwide" | "include" | "exclude";
+                                territories: string[];
+                                releaseAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isEditable: boolean;
+                            coverUrl: string | null;
+                            tracks: {
+                                id: string;
+                                title: string;
+                                explicit: boolean;
+                                fileName: string;
+                                durationMs: number | null;
+                                primaryArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                featuredArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                songwriters: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                    role: string;
+                                }[];
+                                producers: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -836,7 +889,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        ok: true;
                     };
                 };
             };
@@ -945,7 +999,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            id: string;
+                            title: string;
+                            primaryArtists: string[];
+                            featuredArtists: string[];
+                            genre: string;
+                            labelName: string | null;
+                            copyrightHolder: string;
+                            copyrightYear: number;
+                            publishingHolder: string;
+                            releaseDate: string;
+                            availability: {
+                                /** @enum {string} */
+                                releaseTimeMode: "local_midnight" | "worldwide_moment";
+                                releaseTime: string | null;
+                                releaseTimeZone: string | null;
+                                /** @enum {string} */
+                                territoryMode: "worldwide" | "include" | "exclude";
+                                territories: string[];
+                                releaseAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isEditable: boolean;
+                            coverUrl: string | null;
+                            tracks: {
+                                id: string;
+                                title: string;
+                                explicit: boolean;
+                                fileName: string;
+                                durationMs: number | null;
+                                primaryArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                featuredArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                songwriters: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                    role: string;
+                                }[];
+                                producers: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -1083,7 +1190,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @constant */
+                        ok: true;
                     };
                 };
             };
@@ -1164,7 +1272,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            id: string;
+                            title: string;
+                            primaryArtists: string[];
+                            trackCount: number;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isTakedownPending: boolean;
+                            rejectionReason: string | null;
+                            coverUrl: string | null;
+                            storeRejections: {
+                                target: string;
+                                reason: string;
+                                at: string;
+                            }[];
+                            updateInReview: boolean;
+                        };
                     };
                 };
             };
@@ -1252,7 +1376,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        id: string;
+                        title: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                        coverUrl: string | null;
+                        primaryArtists: string[];
+                        featuredArtists: string[];
+                        genre: string;
+                        releaseDate: string;
+                        availability: {
+                            /** @enum {string} */
+                            releaseTimeMode: "local_midnight" | "worldwide_moment";
+                            releaseTime: string | null;
+                            releaseTimeZone: string | null;
+                            /** @enum {string} */
+                            territoryMode: "worldwide" | "include" | "exclude";
+                            territories: string[];
+                            releaseAt: string | null;
+                        };
+                        originalReleaseDate: string | null;
+                        labelName: string | null;
+                        copyrightHolder: string;
+                        copyrightYear: number;
+                        publishingHolder: string;
+                        publishingYear: number;
+                        upc: string | null;
+                        codesPending: boolean;
+                        takedownRequested: boolean;
+                        rejectionReason: string | null;
+                        isEditable: boolean;
+                        tracks: {
+                            id: string;
+                            position: number;
+                            title: string;
+                            isrc: string | null;
+                            explicit: boolean;
+                            durationMs: number | null;
+                            primaryArtists: string[];
+                            featuredArtists: string[];
+                            songwriters: {
+                                firstName: string;
+                                middleName: string | null;
+                                lastName: string;
+                                role: string;
+                            }[];
+                            producers: {
+                                firstName: string;
+                                middleName: string | null;
+                                lastName: string;
+                            }[];
+                        }[];
+                        stores: {
+                            /** @enum {string} */
+                            platformId: "spotify" | "apple_music" | "itunes" | "instagram" | "tiktok" | "youtube_music" | "amazon" | "pandora" | "deezer" | "tidal" | "iheart" | "claro" | "saavn" | "boomplay" | "anghami" | "netease" | "tencent" | "qobuz" | "joox" | "kuack" | "adaptr" | "flo" | "medianet" | "snapchat" | "roblox";
+                            name: string;
+                            /** @enum {string} */
+                            state: "waiting" | "no_connection" | "queued" | "uploading" | "delivered" | "acknowledged" | "live" | "rejected" | "failed" | "takedown_requested" | "takedown_queued" | "taken_down";
+                            date: string | null;
+                            message: string | null;
+                            canRequestTakedown: boolean;
+                            target: {
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        storeRejections: {
+                            target: string;
+                            reason: string;
+                            at: string;
+                        }[];
+                        statusHistory: {
+                            status: string;
+                            at: string;
+                            note: string | null;
+                        }[];
                     };
                 };
             };
@@ -1330,7 +1528,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        releaseId: string;
+                        releaseTitle: string;
+                        ownerEmail: string;
+                        isReasonRequired: boolean;
+                        tracks: {
+                            id: string;
+                            position: number;
+                            title: string;
+                        }[];
+                        current: {
+                            id: string;
+                            trackId: string | null;
+                            trackTitle: string | null;
+                            version: number;
+                            ownerPercent: string;
+                            shares: {
+                                payeeId: string;
+                                email: string;
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "withdrawn";
+                                percent: string;
+                            }[];
+                            createdAt: string;
+                            createdByEmail: string | null;
+                        }[];
+                        history: {
+                            id: string;
+                            trackId: string | null;
+                            trackTitle: string | null;
+                            version: number;
+                            ownerPercent: string;
+                            shares: {
+                                payeeId: string;
+                                email: string;
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "withdrawn";
+                                percent: string;
+                            }[];
+                            createdAt: string;
+                            createdByEmail: string | null;
+                        }[];
+                        payees: {
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "withdrawn";
+                            invitedAt: string;
+                            acceptedAt: string | null;
+                            withdrawnAt: string | null;
+                            heldCents: number;
+                            paidCents: number;
+                        }[];
+                        expenses: {
+                            id: string;
+                            amountCents: number;
+                            description: string;
+                            spentOn: string;
+                            createdAt: string;
+                        }[];
+                        recoupment: {
+                            expensesCents: number;
+                            recoupedCents: number;
+                            remainingCents: number;
+                        };
+                        heldCents: number;
                     };
                 };
             };
@@ -1714,7 +1976,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        accountName: string;
+                        /** @enum {string} */
+                        viewerRole: "owner" | "admin" | "catalog" | "finance" | "viewer";
+                        members: {
+                            userId: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "catalog" | "finance" | "viewer";
+                            joinedAt: string | null;
+                        }[];
+                        invitations: {
+                            id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "catalog" | "finance" | "viewer";
+                            expiresAt: string;
+                        }[];
+                        limit: number;
                     };
                 };
             };
@@ -1798,7 +2078,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        cover: {
+                            coverUrl: string;
+                            originalName: string;
+                        };
                     };
                 };
             };
@@ -1883,7 +2166,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        audio: {
+                            trackId: string;
+                            originalFileName: string;
+                            durationMs: number | null;
+                            fileSizeBytes: number;
+                        };
                     };
                 };
             };
@@ -2372,7 +2660,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            createdAt: string;
+                        };
+                        isRepeat: boolean;
                     };
                 };
             };
@@ -2450,7 +2745,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "cover" | "audio";
+                        /** @enum {string} */
+                        status: "uploading" | "checked" | "rejected" | "consumed" | "missing";
+                        originalName: string;
+                        sizeBytes: number;
+                        receivedBytes: number;
+                        error: string | null;
+                        details: {
+                            [key: string]: string | number;
+                        } | null;
                     };
                 };
             };
@@ -2531,7 +2837,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            id: string;
+                            title: string;
+                            primaryArtists: string[];
+                            featuredArtists: string[];
+                            genre: string;
+                            labelName: string | null;
+                            copyrightHolder: string;
+                            copyrightYear: number;
+                            publishingHolder: string;
+                            releaseDate: string;
+                            availability: {
+                                /** @enum {string} */
+                                releaseTimeMode: "local_midnight" | "worldwide_moment";
+                                releaseTime: string | null;
+                                releaseTimeZone: string | null;
+                                /** @enum {string} */
+                                territoryMode: "worldwide" | "include" | "exclude";
+                                territories: string[];
+                                releaseAt: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isEditable: boolean;
+                            coverUrl: string | null;
+                            tracks: {
+                                id: string;
+                                title: string;
+                                explicit: boolean;
+                                fileName: string;
+                                durationMs: number | null;
+                                primaryArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                featuredArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                songwriters: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                    role: string;
+                                }[];
+                                producers: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -2609,7 +2968,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        id: string;
+                        title: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                        coverUrl: string | null;
+                        primaryArtists: string[];
+                        featuredArtists: string[];
+                        genre: string;
+                        releaseDate: string;
+                        availability: {
+                            /** @enum {string} */
+                            releaseTimeMode: "local_midnight" | "worldwide_moment";
+                            releaseTime: string | null;
+                            releaseTimeZone: string | null;
+                            /** @enum {string} */
+                            territoryMode: "worldwide" | "include" | "exclude";
+                            territories: string[];
+                            releaseAt: string | null;
+                        };
+                        originalReleaseDate: string | null;
+                        labelName: string | null;
+                        copyrightHolder: string;
+                        copyrightYear: number;
+                        publishingHolder: string;
+                        publishingYear: number;
+                        upc: string | null;
+                        codesPending: boolean;
+                        takedownRequested: boolean;
+                        rejectionReason: string | null;
+                        isEditable: boolean;
+                        tracks: {
+                            id: string;
+                            position: number;
+                            title: string;
+                            isrc: string | null;
+                            explicit: boolean;
+                            durationMs: number | null;
+                            primaryArtists: string[];
+                            featuredArtists: string[];
+                            songwriters: {
+                                firstName: string;
+                                middleName: string | null;
+                                lastName: string;
+                                role: string;
+                            }[];
+                            producers: {
+                                firstName: string;
+                                middleName: string | null;
+                                lastName: string;
+                            }[];
+                        }[];
+                        stores: {
+                            /** @enum {string} */
+                            platformId: "spotify" | "apple_music" | "itunes" | "instagram" | "tiktok" | "youtube_music" | "amazon" | "pandora" | "deezer" | "tidal" | "iheart" | "claro" | "saavn" | "boomplay" | "anghami" | "netease" | "tencent" | "qobuz" | "joox" | "kuack" | "adaptr" | "flo" | "medianet" | "snapchat" | "roblox";
+                            name: string;
+                            /** @enum {string} */
+                            state: "waiting" | "no_connection" | "queued" | "uploading" | "delivered" | "acknowledged" | "live" | "rejected" | "failed" | "takedown_requested" | "takedown_queued" | "taken_down";
+                            date: string | null;
+                            message: string | null;
+                            canRequestTakedown: boolean;
+                            target: {
+                                id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        storeRejections: {
+                            target: string;
+                            reason: string;
+                            at: string;
+                        }[];
+                        statusHistory: {
+                            status: string;
+                            at: string;
+                            note: string | null;
+                        }[];
                     };
                 };
             };
@@ -2685,7 +3118,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        balanceCents: number;
+                        totalEarningsCents: number;
+                        pendingBalanceCents: number;
+                        minimumWithdrawalCents: number;
+                        /** @enum {string} */
+                        plan: "basic" | "pro";
+                        hasProMinimum: boolean;
+                        isPayee: boolean;
+                        paymentMethod: ("bank" | "paypal" | "stripe" | "wise") | null;
+                        paymentDetails: ({
+                            /** @constant */
+                            method: "bank";
+                            accountName: string;
+                            bankName: string;
+                            accountNumber: string;
+                            routingNumber: string;
+                        } | {
+                            /** @constant */
+                            method: "paypal";
+                            paypalEmail: string;
+                        } | {
+                            /** @constant */
+                            method: "stripe";
+                            stripeAccount: string;
+                        } | {
+                            /** @constant */
+                            method: "wise";
+                            accountHolder: string;
+                            currency: string;
+                            account: string;
+                        }) | null;
+                        pendingRequests: {
+                            id: string;
+                            amountCents: number;
+                            /** @enum {string} */
+                            paymentMethod: "bank" | "paypal" | "stripe" | "wise";
+                            paymentDetails: ({
+                                /** @constant */
+                                method: "bank";
+                                accountName: string;
+                                bankName: string;
+                                accountNumber: string;
+                                routingNumber: string;
+                            } | {
+                                /** @constant */
+                                method: "paypal";
+                                paypalEmail: string;
+                            } | {
+                                /** @constant */
+                                method: "stripe";
+                                stripeAccount: string;
+                            } | {
+                                /** @constant */
+                                method: "wise";
+                                accountHolder: string;
+                                currency: string;
+                                account: string;
+                            }) | null;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "rejected" | "cancelled";
+                            requestedAt: string;
+                            processedAt: string | null;
+                            rejectionReason: string | null;
+                        }[];
+                        payoutHoldUntil: string | null;
+                        pendingPaymentDetails: {
+                            details: {
+                                /** @constant */
+                                method: "bank";
+                                accountName: string;
+                                bankName: string;
+                                accountNumber: string;
+                                routingNumber: string;
+                            } | {
+                                /** @constant */
+                                method: "paypal";
+                                paypalEmail: string;
+                            } | {
+                                /** @constant */
+                                method: "stripe";
+                                stripeAccount: string;
+                            } | {
+                                /** @constant */
+                                method: "wise";
+                                accountHolder: string;
+                                currency: string;
+                                account: string;
+                            };
+                            requestedAt: string;
+                            linkExpiresAt: string;
+                            sentTo: string;
+                        } | null;
                     };
                 };
             };
@@ -2763,7 +3287,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        items: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "earnings" | "withdrawal" | "withdrawal_refund" | "adjustment";
+                            period: string | null;
+                            description: string;
+                            amountCents: number;
+                            balanceCents: number;
+                            status: string | null;
+                            createdAt: string;
+                        }[];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2842,7 +3377,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        months: "3" | "12" | "all";
+                        from: string | null;
+                        totals: {
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                            reports: number;
+                        };
+                        byMonth: {
+                            key: string;
+                            label: string;
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                        }[];
+                        byStore: {
+                            key: string;
+                            label: string;
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                        }[];
+                        byCountry: {
+                            key: string;
+                            label: string;
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                        }[];
+                        byTrack: {
+                            key: string;
+                            label: string;
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                        }[];
+                        byRelease: {
+                            key: string;
+                            label: string;
+                            units: string;
+                            amountCents: number;
+                            lines: number;
+                        }[];
+                        lastPostedAt: string | null;
                     };
                 };
             };
@@ -2918,7 +3497,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        items: {
+                            period: string;
+                            openingCents: number;
+                            closingCents: number;
+                            amountCents: number;
+                            lines: number;
+                        }[];
                     };
                 };
             };
@@ -2998,7 +3583,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        period: string;
+                        issuer: {
+                            legalName: string;
+                            address: string;
+                        };
+                        account: {
+                            name: string;
+                            email: string;
+                        };
+                        artistProfile?: {
+                            id: string;
+                            name: string;
+                        };
+                        outsideProfileCents?: number;
+                        salesPeriods: string[];
+                        openingCents: number;
+                        earnings: {
+                            grossCents: number;
+                            grossExact: string;
+                            lines: number;
+                            units: string;
+                            byStore: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                            byCountry: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                            byTrack: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                        };
+                        feeCents: number;
+                        feePercent: string | null;
+                        shares: {
+                            /** @enum {string} */
+                            direction: "from" | "to";
+                            party: string;
+                            releaseTitle: string | null;
+                            trackTitle: string | null;
+                            isrc: string | null;
+                            percent: string | null;
+                            note: ("released" | "held") | null;
+                            cents: number;
+                            exact: string;
+                        }[];
+                        sharesReceived: {
+                            byStore: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                            byCountry: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                            byTrack: {
+                                label: string;
+                                units: string;
+                                cents: number;
+                                exact: string;
+                            }[];
+                        } | null;
+                        otherEarnings: {
+                            date: string;
+                            description: string;
+                            cents: number;
+                        }[];
+                        netEarningsCents: number;
+                        withdrawals: {
+                            date: string;
+                            description: string;
+                            cents: number;
+                        }[];
+                        adjustments: {
+                            date: string;
+                            description: string;
+                            cents: number;
+                        }[];
+                        closingCents: number;
+                        reserves?: {
+                            heldCents: number;
+                            releasedCents: number;
+                            balanceCents: number;
+                        };
                     };
                 };
             };
@@ -3074,7 +3754,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        method: string | null;
+                        schedule: {
+                            scheduleDay: number | null;
+                            /** @enum {string} */
+                            withdrawalMode: "next_run" | "immediate";
+                        };
+                        nextRunDate: string | null;
+                        balanceCents: number;
+                        minimumCents: number;
+                        blockers: string[];
+                        next: {
+                            grossCents: number;
+                            withheldCents: number;
+                            netCents: number;
+                            withholding: string | null;
+                        } | null;
+                        payouts: {
+                            id: string;
+                            runId: string;
+                            accountId: string;
+                            email: string;
+                            provider: ("bank-csv" | "paypal" | "stripe" | "wise") | null;
+                            /** @enum {string} */
+                            state: "blocked" | "planned" | "sent" | "paid" | "returned";
+                            grossCents: number;
+                            withheldCents: number;
+                            netCents: number;
+                            withholding: string | null;
+                            blockedReason: string | null;
+                            providerReference: string | null;
+                            providerStatus: string | null;
+                            awaitingFunding: boolean;
+                            createdAt: string;
+                            sentAt: string | null;
+                            paidAt: string | null;
+                            returnedAt: string | null;
+                            returnReason: string | null;
+                        }[];
                     };
                 };
             };
@@ -3150,7 +3867,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        endpoints: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        }[];
                     };
                 };
             };
@@ -3239,7 +3965,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        endpoints: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        }[];
+                        endpoint: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        };
+                        secret: string;
                     };
                 };
             };
@@ -3317,7 +4063,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        endpoints: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        }[];
                     };
                 };
             };
@@ -3398,7 +4153,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        endpoints: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        }[];
+                        endpoint: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            createdAt: string;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                            previousSecretUntil: string | null;
+                        };
+                        secret: string;
                     };
                 };
             };
@@ -3479,7 +4254,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        deliveries: {
+                            id: string;
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            state: "failed" | "pending" | "succeeded";
+                            attempts: number;
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -3557,7 +4344,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        deliveries: {
+                            id: string;
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            state: "failed" | "pending" | "succeeded";
+                            attempts: number;
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -3638,7 +4437,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        deliveries: {
+                            id: string;
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            state: "failed" | "pending" | "succeeded";
+                            attempts: number;
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -3720,7 +4531,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        items: {
+                            id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            primaryArtists: {
+                                name: string;
+                                spotifyLink?: string;
+                                appleMusicLink?: string;
+                            }[];
+                            featuredArtists: {
+                                name: string;
+                                spotifyLink?: string;
+                                appleMusicLink?: string;
+                            }[];
+                            genre: string;
+                            releaseDate: string;
+                            availability: {
+                                /** @enum {string} */
+                                releaseTimeMode: "local_midnight" | "worldwide_moment";
+                                releaseTime: string | null;
+                                releaseTimeZone: string | null;
+                                /** @enum {string} */
+                                territoryMode: "worldwide" | "include" | "exclude";
+                                territories: string[];
+                                releaseAt: string | null;
+                            };
+                            originalReleaseDate: string | null;
+                            labelName: string | null;
+                            upc: string | null;
+                            copyrightHolder: string;
+                            copyrightYear: number;
+                            publishingHolder: string;
+                            publishingYear: number;
+                            distributionStores: ("spotify" | "apple_music" | "itunes" | "instagram" | "tiktok" | "youtube_music" | "amazon" | "pandora" | "deezer" | "tidal" | "iheart" | "claro" | "saavn" | "boomplay" | "anghami" | "netease" | "tencent" | "qobuz" | "joox" | "kuack" | "adaptr" | "flo" | "medianet" | "snapchat" | "roblox")[];
+                            rejectionReason: string | null;
+                            isTakedownRequested: boolean;
+                            takedownRequestedAt: string | null;
+                            storeTakedownRequests: {
+                                /** @enum {string} */
+                                platformId: "spotify" | "apple_music" | "itunes" | "instagram" | "tiktok" | "youtube_music" | "amazon" | "pandora" | "deezer" | "tidal" | "iheart" | "claro" | "saavn" | "boomplay" | "anghami" | "netease" | "tencent" | "qobuz" | "joox" | "kuack" | "adaptr" | "flo" | "medianet" | "snapchat" | "roblox";
+                                requestedAt: string;
+                            }[];
+                            storeRejections: {
+                                target: string;
+                                reason: string;
+                                at: string;
+                            }[];
+                            createdAt: string;
+                            coverUrl: string | null;
+                            coverArtKey: string | null;
+                            uploader: {
+                                id: string;
+                                email: string;
+                                artistName: string;
+                                isBanned: boolean;
+                                banReason: string | null;
+                                subscription: {
+                                    /** @enum {string} */
+                                    standing: "active" | "exempt" | "ending" | "lapsed";
+                                    /** @enum {string} */
+                                    status: "active" | "canceled" | "past_due" | "inactive";
+                                    endsAt: string | null;
+                                };
+                            };
+                            tracks: {
+                                id: string;
+                                position: number;
+                                title: string;
+                                isrc: string | null;
+                                explicit: boolean;
+                                durationMs: number | null;
+                                originalFileName: string;
+                                fileKey: string;
+                                fileSizeBytes: number;
+                                sampleRate: number | null;
+                                bitDepth: number | null;
+                                channels: number | null;
+                                primaryArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                featuredArtists: {
+                                    name: string;
+                                    spotifyLink?: string;
+                                    appleMusicLink?: string;
+                                }[];
+                                songwriters: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                    /** @enum {string} */
+                                    role: "music" | "lyrics" | "music_and_lyrics";
+                                }[];
+                                producers: {
+                                    firstName: string;
+                                    middleName: string | null;
+                                    lastName: string;
+                                }[];
+                                aiUsage: ("none" | "assisted" | "generated") | null;
+                                aiAreas: ("lyrics" | "composition" | "vocals" | "instruments" | "mastering")[];
+                                audioAnalysis: {
+                                    cutoffHz: number;
+                                    cutoffDropDb: number;
+                                    clippedRuns: number;
+                                    leadingSilenceMs: number;
+                                    trailingSilenceMs: number;
+                                } | null;
+                                audioUrl: string;
+                            }[];
+                        }[];
+                        counts: {
+                            pending: number;
+                            rejected: number;
+                            approved: number;
+                            takedown: number;
+                            takendown: number;
+                        };
+                        totalPages: number;
                     };
                 };
             };
@@ -3801,7 +4734,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isTakedownRequested: boolean;
+                        };
                     };
                 };
             };
@@ -3888,7 +4825,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        release: {
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "approved" | "live" | "rejected" | "taken_down" | "deleted";
+                            isTakedownRequested: boolean;
+                        };
                     };
                 };
             };

@@ -81,7 +81,7 @@ export function openApiDocument(source: readonly SourceRoute[]) {
         description: 'Success',
         content: {
           'application/json': {
-            schema: entry.answer?.schema
+            schema: entry.answer
               ? jsonSchemaOf(entry.answer.schema, 'output')
               : { type: 'object', additionalProperties: true },
           },

@@ -12,7 +12,7 @@ import { z } from 'zod';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <_T extends true>() => undefined;
 
-const mySongItem = z.object({
+export const mySongItem = z.object({
   id: z.string(),
   title: z.string(),
   primaryArtists: z.array(z.string()),

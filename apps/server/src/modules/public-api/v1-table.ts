@@ -6,6 +6,33 @@
 import type { ApiScope } from '@tunedrop/shared/schemas/api-keys';
 import type { z } from 'zod';
 import { artistProfileList, oneArtistProfile, releasesPage } from './responses';
+import {
+  audioAnswer,
+  coverAnswer,
+  okAnswer,
+  releaseDetailAnswer,
+  releaseFormAnswer,
+  releaseSplitsAnswer,
+  reviewedReleaseAnswer,
+  reviewQueueAnswer,
+  submittedReleaseAnswer,
+  takedownAnswer,
+  teamAnswer,
+  uploadFactsAnswer,
+} from './responses-catalogue';
+import {
+  earningsAnswer,
+  ledgerAnswer,
+  payoutsAnswer,
+  statementSummaryAnswer,
+  statementsAnswer,
+  walletAnswer,
+} from './responses-money';
+import {
+  createdWebhookEndpointAnswer,
+  webhookDeliveriesAnswer,
+  webhookEndpointsAnswer,
+} from './responses-webhooks';
 
 /** One operation the document lists for a row whose app route answers several methods (tus: `ALL`). */
 export type V1Operation = {
@@ -24,8 +51,8 @@ export type V1Route = {
   scope: ApiScope;
   summary: string;
   tag: string;
-  /** The success answer's status (200 unless said) and schema (a JSON object unless given). */
-  answer?: { status?: 200 | 201; schema?: z.ZodType };
+  /** The success answer's status (200 unless said) and schema; none for an `ALL` row (its operations). */
+  answer?: { status?: 200 | 201; schema: z.ZodType };
   /** For an `ALL` row, the operations the document lists instead of the row itself. */
   operations?: readonly V1Operation[];
 };
@@ -36,8 +63,9 @@ const row = (
   scope: ApiScope,
   tag: string,
   summary: string,
-  answer?: V1Route['answer'],
-): V1Route => ({ method, path, scope, tag, summary, ...(answer ? { answer } : {}) });
+  // Every JSON route describes its answer (openapi.test.ts checks the schema against the route's type).
+  answer: { status?: 200 | 201; schema: z.ZodType },
+): V1Route => ({ method, path, scope, tag, summary, answer });
 
 const TUS_OPERATIONS: readonly V1Operation[] = [
   {
@@ -85,25 +113,36 @@ export const V1_ROUTES: readonly V1Route[] = [
     'catalogue:read',
     'Releases',
     'A release with its tracks, as the edit form reads it',
+    { schema: releaseFormAnswer },
   ),
-  row('PATCH', '/releases/:id', 'catalogue:write', 'Releases', 'Edit a release’s metadata'),
+  row('PATCH', '/releases/:id', 'catalogue:write', 'Releases', 'Edit a release’s metadata', {
+    schema: releaseFormAnswer,
+  }),
   row(
     'PUT',
     '/releases/:id/tracks',
     'catalogue:write',
     'Releases',
     'Edit the tracks’ titles, credits and order',
+    { schema: okAnswer },
   ),
-  row('DELETE', '/releases/:id', 'catalogue:write', 'Releases', 'Delete a release that is not at stores'),
-  row('POST', '/releases/:id/takedown', 'catalogue:write', 'Takedowns', 'Request a takedown of a release'),
+  row('DELETE', '/releases/:id', 'catalogue:write', 'Releases', 'Delete a release that is not at stores', {
+    schema: okAnswer,
+  }),
+  row('POST', '/releases/:id/takedown', 'catalogue:write', 'Takedowns', 'Request a takedown of a release', {
+    schema: takedownAnswer,
+  }),
   row(
     'POST',
     '/releases/:id/store-takedowns',
     'catalogue:write',
     'Takedowns',
     'Take a release down from some stores',
+    { schema: releaseDetailAnswer },
   ),
-  row('GET', '/releases/:id/splits', 'catalogue:read', 'Releases', 'A release’s royalty splits'),
+  row('GET', '/releases/:id/splits', 'catalogue:read', 'Releases', 'A release’s royalty splits', {
+    schema: releaseSplitsAnswer,
+  }),
   row('GET', '/artist-profiles', 'catalogue:read', 'Artist profiles', 'List the account’s artist profiles', {
     schema: artistProfileList,
   }),
@@ -114,15 +153,25 @@ export const V1_ROUTES: readonly V1Route[] = [
   row('PATCH', '/artist-profiles/:id', 'catalogue:write', 'Artist profiles', 'Edit an artist profile', {
     schema: oneArtistProfile,
   }),
-  row('GET', '/team', 'catalogue:read', 'Team', 'The account’s owner, members and invitations'),
+  row('GET', '/team', 'catalogue:read', 'Team', 'The account’s owner, members and invitations', {
+    schema: teamAnswer,
+  }),
 
-  row('PUT', '/releases/:id/cover', 'catalogue:write', 'Releases', 'Replace the cover with a checked upload'),
+  row(
+    'PUT',
+    '/releases/:id/cover',
+    'catalogue:write',
+    'Releases',
+    'Replace the cover with a checked upload',
+    { schema: coverAnswer },
+  ),
   row(
     'PUT',
     '/releases/:id/tracks/:trackId/audio',
     'catalogue:write',
     'Releases',
     'Replace a track’s WAV with a checked upload',
+    { schema: audioAnswer },
   ),
   // tus 1.0.0 uploads (creation, HEAD, PATCH, DELETE), the browser's own route: the `Location` answered
   // stays under /api/v1, and every request is the key's again (a key revoked mid-upload stops it).
@@ -142,10 +191,14 @@ export const V1_ROUTES: readonly V1Route[] = [
     'releases:submit',
     'Submission',
     'Submit a new release from uploaded files',
-    { status: 201 },
+    { status: 201, schema: submittedReleaseAnswer },
   ),
-  row('GET', '/builder/uploads/:id', 'releases:submit', 'Submission', 'An uploaded file’s checked facts'),
-  row('POST', '/releases/:id/resubmit', 'releases:submit', 'Submission', 'Resubmit a rejected release'),
+  row('GET', '/builder/uploads/:id', 'releases:submit', 'Submission', 'An uploaded file’s checked facts', {
+    schema: uploadFactsAnswer,
+  }),
+  row('POST', '/releases/:id/resubmit', 'releases:submit', 'Submission', 'Resubmit a rejected release', {
+    schema: releaseFormAnswer,
+  }),
 
   // deliveries and their store states
   row(
@@ -154,47 +207,65 @@ export const V1_ROUTES: readonly V1Route[] = [
     'deliveries:read',
     'Deliveries',
     'A release’s stores, deliveries and states',
+    { schema: releaseDetailAnswer },
   ),
 
   // money
-  row('GET', '/wallet', 'royalties:read', 'Royalties', 'The balance and withdrawals'),
-  row('GET', '/royalties/ledger', 'royalties:read', 'Royalties', 'The royalty ledger'),
-  row('GET', '/analytics/earnings', 'royalties:read', 'Royalties', 'Earnings by period, store and release'),
-  row('GET', '/royalties/statements', 'statements:read', 'Statements', 'The account’s royalty statements'),
+  row('GET', '/wallet', 'royalties:read', 'Royalties', 'The balance and withdrawals', {
+    schema: walletAnswer,
+  }),
+  row('GET', '/royalties/ledger', 'royalties:read', 'Royalties', 'The royalty ledger', {
+    schema: ledgerAnswer,
+  }),
+  row('GET', '/analytics/earnings', 'royalties:read', 'Royalties', 'Earnings by period, store and release', {
+    schema: earningsAnswer,
+  }),
+  row('GET', '/royalties/statements', 'statements:read', 'Statements', 'The account’s royalty statements', {
+    schema: statementsAnswer,
+  }),
   row(
     'GET',
     '/royalties/statements/:period/summary',
     'statements:read',
     'Statements',
     'One statement’s summary',
+    { schema: statementSummaryAnswer },
   ),
-  row('GET', '/payouts', 'payouts:read', 'Payouts', 'The account’s payouts'),
+  row('GET', '/payouts', 'payouts:read', 'Payouts', 'The account’s payouts', { schema: payoutsAnswer }),
 
   // webhooks (record 291)
-  row('GET', '/webhooks/endpoints', 'webhooks:manage', 'Webhooks', 'The account’s webhook endpoints'),
+  row('GET', '/webhooks/endpoints', 'webhooks:manage', 'Webhooks', 'The account’s webhook endpoints', {
+    schema: webhookEndpointsAnswer,
+  }),
   row(
     'POST',
     '/webhooks/endpoints',
     'webhooks:manage',
     'Webhooks',
     'Add an endpoint (its secret is in this answer only)',
-    { status: 201 },
+    { status: 201, schema: createdWebhookEndpointAnswer },
   ),
-  row('DELETE', '/webhooks/endpoints/:id', 'webhooks:manage', 'Webhooks', 'Remove an endpoint'),
+  row('DELETE', '/webhooks/endpoints/:id', 'webhooks:manage', 'Webhooks', 'Remove an endpoint', {
+    schema: webhookEndpointsAnswer,
+  }),
   row(
     'POST',
     '/webhooks/endpoints/:id/rotate',
     'webhooks:manage',
     'Webhooks',
     'A new secret; the old one signs 24 hours more',
+    { schema: createdWebhookEndpointAnswer },
   ),
-  row('POST', '/webhooks/endpoints/:id/test', 'webhooks:manage', 'Webhooks', 'Send the test event'),
+  row('POST', '/webhooks/endpoints/:id/test', 'webhooks:manage', 'Webhooks', 'Send the test event', {
+    schema: webhookDeliveriesAnswer,
+  }),
   row(
     'GET',
     '/webhooks/endpoints/:id/deliveries',
     'webhooks:manage',
     'Webhooks',
     'The endpoint’s delivery log',
+    { schema: webhookDeliveriesAnswer },
   ),
   row(
     'POST',
@@ -202,12 +273,17 @@ export const V1_ROUTES: readonly V1Route[] = [
     'webhooks:manage',
     'Webhooks',
     'Send a delivery’s message again',
+    { schema: webhookDeliveriesAnswer },
   ),
 
   // staff (a key made by an admin with admin:*)
-  row('GET', '/admin/releases', 'admin:*', 'Staff', 'The review queue'),
-  row('POST', '/admin/releases/:id/approve', 'admin:*', 'Staff', 'Approve a release'),
-  row('POST', '/admin/releases/:id/reject', 'admin:*', 'Staff', 'Reject a release'),
+  row('GET', '/admin/releases', 'admin:*', 'Staff', 'The review queue', { schema: reviewQueueAnswer }),
+  row('POST', '/admin/releases/:id/approve', 'admin:*', 'Staff', 'Approve a release', {
+    schema: reviewedReleaseAnswer,
+  }),
+  row('POST', '/admin/releases/:id/reject', 'admin:*', 'Staff', 'Reject a release', {
+    schema: reviewedReleaseAnswer,
+  }),
 ];
 
 export const v1Path = (path: string) => `/api/v1${path}`;
