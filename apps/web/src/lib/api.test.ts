@@ -23,7 +23,9 @@ describe('unwrap(client…)', () => {
   it("throws ApiError with the server's code, message and fields", async () => {
     answer(
       422,
-      JSON.stringify({ error: { code: 'validation', message: 'Too long', fields: { reason: 'Too long' } } }),
+      JSON.stringify({
+        error: { code: 'validation_error', message: 'Too long', fields: { reason: 'Too long' } },
+      }),
     );
     const failure = unwrap(
       client.admin.withdrawals[':id'].reject.$post({ param: { id: 'w1' }, json: { reason: 'x' } }),
@@ -31,9 +33,20 @@ describe('unwrap(client…)', () => {
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({
       status: 422,
-      code: 'validation',
+      code: 'validation_error',
+      rawCode: 'validation_error',
       message: 'Too long',
       fields: { reason: 'Too long' },
+    });
+  });
+
+  it('keeps a code this build does not know in rawCode, with code http_error', async () => {
+    answer(409, JSON.stringify({ error: { code: 'from_a_newer_server', message: 'Not now' } }));
+    await expect(unwrap(client.me.$get())).rejects.toMatchObject({
+      status: 409,
+      code: 'http_error',
+      rawCode: 'from_a_newer_server',
+      message: 'Not now',
     });
   });
 

@@ -5,18 +5,32 @@
  */
 import type { AppType } from '@tunedrop/server/app-type';
 import { isApiErrorBody } from '@tunedrop/shared';
+import { type ErrorCode, isErrorCode } from '@tunedrop/shared/errors';
 import { type ClientResponse, hc } from 'hono/client';
 import type { SuccessStatusCode } from 'hono/utils/http-status';
 
+/** What `ApiError.code` is when the answer's code is not in ERROR_CODES (a newer server, or the web's own). */
+const UNKNOWN_ERROR_CODE = 'http_error' satisfies ErrorCode;
+
+/**
+ * A failed API call. `code` is one of the closed set ERROR_CODES (record 293), so `error.code === 'typo'` does
+ * not compile; a code this build does not know (a newer server, a network failure) is `http_error` here and
+ * kept as it came in `rawCode`.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly rawCode: string;
+
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
     readonly fields?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
+    this.code = isErrorCode(code) ? code : UNKNOWN_ERROR_CODE;
+    this.rawCode = code;
   }
 }
 

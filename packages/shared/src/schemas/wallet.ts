@@ -74,7 +74,7 @@ export const walletMessage = {
 };
 
 /** The toast title for an error code the wallet API answered with (the description is its message). */
-export const WALLET_ERROR_TITLES: Record<string, string> = {
+export const WALLET_ERROR_TITLES: Partial<Record<ErrorCode, string>> = {
   payment_method_required: WALLET_MESSAGES.paymentMethodRequired.title,
   bank_fields_required: WALLET_MESSAGES.bankFieldsRequired.title,
   paypal_email_invalid: WALLET_MESSAGES.paypalEmailInvalid.title,
