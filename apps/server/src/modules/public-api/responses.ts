@@ -1,7 +1,8 @@
 /**
  * The answers of the main v1 routes as schemas for the OpenAPI document (record 293). Each equals the
  * TypeScript type its handler answers with: the `Same` checks below fail the typecheck when a handler's
- * answer changes without its schema. Other routes are described as JSON objects.
+ * answer changes without its schema. The other routes' answers are in responses-catalogue.ts,
+ * responses-money.ts and responses-webhooks.ts, checked against the routes' RPC types in openapi.test.ts.
  */
 import { RELEASE_STATUSES } from '@tunedrop/shared/constants';
 import { NEW_ON_STORES } from '@tunedrop/shared/schemas/artist-profile-rules';
