@@ -4,7 +4,7 @@ import { daysUntil, publishingHolderWarning, RIGHTS_HELP, releaseDateLeadWarning
 // 25 November 2026, late in the day: only the calendar day counts.
 const today = new Date(2026, 10, 25, 23, 30);
 
-describe('release date lead time (issue 26)', () => {
+describe('release date lead time (issue 26, record 336)', () => {
   it.each([
     ['2026-11-25', 0],
     ['2026-11-26', 1],

@@ -1,7 +1,7 @@
 /**
- * Guidance the builder and Edit Release show beside the fields (issue 26, record 181): what the © and ℗
- * fields mean, and warnings that never block a submission (a release date too close for the stores, a
- * ℗ holder that looks like a music publisher).
+ * Guidance the builder and Edit Release show beside the fields (issue 26, records 181 and 336): what the
+ * © and ℗ fields mean, and warnings that never block a submission (a release date too close for the
+ * stores, a ℗ holder that looks like a music publisher).
  */
 
 /**
@@ -43,8 +43,8 @@ export function daysUntil(date: string, today: Date = new Date()): number | null
 }
 
 /**
- * A warning (never a refusal) when the release date is less than 14 days away, today or already past:
- * stores may list the release later than its date. Null when the date is far enough or not yet valid.
+ * A warning (never a refusal, record 336) when the release date is less than 14 days away, today or
+ * already past: stores may list the release later than its date. Null when far enough or not yet valid.
  */
 export function releaseDateLeadWarning(releaseDate: string, today: Date = new Date()): string | null {
   const days = daysUntil(releaseDate, today);
