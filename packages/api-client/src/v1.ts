@@ -3871,7 +3871,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;
@@ -3953,7 +3953,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @default [] */
-                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                    eventTypes?: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                 };
             };
         };
@@ -3969,7 +3969,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;
@@ -3979,7 +3979,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;
@@ -4067,7 +4067,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;
@@ -4157,7 +4157,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;
@@ -4167,7 +4167,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "royalty_run.published" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
+                            eventTypes: ("release.submitted" | "release.approved" | "release.rejected" | "release.metadata_changed" | "delivery.queued" | "delivery.sent" | "delivery.acknowledged" | "delivery.rejected" | "delivery.failed" | "takedown.completed" | "report.imported" | "royalty_run.published" | "statement.ready" | "payout.paid" | "payout.failed" | "payout.returned" | "payee.tax_form.expiring" | "webhook.test")[];
                             createdAt: string;
                             disabledAt: string | null;
                             disabledReason: string | null;

@@ -10,9 +10,11 @@ import { allowLongStatements } from '../../db/long-statements';
 import { royaltyCsvPresets, royaltyImports } from '../../db/schema';
 import { AppError, validationError } from '../../lib/errors';
 import { rows } from '../../lib/sql';
+import { emitStaffWebhookEvent } from '../webhook-outbox';
 import { constraintOf, sqlState } from './database-error';
 import { type DsrMessage, FormatError } from './detect';
 import { finishImport } from './import-checks';
+import type { TotalsJson } from './import-totals';
 import { EMPTY_PROGRESS, type ImportRow } from './import-views';
 import { countLines } from './measure';
 import { DEFAULT_READ_LIMITS, type ReadLimits, type ReportSource, SourceError } from './source';
@@ -174,6 +176,7 @@ export async function stageImport(
           progressAt: sql`now()`,
         })
         .where(and(eq(royaltyImports.id, importId), eq(royaltyImports.status, 'staging')));
+      if (status === 'staged') await reportImported(tx, importId);
       return status === 'staged' ? ('ready' as const) : ('failed' as const);
     });
     onProgress?.({ ...progress, phase, linesRead: total });
@@ -188,4 +191,23 @@ export async function stageImport(
     // Anything else (a second run staging the same lines, the database going away) is for a retry.
     throw error;
   }
+}
+
+/** report.imported (issue 40) to the admins' endpoints: the report read, its matched and unmatched lines. */
+async function reportImported(tx: Parameters<typeof emitStaffWebhookEvent>[0], importId: string) {
+  const [row] = await tx
+    .select({
+      fileName: royaltyImports.fileName,
+      format: royaltyImports.format,
+      totals: royaltyImports.totals,
+    })
+    .from(royaltyImports)
+    .where(eq(royaltyImports.id, importId));
+  const totals = row?.totals as TotalsJson | null | undefined;
+  await emitStaffWebhookEvent(tx, 'report.imported', {
+    importId,
+    format: row?.format ?? null,
+    matched: totals?.matched ?? null,
+    unmatched: totals?.unmatched ?? null,
+  });
 }

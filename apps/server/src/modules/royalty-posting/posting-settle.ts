@@ -249,11 +249,18 @@ export async function postInTransaction(db: Db, importId: string, options: PostO
         .where(
           sql`${webhookEndpoints.disabledAt} is null and ${webhookEndpoints.accountId} in (select jsonb_array_elements_text(${JSON.stringify(paid.map((p) => p.userId))}::jsonb))`,
         );
-      for (const { accountId } of hooked)
+      // The statement a posting changes is its month's (UTC), the month the balance moved (record 190).
+      const [now] = await rows<{ month: string }>(
+        tx,
+        sql`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM') as month`,
+      );
+      for (const { accountId } of hooked) {
         await emitWebhookEvent(tx, accountId, 'royalty_run.published', {
           importId,
           period: claimed.periodStart?.slice(0, 7) ?? null,
         });
+        await emitWebhookEvent(tx, accountId, 'statement.ready', { month: now?.month ?? null, importId });
+      }
     }
     // The unmatched lines' identities too: a later file repeating them is not booked again (decision 186).
     await run(

@@ -347,11 +347,43 @@ describe('posting', () => {
       .select()
       .from(webhookMessages)
       .where(eq(webhookMessages.accountId, enya.userId));
-    expect(events.map((event) => [event.accountId, event.payload.type, event.payload.data])).toEqual([
-      [enya.userId, 'royalty_run.published', { importId: unlimitedId, period: '2020-06' }],
-    ]);
+    // …and statement.ready for the month the balance moved, whose statement now holds the earnings.
+    const month = new Date().toISOString().slice(0, 7);
+    expect(events.map((event) => [event.accountId, event.payload.type, event.payload.data])).toEqual(
+      expect.arrayContaining([
+        [enya.userId, 'royalty_run.published', { importId: unlimitedId, period: '2020-06' }],
+        [enya.userId, 'statement.ready', { month, importId: unlimitedId }],
+      ]),
+    );
+    expect(events).toHaveLength(2);
     const audit = await auditBalances(system.db);
     expect(audit.mismatches).toEqual([]);
+  });
+
+  it("tells the admins' webhook endpoints that a report was read, with its matched and unmatched lines", async () => {
+    const hook = await system.request('/api/webhooks/endpoints', {
+      method: 'POST',
+      cookie: people.admin.cookie,
+      json: { url: 'http://127.0.0.1:9/operator-hooks', eventTypes: ['report.imported'] },
+    });
+    expect(hook.status).toBe(201);
+    const importId = await staged(await world());
+    const events = await system.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.accountId, people.admin.userId));
+    const imported = events.filter((event) => event.payload.data.importId === importId);
+    expect(imported.map((event) => [event.payload.type, event.payload.data])).toEqual([
+      [
+        'report.imported',
+        {
+          importId,
+          format: 'dsr',
+          matched: expect.objectContaining({ lines: 3 }),
+          unmatched: expect.objectContaining({ lines: 12 }),
+        },
+      ],
+    ]);
   });
 
   it('refuses to post or delete a posted report', async () => {

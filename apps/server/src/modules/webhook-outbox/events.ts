@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WebhookEventType } from '@tunedrop/shared/schemas/webhooks';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { webhookDeliveries, webhookEndpoints, webhookMessages } from '../../db/schema';
+import { userRoles, webhookDeliveries, webhookEndpoints, webhookMessages } from '../../db/schema';
 import { enqueue } from '../../lib/jobs';
 import { deliverWebhookJob } from './jobs';
 
@@ -52,4 +52,21 @@ export async function emitWebhookEvent(
   for (const row of rows)
     await enqueue(tx, deliverWebhookJob, { deliveryId: row.id }, { singletonKey: row.id });
   return rows.map((row) => row.id);
+}
+
+/**
+ * An event about the operator's own books (a sales report), not one account's: written to each admin's
+ * account that has an endpoint (issue 40), found in one query, so an operator without one writes nothing.
+ */
+export async function emitStaffWebhookEvent(
+  tx: DbOrTx,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const staff = await tx
+    .selectDistinct({ accountId: webhookEndpoints.accountId })
+    .from(webhookEndpoints)
+    .innerJoin(userRoles, eq(userRoles.userId, webhookEndpoints.accountId))
+    .where(and(isNull(webhookEndpoints.disabledAt), sql`${userRoles.role} = 'admin'`));
+  for (const { accountId } of staff) await emitWebhookEvent(tx, accountId, type, data);
 }

@@ -3,5 +3,5 @@
  * of the change. Apart from `webhooks` (endpoints, sending), which uses delivery's address rules, so that
  * delivery can report its own events without a module cycle.
  */
-export { emitWebhookEvent } from './events';
+export { emitStaffWebhookEvent, emitWebhookEvent } from './events';
 export { deliverWebhookJob } from './jobs';
