@@ -372,7 +372,9 @@ describe('posting', () => {
       .select()
       .from(webhookMessages)
       .where(eq(webhookMessages.accountId, people.admin.userId));
-    const imported = events.filter((event) => event.payload.data.importId === importId);
+    const imported = events.filter(
+      (event) => (event.payload.data as { importId?: string }).importId === importId,
+    );
     expect(imported.map((event) => [event.payload.type, event.payload.data])).toEqual([
       [
         'report.imported',
