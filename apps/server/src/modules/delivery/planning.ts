@@ -164,7 +164,7 @@ export async function queueReleaseUpdate(
         : 'update';
     const updateScope = action === 'update' ? await nextUpdateScope(db, releaseId, delivery, scope) : null;
     const now = new Date();
-    await db
+    const changed = await db
       .update(deliveries)
       .set(
         isLeftWithNothing
@@ -192,7 +192,10 @@ export async function queueReleaseUpdate(
               stateChangedAt: now,
             },
       )
-      .where(and(eq(deliveries.id, delivery.id), ne(deliveries.state, 'uploading')));
+      .where(and(eq(deliveries.id, delivery.id), ne(deliveries.state, 'uploading')))
+      .returning({ id: deliveries.id });
+    // An update or a takedown queued is a delivery.queued too (issue 40); its payload says which.
+    for (const row of changed) await emitDeliveryEvent(db, row.id, 'delivery.queued');
     queued += 1;
   }
   await enqueueReleaseDeliveries(db, releaseId);
@@ -266,6 +269,8 @@ export async function queueTakedowns(db: DbOrTx, releaseId: string, targetId?: s
         sql`not exists (select 1 from delivery_attempts a where a.delivery_id = ${deliveries.id} and a.outcome = 'uploaded')`,
       ),
     );
+  // The takedowns that go out (a dropped job is gone, and emitDeliveryEvent finds nothing for it).
+  for (const row of rows) await emitDeliveryEvent(db, row.id, 'delivery.queued');
   await enqueueReleaseDeliveries(db, releaseId);
   return rows.length;
 }

@@ -1,5 +1,6 @@
 /**
- * A delivery's webhook events (issue 40, record 291) on a folder target: `delivery.queued` at approval,
+ * A delivery's webhook events (issue 40, record 291) on a folder target: `delivery.queued` at approval, at
+ * an update and at a takedown,
  * `delivery.sent` with the attempt as message id, `delivery.acknowledged` on the store's ack, `delivery.failed`
  * when the last try fails, and `takedown.completed` once every store confirmed a takedown; each written to the
  * outbox with the change, thin (ids, UPC, target).
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, releases, webhookMessages } from '../../db/schema';
 import { type DeliveryBed, startDeliveryBed } from '../../test-support/delivery-fixtures';
 import { storeAcknowledgeAll } from '../../test-support/sftp';
+import { queueReleaseUpdate } from './planning';
 import { runDeliveryOnce } from './worker';
 
 let bed: DeliveryBed;
@@ -65,6 +67,12 @@ describe('delivery webhook events', () => {
     const acknowledged = events.find((event) => event.type === 'delivery.acknowledged');
     expect(acknowledged?.data).toMatchObject({ ...ids, messageId: sent?.data.messageId });
 
+    // An update queued is a delivery.queued too, its action saying which.
+    await queueReleaseUpdate(bed.system.db, releaseId);
+    await run();
+    storeAcknowledgeAll(folder);
+    await run();
+
     await bed.system.db
       .update(releases)
       .set({ takedownRequested: true, takedownRequestedAt: new Date() })
@@ -79,6 +87,8 @@ describe('delivery webhook events', () => {
     await run();
     const completed = (await eventsOf(releaseId)).filter((event) => event.type === 'takedown.completed');
     expect(completed.map((event) => event.data)).toEqual([{ releaseId, upc: release?.upc }]);
+    const queued = (await eventsOf(releaseId)).filter((event) => event.type === 'delivery.queued');
+    expect(queued.map((event) => event.data.action)).toEqual(['new', 'update', 'takedown']);
   });
 
   it('delivery.failed when the last try fails, with the reason', async () => {
