@@ -58,6 +58,9 @@ export async function startPaypalFake(): Promise<PaypalFake> {
   const clientSecret = 'fake-client-secret';
   const webhookId = 'WH-FAKE-1';
   const batches: FakeBatch[] = [];
+  // PayPal's item ids are unique everywhere; the app keys its polled events by them (`poll:<item>:<status>`),
+  // so two fakes on one database (the journeys) must never hand out the same id.
+  const itemIdTag = randomUUID().replace(/-/g, '').slice(0, 6).toUpperCase();
   let failing = 0;
   let failedOnce = false;
   let creations = 0;
@@ -107,7 +110,7 @@ export async function startPaypalFake(): Promise<PaypalFake> {
           id: `FAKEBATCH${batches.length + 1}`,
           senderBatchId: input.sender_batch_header.sender_batch_id,
           items: input.items.map((item, index) => ({
-            payoutItemId: `FAKEITEM${batches.length + 1}X${index + 1}`,
+            payoutItemId: `FAKEITEM${itemIdTag}${batches.length + 1}X${index + 1}`,
             senderItemId: item.sender_item_id,
             status: 'PENDING',
             receiver: item.receiver,
