@@ -8,11 +8,8 @@
  * endpoint answering 410 is disabled and its owner mailed.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTunedropClient, uploadFile } from '@tunedrop/api-client';
 import sharp from 'sharp';
-import { Webhook } from 'standardwebhooks';
 import { wavBytes } from './support/builder';
 import {
   answer,
@@ -25,36 +22,16 @@ import {
 } from './support/delivery';
 import { e2eEnv } from './support/env';
 import { apiAs, expect, outboxMails, seed, signIn, test } from './support/test';
-
-type Received = { headers: http.IncomingHttpHeaders; body: string };
-type Event = { type: string; data: Record<string, unknown> };
+import { type Received, startWebhookReceiver, type WebhookEvent } from './support/webhook-receiver';
 
 test('a key-driven label system: release through the API, signed delivery.acknowledged, retries, rotation, 410', async ({
   browser,
 }) => {
   test.setTimeout(240_000);
-  const received: Received[] = [];
-  const answers: number[] = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = answers.shift() ?? 200;
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const verify = (secret: string, message: Received) =>
-    new Webhook(secret).verify(message.body, {
-      'webhook-id': String(message.headers['webhook-id']),
-      'webhook-timestamp': String(message.headers['webhook-timestamp']),
-      'webhook-signature': String(message.headers['webhook-signature']),
-    }) as Event;
-  const typeOf = (message: Received) => (JSON.parse(message.body) as Event).type;
+  const receiver = await startWebhookReceiver();
+  const { received, answers, verify } = receiver;
+  const hookUrl = receiver.url;
+  const typeOf = (message: Received) => (JSON.parse(message.body) as WebhookEvent).type;
 
   // The label's owner makes the key (shown once); the label's system has nothing else.
   const label = await seed.user({ plan: 'pro', artistName: 'Lantern Records' });
@@ -217,5 +194,5 @@ test('a key-driven label system: release through the API, signed delivery.acknow
   await retireTarget(adminContext.request, targetId);
   await adminContext.close();
   store.remove();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });

@@ -5,40 +5,18 @@
  * after a secret rotation both secrets verify; Redeliver sends the same message again; an endpoint on a
  * private address is refused; an endpoint answering 410 is disabled and its owner mailed.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { adminApi } from './support/delivery';
 import { e2eEnv } from './support/env';
 import { expect, outboxMails, pageAs, seed, seriousA11yViolations, signIn, test } from './support/test';
-
-type Received = { headers: http.IncomingHttpHeaders; body: string };
+import { startWebhookReceiver } from './support/webhook-receiver';
 
 test('webhooks: signed events from an approval, a retry, rotation, redelivery and a 410', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const received: Received[] = [];
-  const answers: number[] = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString('utf8');
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = answers.shift() ?? 200;
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const verify = (secret: string, message: Received) =>
-    new Webhook(secret).verify(message.body, {
-      'webhook-id': String(message.headers['webhook-id']),
-      'webhook-timestamp': String(message.headers['webhook-timestamp']),
-      'webhook-signature': String(message.headers['webhook-signature']),
-    }) as { type: string; data: Record<string, unknown> };
+  const receiver = await startWebhookReceiver();
+  const { received, answers, verify } = receiver;
+  const hookUrl = receiver.url;
 
   const { page, user } = await pageAs(browser, { plan: 'pro', artistName: 'Signal Records' });
   const { releaseId } = await seed.release({ userId: user.userId, title: 'Carrier Wave', status: 'pending' });
@@ -114,5 +92,5 @@ test('webhooks: signed events from an approval, a retry, rotation, redelivery an
     )
     .toBe(true);
   await adminContext.close();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
